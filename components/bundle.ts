@@ -1,0 +1,2 @@
+// The drop-in bundle's entry: defines every custom element and exports the browser transports.
+export * from './index.js';

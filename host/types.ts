@@ -1,0 +1,215 @@
+/*
+ * The Host's public contract and its extension points. `createHost` (host/createHost.ts) implements
+ * `Host`; the action-cards service plugs in through `HostPluginApi`.
+ */
+import type {
+  ActRequest, ActResult, ActionCardsView, CallId, JsonValue, LogPage, NewSessionEvent, SendMessageRequest,
+  SendMessageResult, SessionEvent, SessionId, SessionSummary, SessionView, TaskSurfaceLimitsInput,
+  TaskSurfaceService, ToolDefinition, ToolMode, TurnId, UpdateQueueRequest, UpdateQueueResult, UserMessageEvent,
+} from '../protocol/index.js';
+import type { ReadLogOptions, SessionListener } from '../transport/types.js';
+import type { InspectionEvent, Observer } from 'xstate';
+
+export type Locale = 'en' | 'zh';
+export type InspectObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
+
+export interface OpenSessionOptions {
+  sessionId?: SessionId;
+  title?: string;
+  /** Tools are advertised by mode: `code` never advertises show_task_surface. Default `native`. */
+  toolMode?: ToolMode;
+  /** A read-only session refuses card verbs that write. */
+  readOnly?: boolean;
+  /** Locale of product-formatted text (submission messages). Default `en`. */
+  locale?: Locale;
+}
+
+/** The Host as host code drives it. Every method validates its input at this edge. */
+export interface Host {
+  readonly taskSurface: TaskSurfaceService;
+  readonly actionCards: ActionCardsService;
+  readonly session: {
+    send(input: SendMessageRequest): Promise<SendMessageResult>;
+    updateQueue(input: UpdateQueueRequest): Promise<UpdateQueueResult>;
+  };
+  openSession(options?: OpenSessionOptions): SessionId;
+  hasSession(sessionId: SessionId): boolean;
+  listSessions(): SessionSummary[];
+  /** Disposes the session's live agent; its log stays. Reopened lazily by the next use. */
+  closeSession(sessionId: SessionId): void;
+  getView(sessionId: SessionId): SessionView;
+  watchSession(sessionId: SessionId, listener: SessionListener): () => void;
+  readLog(sessionId: SessionId, options: ReadLogOptions): Promise<LogPage>;
+  /** A new session whose log is this one's prefix through `throughSeq` (default: all). */
+  fork(sessionId: SessionId, options?: { throughSeq?: number; title?: string }): SessionId;
+  /** Cuts the session back to `toSeq`: later events stop counting (the log itself only grows). */
+  rewind(sessionId: SessionId, toSeq: number): void;
+  /** Resolves when every session's turn loop is idle (no queued rows, no running turn). */
+  whenIdle(sessionId?: SessionId): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+export interface ActionCardsService {
+  register(kind: CardKind): () => void;
+  act(input: ActRequest): Promise<ActResult>;
+  view(sessionId: SessionId): ActionCardsView;
+  /** Records a decision for a card (used by kind handlers). */
+  record(input: RecordDecisionInput): SessionEvent;
+}
+
+export interface RecordDecisionInput {
+  sessionId: SessionId;
+  callId: CallId;
+  action: string;
+  phase: string;
+  data?: Record<string, JsonValue>;
+}
+
+/* ---- the agent ---- */
+
+/** The model side of a session. The host calls `runTurn` once per admitted turn. */
+export interface AgentDriver {
+  runTurn(turn: AgentTurn): Promise<void>;
+}
+
+export interface PromptMessage {
+  role: 'user' | 'assistant' | 'tool' | 'developer';
+  text: string;
+  /** seq of the log event it came from */
+  seq: number;
+}
+
+/** One model request: what the model would be sent. */
+export interface ModelRequest {
+  tools: ToolDefinition[];
+  messages: PromptMessage[];
+}
+
+export interface ToolCallOptions {
+  origin?: 'model' | 'code';
+  agent?: 'root' | 'subagent';
+}
+
+export interface ToolOutcome {
+  ok: boolean;
+  content: string;
+  meta?: JsonValue;
+}
+
+export interface AgentTurn {
+  readonly sessionId: SessionId;
+  readonly turnId: TurnId;
+  readonly signal: AbortSignal;
+  /** The user messages admitted for this turn, oldest first. */
+  readonly input: readonly UserMessageEvent[];
+  /** Starts one model step: runs the pre-request hooks (notices) and returns the request. */
+  step(): ModelRequest;
+  /** Logs tool/call, runs the tool, logs tool/result. Refused (ok: false) once the turn concluded. */
+  callTool(name: string, args: JsonValue, options?: ToolCallOptions): Promise<ToolOutcome & { callId: CallId }>;
+  /** Appends the agent's answer as an assistant message. */
+  reply(text: string): void;
+  /** True once a tool concluded the turn (show_task_surface does). */
+  readonly concluded: boolean;
+}
+
+/* ---- extension points ---- */
+
+export interface ToolContext {
+  sessionId: SessionId;
+  callId: CallId;
+  turnId: TurnId;
+  origin: 'model' | 'code';
+  agent: 'root' | 'subagent';
+  /** Ends the turn after this call: the agent does not continue past a human checkpoint. */
+  concludeTurn(): void;
+}
+
+export interface HostTool {
+  definition: ToolDefinition;
+  /** Omitted or false: an exclusive ordering barrier within its step (the spec's default). */
+  concurrencySafe?: boolean;
+  /** Tool modes that advertise it. */
+  modes: readonly ToolMode[];
+  /** Extra advertisement condition for a session's agent, checked at every step. */
+  when?(ctx: { sessionId: SessionId; agent: 'root' | 'subagent' }): boolean;
+  execute(args: JsonValue, ctx: ToolContext): ToolOutcome | Promise<ToolOutcome>;
+}
+
+export interface StepContext {
+  sessionId: SessionId;
+  turnId: TurnId;
+}
+
+/** What a plugin (the action-cards service) may use of the host. */
+export interface HostPluginApi {
+  now(): number;
+  append(sessionId: SessionId, event: NewSessionEvent): SessionEvent;
+  /** The session's effective log (rewinds applied), oldest first. */
+  events(sessionId: SessionId): Iterable<SessionEvent>;
+  /** Listen to every appended event of every session (after it is durable). */
+  onEvent(listener: (sessionId: SessionId, event: SessionEvent) => void): () => void;
+  /** A session's state must be rebuilt (fork, rewind, reopen): fold its effective log again. */
+  onReset(listener: (sessionId: SessionId) => void): () => void;
+  registerTool(tool: HostTool): () => void;
+  /** Runs at each model step before the request is built; may append events (notices). */
+  onBeforeStep(hook: (ctx: StepContext) => void): () => void;
+  /** User messages waiting for a later turn. */
+  queuedMessageCount(sessionId: SessionId): number;
+  /** The session has a live (not disposed) root agent in this process. */
+  isLiveRoot(sessionId: SessionId): boolean;
+  isReadOnly(sessionId: SessionId): boolean;
+  hasSession(sessionId: SessionId): boolean;
+  /** Notify watchers that the session's view changed. */
+  publish(sessionId: SessionId): void;
+  inspect?: InspectObserver;
+}
+
+/* ---- action-card kinds ---- */
+
+export type CardVerbCheck = 'global' | 'writes';
+
+export interface CardKindContext {
+  sessionId: SessionId;
+  callId: CallId;
+  card: { action: string; title: string; brief: string; details: Record<string, JsonValue> };
+  /** The card's latest recorded phase ('proposed' when none). */
+  phase: string;
+  record(phase: string, data?: Record<string, JsonValue>): SessionEvent;
+  signal: AbortSignal;
+}
+
+export type CardHandlerResult =
+  | { status: 'accepted' }
+  | { status: 'settled' }
+  | { status: 'refused'; reason: string }
+  | { status: 'unconfirmed' };
+
+export interface CardKind {
+  action: string;
+  skill: { name: string; text: string };
+  /** One or two sentences: how to invite the user to the card, in the user's language. */
+  invitation: string;
+  /** zod (or zod/mini) schema of `details`. */
+  details: { safeParse(input: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } };
+  verbs: Record<string, { checks?: readonly CardVerbCheck[]; handler(ctx: CardKindContext, payload: JsonValue | undefined): Promise<CardHandlerResult> }>;
+  /** Recorded phases that still offer Not now. */
+  dismissibleIn?: readonly string[];
+  /** Sentences the status notice carries for this kind. */
+  statusGuidance?: string;
+  /** Decision data fields the notice reports. */
+  reportedFields?: readonly string[];
+  reconcile?(ctx: CardKindContext): Promise<void>;
+}
+
+export interface CreateHostOptions {
+  store: import('./store/types.js').SessionLogStore;
+  limits?: TaskSurfaceLimitsInput;
+  inspect?: InspectObserver;
+  ids?: { session?: () => string; call?: () => string; message?: () => string; surface?: () => string };
+  clock?: () => number;
+  /** The agent of every session. Without one, admitted turns end at once ('completed'). */
+  driver?: AgentDriver;
+  /** false: rows wait until host code claims them (tests step the loop by hand). Default true. */
+  autoAdmit?: boolean;
+  actionCards?: { queuedMessageLimit?: number };
+}

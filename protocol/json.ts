@@ -1,0 +1,26 @@
+import * as z from 'zod/mini';
+
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** Any JSON value (finite numbers only). Recursion is bounded by the caller's byte limits. */
+export const JsonValueSchema: z.ZodMiniType<JsonValue> = z.lazy(() =>
+  z.union([
+    z.string(),
+    z.number().check(z.refine(Number.isFinite, 'must be a finite number')),
+    z.boolean(),
+    z.null(),
+    z.array(JsonValueSchema),
+    z.record(z.string(), JsonValueSchema),
+  ]),
+);
+
+export const JsonObjectSchema = z.record(z.string(), JsonValueSchema) as z.ZodMiniType<JsonObject>;
+
+const encoder = /* @__PURE__ */ new TextEncoder();
+
+/** UTF-8 byte length of `JSON.stringify(value)`. */
+export function jsonByteLength(value: unknown): number {
+  return encoder.encode(JSON.stringify(value)).length;
+}

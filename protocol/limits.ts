@@ -1,0 +1,26 @@
+import * as z from 'zod/mini';
+
+const count = z.int().check(z.positive());
+
+/** Configurable limits of the Task Surface service; every field defaults to the spec's value. */
+export const TaskSurfaceLimitsSchema = z.strictObject({
+  /** UTF-8 bytes of the normalised model's JSON. */
+  modelBytes: z._default(count, 64 * 1024),
+  /** Blocks in all sections together. */
+  blocks: z._default(count, 64),
+  fields: z._default(count, 32),
+  /** Rows of one table block. */
+  tableRows: z._default(count, 200),
+  /** UTF-8 bytes of the JSON of `{ values, note }`. */
+  submissionBytes: z._default(count, 32 * 1024),
+});
+
+export type TaskSurfaceLimits = z.output<typeof TaskSurfaceLimitsSchema>;
+export type TaskSurfaceLimitsInput = z.input<typeof TaskSurfaceLimitsSchema>;
+
+export const DEFAULT_LIMITS: Readonly<TaskSurfaceLimits> = Object.freeze(TaskSurfaceLimitsSchema.parse({}));
+
+/** Fills in defaults and checks a partial limits object; throws a ZodError on a bad value. */
+export function resolveLimits(input?: TaskSurfaceLimitsInput): TaskSurfaceLimits {
+  return input === undefined ? DEFAULT_LIMITS : TaskSurfaceLimitsSchema.parse(input);
+}

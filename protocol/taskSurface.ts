@@ -1,0 +1,99 @@
+import * as z from 'zod/mini';
+import {
+  CallIdSchema, MessageIdSchema, SessionIdSchema, TaskSurfaceDismissalIdSchema, TaskSurfaceIdSchema,
+  TaskSurfaceSubmissionIdSchema,
+  type CallId, type MessageId, type TaskSurfaceId, type TaskSurfaceSubmissionId,
+} from './ids.js';
+import { JsonValueSchema, type JsonValue } from './json.js';
+import type { TaskSurfaceModelV1 } from './model.js';
+
+/** The tool's name: one stable definition for every model. */
+export const SHOW_TASK_SURFACE = 'show_task_surface';
+
+/** Persisted on the `show_task_surface` `tool/result` as `meta`; the model in it is normalised. */
+export interface TaskSurfacePresentationMeta {
+  kind: 'task-surface';
+  version: 1;
+  surfaceId: TaskSurfaceId;
+  model: TaskSurfaceModelV1;
+}
+
+/** The shape of the meta envelope; the model inside is checked by `parseTaskSurfaceModel`. */
+export const TaskSurfacePresentationMetaEnvelopeSchema = z.looseObject({
+  kind: z.literal('task-surface'),
+  version: z.literal(1),
+  surfaceId: TaskSurfaceIdSchema,
+  model: z.unknown(),
+});
+
+/** Carried on the user message's `source`: which occurrence the submission answers, and its values. */
+export const TaskSurfaceCorrelationSchema = z.strictObject({
+  version: z.literal(1),
+  submissionId: TaskSurfaceSubmissionIdSchema,
+  callId: CallIdSchema,
+  surfaceId: TaskSurfaceIdSchema,
+  values: z.record(z.string(), JsonValueSchema),
+});
+export type TaskSurfaceCorrelation = z.infer<typeof TaskSurfaceCorrelationSchema>;
+
+export type TaskSurfaceSubmissionPhase = 'queued' | 'claiming';
+
+export interface TaskSurfacePendingSubmission {
+  submissionId: TaskSurfaceSubmissionId;
+  messageId: MessageId;
+  phase: TaskSurfaceSubmissionPhase;
+}
+
+export interface TaskSurfaceProjection {
+  active: { callId: CallId; surfaceId: TaskSurfaceId } | null;
+}
+
+export const GetActiveTaskSurfaceRequestSchema = z.strictObject({
+  sessionId: SessionIdSchema,
+  surfaceId: TaskSurfaceIdSchema,
+});
+export type GetActiveTaskSurfaceRequest = z.infer<typeof GetActiveTaskSurfaceRequestSchema>;
+
+export type GetActiveTaskSurfaceResult =
+  | {
+      active: true;
+      callId: CallId;
+      surfaceId: TaskSurfaceId;
+      model: TaskSurfaceModelV1;
+      pending: TaskSurfacePendingSubmission | null;
+    }
+  | { active: false; reason: 'not-open' };
+
+export const SubmitTaskSurfaceRequestSchema = z.strictObject({
+  sessionId: SessionIdSchema,
+  surfaceId: TaskSurfaceIdSchema,
+  submissionId: TaskSurfaceSubmissionIdSchema,
+  values: z.record(z.string(), JsonValueSchema),
+  note: z.optional(z.string()),
+});
+export type SubmitTaskSurfaceRequest = z.infer<typeof SubmitTaskSurfaceRequestSchema>;
+
+export type SubmitTaskSurfaceRejection = 'not-open' | 'stale' | 'invalid-submission' | 'submission-pending';
+export type SubmitTaskSurfaceResult =
+  | { accepted: true; messageId: MessageId; phase: 'queued' }
+  | { accepted: false; reason: SubmitTaskSurfaceRejection };
+
+export const DismissTaskSurfaceRequestSchema = z.strictObject({
+  sessionId: SessionIdSchema,
+  surfaceId: TaskSurfaceIdSchema,
+  dismissalId: TaskSurfaceDismissalIdSchema,
+});
+export type DismissTaskSurfaceRequest = z.infer<typeof DismissTaskSurfaceRequestSchema>;
+
+export type DismissTaskSurfaceResult =
+  | { dismissed: true; eventSeq: number }
+  | { dismissed: false; reason: 'not-open' | 'stale' | 'submission-pending' };
+
+/** The Task Surface half of the Host, as the transport exposes it. */
+export interface TaskSurfaceService {
+  getActive(input: GetActiveTaskSurfaceRequest): Promise<GetActiveTaskSurfaceResult>;
+  submit(input: SubmitTaskSurfaceRequest): Promise<SubmitTaskSurfaceResult>;
+  dismiss(input: DismissTaskSurfaceRequest): Promise<DismissTaskSurfaceResult>;
+}
+
+export type { JsonValue };

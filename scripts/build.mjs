@@ -1,0 +1,31 @@
+// Builds dist/lib (ESM per file), dist/types (declarations) and dist/task-surface.js (the bundle),
+// then checks the bundle's gzip budget.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+const BUDGET_GZIP = 110 * 1024;
+const layers = ['protocol', 'machines', 'host', 'transport', 'components'];
+
+function run(command, args) {
+  const { status } = spawnSync(command, args, { stdio: 'inherit' });
+  if (status !== 0) process.exit(status ?? 1);
+}
+
+rmSync('dist', { recursive: true, force: true });
+const entryPoints = layers
+  .flatMap((layer) => readdirSync(layer, { recursive: true }).map((f) => `${layer}/${f}`))
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
+await build({ entryPoints, outdir: 'dist/lib', outbase: '.', format: 'esm', target: 'es2022', platform: 'neutral', sourcemap: true, logLevel: 'warning' });
+run('npx', ['tsc', '-p', 'tsconfig.build.json']);
+run('npx', ['rollup', '-c', '--silent']);
+
+const bytes = readFileSync('dist/task-surface.js');
+const gzip = gzipSync(bytes, { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`dist/task-surface.js: ${kb(bytes.length)} min, ${kb(gzip)} gzip (budget ${kb(BUDGET_GZIP)} gzip)`);
+if (gzip > BUDGET_GZIP) {
+  console.error(`bundle over budget by ${kb(gzip - BUDGET_GZIP)}`);
+  process.exit(1);
+}

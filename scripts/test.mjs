@@ -1,0 +1,35 @@
+// `npm test`: type-check, node tests, browser tests, build and bundle budget, end-to-end tests.
+// `node scripts/test.mjs node browser` runs only the named steps.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+
+const find = (dir, suffix) =>
+  existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(suffix)).map((f) => `${dir}/${f}`).sort() : [];
+const nodeTests = find('test', '.node.test.ts');
+const e2eTests = find('test/e2e', '.e2e.ts');
+const nodeTest = (files, concurrency) =>
+  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files];
+
+const steps = {
+  typecheck: ['type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+  node: ['node tests', 'node', nodeTest(nodeTests, 2)],
+  chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
+  browser: ['browser tests', 'npx', ['web-test-runner']],
+  build: ['build', 'node', ['scripts/build.mjs']],
+  e2e: ['end-to-end tests', 'node', nodeTest(e2eTests, 1)],
+};
+let chosen = process.argv.slice(2);
+if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => s !== 'e2e' || e2eTests.length > 0);
+if (chosen.includes('browser') && !chosen.includes('chromium')) chosen.unshift('chromium');
+
+for (const key of chosen) {
+  const [name, command, args] = steps[key];
+  const started = Date.now();
+  console.log(`\n== ${name} ==`);
+  const { status } = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  if (status !== 0) {
+    console.error(`\n✗ ${name} failed (exit ${status})`);
+    process.exit(status ?? 1);
+  }
+  console.log(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}

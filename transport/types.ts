@@ -1,0 +1,49 @@
+import type {
+  ActRequest, ActResult, DismissTaskSurfaceRequest, DismissTaskSurfaceResult, GetActiveTaskSurfaceRequest,
+  GetActiveTaskSurfaceResult, LogPage, SendMessageRequest, SendMessageResult, SessionId, SessionView,
+  SubmitTaskSurfaceRequest, SubmitTaskSurfaceResult, UpdateQueueRequest, UpdateQueueResult,
+} from '../protocol/index.js';
+
+export interface ReadLogOptions {
+  /** Return events with seq < before (omit for the newest page). */
+  before?: number;
+  limit: number;
+}
+
+export type SessionListener = (view: SessionView) => void;
+
+/**
+ * Everything the components see of a Host. A local transport calls a Host in the same process;
+ * the WebSocket client calls one over the network. Every mutation carries a client-minted id and is
+ * idempotent by it, so a retry returns the first result.
+ */
+export interface HostTransport {
+  /** Calls `listener` with the current view as soon as it is known, then on every change. */
+  watchSession(sessionId: SessionId, listener: SessionListener): () => void;
+  readLog(sessionId: SessionId, options: ReadLogOptions): Promise<LogPage>;
+  taskSurface: {
+    getActive(input: GetActiveTaskSurfaceRequest): Promise<GetActiveTaskSurfaceResult>;
+    submit(input: SubmitTaskSurfaceRequest): Promise<SubmitTaskSurfaceResult>;
+    dismiss(input: DismissTaskSurfaceRequest): Promise<DismissTaskSurfaceResult>;
+  };
+  session: {
+    send(input: SendMessageRequest): Promise<SendMessageResult>;
+    updateQueue(input: UpdateQueueRequest): Promise<UpdateQueueResult>;
+  };
+  actionCards: {
+    act(input: ActRequest): Promise<ActResult>;
+  };
+  /** Releases every subscription and connection; later calls reject with TransportDisposedError. */
+  dispose(): void;
+}
+
+/** Raised by a transport call that cannot reach the Host (after its retries) or after dispose. */
+export class TransportError extends Error {
+  override name = 'TransportError';
+  constructor(
+    readonly code: 'disposed' | 'unreachable' | 'unknown-session' | 'bad-request' | 'server-error',
+    message: string,
+  ) {
+    super(message);
+  }
+}

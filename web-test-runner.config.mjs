@@ -1,0 +1,21 @@
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { chromeLauncher } from '@web/test-runner-chrome';
+
+/** Browser tests: `test/**\/*.test.ts` except node and end-to-end tests, in headless Chromium. */
+export default {
+  files: ['test/**/*.test.ts', '!test/**/*.node.test.ts', '!test/e2e/**'],
+  nodeResolve: { browser: true },
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
+  concurrency: 2,
+  testFramework: { config: { timeout: 10000 } },
+  browsers: [
+    chromeLauncher({
+      launchOptions: {
+        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+          '--disable-sync', '--no-first-run', '--disable-quic'],
+      },
+    }),
+  ],
+};
