@@ -1,9 +1,21 @@
 // `npm run bench`: every figure of the README's performance table, each as a ratio against a
-// baseline measured in the same run. Each suite lives in its own file and registers here.
-const suites: Array<[string, () => Promise<void>]> = [];
+// baseline measured in the same run. Each suite is a file in bench/suites/ that default-exports
+// `{ title, run }`; `npm run bench -- name` runs only the suites whose file name contains `name`.
+import { readdirSync } from 'node:fs';
 
-for (const [name, run] of suites) {
-  console.log(`\n## ${name}`);
-  await run();
+export interface BenchSuite {
+  title: string;
+  run(): Promise<void>;
 }
-if (suites.length === 0) console.log('no benchmarks yet');
+
+const only = process.argv.slice(2);
+const dir = new URL('./suites/', import.meta.url);
+const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
+
+for (const file of files) {
+  const suite = (await import(new URL(file, dir).href)).default as BenchSuite;
+  console.log(`\n## ${suite.title}`);
+  await suite.run();
+}
+if (files.length === 0) console.log('no benchmarks matched');
