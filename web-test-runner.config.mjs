@@ -4,7 +4,7 @@ import { chromeLauncher } from '@web/test-runner-chrome';
 /** Browser tests: `test/**\/*.test.ts` except node and end-to-end tests, in headless Chromium. */
 export default {
   files: ['test/**/*.test.ts', '!test/**/*.node.test.ts', '!test/e2e/**'],
-  nodeResolve: { browser: true },
+  nodeResolve: { browser: true, exportConditions: ['production'] },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
