@@ -1,0 +1,92 @@
+import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
+import { decodeEvent, stampEvent } from './codec.js';
+import type { SessionLogStore, SessionRecord } from './types.js';
+
+interface MemorySession {
+  record: SessionRecord;
+  /** Serialised events, index = seq - 1: a read decodes and validates like a real store. */
+  rows: string[];
+  calls: Map<CallId, { call?: number; result?: number }>;
+}
+
+/**
+ * A session-log store in memory (tests, browsers, ephemeral hosts). Events are kept serialised so a
+ * read returns fresh, validated objects and callers can never mutate the log through a reference.
+ */
+export function createMemoryStore(): SessionLogStore & {
+  /** Test hook: overwrite a stored row, as disk corruption would. */
+  corrupt(sessionId: SessionId, seq: number, json: string): void;
+} {
+  const sessions = new Map<SessionId, MemorySession>();
+  let closed = false;
+
+  const session = (sessionId: SessionId): MemorySession => {
+    if (closed) throw new Error('the session-log store is closed');
+    const s = sessions.get(sessionId);
+    if (!s) throw new Error(`unknown session ${sessionId}`);
+    return s;
+  };
+  const decode = (s: MemorySession, seq: number) => decodeEvent(s.record.sessionId, seq, s.rows[seq - 1]!);
+
+  return {
+    createSession(record) {
+      if (closed) throw new Error('the session-log store is closed');
+      if (sessions.has(record.sessionId)) throw new Error(`session ${record.sessionId} already exists`);
+      sessions.set(record.sessionId, { record: { ...record }, rows: [], calls: new Map() });
+    },
+    getSession: (sessionId) => {
+      const s = sessions.get(sessionId);
+      return s && { ...s.record };
+    },
+    listSessions: () => [...sessions.values()].map((s) => ({ ...s.record })),
+    append(sessionId, event: NewSessionEvent, at) {
+      const s = session(sessionId);
+      const stamped = stampEvent(sessionId, event, s.rows.length + 1, at);
+      s.rows.push(JSON.stringify(stamped));
+      if (stamped.type === 'tool/call' || stamped.type === 'tool/result') {
+        const entry = s.calls.get(stamped.callId) ?? {};
+        // The first call/result of an id wins, as in the SQLite store's unique index.
+        if (stamped.type === 'tool/call') entry.call ??= stamped.seq;
+        else entry.result ??= stamped.seq;
+        s.calls.set(stamped.callId, entry);
+      }
+      return stamped;
+    },
+    read(sessionId, range = {}) {
+      const s = session(sessionId);
+      const first = Math.max(1, (range.afterSeq ?? 0) + 1);
+      const last = Math.min(s.rows.length, (range.beforeSeq ?? Infinity) - 1);
+      const limit = range.limit ?? Infinity;
+      let from = first;
+      let to = last;
+      if (to - from + 1 > limit) {
+        if (range.fromEnd) from = to - limit + 1;
+        else to = from + limit - 1;
+      }
+      const out: SessionEvent[] = [];
+      for (let seq = from; seq <= to; seq++) out.push(decode(s, seq));
+      return out;
+    },
+    get(sessionId, seq) {
+      const s = session(sessionId);
+      return Number.isInteger(seq) && seq >= 1 && seq <= s.rows.length ? decode(s, seq) : undefined;
+    },
+    findCall(sessionId, callId) {
+      const s = session(sessionId);
+      const entry = s.calls.get(callId);
+      const out: { call?: SessionEvent; result?: SessionEvent } = {};
+      if (entry?.call !== undefined) out.call = decode(s, entry.call);
+      if (entry?.result !== undefined) out.result = decode(s, entry.result);
+      return out;
+    },
+    lastSeq: (sessionId) => session(sessionId).rows.length,
+    close() {
+      closed = true;
+    },
+    corrupt(sessionId, seq, json) {
+      const s = session(sessionId);
+      if (seq < 1 || seq > s.rows.length) throw new RangeError(`no stored event ${seq}`);
+      s.rows[seq - 1] = json;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/*
+ * The SQLite session-log store (Node only: `task-surface/host/sqlite`). better-sqlite3 12, WAL,
+ * one transaction per append. Reads by seq use the primary key and reads by callId use an index
+ * (forced with INDEXED BY), so neither scans the log.
+ */
+import Database from 'better-sqlite3';
+import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
+import { decodeEvent, stampEvent } from './codec.js';
+import type { SessionLogStore, SessionRecord } from './types.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS sessions (
+  session_id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  tool_mode TEXT NOT NULL,
+  read_only INTEGER NOT NULL,
+  locale TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events (
+  session_id TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  call_id TEXT,
+  body TEXT NOT NULL,
+  PRIMARY KEY (session_id, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS events_by_call ON events (session_id, call_id, seq);
+`;
+
+interface SessionRow {
+  session_id: string; title: string; created_at: number; tool_mode: string; read_only: number; locale: string;
+}
+interface EventRow { seq: number; body: string }
+
+const toRecord = (row: SessionRow): SessionRecord => ({
+  sessionId: row.session_id as SessionId,
+  title: row.title,
+  createdAt: row.created_at,
+  toolMode: row.tool_mode as SessionRecord['toolMode'],
+  readOnly: row.read_only === 1,
+  locale: row.locale as SessionRecord['locale'],
+});
+
+/** Opens (or creates) a session-log database at `path` (`:memory:` for a throwaway one). */
+export function createSqliteStore(path: string): SessionLogStore & { readonly db: Database.Database } {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(SCHEMA);
+
+  const q = {
+    insertSession: db.prepare(
+      'INSERT INTO sessions (session_id, title, created_at, tool_mode, read_only, locale) VALUES (?, ?, ?, ?, ?, ?)'),
+    getSession: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
+    listSessions: db.prepare<[], SessionRow>('SELECT * FROM sessions ORDER BY created_at, session_id'),
+    lastSeq: db.prepare<[string], { last: number | null }>('SELECT max(seq) AS last FROM events WHERE session_id = ?'),
+    insertEvent: db.prepare('INSERT INTO events (session_id, seq, call_id, body) VALUES (?, ?, ?, ?)'),
+    get: db.prepare<[string, number], EventRow>('SELECT seq, body FROM events WHERE session_id = ? AND seq = ?'),
+    rangeAsc: db.prepare<[string, number, number, number], EventRow>(
+      'SELECT seq, body FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq ASC LIMIT ?'),
+    rangeDesc: db.prepare<[string, number, number, number], EventRow>(
+      'SELECT seq, body FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?'),
+    byCall: db.prepare<[string, string], EventRow>(
+      'SELECT seq, body FROM events INDEXED BY events_by_call WHERE session_id = ? AND call_id = ? ORDER BY seq ASC'),
+  };
+
+  const lastSeq = (sessionId: string): number => q.lastSeq.get(sessionId)?.last ?? 0;
+  const requireSession = (sessionId: SessionId) => {
+    if (!q.getSession.get(sessionId)) throw new Error(`unknown session ${sessionId}`);
+  };
+
+  const appendTx = db.transaction((sessionId: SessionId, event: NewSessionEvent, at: number): SessionEvent => {
+    requireSession(sessionId);
+    const stamped = stampEvent(sessionId, event, lastSeq(sessionId) + 1, at);
+    const callId = stamped.type === 'tool/call' || stamped.type === 'tool/result' ? stamped.callId : null;
+    q.insertEvent.run(sessionId, stamped.seq, callId, JSON.stringify(stamped));
+    return stamped;
+  });
+
+  const decodeAll = (sessionId: SessionId, rows: EventRow[]) => rows.map((r) => decodeEvent(sessionId, r.seq, r.body));
+
+  return {
+    db,
+    createSession(record) {
+      q.insertSession.run(record.sessionId, record.title, record.createdAt, record.toolMode, record.readOnly ? 1 : 0,
+        record.locale);
+    },
+    getSession(sessionId) {
+      const row = q.getSession.get(sessionId);
+      return row && toRecord(row);
+    },
+    listSessions: () => q.listSessions.all().map(toRecord),
+    append: (sessionId, event, at) => appendTx.immediate(sessionId, event, at),
+    read(sessionId, range = {}) {
+      requireSession(sessionId);
+      const after = range.afterSeq ?? 0;
+      const before = range.beforeSeq ?? Number.MAX_SAFE_INTEGER;
+      const limit = range.limit ?? -1;
+      if (range.fromEnd) return decodeAll(sessionId, q.rangeDesc.all(sessionId, after, before, limit).reverse());
+      return decodeAll(sessionId, q.rangeAsc.all(sessionId, after, before, limit));
+    },
+    get(sessionId, seq) {
+      requireSession(sessionId);
+      if (!Number.isInteger(seq)) return undefined;
+      const row = q.get.get(sessionId, seq);
+      return row && decodeEvent(sessionId, row.seq, row.body);
+    },
+    findCall(sessionId, callId: CallId) {
+      requireSession(sessionId);
+      const out: { call?: SessionEvent; result?: SessionEvent } = {};
+      for (const row of q.byCall.all(sessionId, callId)) {
+        const event = decodeEvent(sessionId, row.seq, row.body);
+        // The first call/result of an id wins, as in the memory store.
+        if (event.type === 'tool/call') out.call ??= event;
+        else if (event.type === 'tool/result') out.result ??= event;
+      }
+      return out;
+    },
+    lastSeq(sessionId) {
+      requireSession(sessionId);
+      return lastSeq(sessionId);
+    },
+    close() {
+      if (db.open) db.close();
+    },
+  };
+}
