@@ -162,6 +162,12 @@ export interface HostPluginApi {
   /** Notify watchers that the session's view changed. */
   publish(sessionId: SessionId): void;
   inspect?: InspectObserver;
+  /**
+   * Optional: the session's live root agent was disposed (closeSession, host dispose). The action-cards
+   * service drops the agent's propose_action activation; without this hook it drops it the next time
+   * `isLiveRoot` reads false.
+   */
+  onAgentDisposed?(listener: (sessionId: SessionId) => void): () => void;
 }
 
 /* ---- action-card kinds ---- */
@@ -174,6 +180,8 @@ export interface CardKindContext {
   card: { action: string; title: string; brief: string; details: Record<string, JsonValue> };
   /** The card's latest recorded phase ('proposed' when none). */
   phase: string;
+  /** The data of the card's latest recorded decision (`{}` when none). Optional for older callers. */
+  data?: Record<string, JsonValue>;
   record(phase: string, data?: Record<string, JsonValue>): SessionEvent;
   signal: AbortSignal;
 }
@@ -211,5 +219,9 @@ export interface CreateHostOptions {
   driver?: AgentDriver;
   /** false: rows wait until host code claims them (tests step the loop by hand). Default true. */
   autoAdmit?: boolean;
-  actionCards?: { queuedMessageLimit?: number };
+  actionCards?: {
+    queuedMessageLimit?: number;
+    /** Whether acts on a session may use card verbs that need `global` access. Default: allowed. */
+    globalAccess?: (sessionId: SessionId) => boolean;
+  };
 }

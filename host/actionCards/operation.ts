@@ -1,0 +1,96 @@
+import type { ActResult, JsonValue, SessionEvent, SessionId } from '../../protocol/index.js';
+import type { CardHandlerResult, CardKind, CardKindContext, HostPluginApi, RecordDecisionInput } from '../types.js';
+import { cardPhase, type CardRecord } from './projection.js';
+import type { KindRegistry } from './registry.js';
+
+export interface OperationDeps {
+  api: HostPluginApi;
+  registry: KindRegistry;
+  card(sessionId: SessionId, callId: string): CardRecord | undefined;
+  record(input: RecordDecisionInput): SessionEvent;
+  isClosing(): boolean;
+  signal: AbortSignal;
+}
+
+const refused = (reason: string): ActResult => ({ status: 'refused', reason });
+
+/**
+ * One card's shared operation, in the spec's order: the kind's reconcile, the live root again,
+ * dismissed/replaced settle unchanged, Not now, then the kind's verb (read-only refuses a writing
+ * verb) with the kind's handler. The kind is looked up again after every await: it may unregister.
+ */
+export async function runCardOperation(
+  deps: OperationDeps, sessionId: SessionId, callId: string, verb: string, payload: JsonValue | undefined,
+): Promise<ActResult> {
+  const current = () => deps.card(sessionId, callId);
+  const start = current();
+  if (start === undefined) return refused('unknown');
+  const ctx = kindContext(deps, sessionId, start, current);
+  const reconciling = deps.registry.get(start.proposal.action);
+  try {
+    if (reconciling?.reconcile !== undefined) await reconciling.reconcile(ctx);
+  } catch {
+    return { status: 'unconfirmed' };
+  }
+  if (deps.isClosing()) return refused('closing');
+  if (!deps.api.isLiveRoot(sessionId)) return refused('not-live-root');
+  const card = current();
+  if (card === undefined) return refused('unknown');
+  const phase = cardPhase(card);
+  if (phase === 'dismissed' || phase === 'replaced') return { status: 'settled', phase };
+  const kind = deps.registry.get(card.proposal.action);
+  if (verb === 'dismiss') return dismiss(deps, ctx, kind, phase);
+  if (kind === undefined) return refused('unavailable');
+  const entry = Object.hasOwn(kind.verbs, verb) ? kind.verbs[verb] : undefined;
+  if (entry === undefined) return refused('unknown');
+  if (!kind.details.safeParse(card.proposal.details).success) return refused('unavailable');
+  if ((entry.checks ?? []).includes('writes') && deps.api.isReadOnly(sessionId)) return refused('read-only');
+  let result: CardHandlerResult;
+  try {
+    result = await entry.handler(ctx, payload);
+  } catch {
+    return { status: 'unconfirmed' };
+  }
+  return settle(result, ctx.phase);
+}
+
+function dismiss(deps: OperationDeps, ctx: CardKindContext, kind: CardKind | undefined, phase: string): ActResult {
+  // Without its kind, Not now still dismisses an unstarted card; a started one needs the kind.
+  if (phase === 'proposed' || (kind?.dismissibleIn?.includes(phase) ?? false)) {
+    ctx.record('dismissed');
+    return { status: 'accepted', phase: 'dismissed' };
+  }
+  return kind === undefined ? refused('unavailable') : { status: 'settled', phase };
+}
+
+function settle(result: CardHandlerResult, phase: string): ActResult {
+  switch (result.status) {
+    case 'accepted':
+    case 'settled':
+      return { status: result.status, phase };
+    case 'refused':
+      return refused(result.reason);
+    default:
+      return { status: 'unconfirmed' };
+  }
+}
+
+function kindContext(
+  deps: OperationDeps, sessionId: SessionId, start: CardRecord, current: () => CardRecord | undefined,
+): CardKindContext {
+  const { callId, action, title, brief, details } = start.proposal;
+  return {
+    sessionId,
+    callId,
+    card: { action, title, brief, details },
+    get phase() {
+      const card = current();
+      return card === undefined ? 'proposed' : cardPhase(card);
+    },
+    get data() {
+      return current()?.decision?.data ?? {};
+    },
+    record: (phase, data) => deps.record({ sessionId, callId, action, phase, ...(data === undefined ? {} : { data }) }),
+    signal: deps.signal,
+  };
+}
