@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ID_MAX_LENGTH, ID_PATTERN } from './ids.js';
 
 /*
  * TaskSurfaceModelV1 exactly as the spec writes it. Every object is strict (an unknown key is an
@@ -6,13 +7,32 @@ import * as z from 'zod/mini';
  * cannot express (unique ids, initials against options, limits) and the normalisation.
  */
 
+/*
+ * The schema also carries the parser's stricter rules that JSON Schema can express (id pattern,
+ * non-blank labels, non-empty lists), so the tool's input schema tells the agent about them.
+ * `parse.ts` is the authority; a property test checks that it never accepts what this rejects.
+ */
+const describe = <S extends z.ZodMiniType>(schema: S, description: string): S => {
+  // Only ever called on a fresh schema instance: the registry keys by instance.
+  (schema as z.ZodMiniType).register(z.globalRegistry, { description });
+  return schema;
+};
+/** Content: any string. */
 const text = z.string();
-const id = z.string().check(z.minLength(1, 'must not be empty'), z.maxLength(128, 'must be at most 128 characters'));
+/** Something a person reads as a name: not blank. */
+const notBlank = () => z.string().check(z.regex(/\S/, 'must not be blank'));
+const label = notBlank();
+const id = z.string().check(
+  z.minLength(1, 'must not be empty'),
+  z.maxLength(ID_MAX_LENGTH, `must be at most ${ID_MAX_LENGTH} characters`),
+  z.regex(ID_PATTERN, "must start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'"),
+);
+const nonEmpty = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.minLength(1, 'must not be empty'));
 
 export const TaskSurfaceOptionSchema = z.strictObject({
   id,
-  label: text,
-  detail: z.optional(text),
+  label,
+  detail: z.optional(label),
 });
 
 export const TaskSurfaceLayoutSchema = z.discriminatedUnion('kind', [
@@ -27,27 +47,30 @@ export const TableCellSchema = z.union([
   z.null(),
 ]);
 
-export const MarkdownBlockSchema = z.strictObject({ kind: z.literal('markdown'), text });
+export const MarkdownBlockSchema = z.strictObject({
+  kind: z.literal('markdown'),
+  text: describe(notBlank(), 'Markdown; no HTML; images show as their alt text'),
+});
 export const MetricsBlockSchema = z.strictObject({
   kind: z.literal('metrics'),
-  items: z.array(z.strictObject({ label: text, value: text, detail: z.optional(text) })),
+  items: nonEmpty(z.strictObject({ label, value: text, detail: z.optional(label) })),
 });
 export const TableBlockSchema = z.strictObject({
   kind: z.literal('table'),
-  columns: z.array(z.strictObject({ id, label: text })),
-  rows: z.array(z.record(z.string(), TableCellSchema)),
+  columns: nonEmpty(z.strictObject({ id, label })),
+  rows: describe(z.array(z.record(z.string(), TableCellSchema)), 'Each row maps column ids to cells; a missing cell is null'),
 });
 export const DiffBlockSchema = z.strictObject({
   kind: z.literal('diff'),
-  path: z.optional(text),
-  before: z.nullable(text),
+  path: z.optional(label),
+  before: describe(z.nullable(text), 'null for a new file'),
   after: text,
-  language: z.optional(text),
+  language: z.optional(label),
 });
 export const NoticeBlockSchema = z.strictObject({
   kind: z.literal('notice'),
   tone: z.enum(['neutral', 'info', 'warning']),
-  text,
+  text: label,
 });
 
 export const TaskSurfaceBlockSchema = z.discriminatedUnion('kind', [
@@ -60,9 +83,9 @@ export const TaskSurfaceBlockSchema = z.discriminatedUnion('kind', [
 
 export const TaskSurfaceSectionSchema = z.strictObject({
   id,
-  title: z.optional(text),
+  title: z.optional(label),
   layout: z.optional(TaskSurfaceLayoutSchema),
-  blocks: z.array(TaskSurfaceBlockSchema),
+  blocks: nonEmpty(TaskSurfaceBlockSchema),
 });
 
 const options = z.array(TaskSurfaceOptionSchema).check(z.minLength(1, 'must list at least one option'));
@@ -70,7 +93,7 @@ const options = z.array(TaskSurfaceOptionSchema).check(z.minLength(1, 'must list
 export const TextFieldSchema = z.strictObject({
   kind: z.literal('text'),
   id,
-  label: text,
+  label,
   multiline: z.optional(z.boolean()),
   required: z.optional(z.boolean()),
   initial: z.optional(text),
@@ -78,27 +101,27 @@ export const TextFieldSchema = z.strictObject({
 export const ChoiceFieldSchema = z.strictObject({
   kind: z.literal('choice'),
   id,
-  label: text,
+  label,
   options,
   initial: z.optional(z.string()),
 });
 export const MultiChoiceFieldSchema = z.strictObject({
   kind: z.literal('multi-choice'),
   id,
-  label: text,
+  label,
   options,
   initial: z.optional(z.array(z.string())),
 });
 export const ToggleFieldSchema = z.strictObject({
   kind: z.literal('toggle'),
   id,
-  label: text,
+  label,
   initial: z.optional(z.boolean()),
 });
 export const OrderFieldSchema = z.strictObject({
   kind: z.literal('order'),
   id,
-  label: text,
+  label,
   options,
   initial: z.optional(z.array(z.string())),
 });
@@ -113,11 +136,11 @@ export const TaskSurfaceFieldSchema = z.discriminatedUnion('kind', [
 
 export const TaskSurfaceModelV1Schema = z.strictObject({
   version: z.literal(1),
-  title: text,
-  description: z.optional(text),
+  title: label,
+  description: z.optional(label),
   sections: z.array(TaskSurfaceSectionSchema),
   fields: z.optional(z.array(TaskSurfaceFieldSchema)),
-  submit: z.strictObject({ label: text }),
+  submit: z.strictObject({ label }),
 });
 
 export type TaskSurfaceOption = z.infer<typeof TaskSurfaceOptionSchema>;

@@ -1,0 +1,24 @@
+// The model parser on the largest model the default limits allow: JSON.parse followed by
+// parseTaskSurfaceModel, against JSON.parse alone of the same text (the floor), warm medians.
+import { parseTaskSurfaceModel } from '../../protocol/index.js';
+import { maximalModel } from '../../test/protocol/fixtures/models.js';
+import { compare } from '../stats.js';
+
+export default {
+  title: 'Model parser (maximal model: 64 blocks incl. a 200-row table, 32 fields, just under 64 KiB)',
+  async run() {
+    const text = JSON.stringify(maximalModel());
+    const bytes = new TextEncoder().encode(text).length;
+    const check = parseTaskSurfaceModel(JSON.parse(text));
+    if (!check.ok) throw new Error(`the benchmark model is invalid: ${JSON.stringify(check.issues)}`);
+    let sink = 0;
+    const { subject, baseline, ratio } = compare(
+      () => { sink += parseTaskSurfaceModel(JSON.parse(text)).ok ? 1 : 0; },
+      () => { sink += JSON.parse(text) ? 1 : 0; },
+      400,
+      100,
+    );
+    console.log(`input ${bytes} bytes; JSON.parse ${baseline.toFixed(3)} ms; JSON.parse + parseTaskSurfaceModel ${subject.toFixed(3)} ms`);
+    console.log(`ratio (JSON.parse + parse) / JSON.parse: ${ratio.toFixed(2)} (aim ≤ 2.5)${sink < 0 ? '' : ''}`);
+  },
+};

@@ -1,0 +1,133 @@
+import { describeType, type IssuePath } from './issues.js';
+import type { DiffBlock, TableCell } from './model.js';
+import type { NormalizedBlock } from './normalized.js';
+import { IdScope, isRecord, own, show, type Input, type Reader } from './parseReader.js';
+
+/* Content blocks: markdown, metrics, table, diff, notice. */
+
+const BLOCK_KINDS = ['markdown', 'metrics', 'table', 'diff', 'notice'] as const;
+const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
+const MARKDOWN_KEYS = keys('kind', 'text');
+const METRICS_KEYS = keys('kind', 'items');
+const METRIC_KEYS = keys('label', 'value', 'detail');
+const TABLE_KEYS = keys('kind', 'columns', 'rows');
+const COLUMN_KEYS = keys('id', 'label');
+const DIFF_KEYS = keys('kind', 'path', 'before', 'after', 'language');
+const NOTICE_KEYS = keys('kind', 'tone', 'text');
+const TONES: readonly string[] = ['neutral', 'info', 'warning'];
+
+/** One block, normalised, or `undefined` when it has an issue (recorded on the reader). */
+export function readBlock(r: Reader, value: unknown, path: IssuePath): NormalizedBlock | undefined {
+  const kind = r.kindOf(value, path, 'a block', BLOCK_KINDS);
+  if (kind === undefined) return undefined;
+  const block = value as Input;
+  switch (kind) {
+    case 'markdown': return readMarkdown(r, block, path);
+    case 'metrics': return readMetrics(r, block, path);
+    case 'table': return readTable(r, block, path);
+    case 'diff': return readDiff(r, block, path);
+    default: return readNotice(r, block, path);
+  }
+}
+
+function readMarkdown(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+  r.object(value, path, 'a markdown block', MARKDOWN_KEYS);
+  const text = r.label(r.required(value, 'text', path, 'a markdown block'), [...path, 'text'], 'markdown text');
+  return text === undefined ? undefined : { kind: 'markdown', text };
+}
+
+function readMetrics(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+  r.object(value, path, 'a metrics block', METRICS_KEYS);
+  const itemsPath = [...path, 'items'];
+  const list = r.array(r.required(value, 'items', path, 'a metrics block'), itemsPath, 'metrics items', true);
+  if (list === undefined) return undefined;
+  const items: { label: string; value: string; detail?: string }[] = [];
+  for (let i = 0; i < list.length; i++) {
+    const itemPath = [...itemsPath, i];
+    const item = r.object(list[i], itemPath, 'a metric', METRIC_KEYS);
+    if (item === undefined) continue;
+    const label = r.label(r.required(item, 'label', itemPath, 'a metric'), [...itemPath, 'label'], 'a metric label');
+    const text = r.string(r.required(item, 'value', itemPath, 'a metric'), [...itemPath, 'value'], 'a metric value');
+    const detail = r.optionalLabel(own(item, 'detail'), [...itemPath, 'detail'], 'a metric detail');
+    if (label === undefined || text === undefined) continue;
+    items.push(detail === undefined ? { label, value: text } : { label, value: text, detail });
+  }
+  return { kind: 'metrics', items };
+}
+
+function readTable(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+  r.object(value, path, 'a table block', TABLE_KEYS);
+  const columnsPath = [...path, 'columns'];
+  const list = r.array(r.required(value, 'columns', path, 'a table block'), columnsPath, 'table columns', true);
+  const rowsPath = [...path, 'rows'];
+  const rowList = r.array(r.required(value, 'rows', path, 'a table block'), rowsPath, 'table rows', false);
+  if (list === undefined) return undefined;
+  const columns: { id: string; label: string }[] = [];
+  const scope = new IdScope(r, 'column id');
+  for (let i = 0; i < list.length; i++) {
+    const columnPath = [...columnsPath, i];
+    const column = r.object(list[i], columnPath, 'a table column', COLUMN_KEYS);
+    if (column === undefined) continue;
+    const id = r.id(r.required(column, 'id', columnPath, 'a table column'), [...columnPath, 'id'], 'a column id');
+    const label = r.label(r.required(column, 'label', columnPath, 'a table column'), [...columnPath, 'label'], 'a column label');
+    scope.claim(id, [...columnPath, 'id']);
+    if (id !== undefined && label !== undefined) columns.push({ id, label });
+  }
+  if (rowList === undefined) return undefined;
+  const limit = r.limits.tableRows;
+  if (rowList.length > limit) {
+    r.add([...rowsPath, limit], 'too-many-rows', `a table may have at most ${limit} rows; this one has ${rowList.length}`);
+  }
+  const rows: Record<string, TableCell>[] = [];
+  const count = Math.min(rowList.length, limit);
+  for (let i = 0; i < count; i++) {
+    const row = readRow(r, rowList[i], [...rowsPath, i], columns, scope);
+    if (row !== undefined) rows.push(row);
+  }
+  return { kind: 'table', columns, rows };
+}
+
+/** A row keyed by declared column ids only; the result has every column, in column order. */
+function readRow(
+  r: Reader, value: unknown, path: IssuePath, columns: readonly { id: string }[], scope: IdScope,
+): Record<string, TableCell> | undefined {
+  if (!isRecord(value)) return r.add(path, 'invalid-type', `a table row must be an object keyed by column id, not ${describeType(value)}`);
+  const row = value;
+  for (const key of Object.keys(row)) {
+    if (!scope.has(key)) r.add([...path, key], 'unknown-key', `a table row may only use declared column ids; ${show(key)} is not one`);
+  }
+  const out: Record<string, TableCell> = {};
+  for (const { id } of columns) {
+    const cell = own(row, id);
+    if (cell === undefined) out[id] = null;
+    else if (typeof cell === 'string' || typeof cell === 'boolean' || cell === null) out[id] = cell;
+    else if (typeof cell === 'number' && Number.isFinite(cell)) out[id] = cell === 0 ? 0 : cell; // -0 → 0, as JSON has it
+    else if (typeof cell === 'number') r.add([...path, id], 'invalid-value', `a table cell must be a finite number, not ${show(cell)}`);
+    else r.add([...path, id], 'invalid-type', `a table cell must be a string, number, boolean or null, not ${show(cell)}`);
+  }
+  return out;
+}
+
+function readDiff(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+  r.object(value, path, 'a diff block', DIFF_KEYS);
+  const filePath = r.optionalLabel(own(value, 'path'), [...path, 'path'], 'a diff path');
+  const beforeValue = r.required(value, 'before', path, 'a diff block');
+  const before = beforeValue === null ? null : r.string(beforeValue, [...path, 'before'], 'diff "before" (a string, or null for a new file)');
+  const after = r.string(r.required(value, 'after', path, 'a diff block'), [...path, 'after'], 'diff "after"');
+  const language = r.optionalLabel(own(value, 'language'), [...path, 'language'], 'a diff language');
+  if (before === undefined || after === undefined) return undefined;
+  const block: DiffBlock = filePath === undefined ? { kind: 'diff', before, after } : { kind: 'diff', path: filePath, before, after };
+  if (language !== undefined) block.language = language;
+  return block;
+}
+
+function readNotice(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+  r.object(value, path, 'a notice block', NOTICE_KEYS);
+  const tone = r.required(value, 'tone', path, 'a notice block');
+  const text = r.label(r.required(value, 'text', path, 'a notice block'), [...path, 'text'], 'notice text');
+  if (tone !== undefined && (typeof tone !== 'string' || !TONES.includes(tone))) {
+    r.add([...path, 'tone'], 'invalid-value', `a notice tone must be one of ${TONES.join(', ')}, not ${show(tone)}`);
+    return undefined;
+  }
+  return text === undefined || tone === undefined ? undefined : { kind: 'notice', tone: tone as 'neutral', text };
+}

@@ -1,0 +1,108 @@
+import { describeType, type IssuePath } from './issues.js';
+import type { TaskSurfaceOption } from './model.js';
+import type { NormalizedField } from './normalized.js';
+import { IdScope, own, show, type Input, type Reader } from './parseReader.js';
+
+/* Input fields: text, choice, multi-choice, toggle, order; their options and initial values. */
+
+const FIELD_KINDS = ['text', 'choice', 'multi-choice', 'toggle', 'order'] as const;
+const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
+const TEXT_KEYS = keys('kind', 'id', 'label', 'multiline', 'required', 'initial');
+const OPTIONS_KEYS = keys('kind', 'id', 'label', 'options', 'initial');
+const TOGGLE_KEYS = keys('kind', 'id', 'label', 'initial');
+const OPTION_KEYS = keys('id', 'label', 'detail');
+
+/** One field, normalised, or `undefined` when it has an issue. Its id is claimed in `ids`. */
+export function readField(r: Reader, value: unknown, path: IssuePath, ids: IdScope): NormalizedField | undefined {
+  const kind = r.kindOf(value, path, 'a field', FIELD_KINDS);
+  if (kind === undefined) return undefined;
+  const field = value as Input;
+  const what = `a ${kind} field`;
+  r.object(field, path, what, kind === 'text' ? TEXT_KEYS : kind === 'toggle' ? TOGGLE_KEYS : OPTIONS_KEYS);
+  const id = r.id(r.required(field, 'id', path, what), [...path, 'id'], 'a field id');
+  ids.claim(id, [...path, 'id']);
+  const label = r.label(r.required(field, 'label', path, what), [...path, 'label'], 'a field label');
+  const initialPath = [...path, 'initial'];
+  const initial = own(field, 'initial');
+
+  if (kind === 'text') {
+    const multiline = r.optionalBoolean(own(field, 'multiline'), [...path, 'multiline'], '"multiline"', false);
+    const required = r.optionalBoolean(own(field, 'required'), [...path, 'required'], '"required"', false);
+    let text = '';
+    if (typeof initial === 'string') text = initial;
+    else if (initial !== undefined) r.add(initialPath, 'invalid-initial', `a text initial must be a string, not ${describeType(initial)}`);
+    if (!multiline && /[\r\n]/.test(text)) r.add(initialPath, 'invalid-initial', 'a single-line text initial must not contain line breaks');
+    if (id === undefined || label === undefined) return undefined;
+    return { kind, id, label, multiline, required, initial: text };
+  }
+  if (kind === 'toggle') {
+    if (initial !== undefined && typeof initial !== 'boolean') {
+      r.add(initialPath, 'invalid-initial', `a toggle initial must be true or false, not ${show(initial)}`);
+    }
+    if (id === undefined || label === undefined) return undefined;
+    return { kind, id, label, initial: initial === true };
+  }
+
+  const options = readOptions(r, r.required(field, 'options', path, what), [...path, 'options']);
+  if (options === undefined) return undefined;
+  const optionIds = new Set(options.map((o) => o.id));
+  if (kind === 'choice') {
+    if (initial !== undefined && (typeof initial !== 'string' || !optionIds.has(initial))) {
+      r.add(initialPath, 'invalid-initial', `a choice initial must be one of its option ids, not ${show(initial)}`);
+    }
+    if (id === undefined || label === undefined) return undefined;
+    return typeof initial === 'string' ? { kind, id, label, options, initial } : { kind, id, label, options };
+  }
+  const chosen = readIdList(r, initial, initialPath, optionIds, kind);
+  if (id === undefined || label === undefined || chosen === undefined) return undefined;
+  if (kind === 'multi-choice') {
+    // A set: canonical order is the options' order.
+    return { kind, id, label, options, initial: options.filter((o) => chosen.has(o.id)).map((o) => o.id) };
+  }
+  // An order: the agent's order, then the options it left out, in declared order.
+  const rest = options.filter((o) => !chosen.has(o.id)).map((o) => o.id);
+  return { kind, id, label, options, initial: [...chosen, ...rest] };
+}
+
+function readOptions(r: Reader, value: unknown, path: IssuePath): TaskSurfaceOption[] | undefined {
+  const list = r.array(value, path, 'options', true);
+  if (list === undefined) return undefined;
+  const scope = new IdScope(r, 'option id');
+  const options: TaskSurfaceOption[] = [];
+  let ok = true;
+  for (let i = 0; i < list.length; i++) {
+    const optionPath = [...path, i];
+    const option = r.object(list[i], optionPath, 'an option', OPTION_KEYS);
+    if (option === undefined) { ok = false; continue; }
+    const id = r.id(r.required(option, 'id', optionPath, 'an option'), [...optionPath, 'id'], 'an option id');
+    const label = r.label(r.required(option, 'label', optionPath, 'an option'), [...optionPath, 'label'], 'an option label');
+    const detail = r.optionalLabel(own(option, 'detail'), [...optionPath, 'detail'], 'an option detail');
+    scope.claim(id, [...optionPath, 'id']);
+    if (id === undefined || label === undefined) { ok = false; continue; }
+    options.push(detail === undefined ? { id, label } : { id, label, detail });
+  }
+  return ok ? options : undefined;
+}
+
+/** A list of distinct option ids (absent is empty), kept in the given order. */
+function readIdList(
+  r: Reader, value: unknown, path: IssuePath, optionIds: ReadonlySet<string>, kind: string,
+): Set<string> | undefined {
+  const chosen = new Set<string>();
+  if (value === undefined) return chosen;
+  if (!Array.isArray(value)) {
+    return r.add(path, 'invalid-initial', `a ${kind} initial must be an array of option ids, not ${describeType(value)}`);
+  }
+  let ok = true;
+  for (let i = 0; i < value.length; i++) {
+    const item: unknown = value[i];
+    if (typeof item !== 'string' || !optionIds.has(item)) {
+      r.add([...path, i], 'invalid-initial', `a ${kind} initial may only hold its option ids, not ${show(item)}`);
+      ok = false;
+    } else if (chosen.has(item)) {
+      r.add([...path, i], 'invalid-initial', `a ${kind} initial lists option ${show(item)} twice`);
+      ok = false;
+    } else chosen.add(item);
+  }
+  return ok ? chosen : undefined;
+}

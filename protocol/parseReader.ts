@@ -1,0 +1,147 @@
+import { ID_MAX_LENGTH, ID_PATTERN } from './ids.js';
+import { describeType, formatIssuePath, MAX_MODEL_ISSUES, type IssuePath, type ModelIssue, type ModelIssueCode } from './issues.js';
+import type { TaskSurfaceLimits } from './limits.js';
+
+/*
+ * The building blocks of the model walk. Values are read only through own keys (never inherited
+ * ones), objects are never recursed into beyond what the schema declares, and nothing is written
+ * to the input, so no input can pollute a prototype, loop, or blow the stack.
+ */
+
+export type Input = Record<string, unknown>;
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/** `value[key]` if `key` is an own property, else `undefined`. */
+export function own(value: Input, key: string): unknown {
+  return hasOwn.call(value, key) ? value[key] : undefined;
+}
+
+export function isRecord(value: unknown): value is Input {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Quotes a short scalar for a message; anything else is named by its type. */
+export function show(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return describeType(value);
+}
+
+const NOT_BLANK = /\S/;
+
+/** Collects issues (bounded) and carries the limits and the running block count. */
+export class Reader {
+  readonly issues: ModelIssue[] = [];
+  blocks = 0;
+  constructor(readonly limits: TaskSurfaceLimits) {}
+
+  get failed(): boolean {
+    return this.issues.length > 0;
+  }
+
+  add(path: IssuePath, code: ModelIssueCode, message: string): undefined {
+    if (this.issues.length < MAX_MODEL_ISSUES) this.issues.push({ path, code, message });
+    return undefined;
+  }
+
+  /** An object with a `kind` among `kinds`; returns the kind (unknown keys are the caller's check). */
+  kindOf<K extends string>(value: unknown, path: IssuePath, what: string, kinds: readonly K[]): K | undefined {
+    if (!isRecord(value)) return this.add(path, 'invalid-type', `${what} must be an object, not ${describeType(value)}`);
+    if (!hasOwn.call(value, 'kind')) return this.add([...path, 'kind'], 'missing-key', `${what} needs "kind" (one of ${kinds.join(', ')})`);
+    const kind = value.kind;
+    if (typeof kind !== 'string' || !(kinds as readonly string[]).includes(kind)) {
+      return this.add([...path, 'kind'], 'unknown-kind', `${what} kind must be one of ${kinds.join(', ')}, not ${show(kind)}`);
+    }
+    return kind as K;
+  }
+
+  /** An object whose keys are all in `allowed`; `what` names it in messages. */
+  object(value: unknown, path: IssuePath, what: string, allowed: ReadonlySet<string>): Input | undefined {
+    if (!isRecord(value)) return this.add(path, 'invalid-type', `${what} must be an object, not ${describeType(value)}`);
+    for (const key of Object.keys(value)) {
+      if (!allowed.has(key)) {
+        this.add([...path, key], 'unknown-key', `${what} has no key ${JSON.stringify(key)}; allowed: ${[...allowed].join(', ')}`);
+      }
+    }
+    return value;
+  }
+
+  /** An own key that must be present. */
+  required(value: Input, key: string, path: IssuePath, what: string): unknown {
+    if (!hasOwn.call(value, key)) this.add([...path, key], 'missing-key', `${what} needs "${key}"`);
+    return own(value, key);
+  }
+
+  /*
+   * `array`, `string`, `label` and `id` take what `required` returned: `undefined` there was
+   * already reported as a missing key, so it is not reported again.
+   */
+
+  array(value: unknown, path: IssuePath, what: string, nonEmpty: boolean): unknown[] | undefined {
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value)) return this.add(path, 'invalid-type', `${what} must be an array, not ${describeType(value)}`);
+    if (nonEmpty && value.length === 0) return this.add(path, 'invalid-value', `${what} must not be empty`);
+    return value;
+  }
+
+  /** Any string (content: cell text, diff text, metric values). */
+  string(value: unknown, path: IssuePath, what: string): string | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
+    return value;
+  }
+
+  /** A string a person must be able to read: not empty or whitespace only. */
+  label(value: unknown, path: IssuePath, what: string): string | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
+    if (!NOT_BLANK.test(value)) return this.add(path, 'invalid-value', `${what} must not be blank`);
+    return value;
+  }
+
+  /** An optional label: absent stays absent; present must not be blank (omit it instead). */
+  optionalLabel(value: unknown, path: IssuePath, what: string): string | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value === 'string' && !NOT_BLANK.test(value)) {
+      return this.add(path, 'invalid-value', `${what} must not be blank; omit it instead`);
+    }
+    return this.label(value, path, what);
+  }
+
+  /** An id: 1–128 characters, starting with a letter or digit, then letters, digits, `_ . : -`. */
+  id(value: unknown, path: IssuePath, what: string): string | undefined {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
+    if (value.length === 0 || value.length > ID_MAX_LENGTH || !ID_PATTERN.test(value)) {
+      return this.add(path, 'invalid-value', `${what} ${show(value)} must be 1–${ID_MAX_LENGTH} characters, start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'`);
+    }
+    return value;
+  }
+
+  optionalBoolean(value: unknown, path: IssuePath, what: string, fallback: boolean): boolean {
+    if (value === undefined) return fallback;
+    if (typeof value !== 'boolean') {
+      this.add(path, 'invalid-type', `${what} must be a boolean, not ${describeType(value)}`);
+      return fallback;
+    }
+    return value;
+  }
+}
+
+/** Records ids in one namespace and reports a repeat at the later occurrence. */
+export class IdScope {
+  private readonly seen = new Map<string, IssuePath>();
+  constructor(private readonly reader: Reader, private readonly what: string) {}
+
+  claim(id: string | undefined, path: IssuePath): void {
+    if (id === undefined) return;
+    const first = this.seen.get(id);
+    if (first === undefined) this.seen.set(id, path);
+    else this.reader.add(path, 'duplicate-id', `${this.what} ${show(id)} is already used at ${formatIssuePath(first, '')}`);
+  }
+
+  has(id: string): boolean {
+    return this.seen.has(id);
+  }
+}
