@@ -8,6 +8,7 @@ export * from './actionCards.js';
 export * from './events.js';
 export * from './session.js';
 export * from './tool.js';
+export * from './wire.js';
 export * from './issues.js';
 export * from './normalized.js';
 export * from './parse.js';

@@ -1,0 +1,40 @@
+import { WebSocket } from 'ws';
+import type { SessionId } from '../../protocol/index.js';
+import { createWebSocketTransport, type WebSocketConstructor, type WebSocketTransportOptions } from '../../transport/ws/client.js';
+
+export const sid = (id: string) => id as SessionId;
+
+/** A client transport over the `ws` package, with quick reconnects for tests. */
+export function connectClient(port: number, options: Partial<WebSocketTransportOptions> = {}) {
+  return createWebSocketTransport({
+    url: `ws://127.0.0.1:${port}`,
+    WebSocket: WebSocket as unknown as WebSocketConstructor,
+    reconnect: { initialDelayMs: 10, maxDelayMs: 50 },
+    ...options,
+  });
+}
+
+/** Resolves once `check` returns true, polling (no deadline of its own: the test runner's applies). */
+export async function until(check: () => boolean, everyMs = 5): Promise<void> {
+  while (!check()) await new Promise((r) => setTimeout(r, everyMs));
+}
+
+/** A raw socket that sends frames and collects every answer, for malformed-input tests. */
+export async function rawSocket(port: number, options: { autoPong?: boolean } = {}) {
+  const socket = new WebSocket(`ws://127.0.0.1:${port}`, options);
+  const received: Record<string, unknown>[] = [];
+  socket.on('message', (data) => received.push(JSON.parse(String(data)) as Record<string, unknown>));
+  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  return {
+    socket,
+    received,
+    /** Sends one frame and waits for the next answer. */
+    async ask(frame: string | Buffer): Promise<Record<string, unknown>> {
+      const before = received.length;
+      socket.send(frame);
+      await until(() => received.length > before);
+      return received[before]!;
+    },
+    close: () => socket.close(),
+  };
+}

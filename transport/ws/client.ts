@@ -1,0 +1,263 @@
+import type { SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
+import {
+  ClientRequestSchemas, ResultSchemas, ServerMessageSchema, WIRE_MAX_MESSAGE_BYTES, describeIssues,
+  type ClientRequestParams, type ClientRequestType, type WireErrorCode,
+} from '../../protocol/wire.js';
+import { TransportError, type HostTransport, type SessionListener } from '../types.js';
+import { backoffDelay, type ReconnectOptions } from './backoff.js';
+
+/** The subset of the browser `WebSocket` the client uses (Node tests pass the `ws` package's class). */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((event: unknown) => void) | null;
+  onclose: ((event: unknown) => void) | null;
+  onerror: ((event: unknown) => void) | null;
+  onmessage: ((event: { data: unknown }) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+export type WebSocketConstructor = new (url: string) => WebSocketLike;
+
+export type ConnectionStatus = 'connecting' | 'open' | 'closed';
+
+export interface WebSocketTransportOptions {
+  /** `ws:`/`wss:` URL of the host's endpoint, e.g. `ws://localhost:8787/ws`. */
+  url: string | URL;
+  /** Defaults to `globalThis.WebSocket`. */
+  WebSocket?: WebSocketConstructor;
+  reconnect?: ReconnectOptions;
+  /** A call that gets no answer within this time (across reconnects) rejects as `unreachable`. Default 30 s. */
+  requestTimeoutMs?: number;
+  /** The client pings this often and reconnects when a ping goes unanswered for as long. Default 15 s; 0 disables. */
+  heartbeatMs?: number;
+  /** Largest frame the client sends; a larger call rejects at once as `bad-request`. Default 256 KiB. */
+  maxMessageBytes?: number;
+}
+
+/** `HostTransport` over WebSocket, plus the session list a chat frontend needs. */
+export interface WebSocketTransport extends HostTransport {
+  readonly status: ConnectionStatus;
+  onStatus(listener: (status: ConnectionStatus) => void): () => void;
+  /** The sessions this connection may see. */
+  listSessions(): Promise<SessionSummary[]>;
+  /** Opens a new session on the host. */
+  openSession(options?: { title?: string }): Promise<SessionSummary>;
+}
+
+interface Pending {
+  frame: string;
+  type: ClientRequestType;
+  resolve(value: unknown): void;
+  reject(error: TransportError): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+const ERROR_CODES: Record<WireErrorCode, TransportError['code']> = {
+  'bad-request': 'bad-request', 'too-large': 'bad-request', 'unknown-session': 'unknown-session', 'server-error': 'server-error',
+};
+const encoder = new TextEncoder();
+
+/**
+ * A browser-safe `HostTransport` speaking the wire protocol. It reconnects with jittered
+ * exponential back-off, re-subscribes every watched session, and re-sends every unanswered request
+ * with its original request id, so the host answers a retry with the first result.
+ */
+export function createWebSocketTransport(options: WebSocketTransportOptions): WebSocketTransport {
+  const url = String(options.url);
+  const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
+  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const maxMessageBytes = options.maxMessageBytes ?? WIRE_MAX_MESSAGE_BYTES;
+  const pending = new Map<string, Pending>();
+  const watchers = new Map<SessionId, Set<SessionListener>>();
+  const views = new Map<SessionId, SessionView>();
+  const statusListeners = new Set<(status: ConnectionStatus) => void>();
+  let socket: WebSocketLike | null = null;
+  let status: ConnectionStatus = 'closed';
+  let attempt = 0;
+  let disposed = false;
+  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  let heartbeatTimer: ReturnType<typeof setInterval> | undefined;
+  let awaitingPong = false;
+
+  const setStatus = (next: ConnectionStatus) => {
+    if (status === next) return;
+    status = next;
+    for (const listener of statusListeners) listener(next);
+  };
+  const sendRaw = (frame: string) => {
+    if (socket && status === 'open') socket.send(frame);
+  };
+  const frameOf = (id: string, type: ClientRequestType, params: unknown) => JSON.stringify({ id, type, params });
+
+  function connect() {
+    if (disposed) return;
+    setStatus('connecting');
+    let ws: WebSocketLike;
+    try {
+      ws = new Socket(url);
+    } catch {
+      return scheduleReconnect();
+    }
+    socket = ws;
+    ws.onopen = () => {
+      if (socket !== ws) return;
+      attempt = 0;
+      setStatus('open');
+      for (const sessionId of watchers.keys()) sendRaw(frameOf(mintRequestId(), 'session.watch', { sessionId }));
+      for (const request of pending.values()) sendRaw(request.frame);
+      startHeartbeat();
+    };
+    ws.onmessage = (event) => { if (socket === ws) receive(event.data); };
+    ws.onerror = () => {};
+    ws.onclose = () => { if (socket === ws) lost(); };
+  }
+
+  /** The socket is gone (closed, or silent past the heartbeat): forget it and reconnect. */
+  function lost() {
+    const ws = socket;
+    socket = null;
+    stopHeartbeat();
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = null;
+      try { ws.close(); } catch { /* already closed */ }
+    }
+    if (!disposed) scheduleReconnect();
+  }
+
+  function scheduleReconnect() {
+    setStatus('closed');
+    clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(connect, backoffDelay(attempt++, options.reconnect));
+  }
+
+  function startHeartbeat() {
+    if (heartbeatMs <= 0) return;
+    awaitingPong = false;
+    heartbeatTimer = setInterval(() => {
+      if (awaitingPong) return lost();
+      awaitingPong = true;
+      const id = mintRequestId();
+      sendRaw(frameOf(id, 'ping', {}));
+      pongIds.add(id);
+    }, heartbeatMs);
+  }
+  const pongIds = new Set<string>();
+  function stopHeartbeat() {
+    clearInterval(heartbeatTimer);
+    pongIds.clear();
+  }
+
+  function receive(data: unknown) {
+    awaitingPong = false;
+    let json: unknown;
+    try {
+      json = JSON.parse(typeof data === 'string' ? data : String(data));
+    } catch {
+      return console.warn('[task-surface] ignored a frame that is not JSON');
+    }
+    const parsed = ServerMessageSchema.safeParse(json);
+    if (!parsed.success) return console.warn(`[task-surface] ignored an invalid frame: ${describeIssues(parsed.error.issues)}`);
+    const message = parsed.data;
+    if (message.type === 'session.view') {
+      if (!watchers.has(message.sessionId)) return;
+      const view = message.view as unknown as SessionView;
+      views.set(message.sessionId, view);
+      for (const listener of [...(watchers.get(message.sessionId) ?? [])]) listener(view);
+      return;
+    }
+    if (message.id === null) return console.warn(`[task-surface] host error: ${message.type === 'error' ? message.message : ''}`);
+    if (pongIds.delete(message.id)) return;
+    const request = pending.get(message.id);
+    if (!request) return;
+    pending.delete(message.id);
+    clearTimeout(request.timer);
+    if (message.type === 'error') return request.reject(new TransportError(ERROR_CODES[message.code], message.message));
+    const result = ResultSchemas[request.type].safeParse(message.result);
+    if (!result.success) {
+      return request.reject(new TransportError('server-error', `invalid ${request.type} answer: ${describeIssues(result.error.issues)}`));
+    }
+    request.resolve(result.data);
+  }
+
+  function call<T extends ClientRequestType, R>(type: T, params: ClientRequestParams<T>): Promise<R> {
+    if (disposed) return Promise.reject(new TransportError('disposed', 'the transport was disposed'));
+    const id = mintRequestId();
+    const checked = ClientRequestSchemas[type].safeParse({ id, type, params });
+    if (!checked.success) {
+      return Promise.reject(new TransportError('bad-request', `invalid ${type} request: ${describeIssues(checked.error.issues)}`));
+    }
+    const frame = frameOf(id, type, params);
+    const size = encoder.encode(frame).length;
+    if (size > maxMessageBytes) {
+      return Promise.reject(new TransportError('bad-request', `${type} request of ${size} bytes is over the limit of ${maxMessageBytes} bytes`));
+    }
+    return new Promise<R>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(new TransportError('unreachable', `no answer to ${type} from ${url} within ${requestTimeoutMs} ms`));
+      }, requestTimeoutMs);
+      pending.set(id, { frame, type, resolve: resolve as (value: unknown) => void, reject, timer });
+      sendRaw(frame);
+    });
+  }
+
+  connect();
+
+  return {
+    get status() { return status; },
+    onStatus(listener) {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
+    watchSession(sessionId, listener) {
+      if (disposed) return () => {};
+      let listeners = watchers.get(sessionId);
+      if (!listeners) {
+        watchers.set(sessionId, (listeners = new Set()));
+        sendRaw(frameOf(mintRequestId(), 'session.watch', { sessionId }));
+      }
+      listeners.add(listener);
+      const known = views.get(sessionId);
+      if (known) queueMicrotask(() => { if (listeners.has(listener) && views.get(sessionId) === known) listener(known); });
+      return () => {
+        if (!listeners.delete(listener) || listeners.size > 0 || watchers.get(sessionId) !== listeners) return;
+        watchers.delete(sessionId);
+        views.delete(sessionId);
+        sendRaw(frameOf(mintRequestId(), 'session.unwatch', { sessionId }));
+      };
+    },
+    readLog: (sessionId, { before, limit }) => call('log.read', before === undefined ? { sessionId, limit } : { sessionId, before, limit }),
+    taskSurface: {
+      getActive: (input) => call('taskSurface.getActive', input),
+      submit: (input) => call('taskSurface.submit', input),
+      dismiss: (input) => call('taskSurface.dismiss', input),
+    },
+    session: {
+      send: (input) => call('session.send', input),
+      updateQueue: (input) => call('session.updateQueue', input),
+    },
+    actionCards: { act: (input) => call('actionCards.act', input) },
+    listSessions: () => call('session.list', {}),
+    openSession: (input = {}) => call('session.open', input),
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      clearTimeout(reconnectTimer);
+      lost();
+      setStatus('closed');
+      for (const request of pending.values()) {
+        clearTimeout(request.timer);
+        request.reject(new TransportError('disposed', 'the transport was disposed'));
+      }
+      pending.clear();
+      watchers.clear();
+      views.clear();
+      statusListeners.clear();
+    },
+  };
+}
+
+function mintRequestId(): string {
+  return globalThis.crypto.randomUUID();
+}

@@ -1,0 +1,120 @@
+import type { Host } from '../../host/types.js';
+import type { SessionId, SessionSummary } from '../../protocol/index.js';
+import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
+import type { WebSocketConnection } from './server.js';
+
+export interface HandlerOptions {
+  host: Host;
+  authorize?(connection: WebSocketConnection, sessionId: SessionId): boolean | Promise<boolean>;
+  canOpenSession?(connection: WebSocketConnection): boolean | Promise<boolean>;
+  onSessionOpened?(connection: WebSocketConnection, sessionId: SessionId): void;
+  retryWindowMs: number;
+}
+
+export interface ConnectionContext {
+  connection: WebSocketConnection;
+  /** The connection's session watches; the server releases them all when it closes. */
+  watches: Map<SessionId, () => void>;
+  send(message: ServerMessage): void;
+  /** True once the connection closed: a late watch must not outlive it. */
+  closed(): boolean;
+}
+
+const RETRY_CACHE_LIMIT = 20_000;
+
+/**
+ * Answers one parsed request. Mutations are remembered by session and request id for
+ * `retryWindowMs`: a client that lost an answer (dropped socket) re-sends the same request id and
+ * gets the first answer (or joins the still-running call) instead of running it twice. The Host
+ * dedupes submissions and dismissals by their own ids too; this covers `session.send`,
+ * `session.updateQueue` and `actionCards.act`, whose retries only the request id identifies.
+ */
+export function createRequestHandler(options: HandlerOptions) {
+  const { host } = options;
+  const answered = new Map<string, { at: number; answer: Promise<unknown> }>();
+
+  const allowed = async (ctx: ConnectionContext, sessionId: SessionId) =>
+    host.hasSession(sessionId) && (options.authorize ? await options.authorize(ctx.connection, sessionId) : true);
+
+  const once = (sessionId: SessionId, requestId: string, run: () => Promise<unknown>): Promise<unknown> => {
+    const now = Date.now();
+    const key = `${sessionId}\u0000${requestId}`;
+    const hit = answered.get(key);
+    if (hit && now - hit.at < options.retryWindowMs) return hit.answer;
+    for (const [k, v] of answered) {
+      if (answered.size < RETRY_CACHE_LIMIT && now - v.at < options.retryWindowMs) break;
+      answered.delete(k);
+    }
+    const answer = run();
+    answered.set(key, { at: now, answer });
+    // A failed call is not an answer: a retry runs it again.
+    answer.catch(() => answered.delete(key));
+    return answer;
+  };
+
+  const summaryOf = (sessionId: SessionId): SessionSummary =>
+    host.listSessions().find((s) => s.sessionId === sessionId) ?? { sessionId, title: '', lastSeq: 0 };
+
+  return async function handle(request: ClientRequest, ctx: ConnectionContext): Promise<ServerMessage> {
+    const result = (value: unknown): ServerMessage => ({ type: 'result', id: request.id, result: value });
+    const unknownSession = (sessionId: string) =>
+      wireError(request.id, 'unknown-session', `unknown session "${sessionId}"`);
+
+    switch (request.type) {
+      case 'ping':
+        return result('pong');
+      case 'session.list': {
+        const visible: SessionSummary[] = [];
+        for (const summary of host.listSessions()) if (await allowed(ctx, summary.sessionId)) visible.push(summary);
+        return result(visible);
+      }
+      case 'session.open': {
+        if (options.canOpenSession && !(await options.canOpenSession(ctx.connection))) {
+          return wireError(request.id, 'bad-request', 'this connection may not open sessions');
+        }
+        const sessionId = host.openSession(request.params.title === undefined ? {} : { title: request.params.title });
+        options.onSessionOpened?.(ctx.connection, sessionId);
+        return result(summaryOf(sessionId));
+      }
+      default:
+        break;
+    }
+
+    const { sessionId } = request.params;
+    if (!(await allowed(ctx, sessionId))) return unknownSession(sessionId);
+
+    switch (request.type) {
+      case 'session.watch': {
+        if (ctx.closed()) return result('watching');
+        if (!ctx.watches.has(sessionId)) {
+          // Placeholder first: the host calls the listener synchronously with the current view.
+          ctx.watches.set(sessionId, () => {});
+          ctx.watches.set(sessionId, host.watchSession(sessionId, (view) => ctx.send({ type: 'session.view', sessionId, view })));
+        } else {
+          ctx.send({ type: 'session.view', sessionId, view: host.getView(sessionId) });
+        }
+        return result('watching');
+      }
+      case 'session.unwatch':
+        ctx.watches.get(sessionId)?.();
+        ctx.watches.delete(sessionId);
+        return result('unwatched');
+      case 'log.read': {
+        const { before, limit } = request.params;
+        return result(await host.readLog(sessionId, before === undefined ? { limit } : { before, limit }));
+      }
+      case 'taskSurface.getActive':
+        return result(await host.taskSurface.getActive(request.params));
+      case 'taskSurface.submit':
+        return result(await once(sessionId, request.id, () => host.taskSurface.submit(request.params)));
+      case 'taskSurface.dismiss':
+        return result(await once(sessionId, request.id, () => host.taskSurface.dismiss(request.params)));
+      case 'session.send':
+        return result(await once(sessionId, request.id, () => host.session.send(request.params)));
+      case 'session.updateQueue':
+        return result(await once(sessionId, request.id, () => host.session.updateQueue(request.params)));
+      case 'actionCards.act':
+        return result(await once(sessionId, request.id, () => host.actionCards.act(request.params)));
+    }
+  };
+}
