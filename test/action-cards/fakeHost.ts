@@ -25,7 +25,7 @@ export interface FakeTurn {
   end(): void;
 }
 
-export function createFakeHost() {
+export function createFakeHost(options: { inspect?: HostPluginApi['inspect'] } = {}) {
   const sessions = new Map<SessionId, FakeSession>();
   const eventListeners = new Set<(sessionId: SessionId, event: SessionEvent) => void>();
   const resetListeners = new Set<(sessionId: SessionId) => void>();
@@ -70,6 +70,7 @@ export function createFakeHost() {
     isReadOnly: (sessionId) => session(sessionId).readOnly,
     hasSession: (sessionId) => sessions.has(sessionId),
     publish: (sessionId) => void published.push(sessionId),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
   };
 
   const host = {

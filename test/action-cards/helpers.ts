@@ -2,14 +2,16 @@ import { createActionCardsService, type ActionCardsOptions } from '../../host/ac
 import {
   createMemoryFollowUps, createMemoryPageStore, createPageKind, scheduleFollowUpKind,
 } from '../../host/actionCards/kinds/index.js';
+import * as z from 'zod/mini';
+import type { CardKind, HostPluginApi } from '../../host/types.js';
 import type { CallId, JsonValue, SessionId } from '../../protocol/index.js';
 import { createFakeHost, type FakeTurn } from './fakeHost.js';
 
 export const NOW = Date.parse('2026-11-29T12:00:00Z');
 
 /** A fake host with the service and both shipped kinds registered. */
-export function setup(options: ActionCardsOptions = {}) {
-  const host = createFakeHost();
+export function setup(options: ActionCardsOptions & { inspect?: HostPluginApi['inspect'] } = {}) {
+  const host = createFakeHost(options.inspect ? { inspect: options.inspect } : {});
   const service = createActionCardsService(host.api, options);
   const pages = createMemoryPageStore({ limit: 3 });
   const followUps = createMemoryFollowUps();
@@ -37,7 +39,7 @@ export const followUpArgs = (overrides: Record<string, JsonValue> = {}): JsonVal
   ...overrides,
 });
 
-const skillOf: Record<string, string> = { create_page: 'create-page', schedule_follow_up: 'schedule-follow-up' };
+const skillOf: Record<string, string> = { create_page: 'create-page', schedule_follow_up: 'schedule-follow-up', test_action: 'test-skill' };
 
 /** The model's happy path in one turn: load the kind's skill, then propose. */
 export async function propose(turn: FakeTurn, args: JsonValue = pageArgs()): Promise<CallId> {
@@ -55,3 +57,24 @@ export async function cardTurn(host: ReturnType<typeof createFakeHost>, sessionI
   turn.end();
   return callId;
 }
+
+/** A promise with its resolver outside (Node 20 has no Promise.withResolvers). */
+export function gate<T = void>() {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => { open = resolve; });
+  return { promise, open };
+}
+
+/** A minimal kind for tests, with hooks to pause its reconcile and handler. */
+export function testKind(overrides: Partial<CardKind> = {}): CardKind {
+  return {
+    action: 'test_action',
+    skill: { name: 'test-skill', text: 'Propose test_action with details { "n": number }.' },
+    invitation: 'Invite the user to try it.',
+    details: z.strictObject({ n: z.number() }),
+    verbs: { run: { checks: ['writes'], handler: async (ctx) => { ctx.record('done', { n: 1 }); return { status: 'accepted' }; } } },
+    ...overrides,
+  };
+}
+
+export const testArgs = (): JsonValue => ({ action: 'test_action', title: 'Try it', brief: 'Runs the test action.', details: { n: 1 } });
