@@ -1,2 +1,3 @@
 // The drop-in bundle's entry: defines every custom element and exports the browser transports.
 export * from './index.js';
+export { createLocalTransport } from '../transport/local.js';

@@ -1,1 +1,13 @@
 export {};
+export * from './i18n/index.js';
+export * from './markdown/markdown.js';
+export * from './markdown/task-surface-markdown.js';
+export * from './view/task-surface-view.js';
+export * from './dock/task-surface-dock.js';
+export * from './toolview/task-surface-toolview.js';
+export * from './toolview/surfaceStatus.js';
+export * from './drafts/draftStore.js';
+export * from './shared/context.js';
+export * from './shared/events.js';
+export * from './shared/values.js';
+export * from './shared/theme.js';

@@ -1,0 +1,24 @@
+import { css } from 'lit';
+
+export const actionCardStyles = css`
+  :host { display: block; }
+  .base {
+    border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg);
+    padding: var(--_space); display: grid; gap: calc(var(--_space) * 0.75);
+  }
+  .title { margin: 0; font-size: 1rem; font-weight: 600; }
+  .brief { margin: 0.25rem 0 0; color: var(--_muted); font-size: 0.875rem; }
+  .body { font-size: 0.875rem; }
+  .body :is(ul, ol) { margin: 0.25rem 0; padding-inline-start: 1.25rem; }
+  .body a { color: var(--_accent); }
+  .body label { display: grid; gap: 0.25rem; }
+  .body input {
+    font: inherit; padding: 0.25rem 0.5rem; border-radius: 6px; border: 1px solid var(--_border);
+    background: var(--_bg); color: var(--_fg); max-width: 16rem;
+  }
+  .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+  .process { margin: 0; font-size: 0.8125rem; color: var(--_muted); display: flex; gap: 0.5rem; flex-wrap: wrap; }
+  .process .label { font-weight: 600; }
+  .refusal { margin: 0; font-size: 0.8125rem; color: var(--_danger); }
+  .settled .actions { display: none; }
+`;

@@ -1,0 +1,175 @@
+import { consume } from '@lit/context';
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { ActResult, CardProposal, JsonValue } from '../../protocol/index.js';
+import type { HostTransport } from '../../transport/types.js';
+import { transportContext } from '../shared/context.js';
+import { themeStyles } from '../shared/theme.js';
+import { actionCardStyles } from './action-card.styles.js';
+import { cardBodyFor, onCardBodiesChanged, type CardBody } from './bodies.js';
+import { CardController } from './cardController.js';
+import { cardStrings, isKnownReason, type CardLang, type CardStrings } from './strings.js';
+
+export interface ActionCardActedDetail {
+  callId: string;
+  verb: string;
+  result: ActResult | { status: 'failed'; error: string };
+}
+
+declare global {
+  interface HTMLElementTagNameMap { 'action-card': ActionCard }
+  interface HTMLElementEventMap {
+    'task-surface-card-act-request': CustomEvent<{ callId: string; verb: string }>;
+    'task-surface-card-acted': CustomEvent<ActionCardActedDetail>;
+  }
+}
+
+/**
+ * One action card below an answer: a frame with the card's title and brief, its kind's body (the
+ * kind's browser body, shown only when `details` pass the body's own schema), a button per verb the
+ * body offers in the current phase, Not now, and a process row with the recorded phase. A button
+ * calls `actionCards.act` through the transport; every control is disabled while it runs; a refusal
+ * is shown in words. The card itself comes from watching the session.
+ *
+ * @fires task-surface-card-act-request - Cancelable, before an action is sent: `{ callId, verb }`.
+ * @fires task-surface-card-acted - The Host answered (or the transport failed): `{ callId, verb, result }`.
+ * @csspart base - The card frame.
+ * @csspart title - The title.
+ * @csspart brief - The brief.
+ * @csspart body - The kind's body.
+ * @csspart actions - The button row.
+ * @csspart action - Each verb button; also `not-now`.
+ * @csspart process - The process row.
+ * @cssproperty --task-surface-bg - Background.
+ * @cssproperty --task-surface-border - Frame colour.
+ * @cssproperty --task-surface-accent-bg - Primary button background.
+ */
+export class ActionCard extends LitElement {
+  static override styles = [themeStyles, actionCardStyles];
+
+  @property({ attribute: 'session-id' }) accessor sessionId = '';
+  /** The `propose_action` call id that made the card. */
+  @property({ attribute: 'call-id' }) accessor callId = '';
+  /** The Host transport; without it, the nearest provided `transportContext`. */
+  @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
+  @consume({ context: transportContext, subscribe: true })
+  @state() private accessor contextTransport: HostTransport | undefined = undefined;
+  @property({ reflect: true }) override accessor lang: CardLang = 'en';
+  @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
+
+  @state() private accessor running: string | undefined = undefined;
+  @state() private accessor message = '';
+  private readonly payloads = new Map<string, JsonValue | undefined>();
+  private readonly card = new CardController(this, () => ({
+    transport: this.activeTransport, sessionId: this.sessionId, callId: this.callId,
+  }));
+  private releaseBodies: (() => void) | undefined;
+
+  private get activeTransport(): HostTransport | undefined {
+    return this.transport ?? this.contextTransport;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.releaseBodies = onCardBodiesChanged(() => this.requestUpdate());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.releaseBodies?.();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    this.card.sync(); // no-op unless the transport or the session changed
+    if (changed.has('callId')) this.message = '';
+  }
+
+  /** The card's phase: its latest decision (including a derived `replaced`), else `proposed`. */
+  get phase(): string {
+    return this.card.decision?.phase ?? 'proposed';
+  }
+
+  override render() {
+    const proposal = this.card.proposal;
+    if (proposal === undefined) return nothing;
+    const s = cardStrings(this.lang);
+    const body = cardBodyFor(proposal.action);
+    const details = body?.details.safeParse(proposal.details);
+    const phase = this.phase;
+    const settled = phase === 'dismissed' || phase === 'replaced';
+    const busy = this.running !== undefined;
+    const verbs = settled || !details?.success ? [] : (body?.verbs ?? []).filter((v) => v.phases.includes(phase));
+    const notNow = !settled && (phase === 'proposed' || (body?.dismissibleIn ?? []).includes(phase));
+    return html`<article class="base ${settled ? 'settled' : ''}" part="base" aria-labelledby="title">
+      <header>
+        <h3 class="title" id="title" part="title"><span class="sr-only">${s.card('')}</span>${proposal.title}</h3>
+        <p class="brief" part="brief">${proposal.brief}</p>
+      </header>
+      <div class="body" part="body">${body && details?.success ? body.render(details.data, {
+        lang: this.lang, phase, data: this.card.decision?.data ?? {}, disabled: busy || settled,
+        setPayload: (verb, payload) => void this.payloads.set(verb, payload),
+      }) : html`<p>${s.unsupported}</p>`}</div>
+      ${verbs.length === 0 && !notNow ? nothing : html`<div class="actions" part="actions" role="group" aria-label=${s.actions}>
+        ${verbs.map((v) => html`<button type="button" class="button ${v.primary ? 'primary' : ''}" part="action"
+          ?disabled=${busy} @click=${() => this.act(v.verb)}>${v.label[this.lang] ?? v.label.en}</button>`)}
+        ${notNow ? html`<button type="button" class="button" part="action not-now" ?disabled=${busy}
+          @click=${() => this.act('dismiss')}>${s.notNow}</button>` : nothing}
+      </div>`}
+      <p class="process" part="process" role="status" aria-live="polite">
+        <span class="label">${s.status}:</span>
+        <span class="phase">${busy ? s.working : this.phaseLabel(s, body, phase)}</span>
+      </p>
+      ${this.message === '' ? nothing : html`<p class="refusal" role="alert">${this.message}</p>`}
+    </article>`;
+  }
+
+  private phaseLabel(s: CardStrings, body: CardBody<unknown> | undefined, phase: string): string {
+    return body?.phases?.[phase]?.[this.lang] ?? s.phase[phase] ?? phase;
+  }
+
+  /** Sends one action for this card; a second click while one runs is ignored (the buttons are disabled). */
+  async act(verb: string): Promise<void> {
+    const transport = this.activeTransport;
+    const proposal: CardProposal | undefined = this.card.proposal;
+    if (transport === undefined || proposal === undefined || this.running !== undefined) return;
+    const request = new CustomEvent('task-surface-card-act-request', {
+      detail: { callId: this.callId, verb }, bubbles: true, composed: true, cancelable: true,
+    });
+    if (!this.dispatchEvent(request)) return;
+    this.running = verb;
+    this.message = '';
+    let result: ActionCardActedDetail['result'];
+    try {
+      const payload = this.payloads.get(verb);
+      result = await transport.actionCards.act({
+        sessionId: this.sessionId as never, callId: this.callId as never, verb, ...(payload === undefined ? {} : { payload }),
+      });
+    } catch (error) {
+      result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+    }
+    this.running = undefined;
+    this.message = this.describe(result, proposal.action);
+    this.dispatchEvent(new CustomEvent('task-surface-card-acted', {
+      detail: { callId: this.callId, verb, result }, bubbles: true, composed: true,
+    }));
+  }
+
+  private describe(result: ActionCardActedDetail['result'], action: string): string {
+    const s = cardStrings(this.lang);
+    switch (result.status) {
+      case 'refused': {
+        const own = cardBodyFor(action)?.reasons?.[result.reason];
+        if (own !== undefined) return own[this.lang] ?? own.en;
+        return isKnownReason(result.reason) ? s.reason[result.reason] : s.reason.unavailable;
+      }
+      case 'unconfirmed':
+        return s.unconfirmed;
+      case 'failed':
+        return s.transport;
+      default:
+        return '';
+    }
+  }
+}
+
+if (!customElements.get('action-card')) customElements.define('action-card', ActionCard);

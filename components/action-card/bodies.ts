@@ -1,0 +1,57 @@
+import type { TemplateResult } from 'lit';
+import type { JsonObject, JsonValue } from '../../protocol/index.js';
+import type { CardLang } from './strings.js';
+
+/** Text in each chrome language. */
+export type Localized = Record<CardLang, string>;
+
+/** What a body sees when it renders. */
+export interface CardBodyContext {
+  lang: CardLang;
+  /** The card's phase: `proposed`, `dismissed`, `replaced` or a recorded phase. */
+  phase: string;
+  /** Data of the latest recorded decision (`{}` when none). */
+  data: JsonObject;
+  /** Controls are disabled (an action is running, or the card is settled). */
+  disabled: boolean;
+  /** Sets the payload a verb sends (for example a chosen time). */
+  setPayload(verb: string, payload: JsonValue | undefined): void;
+}
+
+/**
+ * The browser half of a card kind: its own schema for `details` (checked before rendering), the
+ * verbs it offers with their labels and the phases that offer them, the phases that still offer
+ * Not now, labels for its phases and its own refusal reasons, and the body itself.
+ */
+export interface CardBody<D = unknown> {
+  action: string;
+  details: { safeParse(input: unknown): { success: true; data: D } | { success: false } };
+  verbs: readonly { verb: string; label: Localized; phases: readonly string[]; primary?: boolean }[];
+  dismissibleIn?: readonly string[];
+  phases?: Record<string, Localized>;
+  reasons?: Record<string, Localized>;
+  render(details: D, ctx: CardBodyContext): TemplateResult;
+}
+
+const bodies = new Map<string, CardBody<never>>();
+const listeners = new Set<() => void>();
+
+/** Registers a kind's browser body; returns its disposer. Mounted cards re-render. */
+export function registerCardBody<D>(body: CardBody<D>): () => void {
+  bodies.set(body.action, body as unknown as CardBody<never>);
+  for (const listener of listeners) listener();
+  return () => {
+    if (bodies.get(body.action) === (body as unknown)) bodies.delete(body.action);
+    for (const listener of listeners) listener();
+  };
+}
+
+export function cardBodyFor(action: string): CardBody<unknown> | undefined {
+  return bodies.get(action) as CardBody<unknown> | undefined;
+}
+
+/** Calls `listener` whenever a body registers or unregisters. */
+export function onCardBodiesChanged(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}

@@ -1,0 +1,130 @@
+import MarkdownIt from 'markdown-it';
+import { html, nothing, type TemplateResult } from 'lit';
+
+/** How image syntax renders: `render` shows http(s) images; `alt-only` shows only their alt text. */
+export type RemoteImages = 'render' | 'alt-only';
+
+export interface MarkdownOptions {
+  remoteImages?: RemoteImages;
+  /** Added to every heading level (capped at 6), so `#` sits below the embedding page's headings. */
+  headingOffset?: number;
+}
+
+type Parser = InstanceType<typeof MarkdownIt>;
+type Token = ReturnType<Parser['parse']>[number];
+type Part = TemplateResult | string | typeof nothing | Part[];
+
+let parser: Parser | undefined;
+/** markdown-it with raw HTML off and no linkify or typographer: text is never turned into markup. */
+function md(): Parser {
+  parser ??= new MarkdownIt({ html: false, linkify: false, typographer: false });
+  return parser;
+}
+
+/**
+ * The URL to link to when `href` is an absolute http(s) URL; otherwise null, and the link renders
+ * as its plain text. Relative, `javascript:`, `data:`, `mailto:` and every other scheme are refused.
+ */
+export function safeHttpUrl(href: string | null | undefined): string | null {
+  if (!href) return null;
+  try {
+    const url = new URL(href);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Renders markdown as Lit templates by walking markdown-it's tokens. Only the elements written
+ * below can appear (p, h1–h6, ul, ol, li, blockquote, pre, code, hr, br, strong, em, s, a, table
+ * parts, and img in `render` mode), text goes through Lit's escaping, and no string is ever parsed
+ * as HTML, so the output is safe under Trusted Types. Links open in a new tab only when clicked.
+ */
+export function renderMarkdown(text: string, options: MarkdownOptions = {}): TemplateResult {
+  const ctx: Ctx = { remoteImages: options.remoteImages ?? 'render', headingOffset: options.headingOffset ?? 0 };
+  return html`${walk(md().parse(text, {}), 0, ctx)[0]}`;
+}
+
+interface Ctx { remoteImages: RemoteImages; headingOffset: number }
+
+/** Renders tokens from `i` until the close token of the enclosing element; returns the next index. */
+function walk(tokens: Token[], i: number, ctx: Ctx): [Part[], number] {
+  const parts: Part[] = [];
+  while (i < tokens.length) {
+    const token = tokens[i]!;
+    if (token.nesting === -1) return [parts, i + 1];
+    if (token.nesting === 1) {
+      const [children, next] = walk(tokens, i + 1, ctx);
+      parts.push(element(token, children, ctx));
+      i = next;
+      continue;
+    }
+    parts.push(leaf(token, ctx));
+    i++;
+  }
+  return [parts, i];
+}
+
+function element(token: Token, c: Part[], ctx: Ctx): Part | Part[] {
+  switch (token.type) {
+    case 'paragraph_open': return token.hidden ? c : html`<p>${c}</p>`;
+    case 'heading_open': return heading(Number(token.tag.slice(1)) + ctx.headingOffset, c);
+    case 'bullet_list_open': return html`<ul>${c}</ul>`;
+    case 'ordered_list_open': {
+      const start = Number(token.attrGet('start') ?? 1);
+      return html`<ol start=${Number.isFinite(start) ? start : 1}>${c}</ol>`;
+    }
+    case 'list_item_open': return html`<li>${c}</li>`;
+    case 'blockquote_open': return html`<blockquote>${c}</blockquote>`;
+    case 'table_open': return html`<div class="md-table"><table>${c}</table></div>`;
+    case 'thead_open': return html`<thead>${c}</thead>`;
+    case 'tbody_open': return html`<tbody>${c}</tbody>`;
+    case 'tr_open': return html`<tr>${c}</tr>`;
+    case 'th_open': return html`<th scope="col">${c}</th>`;
+    case 'td_open': return html`<td>${c}</td>`;
+    case 'strong_open': return html`<strong>${c}</strong>`;
+    case 'em_open': return html`<em>${c}</em>`;
+    case 's_open': return html`<s>${c}</s>`;
+    case 'link_open': {
+      const href = safeHttpUrl(String(token.attrGet('href') ?? ''));
+      return href === null ? c : html`<a href=${href} target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer">${c}</a>`;
+    }
+    default: return c; // an element outside the allowed set keeps only its text
+  }
+}
+
+function heading(level: number, c: Part[]): TemplateResult {
+  switch (Math.min(6, Math.max(1, level))) {
+    case 1: return html`<h1>${c}</h1>`;
+    case 2: return html`<h2>${c}</h2>`;
+    case 3: return html`<h3>${c}</h3>`;
+    case 4: return html`<h4>${c}</h4>`;
+    case 5: return html`<h5>${c}</h5>`;
+    default: return html`<h6>${c}</h6>`;
+  }
+}
+
+function leaf(token: Token, ctx: Ctx): Part | Part[] {
+  switch (token.type) {
+    case 'inline': return walk(token.children ?? [], 0, ctx)[0];
+    case 'text': return token.content;
+    case 'softbreak': return '\n';
+    case 'hardbreak': return html`<br />`;
+    case 'code_inline': return html`<code>${token.content}</code>`;
+    case 'fence':
+    case 'code_block': return html`<pre><code>${token.content}</code></pre>`;
+    case 'hr': return html`<hr />`;
+    case 'image': {
+      const alt = plainText(token.children ?? []);
+      const src = ctx.remoteImages === 'render' ? safeHttpUrl(String(token.attrGet('src') ?? '')) : null;
+      return src === null ? alt : html`<img src=${src} alt=${alt} loading="lazy" referrerpolicy="no-referrer" />`;
+    }
+    default: return token.content; // html_inline / html_block (never produced with html: false) stay text
+  }
+}
+
+/** The text of inline tokens without markup (an image's alt text). */
+function plainText(tokens: Token[]): string {
+  return tokens.map((t) => (t.children ? plainText(t.children) : t.type === 'softbreak' ? ' ' : t.content)).join('');
+}

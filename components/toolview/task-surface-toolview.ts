@@ -1,0 +1,149 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { consume } from '@lit/context';
+import { property, state } from 'lit/decorators.js';
+import type { NormalizedTaskSurfaceModel, SessionId, TaskSurfaceId, TaskSurfaceValues } from '../../protocol/index.js';
+import { parseTaskSurfaceModel } from '../../protocol/parse.js';
+import { SHOW_TASK_SURFACE, TaskSurfacePresentationMetaEnvelopeSchema } from '../../protocol/taskSurface.js';
+import type { HostTransport } from '../../transport/types.js';
+import { strings, type Lang } from '../i18n/index.js';
+import { transportContext } from '../shared/context.js';
+import { themeStyles } from '../shared/theme.js';
+import '../view/task-surface-view.js';
+import { findClosedOutcome, type SurfaceOutcome, type SurfaceStatus } from './surfaceStatus.js';
+import { toolviewStyles } from './task-surface-toolview.styles.js';
+
+/**
+ * The read-only transcript row of a `show_task_surface` result: the title, whether the surface
+ * is open, submitted, dismissed or bypassed, and an expandable read-only replay. It never edits.
+ * Status: open while the session projection's active surface is this one; otherwise read from the
+ * log (`findClosedOutcome`), unless the page sets `status`. With an unknown version, malformed
+ * metadata, another tool name, or no transport, it shows the tool's plain result text.
+ *
+ * @csspart base - The row.
+ * @csspart summary - Title and status line.
+ * @csspart status - The status badge.
+ * @csspart toggle - The show/hide replay button.
+ * @csspart replay - The read-only replay wrapper.
+ * @csspart fallback - The plain result text.
+ * @cssproperty --task-surface-bg - Row background (and every token of `task-surface-view`).
+ */
+export class TaskSurfaceToolview extends LitElement {
+  static override styles = [themeStyles, toolviewStyles];
+
+  /** The tool's name; anything but `show_task_surface` falls back to `content`. */
+  @property() accessor name = SHOW_TASK_SURFACE;
+  /** The tool result's plain text (shown as the fallback). */
+  @property() accessor content = '';
+  /** The tool result's `meta` (TaskSurfacePresentationMeta). */
+  @property({ attribute: false }) accessor meta: unknown = undefined;
+  @property({ attribute: 'session-id' }) accessor sessionId: SessionId | undefined = undefined;
+  /** The Host connection; when unset, one provided through `transportContext`. */
+  @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
+  /** Set by a page that already knows the outcome; skips the log read. */
+  @property() accessor status: SurfaceStatus | undefined = undefined;
+  @property({ reflect: true }) override accessor lang: Lang = 'en';
+  @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
+
+  @consume({ context: transportContext, subscribe: true })
+  private accessor contextTransport: HostTransport | undefined = undefined;
+
+  @state() private accessor expanded = false;
+  @state() private accessor outcome: SurfaceOutcome | undefined = undefined;
+
+  private parsed: { surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel } | null = null;
+  private unwatch: (() => void) | undefined;
+  private watching: unknown[] = [];
+  private generation = 0;
+  private activeId: string | null | undefined;
+
+  private get effectiveTransport() { return this.transport ?? this.contextTransport; }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.stopWatch();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.hasUpdated) this.syncWatch();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('meta') || changed.has('name')) this.parsed = this.parse();
+    this.syncWatch();
+  }
+
+  private parse(): { surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel } | null {
+    if (this.name !== SHOW_TASK_SURFACE) return null;
+    const envelope = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(this.meta);
+    if (!envelope.success) return null;
+    const model = parseTaskSurfaceModel(envelope.data.model);
+    return model.ok ? { surfaceId: envelope.data.surfaceId, model: model.model } : null;
+  }
+
+  /** One watch per (transport, session, surface); only while connected and not overridden by `status`. */
+  private syncWatch(): void {
+    const transport = this.effectiveTransport;
+    const key = [transport, this.sessionId, this.parsed?.surfaceId, this.status];
+    if (this.unwatch && key.every((k, i) => k === this.watching[i])) return;
+    this.stopWatch();
+    this.watching = key;
+    if (!transport || !this.sessionId || !this.parsed || this.status || !this.isConnected) return;
+    const { surfaceId } = this.parsed;
+    const sessionId = this.sessionId;
+    try {
+      this.unwatch = transport.watchSession(sessionId, (view) => {
+        const active = view.taskSurface.active?.surfaceId ?? null;
+        if (active === this.activeId) return;
+        this.activeId = active;
+        const generation = ++this.generation;
+        if (active === surfaceId) {
+          this.outcome = { status: 'open' };
+          return;
+        }
+        findClosedOutcome(transport, sessionId, surfaceId).then(
+          (outcome) => { if (generation === this.generation) this.outcome = outcome; },
+          () => { if (generation === this.generation) this.outcome = { status: 'closed' }; },
+        );
+      });
+    } catch {
+      this.unwatch = undefined;
+    }
+  }
+
+  private stopWatch(): void {
+    this.unwatch?.();
+    this.unwatch = undefined;
+    this.watching = [];
+    this.activeId = undefined;
+    this.generation++;
+  }
+
+  override render() {
+    const parsed = this.parsed;
+    if (!parsed || !this.effectiveTransport) {
+      return html`<p class="fallback" part="base fallback">${this.content}</p>`;
+    }
+    const s = strings(this.lang);
+    const status = this.status ?? this.outcome?.status;
+    const values: TaskSurfaceValues | undefined = this.outcome?.values;
+    return html`<div class="base" part="base">
+      <div class="summary" part="summary">
+        <span class="kind">${s.taskSurface}</span>
+        <span class="title">${parsed.model.title}</span>
+        ${status ? html`<span class="status ${status}" part="status"><span class="sr-only">${s.statusLabel}: </span>${s.status[status]}</span>` : nothing}
+      </div>
+      <button type="button" class="button toggle" part="toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls="replay"
+        @click=${() => { this.expanded = !this.expanded; }}>${this.expanded ? s.hideReplay : s.showReplay}</button>
+      <div id="replay" class="replay" part="replay" ?hidden=${!this.expanded}>
+        ${this.expanded ? html`<task-surface-view readonly .model=${parsed.model} .values=${values} lang=${this.lang} theme=${this.theme ?? nothing}></task-surface-view>` : nothing}
+      </div>
+    </div>`;
+  }
+}
+
+if (!customElements.get('task-surface-toolview')) customElements.define('task-surface-toolview', TaskSurfaceToolview);
+
+declare global {
+  interface HTMLElementTagNameMap { 'task-surface-toolview': TaskSurfaceToolview }
+}

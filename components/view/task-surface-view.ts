@@ -1,0 +1,256 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import { guard } from 'lit/directives/guard.js';
+import type { OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TaskSurfaceModelV1, TaskSurfaceValues } from '../../protocol/index.js';
+import { strings, type Lang } from '../i18n/index.js';
+import { emit } from '../shared/events.js';
+import { themeStyles } from '../shared/theme.js';
+import { initialValuesOf, missingRequired } from '../shared/values.js';
+import { markdownStyles } from '../markdown/markdown.styles.js';
+import { renderAnswer } from './answers.js';
+import { renderBlock, type BlockContext } from './blocks.js';
+import { fieldDomId, renderField, type FieldContext } from './fields.js';
+import { viewStyles } from './task-surface-view.styles.js';
+
+/**
+ * The declarative renderer: title, description, sections (stack or grid), every block kind and
+ * every field kind of a normalised TaskSurfaceModelV1, and the submit button. It edits its own
+ * `values` and reports each change; `readonly` shows the same model with its values as answers.
+ * It sends nothing: the Dock owns submission.
+ *
+ * @fires task-surface-value-change - A field changed: `{ fieldId, value, values }`.
+ * @fires task-surface-submit - The submit button was pressed and every required field is filled: `{ values }`.
+ * @slot actions - Extra controls placed after the submit button (the Dock puts Dismiss here).
+ * @csspart base - The outer wrapper.
+ * @csspart header - Title and description.
+ * @csspart section - One section.
+ * @csspart block - Every block; also `markdown`, `metrics`, `table`, `diff`, `notice` by kind.
+ * @csspart fields - The fields' wrapper.
+ * @csspart field - One editable field.
+ * @csspart answer - One read-only answer.
+ * @csspart actions - The submit row.
+ * @csspart submit - The submit button.
+ * @cssproperty --task-surface-bg - Background.
+ * @cssproperty --task-surface-fg - Text colour.
+ * @cssproperty --task-surface-muted - Secondary text colour.
+ * @cssproperty --task-surface-border - Borders.
+ * @cssproperty --task-surface-accent - Links, focus and selection.
+ * @cssproperty --task-surface-accent-bg - Primary button background.
+ * @cssproperty --task-surface-radius - Corner radius.
+ * @cssproperty --task-surface-font - Font family.
+ */
+export class TaskSurfaceView extends LitElement {
+  static override styles = [themeStyles, markdownStyles, viewStyles];
+
+  /** The normalised model to render. */
+  @property({ attribute: false }) accessor model: TaskSurfaceModelV1 | null = null;
+  /** Field values; when unset, the model's initial values. Edits replace this object. */
+  @property({ attribute: false }) accessor values: TaskSurfaceValues | undefined = undefined;
+  /** Shows values as answers, with no controls. */
+  @property({ type: Boolean, reflect: true }) accessor readonly = false;
+  /** Disables every control (a submission is on its way). */
+  @property({ type: Boolean, reflect: true }) accessor disabled = false;
+  /** Leaves out the title (the Dock shows it in its own header). */
+  @property({ type: Boolean, attribute: 'hide-title' }) accessor hideTitle = false;
+  /** Language of the chrome: `en` or `zh`. */
+  @property({ reflect: true }) override accessor lang: Lang = 'en';
+  /** `light` or `dark`; unset follows `prefers-color-scheme`. */
+  @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
+
+  @state() private accessor expanded: ReadonlySet<string> = new Set();
+  @state() private accessor invalidIds: ReadonlySet<string> = new Set();
+  @state() private accessor announcement = '';
+  @state() private accessor orderSelected: ReadonlyMap<string, string> = new Map();
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('model') && changed.get('model') !== undefined) {
+      this.expanded = new Set();
+      this.invalidIds = new Set();
+      this.orderSelected = new Map();
+    }
+  }
+
+  /** The values shown: `values`, or the model's initial values. */
+  get currentValues(): TaskSurfaceValues {
+    return this.values ?? (this.model ? initialValuesOf(this.model) : {});
+  }
+
+  override render() {
+    const model = this.model;
+    if (!model) return nothing;
+    const s = strings(this.lang);
+    const blocks: BlockContext = { s, lang: this.lang, expanded: this.expanded, expand: (key) => { this.expanded = new Set([...this.expanded, key]); } };
+    const fields = model.fields ?? [];
+    return html`<div class="base" part="base">
+      ${this.hideTitle && !model.description ? nothing : html`<header class="header" part="header">
+        ${this.hideTitle ? nothing : html`<h2 class="title">${model.title}</h2>`}
+        ${model.description ? html`<p class="description">${model.description}</p>` : nothing}
+      </header>`}
+      ${guard([model, this.lang, this.expanded], () => model.sections.map((section, i) => html`
+        <section class="section" part="section" aria-label=${section.title ?? nothing}>
+          ${section.title ? html`<h3 class="section-title">${section.title}</h3>` : nothing}
+          <div class="blocks ${section.layout?.kind === 'grid' ? `grid cols-${section.layout.columns}` : 'stack'}">
+            ${section.blocks.map((block, j) => renderBlock(block, `${i}.${j}`, blocks))}
+          </div>
+        </section>`))}
+      ${fields.length === 0 ? nothing : this.readonly
+        ? html`<dl class="fields answers" part="fields">${fields.map((f) => renderAnswer(f, this.currentValues[f.id], s))}</dl>`
+        : html`<div class="fields" part="fields">${fields.map((f, i) => renderField(f, i, this.fieldContext))}</div>`}
+      ${this.readonly ? nothing : html`<div class="actions" part="actions">
+        <button type="button" class="button primary" part="submit" ?disabled=${this.disabled} @click=${this.onSubmit}>${model.submit.label}</button>
+        <slot name="actions"></slot>
+      </div>`}
+      <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
+    </div>`;
+  }
+
+  private fieldAt(target: EventTarget | null): [TaskSurfaceField, HTMLElement] | undefined {
+    const el = (target as HTMLElement | null)?.closest<HTMLElement>('[data-field]');
+    const field = el ? this.model?.fields?.[Number(el.dataset['field'])] : undefined;
+    return field && el ? [field, el] : undefined;
+  }
+
+  private setValue(field: TaskSurfaceField, value: TaskSurfaceFieldValue): void {
+    const values = { ...this.currentValues, [field.id]: value };
+    this.values = values;
+    if (this.invalidIds.has(field.id) && typeof value === 'string' && value.trim() !== '') {
+      const next = new Set(this.invalidIds);
+      next.delete(field.id);
+      this.invalidIds = next;
+    }
+    emit(this, 'task-surface-value-change', { fieldId: field.id, value, values });
+  }
+
+  private focusOption(index: number, optionId: string, selector: string): void {
+    const el = [...this.renderRoot.querySelectorAll<HTMLElement>(`${selector}[data-field="${index}"]`)].find((e) => e.dataset['value'] === optionId);
+    el?.focus();
+  }
+
+  private readonly fieldContext: FieldContext = this.makeFieldContext();
+
+  private makeFieldContext(): FieldContext {
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- getters below need the element
+    const self = this;
+    return {
+    get s() { return strings(self.lang); },
+    get disabled() { return self.disabled; },
+    value: (id) => this.currentValues[id],
+    invalid: (id) => this.invalidIds.has(id),
+    orderSelection: (field) => this.orderSelected.get(field.id) ?? (this.orderIds(field)[0] ?? ''),
+    onText: (e) => {
+      const hit = this.fieldAt(e.target);
+      if (hit) this.setValue(hit[0], (e.target as HTMLInputElement).value);
+    },
+    onRadioClick: (e) => {
+      const hit = this.fieldAt(e.target);
+      if (!hit || this.disabled || hit[1].getAttribute('role') !== 'radio') return;
+      this.setValue(hit[0], hit[1].dataset['value']!);
+      hit[1].focus();
+    },
+    onRadioKey: (e) => {
+      const hit = this.fieldAt(e.target);
+      if (!hit || hit[0].kind !== 'choice') return;
+      const [field, el] = hit;
+      const ids = field.options.map((o) => o.id);
+      const at = ids.indexOf(el.dataset['value']!);
+      const step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : e.key === 'ArrowUp' || e.key === 'ArrowLeft' ? -1 : 0;
+      if (step === 0 && e.key !== ' ') return;
+      e.preventDefault();
+      if (this.disabled) return;
+      const next = ids[(at + step + ids.length) % ids.length]!;
+      this.setValue(field, next);
+      this.focusOption(this.model!.fields!.indexOf(field), next, '[role="radio"]');
+    },
+    onCheckbox: (e) => {
+      const hit = this.fieldAt(e.target);
+      if (!hit || hit[0].kind !== 'multi-choice') return;
+      const root = hit[1].closest('[role="group"]')!;
+      const checked = new Set([...root.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.dataset['value']!));
+      this.setValue(hit[0], hit[0].options.map((o) => o.id).filter((id) => checked.has(id)));
+    },
+    onSwitch: (e) => {
+      const hit = this.fieldAt(e.target);
+      if (hit && !this.disabled) this.setValue(hit[0], this.currentValues[hit[0].id] !== true);
+    },
+    onOrderClick: (e) => {
+      const hit = this.fieldAt(e.target);
+      if (!hit || hit[0].kind !== 'order' || hit[1].getAttribute('role') !== 'option') return;
+      this.select(hit[0], hit[1].dataset['value']!);
+      hit[1].focus();
+    },
+    onOrderKey: (e) => {
+      const hit = this.fieldAt(e.target);
+      if (!hit || hit[0].kind !== 'order') return;
+      const [field, el] = hit;
+      const ids = this.orderIds(field);
+      const at = ids.indexOf(el.dataset['value']!);
+      const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
+      if (step !== 0 && e.altKey) {
+        e.preventDefault();
+        void this.move(field, el.dataset['value']!, step, true);
+      } else if (step !== 0 || e.key === 'Home' || e.key === 'End') {
+        e.preventDefault();
+        const to = e.key === 'Home' ? 0 : e.key === 'End' ? ids.length - 1 : Math.min(ids.length - 1, Math.max(0, at + step));
+        this.select(field, ids[to]!);
+        this.focusOption(this.model!.fields!.indexOf(field), ids[to]!, '[role="option"]');
+      }
+    },
+    onOrderButton: (e) => {
+      const hit = this.fieldAt(e.target);
+      if (!hit || hit[0].kind !== 'order') return;
+      void this.move(hit[0], this.fieldContext.orderSelection(hit[0]), Number(hit[1].dataset['move']), false);
+    },
+    };
+  }
+
+  private orderIds(field: OrderField): string[] {
+    const value = this.currentValues[field.id];
+    return Array.isArray(value) ? value : field.options.map((o) => o.id);
+  }
+
+  private select(field: OrderField, optionId: string): void {
+    this.orderSelected = new Map([...this.orderSelected, [field.id, optionId]]);
+  }
+
+  /** Moves an order item by `step`, announces where it went, and keeps focus on it when asked. */
+  private async move(field: OrderField, optionId: string, step: number, keepFocus: boolean): Promise<void> {
+    if (this.disabled) return;
+    const s = strings(this.lang);
+    const ids = [...this.orderIds(field)];
+    const at = ids.indexOf(optionId);
+    const to = at + step;
+    const label = field.options.find((o) => o.id === optionId)?.label ?? optionId;
+    this.select(field, optionId);
+    if (at < 0 || to < 0 || to >= ids.length) {
+      this.announcement = s.cannotMove(label, at + 1, ids.length);
+      return;
+    }
+    ids.splice(at, 1);
+    ids.splice(to, 0, optionId);
+    this.setValue(field, ids);
+    this.announcement = s.moved(label, to + 1, ids.length);
+    if (keepFocus) {
+      await this.updateComplete;
+      this.focusOption(this.model!.fields!.indexOf(field), optionId, '[role="option"]');
+    }
+  }
+
+  private onSubmit = (): void => {
+    const model = this.model;
+    if (!model || this.disabled) return;
+    const missing = missingRequired(model, this.currentValues);
+    if (missing.length) {
+      this.invalidIds = new Set(missing);
+      const index = (model.fields ?? []).findIndex((f) => f.id === missing[0]);
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`#${fieldDomId(index)}`)?.focus());
+      return;
+    }
+    emit(this, 'task-surface-submit', { values: this.currentValues });
+  };
+}
+
+if (!customElements.get('task-surface-view')) customElements.define('task-surface-view', TaskSurfaceView);
+
+declare global {
+  interface HTMLElementTagNameMap { 'task-surface-view': TaskSurfaceView }
+}
