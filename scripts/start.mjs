@@ -1,10 +1,7 @@
-// `npm start`: builds the demo and starts the demo host (see demo/).
-import { existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+// `npm start`: builds the demo page and starts the demo host (demo/server.ts). Arguments pass through
+// (`npm start -- --inspect`). The child gets Ctrl+C directly; this wrapper waits for it to stop.
+import { spawn } from 'node:child_process';
 
-if (!existsSync('demo/server.ts')) {
-  console.log('demo not built yet');
-  process.exit(0);
-}
-const { status } = spawnSync('node', ['--import', 'tsx', 'demo/server.ts', ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(status ?? 0);
+const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', ...process.argv.slice(2)], { stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

@@ -108,6 +108,8 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
     fork: () => { throw new Error('not in the fake'); },
     rewind: () => {},
     whenIdle: async () => {},
+    inbox: { claimNext: () => null, claimed: () => [] },
+    get plugins(): never { throw new Error('not in the fake'); },
     dispose: async () => {},
   };
   return host;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Host } from '../../host/types.js';
 import type { SessionId } from '../../protocol/index.js';
@@ -62,14 +63,21 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   // ws closes the socket on frames over maxPayload; keep that far above our limit so an oversized
   // request gets an error answer instead of a dropped connection.
   const maxPayload = Math.max(maxMessageBytes * 4, 1024 * 1024);
-  const wss = options.server
-    ? new WebSocketServer({ server: options.server, path: options.path ?? '/ws', maxPayload })
-    : new WebSocketServer({ port: options.port ?? 0, maxPayload });
-  if (!options.server) await new Promise<void>((resolve, reject) => {
+  const attached = options.server;
+  const wss = attached ? new WebSocketServer({ noServer: true, maxPayload }) : new WebSocketServer({ port: options.port ?? 0, maxPayload });
+  if (!attached) await new Promise<void>((resolve, reject) => {
     wss.once('listening', resolve);
     wss.once('error', reject);
   });
   wss.on('error', onError);
+  // Routed by hand (not ws's `server` option, which refuses every other path) so that other
+  // upgrade handlers can share the HTTP server.
+  const path = options.path ?? '/ws';
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return;
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+  };
+  attached?.on('upgrade', onUpgrade);
 
   const handle = createRequestHandler({
     host: options.host,
@@ -134,6 +142,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     get connectionCount() { return sockets.size; },
     dropConnections() { for (const socket of sockets) socket.terminate(); },
     close() {
+      attached?.off('upgrade', onUpgrade);
       if (timer) clearInterval(timer);
       for (const socket of sockets) socket.terminate();
       return new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -1,0 +1,63 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createHost } from '../host/createHost.js';
+import { createMemoryPageStore, createMemoryFollowUps, createPageKind, scheduleFollowUpKind } from '../host/actionCards/kinds/index.js';
+import { createMemoryStore } from '../host/store/memory.js';
+import { createSqliteStore } from '../host/store/sqlite.js';
+import type { SessionLogStore } from '../host/store/types.js';
+import type { Host, InspectObserver } from '../host/types.js';
+import { createScriptedAgent } from './agent/driver.js';
+
+export interface DemoHostOptions {
+  /** `sqlite` (default): `<dataDir>/demo.sqlite`; `memory`: gone when the process ends. */
+  store?: 'sqlite' | 'memory';
+  dataDir?: string;
+  /** The scripted agent's pause before it answers. */
+  thinkMs?: number;
+  inspect?: InspectObserver;
+  /** Pass a store to share it across host restarts in one process (tests). */
+  logStore?: SessionLogStore;
+}
+
+export interface DemoHost {
+  host: Host;
+  store: SessionLogStore;
+  /** Where the log lives, for the start banner. */
+  storeLabel: string;
+  dispose(): Promise<void>;
+}
+
+/** The demo's Host: the scripted agent, both shipped card kinds, and a store that survives restarts. */
+export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
+  let store = options.logStore;
+  let storeLabel = 'a store passed in';
+  if (!store) {
+    if (options.store === 'memory') {
+      store = createMemoryStore();
+      storeLabel = 'memory (gone on exit)';
+    } else {
+      const dir = options.dataDir ?? '.data';
+      mkdirSync(dir, { recursive: true });
+      storeLabel = join(dir, 'demo.sqlite');
+      store = createSqliteStore(storeLabel);
+    }
+  }
+  const host = createHost({
+    store,
+    driver: createScriptedAgent({ thinkMs: options.thinkMs ?? 0 }),
+    ...(options.inspect ? { inspect: options.inspect } : {}),
+  });
+  host.actionCards.register(createPageKind({ pages: createMemoryPageStore() }));
+  host.actionCards.register(scheduleFollowUpKind({ scheduler: createMemoryFollowUps() }));
+  if (host.listSessions().length === 0) host.openSession({ title: 'Welcome' });
+  const owned = !options.logStore;
+  return {
+    host,
+    store,
+    storeLabel,
+    async dispose() {
+      await host.dispose();
+      if (owned) store.close();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve } from 'node:path';
+import { contentSecurityPolicy } from './csp.js';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+};
+
+/** Pages a person can open; everything else under `/assets/` is a built file. */
+const PAGES: Record<string, string> = {
+  '/': 'index.html',
+  '/embed/plain': 'embed-plain.html',
+  '/embed/react': 'embed-react.html',
+};
+
+/** An HTTP server for the built demo (`root`), every response with the strict CSP and no sniffing. */
+export function createDemoHttpServer(root: string): Server {
+  const base = resolve(root);
+  return createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    response.setHeader('Content-Security-Policy', contentSecurityPolicy(request));
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Referrer-Policy', 'no-referrer');
+    response.setHeader('Cache-Control', 'no-store');
+    if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, 'method not allowed');
+    const page = PAGES[url.pathname];
+    const file = page ?? (url.pathname.startsWith('/assets/') ? url.pathname.slice('/assets/'.length) : undefined);
+    if (file === undefined) return reply(response, 404, 'not found');
+    const path = normalize(join(base, file));
+    if (!path.startsWith(base + '/') || !existsSync(path) || !statSync(path).isFile()) return reply(response, 404, 'not found');
+    response.writeHead(200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' });
+    if (request.method === 'HEAD') return response.end();
+    createReadStream(path).pipe(response);
+  });
+}
+
+function reply(response: ServerResponse, status: number, text: string) {
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+  response.end(text);
+}

@@ -1,0 +1,38 @@
+// `npm start`: builds the demo page and runs the demo host.
+//   PORT=8787 (default)  TASK_SURFACE_STORE=sqlite|memory (default sqlite, under .data/)
+//   --inspect            relay the host's actors to pages opened with ?inspect
+import { buildDemo } from './build.js';
+import { startDemoServer } from './app.js';
+
+const args = process.argv.slice(2);
+const storeKind = process.env.TASK_SURFACE_STORE ?? (args.includes('--memory') ? 'memory' : 'sqlite');
+if (storeKind !== 'sqlite' && storeKind !== 'memory') {
+  console.error(`TASK_SURFACE_STORE must be "sqlite" or "memory", not "${storeKind}"`);
+  process.exit(2);
+}
+const port = Number(process.env.PORT ?? 8787);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, not "${process.env.PORT}"`);
+  process.exit(2);
+}
+
+const root = await buildDemo();
+const server = await startDemoServer({
+  root, port, store: storeKind, thinkMs: 350, inspectHost: args.includes('--inspect'),
+});
+const sessions = server.demo.host.listSessions().length;
+console.log(`task-surface demo on ${server.url}  (store: ${server.demo.storeLabel}, ${sessions} session${sessions === 1 ? '' : 's'})`);
+console.log(`inspector: ${server.url}?inspect${args.includes('--inspect') ? ' (host actors relayed)' : ' (Dock actors; start with --inspect for the host\'s too)'}`);
+console.log('Ctrl+C stops.');
+
+let stopping = false;
+const stop = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal}: stopping…`);
+  await server.close();
+  console.log('stopped; sessions are kept for the next start.');
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));
