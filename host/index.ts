@@ -1,1 +1,10 @@
 export {};
+export * from './createHost.js';
+export * from './types.js';
+export * from './errors.js';
+export * from './store/types.js';
+export * from './store/memory.js';
+export { InvalidEventError } from './store/codec.js';
+export { effectiveLog, foldTaskSurface, taskSurfaceProjection } from './projection.js';
+export * from './actionCards/index.js';
+export * from './actionCards/kinds/index.js';

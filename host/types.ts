@@ -3,7 +3,7 @@
  * `Host`; the action-cards service plugs in through `HostPluginApi`.
  */
 import type {
-  ActRequest, ActResult, ActionCardsView, CallId, JsonValue, LogPage, NewSessionEvent, SendMessageRequest,
+  ActRequest, ActResult, ActionCardsView, CallId, InboxItemId, JsonValue, QueuedMessage, LogPage, NewSessionEvent, SendMessageRequest,
   SendMessageResult, SessionEvent, SessionId, SessionSummary, SessionView, TaskSurfaceLimitsInput,
   TaskSurfaceService, ToolDefinition, ToolMode, TurnId, UpdateQueueRequest, UpdateQueueResult, UserMessageEvent,
 } from '../protocol/index.js';
@@ -44,9 +44,39 @@ export interface Host {
   fork(sessionId: SessionId, options?: { throughSeq?: number; title?: string }): SessionId;
   /** Cuts the session back to `toSeq`: later events stop counting (the log itself only grows). */
   rewind(sessionId: SessionId, toSeq: number): void;
-  /** Resolves when every session's turn loop is idle (no queued rows, no running turn). */
+  /**
+   * Resolves when the session's (or every live session's) turn loop is idle: no claimed row, no
+   * running turn and, with `autoAdmit`, no queued row.
+   */
   whenIdle(sessionId?: SessionId): Promise<void>;
+  /** Host code's hand on the inbox (for `autoAdmit: false`). */
+  readonly inbox: HostInbox;
+  /** The plugin API the host gives its action-cards service (and any other plugin). */
+  readonly plugins: HostPluginApi;
+  /** Cancels running turns, discards queued and claimed rows, stops every actor. The store stays open. */
   dispose(): Promise<void>;
+}
+
+/** Stepping the inbox by hand: claim the next row, then commit it (durable) or discard it. */
+export interface HostInbox {
+  /**
+   * Claims the session's next row (steering rows first): the row leaves the queue and a correlated
+   * Task Surface submission turns `claiming`. Null when nothing is queued or the loop takes no row
+   * now (a concluded turn is still finishing).
+   */
+  claimNext(sessionId: SessionId): ClaimHandle | null;
+  /** Rows claimed and not yet committed or discarded. */
+  claimed(sessionId: SessionId): QueuedMessage[];
+}
+
+/** One claimed inbox row. Exactly one of commit/discard settles it; a second call throws. */
+export interface ClaimHandle {
+  readonly itemId: InboxItemId;
+  readonly row: QueuedMessage;
+  /** Appends the row's durable `user/message` (a turn starts once no other claim is open). */
+  commit(): UserMessageEvent;
+  /** Rejects the row before it became durable (`reason` defaults to 'rejected'). */
+  discard(reason?: string): void;
 }
 
 export interface ActionCardsService {
@@ -161,6 +191,8 @@ export interface HostPluginApi {
   hasSession(sessionId: SessionId): boolean;
   /** Notify watchers that the session's view changed. */
   publish(sessionId: SessionId): void;
+  /** The session's live root agent was disposed (closeSession, dispose): in-memory activations end. */
+  onAgentDisposed?(listener: (sessionId: SessionId) => void): () => void;
   inspect?: InspectObserver;
   /**
    * Optional: the session's live root agent was disposed (closeSession, host dispose). The action-cards
@@ -213,7 +245,11 @@ export interface CreateHostOptions {
   store: import('./store/types.js').SessionLogStore;
   limits?: TaskSurfaceLimitsInput;
   inspect?: InspectObserver;
-  ids?: { session?: () => string; call?: () => string; message?: () => string; surface?: () => string };
+  /** Id minters (deterministic ids in tests); each defaults to random UUIDs. */
+  ids?: {
+    session?: () => string; call?: () => string; message?: () => string; surface?: () => string;
+    rpc?: () => string; item?: () => string; turn?: () => string;
+  };
   clock?: () => number;
   /** The agent of every session. Without one, admitted turns end at once ('completed'). */
   driver?: AgentDriver;

@@ -1,1 +1,4 @@
 export {};
+export * from './surfaceMachine.js';
+export * from './turnMachine.js';
+export * from './cardMachine.js';

@@ -1,0 +1,221 @@
+import {
+  resolveLimits, SendMessageRequestSchema, SessionIdSchema, UpdateQueueRequestSchema,
+  type SendMessageResult, type SessionId, type UpdateQueueResult,
+} from '../protocol/index.js';
+import { createActionCardsService } from './actionCards/index.js';
+import { parseInput, UnknownSessionError } from './errors.js';
+import { resolveIds } from './ids.js';
+import { Inbox } from './inbox.js';
+import { createPluginApi, HostSignals } from './pluginApi.js';
+import { forkSession, rewindSession } from './history.js';
+import { Sessions } from './sessions.js';
+import { TaskSurfaceCoordinator } from './taskSurfaceService.js';
+import { ToolRegistry } from './tools.js';
+import { createShowTaskSurfaceTool } from './tools/showTaskSurface.js';
+import type { CreateHostOptions, Host, OpenSessionOptions } from './types.js';
+import { logPage, sessionView, Watchers } from './views.js';
+
+/**
+ * Creates a Host over a session-log store. Host code opens sessions and drives everything from
+ * here; a transport exposes the same calls to clients. Browser-safe (the store decides).
+ */
+export function createHost(options: CreateHostOptions): Host {
+  const { store, inspect, driver } = options;
+  const limits = resolveLimits(options.limits);
+  const clock = options.clock ?? Date.now;
+  const ids = resolveIds(options.ids);
+  const autoAdmit = options.autoAdmit ?? true;
+  const tools = new ToolRegistry();
+  const signals = new HostSignals();
+  const inboxes = new Map<SessionId, Inbox>();
+  const sendResults = new Map<SessionId, Map<string, SendMessageResult>>();
+  const idleWaiters = new Set<{ ids: () => SessionId[]; resolve: () => void }>();
+  const closing = new Set<Promise<void>>();
+  let disposed = false;
+
+  const watchers = new Watchers((sessionId) => sessionView(sessions.get(sessionId), inboxes.get(sessionId), actionCards));
+  const publish = (sessionId: SessionId) => watchers.publish(sessionId);
+
+  const sessions: Sessions = new Sessions(store, clock, (session, event, reset) => {
+    const sessionId = session.record.sessionId;
+    surfaces.onEvent(session, event, reset);
+    signals.event(sessionId, event);
+    if (reset) signals.reset(sessionId);
+    publish(sessionId);
+  }, (session) => {
+    surfaces.reset(session);
+    signals.reset(session.record.sessionId);
+  });
+
+  const checkIdle = () => {
+    for (const waiter of [...idleWaiters]) {
+      if (waiter.ids().every((id) => inboxes.get(id)?.isIdle ?? true)) {
+        idleWaiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  };
+
+  const assertOpen = () => {
+    if (disposed) throw new Error('the host is disposed');
+  };
+
+  /** The session's live inbox and turn loop, started on first use (a live root agent). */
+  const inboxFor = (sessionId: SessionId): Inbox => {
+    assertOpen();
+    let inbox = inboxes.get(sessionId);
+    if (!inbox) {
+      sessions.get(sessionId);
+      inbox = new Inbox(sessionId, {
+        sessions, tools, ids, driver, autoAdmit, inspect,
+        observer: surfaces,
+        beforeStep: (ctx) => signals.step(ctx),
+        publish,
+        onIdle: checkIdle,
+      });
+      inboxes.set(sessionId, inbox);
+    }
+    return inbox;
+  };
+
+  const surfaces: TaskSurfaceCoordinator = new TaskSurfaceCoordinator({
+    sessions, ids, limits, inspect, inbox: inboxFor, publish,
+  });
+
+  const plugins = createPluginApi({
+    sessions, tools, signals, clock, publish, inspect,
+    queuedMessageCount: (sessionId) => inboxes.get(sessionId)?.queuedCount ?? 0,
+    isLiveRoot: (sessionId) => !disposed && inboxes.has(sessionId),
+  });
+
+  tools.register(createShowTaskSurfaceTool({
+    limits,
+    mintSurfaceId: ids.surface,
+    activeSurface: (sessionId) => sessions.get(sessionId).surface.active,
+  }));
+  const actionCards = createActionCardsService(plugins, options.actionCards ?? {});
+
+  const closeInbox = (sessionId: SessionId, reason: string) => {
+    const inbox = inboxes.get(sessionId);
+    if (!inbox) return;
+    inboxes.delete(sessionId);
+    const done = inbox.dispose(reason).finally(() => {
+      closing.delete(done);
+      checkIdle();
+    });
+    closing.add(done);
+    signals.disposed(sessionId);
+    publish(sessionId);
+  };
+
+  const host: Host = {
+    taskSurface: surfaces,
+    actionCards,
+    plugins,
+    session: {
+      async send(input) {
+        const request = parseInput('session.send', SendMessageRequestSchema, input);
+        const session = sessions.find(request.sessionId);
+        if (!session) return { accepted: false, reason: 'unknown-session' };
+        if (session.record.readOnly) return { accepted: false, reason: 'read-only' };
+        let results = sendResults.get(request.sessionId);
+        if (!results) sendResults.set(request.sessionId, (results = new Map()));
+        const first = results.get(request.messageId);
+        if (first) return first;
+        if (session.userMessages.has(request.messageId)) {
+          // Durable before this process (a retry after a restart): never admit it twice.
+          return { accepted: true, messageId: request.messageId, itemId: ids.item() };
+        }
+        const row = inboxFor(request.sessionId).enqueue({
+          messageId: request.messageId, text: request.text, source: { kind: 'user', rpcId: request.rpcId },
+        });
+        const result: SendMessageResult = { accepted: true, messageId: request.messageId, itemId: row.id };
+        results.set(request.messageId, result);
+        return result;
+      },
+      async updateQueue(input): Promise<UpdateQueueResult> {
+        const request = parseInput('session.updateQueue', UpdateQueueRequestSchema, input);
+        const inbox = inboxes.get(request.sessionId);
+        const row = inbox?.find(request.itemId);
+        if (!inbox || !row) return { ok: false, reason: 'queue-item-not-found' };
+        if (request.op === 'remove') {
+          inbox.remove(row.id);
+          return { ok: true };
+        }
+        // Editing would separate the text from its structured values; steering would bypass admission.
+        if (row.source.taskSurface) return { ok: false, reason: 'task-surface-row' };
+        inbox.update(row.id, request.op === 'edit' ? { text: request.text } : { placement: 'steering' });
+        return { ok: true };
+      },
+    },
+    inbox: {
+      claimNext: (sessionId) => inboxFor(sessionId).claimNext(),
+      claimed: (sessionId) => inboxes.get(sessionId)?.claimedRows() ?? [],
+    },
+    openSession(opts: OpenSessionOptions = {}) {
+      assertOpen();
+      const sessionId = opts.sessionId === undefined ? ids.session()
+        : parseInput('openSession', SessionIdSchema, opts.sessionId);
+      if (!sessions.has(sessionId)) {
+        sessions.create({
+          sessionId,
+          title: opts.title ?? 'Untitled',
+          createdAt: clock(),
+          toolMode: opts.toolMode ?? 'native',
+          readOnly: opts.readOnly ?? false,
+          locale: opts.locale ?? 'en',
+        });
+      }
+      inboxFor(sessionId);
+      return sessionId;
+    },
+    hasSession: (sessionId) => sessions.has(sessionId),
+    listSessions: () => store.listSessions().map((r) => ({
+      sessionId: r.sessionId, title: r.title, lastSeq: sessions.isLoaded(r.sessionId) ? sessions.get(r.sessionId).lastSeq : store.lastSeq(r.sessionId),
+    })),
+    closeSession: (sessionId) => closeInbox(sessionId, 'session-closed'),
+    getView(sessionId) {
+      if (!sessions.has(sessionId)) throw new UnknownSessionError(sessionId);
+      if (!disposed) inboxFor(sessionId);
+      return sessionView(sessions.get(sessionId), inboxes.get(sessionId), actionCards);
+    },
+    watchSession(sessionId, listener) {
+      const view = host.getView(sessionId);
+      const stop = watchers.add(sessionId, listener);
+      listener(view);
+      return stop;
+    },
+    async readLog(sessionId, opts) {
+      if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new RangeError('readLog: limit must be a positive integer');
+      return logPage(sessions.get(sessionId), opts);
+    },
+    fork(sessionId, opts = {}) {
+      assertOpen();
+      const forked = forkSession(sessions, ids.session(), sessionId, opts, clock());
+      inboxFor(forked);
+      return forked;
+    },
+    rewind(sessionId, toSeq) {
+      assertOpen();
+      inboxes.get(sessionId)?.cancel('rewound');
+      rewindSession(sessions, sessionId, toSeq);
+    },
+    whenIdle(sessionId) {
+      return new Promise<void>((resolve) => {
+        idleWaiters.add({ ids: () => (sessionId ? [sessionId] : [...inboxes.keys()]), resolve });
+        checkIdle();
+      });
+    },
+    async dispose() {
+      if (disposed) return;
+      for (const sessionId of [...inboxes.keys()]) closeInbox(sessionId, 'host-disposed');
+      disposed = true;
+      await Promise.all([...closing]);
+      surfaces.dispose();
+      watchers.clear();
+      for (const waiter of idleWaiters) waiter.resolve();
+      idleWaiters.clear();
+    },
+  };
+  return host;
+}

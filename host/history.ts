@@ -1,0 +1,43 @@
+import type { NewSessionEvent, SessionEvent, SessionId } from '../protocol/index.js';
+import type { Sessions } from './sessions.js';
+
+function checkSeq(name: string, value: number, lastSeq: number): void {
+  if (!Number.isInteger(value) || value < 0 || value > lastSeq) {
+    throw new RangeError(`${name} must be an integer from 0 to ${lastSeq} (the session's last seq), not ${value}`);
+  }
+}
+
+/**
+ * A new session whose log is the source's raw prefix through `throughSeq` (seqs and times kept),
+ * followed by `session/forked`. Its state is a fold of that log: what the source was at that seq.
+ * Nothing process-local (queue rows, pending submissions) is copied.
+ */
+export function forkSession(
+  sessions: Sessions, newId: SessionId, from: SessionId, options: { throughSeq?: number; title?: string }, now: number,
+): SessionId {
+  const source = sessions.get(from);
+  const throughSeq = options.throughSeq ?? source.lastSeq;
+  checkSeq('fork throughSeq', throughSeq, source.lastSeq);
+  const { store } = sessions;
+  store.createSession({ ...source.record, sessionId: newId, title: options.title ?? `${source.record.title} (fork)`, createdAt: now });
+  const pageSize = 1000;
+  for (let after = 0; after < throughSeq; after += pageSize) {
+    for (const event of store.read(from, { afterSeq: after, beforeSeq: Math.min(throughSeq, after + pageSize) + 1 })) {
+      store.append(newId, withoutStamp(event), event.at);
+    }
+  }
+  sessions.append(newId, { type: 'session/forked', from, throughSeq });
+  return newId;
+}
+
+/** Appends `session/rewound`: every later event after `toSeq` stops counting; the state refolds. */
+export function rewindSession(sessions: Sessions, sessionId: SessionId, toSeq: number): void {
+  const session = sessions.get(sessionId);
+  checkSeq('rewind toSeq', toSeq, session.lastSeq);
+  sessions.append(sessionId, { type: 'session/rewound', toSeq });
+}
+
+function withoutStamp(event: SessionEvent): NewSessionEvent {
+  const { seq: _seq, at: _at, ...rest } = event;
+  return rest as NewSessionEvent;
+}

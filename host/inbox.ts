@@ -1,0 +1,265 @@
+import { createActor, type Actor } from 'xstate';
+import { turnMachine, type TurnEndOutcome } from '../machines/turnMachine.js';
+import type {
+  InboxItemId, MessageSource, QueuedMessage, SessionEvent, SessionId, UserMessageEvent,
+} from '../protocol/index.js';
+import type { HostIds } from './ids.js';
+import type { LoadedSession, Sessions } from './sessions.js';
+import type { ToolRegistry } from './tools.js';
+import { createAgentTurn } from './turn.js';
+import type { AgentDriver, ClaimHandle, InspectObserver, StepContext } from './types.js';
+
+/** Learns every row's fate without knowing what the row is for (the Task Surface service listens). */
+export interface InboxObserver {
+  /** Synchronously, before the queue snapshot without the row is published. */
+  claimed(sessionId: SessionId, row: QueuedMessage): void;
+  committed(sessionId: SessionId, row: QueuedMessage, event: UserMessageEvent): void;
+  /** A queued row was removed, or a claimed row was rejected, cancelled or disposed. */
+  discarded(sessionId: SessionId, row: QueuedMessage, reason: string): void;
+}
+
+export interface InboxDeps {
+  sessions: Sessions;
+  tools: ToolRegistry;
+  ids: HostIds;
+  driver: AgentDriver | undefined;
+  autoAdmit: boolean;
+  inspect: InspectObserver | undefined;
+  observer: InboxObserver;
+  beforeStep(ctx: StepContext): void;
+  publish(sessionId: SessionId): void;
+  /** Called whenever the loop may have become idle (whenIdle waiters re-check). */
+  onIdle(): void;
+}
+
+/** Preview: the first line, at most 120 characters. */
+export function previewOf(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+}
+
+/**
+ * One session's inbox and turn loop, driven through `turnMachine`. Queue rows are process-local;
+ * every claimed row ends committed (durable user message) or discarded.
+ */
+export class Inbox {
+  readonly rows: QueuedMessage[] = [];
+  readonly actor: Actor<typeof turnMachine>;
+  readonly #claimed = new Map<InboxItemId, QueuedMessage>();
+  #admitted: UserMessageEvent[] = [];
+  #running: { controller: AbortController; done: Promise<void> } | null = null;
+  #scheduled = false;
+  #disposed = false;
+
+  constructor(readonly sessionId: SessionId, private readonly deps: InboxDeps) {
+    this.actor = createActor(turnMachine, { input: { sessionId }, inspect: deps.inspect });
+    this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
+    this.actor.start();
+  }
+
+  get session(): LoadedSession {
+    return this.deps.sessions.get(this.sessionId);
+  }
+
+  /** 'running' while rows are being admitted or a turn runs. */
+  get turnState(): 'idle' | 'running' {
+    return this.actor.getSnapshot().matches('idle') ? 'idle' : 'running';
+  }
+
+  get isIdle(): boolean {
+    return this.actor.getSnapshot().matches('idle') && !this.#scheduled && this.#running === null
+      && (!this.deps.autoAdmit || this.rows.length === 0);
+  }
+
+  /** Rows placed `queued` (waiting for a later turn). */
+  get queuedCount(): number {
+    return this.rows.filter((r) => r.placement === 'queued').length;
+  }
+
+  enqueue(input: { messageId: QueuedMessage['messageId']; text: string; source: MessageSource }): QueuedMessage {
+    const row: QueuedMessage = {
+      id: this.deps.ids.item(), messageId: input.messageId, placement: 'queued', source: input.source,
+      text: input.text, preview: previewOf(input.text),
+    };
+    this.rows.push(row);
+    this.deps.publish(this.sessionId);
+    this.#schedule();
+    return row;
+  }
+
+  find(itemId: InboxItemId): QueuedMessage | undefined {
+    return this.rows.find((r) => r.id === itemId);
+  }
+
+  /** Removes a queued (unclaimed) row and reports its discard. */
+  remove(itemId: InboxItemId, reason = 'removed'): boolean {
+    const index = this.rows.findIndex((r) => r.id === itemId);
+    if (index < 0) return false;
+    const [row] = this.rows.splice(index, 1);
+    this.deps.observer.discarded(this.sessionId, row!, reason);
+    this.deps.publish(this.sessionId);
+    this.deps.onIdle();
+    return true;
+  }
+
+  update(itemId: InboxItemId, change: { text?: string; placement?: 'steering' }): void {
+    const index = this.rows.findIndex((r) => r.id === itemId);
+    const row = this.rows[index];
+    if (!row) return;
+    const next = { ...row, ...change };
+    if (change.text !== undefined) next.preview = previewOf(change.text);
+    this.rows[index] = next;
+    this.deps.publish(this.sessionId);
+  }
+
+  /** Claims the next row (steering rows first); null when none is queued or the loop takes none now. */
+  claimNext(): ClaimHandle | null {
+    const row = this.rows.find((r) => r.placement === 'steering') ?? this.rows[0];
+    return row ? this.#claim(row) : null;
+  }
+
+  #claim(row: QueuedMessage): ClaimHandle | null {
+    if (this.#disposed || !this.actor.getSnapshot().can({ type: 'queue.claimed', itemId: row.id })) return null;
+    this.rows.splice(this.rows.indexOf(row), 1);
+    this.#claimed.set(row.id, row);
+    this.actor.send({ type: 'queue.claimed', itemId: row.id });
+    this.deps.publish(this.sessionId);
+    return {
+      itemId: row.id,
+      row,
+      commit: () => this.#commit(row.id),
+      discard: (reason = 'rejected') => this.#discard(row.id, reason),
+    };
+  }
+
+  #settle(itemId: InboxItemId): QueuedMessage {
+    const row = this.#claimed.get(itemId);
+    if (!row) throw new Error(`claim ${itemId} is already settled`);
+    this.#claimed.delete(itemId);
+    return row;
+  }
+
+  #commit(itemId: InboxItemId): UserMessageEvent {
+    const row = this.#settle(itemId);
+    const event = this.deps.sessions.append(this.sessionId, {
+      type: 'user/message', messageId: row.messageId, text: row.text, source: row.source,
+    }) as UserMessageEvent;
+    if (!this.actor.getSnapshot().matches('running')) this.#admitted.push(event);
+    this.actor.send({ type: 'admission.committed', itemId });
+    this.deps.observer.committed(this.sessionId, row, event);
+    this.#maybeStartTurn();
+    this.deps.publish(this.sessionId);
+    this.deps.onIdle();
+    return event;
+  }
+
+  #discard(itemId: InboxItemId, reason: string): void {
+    const row = this.#settle(itemId);
+    this.actor.send({ type: 'admission.discarded', itemId, reason });
+    this.deps.observer.discarded(this.sessionId, row, reason);
+    this.#maybeStartTurn();
+    this.deps.publish(this.sessionId);
+    this.#schedule();
+    this.deps.onIdle();
+  }
+
+  /** Claims and commits every steering row into the running turn (called at each model step). */
+  admitSteering(): void {
+    for (const row of this.rows.filter((r) => r.placement === 'steering')) this.#claim(row)?.commit();
+  }
+
+  #schedule(): void {
+    if (!this.deps.autoAdmit || this.#scheduled || this.#disposed) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      this.#drain();
+    });
+  }
+
+  /** Auto-admission: claims every row at once (steering first), then commits them a tick later. */
+  #drain(): void {
+    if (this.#disposed || !this.actor.getSnapshot().matches('idle') || this.rows.length === 0) {
+      this.deps.onIdle();
+      return;
+    }
+    const order = [...this.rows.filter((r) => r.placement === 'steering'), ...this.rows.filter((r) => r.placement === 'queued')];
+    const claims = order.map((row) => this.#claim(row)).filter((c): c is ClaimHandle => c !== null);
+    // Admission is asynchronous: clients see the claim (queued → claiming) before durability.
+    queueMicrotask(() => {
+      for (const claim of claims) if (this.#claimed.has(claim.itemId)) claim.commit();
+    });
+  }
+
+  #maybeStartTurn(): void {
+    const turnId = this.deps.ids.turn();
+    if (!this.actor.getSnapshot().can({ type: 'turn.started', turnId })) return;
+    const input = this.#admitted;
+    this.#admitted = [];
+    this.deps.sessions.append(this.sessionId, { type: 'turn/started', turnId });
+    this.actor.send({ type: 'turn.started', turnId });
+    const controller = new AbortController();
+    const turn = createAgentTurn({
+      sessionId: this.sessionId, turnId, input, signal: controller.signal,
+      session: () => this.session,
+      append: (event) => this.deps.sessions.append(this.sessionId, event),
+      tools: this.deps.tools,
+      beforeStep: this.deps.beforeStep,
+      admitSteering: () => this.admitSteering(),
+      mintCallId: this.deps.ids.call,
+      mintMessageId: this.deps.ids.message,
+      onConcluded: () => {
+        this.actor.send({ type: 'agent.concluded' });
+        this.deps.publish(this.sessionId);
+      },
+    });
+    const finish = (outcome: TurnEndOutcome, error?: string) => {
+      turn.close();
+      this.#running = null;
+      const ended = error === undefined ? { type: 'turn/ended' as const, turnId, outcome }
+        : { type: 'turn/ended' as const, turnId, outcome, error };
+      this.deps.sessions.append(this.sessionId, ended);
+      this.actor.send({ type: 'turn.ended', outcome });
+      this.deps.publish(this.sessionId);
+      this.#schedule();
+      this.deps.onIdle();
+    };
+    const driver = this.deps.driver;
+    if (!driver) {
+      finish('completed');
+      return;
+    }
+    const outcomeOf = () => (controller.signal.aborted ? 'cancelled' : turn.concluded ? 'concluded' : 'completed');
+    const done = Promise.resolve()
+      .then(() => driver.runTurn(turn))
+      .then(
+        () => finish(outcomeOf()),
+        (error: unknown) => finish(controller.signal.aborted ? 'cancelled' : 'failed', String((error as Error)?.message ?? error)),
+      );
+    this.#running = { controller, done };
+  }
+
+  claimedRows(): QueuedMessage[] {
+    return [...this.#claimed.values()];
+  }
+
+  /**
+   * Stops everything process-local at once: queued rows and open claims are discarded (`reason`)
+   * and a running turn is aborted. The returned promise settles when that turn has ended
+   * (`cancelled`). The durable log is otherwise untouched.
+   */
+  cancel(reason: string): Promise<void> {
+    for (const row of [...this.rows]) this.remove(row.id, reason);
+    for (const itemId of [...this.#claimed.keys()]) this.#discard(itemId, reason);
+    const running = this.#running;
+    if (!running) return Promise.resolve();
+    running.controller.abort(new Error(reason));
+    return running.done;
+  }
+
+  async dispose(reason: string): Promise<void> {
+    this.#disposed = true;
+    await this.cancel(reason);
+    this.actor.stop();
+  }
+}

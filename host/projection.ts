@@ -1,0 +1,108 @@
+/*
+ * The session projection: the effective log (rewinds applied) and the `taskSurface` unit. Both are
+ * pure folds; the host keeps them incrementally and a fresh fold of the stored log gives the same.
+ */
+import { initialTransition, transition, type SnapshotFrom } from 'xstate';
+import { surfaceMachine } from '../machines/surfaceMachine.js';
+import {
+  SHOW_TASK_SURFACE, TaskSurfacePresentationMetaEnvelopeSchema,
+  type CallId, type MessageId, type SessionEvent, type TaskSurfaceDismissalId, type TaskSurfaceId,
+  type TaskSurfaceProjection, type TaskSurfaceSubmissionId,
+} from '../protocol/index.js';
+
+/**
+ * Applies one raw event to an effective log in place. A `session/rewound` marker drops every
+ * effective event after its `toSeq` (a fork's `session/forked` marker always stays) and is not
+ * itself part of the effective log. Returns whether the effective log was cut.
+ */
+export function applyToEffectiveLog(effective: SessionEvent[], event: SessionEvent): boolean {
+  if (event.type !== 'session/rewound') {
+    effective.push(event);
+    return false;
+  }
+  let keep = effective.length;
+  while (keep > 0 && effective[keep - 1]!.seq > event.toSeq) keep--;
+  const forked = effective.slice(keep).filter((e) => e.type === 'session/forked');
+  effective.length = keep;
+  effective.push(...forked);
+  return true;
+}
+
+/** The effective log of a raw log, oldest first. */
+export function effectiveLog(raw: Iterable<SessionEvent>): SessionEvent[] {
+  const effective: SessionEvent[] = [];
+  for (const event of raw) applyToEffectiveLog(effective, event);
+  return effective;
+}
+
+type SurfaceSnapshot = SnapshotFrom<typeof surfaceMachine>;
+
+/** The taskSurface unit's state: the client-visible projection plus the indexes the service needs. */
+export interface TaskSurfaceFold {
+  active: { callId: CallId; surfaceId: TaskSurfaceId } | null;
+  /** Durable snapshot of the active occurrence in `surfaceMachine` (null when none is open). */
+  snapshot: SurfaceSnapshot | null;
+  /** Durable task-surface user messages by submissionId (idempotent retries after a restart). */
+  submissions: Map<TaskSurfaceSubmissionId, MessageId>;
+  /** Dismissal events by dismissalId. */
+  dismissals: Map<TaskSurfaceDismissalId, number>;
+}
+
+export function emptyTaskSurfaceFold(): TaskSurfaceFold {
+  return { active: null, snapshot: null, submissions: new Map(), dismissals: new Map() };
+}
+
+/** Opens the surface of a successful show_task_surface result whose meta envelope is well formed. */
+function openedBy(event: SessionEvent): { callId: CallId; surfaceId: TaskSurfaceId } | null {
+  if (event.type !== 'tool/result' || event.name !== SHOW_TASK_SURFACE || !event.ok) return null;
+  const meta = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(event.meta);
+  return meta.success ? { callId: event.callId, surfaceId: meta.data.surfaceId } : null;
+}
+
+/** Folds one effective-log event into the unit (mutates `fold`). Returns whether `active` changed. */
+export function foldTaskSurfaceEvent(fold: TaskSurfaceFold, event: SessionEvent): boolean {
+  if (event.type === 'user/message' && event.source.taskSurface) {
+    fold.submissions.set(event.source.taskSurface.submissionId, event.messageId);
+  } else if (event.type === 'task-surface/dismissed') {
+    if (!fold.dismissals.has(event.dismissalId)) fold.dismissals.set(event.dismissalId, event.seq);
+  }
+  const active = fold.active;
+  if (active === null || fold.snapshot === null) {
+    const opened = openedBy(event);
+    if (opened === null) return false;
+    fold.active = opened;
+    fold.snapshot = initialTransition(surfaceMachine, opened)[0];
+    return true;
+  }
+  let surfaceEvent: Parameters<typeof transition<typeof surfaceMachine>>[2] | null = null;
+  if (event.type === 'user/message') {
+    const correlation = event.source.taskSurface;
+    if (correlation === undefined) surfaceEvent = { type: 'log.bypassed' };
+    else if (correlation.callId === active.callId && correlation.surfaceId === active.surfaceId) {
+      surfaceEvent = { type: 'log.submitted', submissionId: correlation.submissionId };
+    }
+  } else if (event.type === 'task-surface/dismissed') {
+    if (event.callId === active.callId && event.surfaceId === active.surfaceId) surfaceEvent = { type: 'log.dismissed' };
+  }
+  if (surfaceEvent === null) return false;
+  const [next] = transition(surfaceMachine, fold.snapshot, surfaceEvent);
+  if (!next.matches('closed')) {
+    fold.snapshot = next;
+    return false;
+  }
+  fold.active = null;
+  fold.snapshot = null;
+  return true;
+}
+
+/** A fresh fold of an effective log. */
+export function foldTaskSurface(events: Iterable<SessionEvent>): TaskSurfaceFold {
+  const fold = emptyTaskSurfaceFold();
+  for (const event of events) foldTaskSurfaceEvent(fold, event);
+  return fold;
+}
+
+/** The client-visible projection of the unit. */
+export function taskSurfaceProjection(fold: TaskSurfaceFold): TaskSurfaceProjection {
+  return { active: fold.active && { ...fold.active } };
+}

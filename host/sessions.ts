@@ -1,0 +1,115 @@
+import type { MessageId, NewSessionEvent, SessionEvent, SessionId } from '../protocol/index.js';
+import { UnknownSessionError } from './errors.js';
+import {
+  applyToEffectiveLog, effectiveLog, emptyTaskSurfaceFold, foldTaskSurface, foldTaskSurfaceEvent, type TaskSurfaceFold,
+} from './projection.js';
+import type { SessionLogStore, SessionRecord } from './store/types.js';
+
+/** A session's log-derived state in this process: the effective log and the projection. */
+export interface LoadedSession {
+  readonly record: SessionRecord;
+  /** The effective log (rewinds applied), oldest first. */
+  effective: SessionEvent[];
+  lastSeq: number;
+  surface: TaskSurfaceFold;
+  /** messageIds of durable user messages: a retried send never doubles a message. */
+  userMessages: Set<MessageId>;
+}
+
+export interface AppendListener {
+  /** After an event is durable and folded. `reset`: the effective log was cut (a rewind). */
+  (session: LoadedSession, event: SessionEvent, reset: boolean): void;
+}
+
+/**
+ * The sessions of one host over one store. State is loaded from the log on first use and kept
+ * incrementally by `append`; it always equals a fresh fold of the stored log.
+ */
+export class Sessions {
+  readonly #loaded = new Map<SessionId, LoadedSession>();
+  readonly #onLoad: (session: LoadedSession) => void;
+
+  constructor(
+    readonly store: SessionLogStore,
+    readonly clock: () => number,
+    readonly onAppend: AppendListener,
+    onLoad: (session: LoadedSession) => void,
+  ) {
+    this.#onLoad = onLoad;
+  }
+
+  has(sessionId: SessionId): boolean {
+    return this.#loaded.has(sessionId) || this.store.getSession(sessionId) !== undefined;
+  }
+
+  /** The loaded session, loading it from the store on first use; undefined when unknown. */
+  find(sessionId: SessionId): LoadedSession | undefined {
+    const loaded = this.#loaded.get(sessionId);
+    if (loaded) return loaded;
+    const record = this.store.getSession(sessionId);
+    if (!record) return undefined;
+    const session = load(this.store, record);
+    this.#loaded.set(sessionId, session);
+    this.#onLoad(session);
+    return session;
+  }
+
+  get(sessionId: SessionId): LoadedSession {
+    const session = this.find(sessionId);
+    if (!session) throw new UnknownSessionError(sessionId);
+    return session;
+  }
+
+  isLoaded(sessionId: SessionId): boolean {
+    return this.#loaded.has(sessionId);
+  }
+
+  create(record: SessionRecord): LoadedSession {
+    this.store.createSession(record);
+    return this.get(record.sessionId);
+  }
+
+  /** Makes one event durable, folds it, then tells the listener. */
+  append(sessionId: SessionId, event: NewSessionEvent): SessionEvent {
+    const session = this.get(sessionId);
+    const stored = this.store.append(sessionId, event, this.clock());
+    session.lastSeq = stored.seq;
+    const reset = applyToEffectiveLog(session.effective, stored);
+    if (reset) {
+      session.surface = foldTaskSurface(session.effective);
+      session.userMessages = userMessageIds(session.effective);
+    } else {
+      foldTaskSurfaceEvent(session.surface, stored);
+      if (stored.type === 'user/message') session.userMessages.add(stored.messageId);
+    }
+    this.onAppend(session, stored, reset);
+    return stored;
+  }
+
+  /** Forgets a session's in-memory state (the next use folds its log again). */
+  unload(sessionId: SessionId): void {
+    this.#loaded.delete(sessionId);
+  }
+
+  loadedIds(): SessionId[] {
+    return [...this.#loaded.keys()];
+  }
+}
+
+function userMessageIds(events: readonly SessionEvent[]): Set<MessageId> {
+  const ids = new Set<MessageId>();
+  for (const e of events) if (e.type === 'user/message') ids.add(e.messageId);
+  return ids;
+}
+
+/** Folds a session's stored log (every stored event is validated on the way). */
+export function load(store: SessionLogStore, record: SessionRecord): LoadedSession {
+  const effective = effectiveLog(store.read(record.sessionId));
+  return {
+    record,
+    effective,
+    lastSeq: store.lastSeq(record.sessionId),
+    surface: effective.length ? foldTaskSurface(effective) : emptyTaskSurfaceFold(),
+    userMessages: userMessageIds(effective),
+  };
+}

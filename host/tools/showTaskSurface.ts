@@ -1,0 +1,49 @@
+import {
+  formatModelIssues, parseShowTaskSurfaceArgs, showTaskSurfaceResultText, showTaskSurfaceTool,
+  type JsonValue, type SessionId, type TaskSurfaceId, type TaskSurfaceLimits, type TaskSurfacePresentationMeta,
+} from '../../protocol/index.js';
+import type { HostTool } from '../types.js';
+
+export interface ShowTaskSurfaceDeps {
+  limits: TaskSurfaceLimits;
+  mintSurfaceId(): TaskSurfaceId;
+  /** The session's open surface, if any (from the projection). */
+  activeSurface(sessionId: SessionId): { surfaceId: TaskSurfaceId } | null;
+}
+
+/**
+ * `show_task_surface`: publishes a declarative panel and ends the turn. Exclusive (no
+ * `concurrencySafe`), advertised in native and both tool modes only.
+ */
+export function createShowTaskSurfaceTool(deps: ShowTaskSurfaceDeps): HostTool {
+  return {
+    definition: showTaskSurfaceTool,
+    modes: ['native', 'both'],
+    execute(args, ctx) {
+      if (ctx.origin === 'code') {
+        return fail('show_task_surface cannot be called from code: a nested call cannot carry its panel to the ' +
+          'conversation. Call it directly as a tool.');
+      }
+      if (ctx.agent === 'subagent') {
+        return fail('show_task_surface is available to the main agent only; a subagent cannot show a panel.');
+      }
+      const open = deps.activeSurface(ctx.sessionId);
+      if (open) {
+        return fail(`A task surface (${open.surfaceId}) is already open in this conversation. Wait for the user to ` +
+          'submit or dismiss it (or to answer with an ordinary message) before showing another.');
+      }
+      const parsed = parseShowTaskSurfaceArgs(args, deps.limits);
+      if (!parsed.ok) return fail(formatModelIssues(parsed.issues, ''));
+      const surfaceId = deps.mintSurfaceId();
+      const meta: TaskSurfacePresentationMeta = { kind: 'task-surface', version: 1, surfaceId, model: parsed.model };
+      ctx.concludeTurn();
+      return {
+        ok: true,
+        content: showTaskSurfaceResultText(surfaceId, parsed.model.title),
+        meta: meta as unknown as JsonValue,
+      };
+    },
+  };
+}
+
+const fail = (content: string) => ({ ok: false, content });

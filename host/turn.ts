@@ -1,0 +1,129 @@
+import type {
+  CallId, JsonValue, MessageId, NewSessionEvent, SessionEvent, SessionId, TurnId, UserMessageEvent,
+} from '../protocol/index.js';
+import { promptMessages } from './prompt.js';
+import type { LoadedSession } from './sessions.js';
+import type { ToolRegistry } from './tools.js';
+import type { AgentTurn, ModelRequest, StepContext, ToolCallOptions, ToolContext, ToolOutcome } from './types.js';
+
+export interface AgentTurnOptions {
+  sessionId: SessionId;
+  turnId: TurnId;
+  input: readonly UserMessageEvent[];
+  signal: AbortSignal;
+  session(): LoadedSession;
+  append(event: NewSessionEvent): SessionEvent;
+  tools: ToolRegistry;
+  beforeStep(ctx: StepContext): void;
+  /** Claims and commits the session's steering rows into this turn. */
+  admitSteering(): void;
+  mintCallId(): CallId;
+  mintMessageId(): MessageId;
+  /** A tool concluded the turn. */
+  onConcluded(): void;
+}
+
+/**
+ * Runs calls in order of arrival: a concurrency-safe call may overlap other safe calls; an exclusive
+ * call waits for every earlier call and every later call waits for it (an ordering barrier).
+ */
+class CallScheduler {
+  #barrier: Promise<void> = Promise.resolve();
+  readonly #inFlight = new Set<Promise<void>>();
+
+  run<T>(exclusive: boolean, fn: () => Promise<T>): Promise<T> {
+    const settle = (p: Promise<unknown>) => p.then(() => undefined, () => undefined);
+    if (exclusive) {
+      const result = Promise.all([this.#barrier, ...this.#inFlight]).then(fn);
+      this.#barrier = settle(result);
+      return result;
+    }
+    const result = this.#barrier.then(fn);
+    const done = settle(result);
+    this.#inFlight.add(done);
+    void done.then(() => this.#inFlight.delete(done));
+    return result;
+  }
+}
+
+/** The AgentTurn a driver sees for one turn, plus `close()` for the host when the turn ends. */
+export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): void } {
+  let concluded = false;
+  let closed = false;
+  const scheduler = new CallScheduler();
+  const ended = () => closed || o.signal.aborted;
+  const refusal = () => (concluded
+    ? 'The turn has concluded (a human checkpoint); no further tool calls run in it.'
+    : 'The turn has ended; the call did not run.');
+
+  const invoke = async (name: string, args: JsonValue, options: ToolCallOptions, callId: CallId): Promise<ToolOutcome> => {
+    const origin = options.origin ?? 'model';
+    const agent = options.agent ?? 'root';
+    o.append({ type: 'tool/call', callId, turnId: o.turnId, name, args, origin, agent });
+    const tool = o.tools.get(name);
+    let outcome: ToolOutcome;
+    let concludeRequested = false;
+    if (!tool || !tool.modes.includes(o.session().record.toolMode)) {
+      outcome = { ok: false, content: `No tool named ${name} is available in this session.` };
+    } else {
+      const ctx: ToolContext = {
+        sessionId: o.sessionId, callId, turnId: o.turnId, origin, agent,
+        concludeTurn: () => { concludeRequested = true; },
+      };
+      try {
+        outcome = await tool.execute(args, ctx);
+      } catch (error) {
+        outcome = { ok: false, content: `The tool ${name} failed: ${(error as Error)?.message ?? String(error)}` };
+        concludeRequested = false;
+      }
+    }
+    const result = outcome.meta === undefined
+      ? { ok: outcome.ok, content: outcome.content }
+      : { ok: outcome.ok, content: outcome.content, meta: outcome.meta };
+    o.append({ type: 'tool/result', callId, turnId: o.turnId, name, ...result });
+    if (concludeRequested && !concluded) {
+      concluded = true;
+      o.onConcluded();
+    }
+    return result;
+  };
+
+  return {
+    sessionId: o.sessionId,
+    turnId: o.turnId,
+    signal: o.signal,
+    input: o.input,
+    get concluded() {
+      return concluded;
+    },
+    step(): ModelRequest {
+      if (ended()) throw new Error(`turn ${o.turnId} has ended`);
+      if (concluded) throw new Error(`turn ${o.turnId} has concluded; the agent must not continue past it`);
+      o.admitSteering();
+      o.beforeStep({ sessionId: o.sessionId, turnId: o.turnId });
+      const session = o.session();
+      return {
+        tools: o.tools.advertised(session.record.toolMode, { sessionId: o.sessionId, agent: 'root' }),
+        messages: promptMessages(session.effective),
+      };
+    },
+    async callTool(name, args, options = {}) {
+      const callId = o.mintCallId();
+      if (ended() || concluded) return { ok: false, content: refusal(), callId };
+      const exclusive = !o.tools.get(name)?.concurrencySafe;
+      const outcome = await scheduler.run(exclusive, async () => {
+        // Re-checked after waiting: an earlier call may have concluded the turn.
+        if (ended() || concluded) return { ok: false, content: refusal() } as ToolOutcome;
+        return invoke(name, args, options, callId);
+      });
+      return { ...outcome, callId };
+    },
+    reply(text: string) {
+      if (ended()) throw new Error(`turn ${o.turnId} has ended`);
+      o.append({ type: 'assistant/message', messageId: o.mintMessageId(), turnId: o.turnId, text });
+    },
+    close() {
+      closed = true;
+    },
+  };
+}

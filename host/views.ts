@@ -1,0 +1,73 @@
+import type { LogPage, SessionId, SessionView } from '../protocol/index.js';
+import type { SessionListener } from '../transport/types.js';
+import { taskSurfaceProjection } from './projection.js';
+import type { LoadedSession } from './sessions.js';
+import type { ActionCardsService } from './types.js';
+import type { Inbox } from './inbox.js';
+
+/** The client view of one session: projection, queue rows with their full source, card view. */
+export function sessionView(session: LoadedSession, inbox: Inbox | undefined, cards: ActionCardsService): SessionView {
+  const sessionId = session.record.sessionId;
+  return {
+    sessionId,
+    lastSeq: session.lastSeq,
+    readOnly: session.record.readOnly,
+    turn: inbox?.turnState ?? 'idle',
+    taskSurface: taskSurfaceProjection(session.surface),
+    queue: inbox ? inbox.rows.map((row) => ({ ...row, source: structuredClone(row.source) })) : [],
+    actionCards: cards.view(sessionId),
+  };
+}
+
+/** A page of the effective log: events with seq < before (newest page without it), oldest first. */
+export function logPage(session: LoadedSession, options: { before?: number; limit: number }): LogPage {
+  const events = session.effective;
+  // Binary search: the first index whose seq is >= before.
+  let end = events.length;
+  if (options.before !== undefined) {
+    let lo = 0;
+    let hi = events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (events[mid]!.seq < options.before) lo = mid + 1;
+      else hi = mid;
+    }
+    end = lo;
+  }
+  const start = Math.max(0, end - options.limit);
+  return { events: events.slice(start, end).map((e) => structuredClone(e)), hasMore: start > 0, lastSeq: session.lastSeq };
+}
+
+/** Watchers per session; a throwing listener is reported and never breaks the host. */
+export class Watchers {
+  readonly #listeners = new Map<SessionId, Set<SessionListener>>();
+
+  constructor(private readonly view: (sessionId: SessionId) => SessionView) {}
+
+  add(sessionId: SessionId, listener: SessionListener): () => void {
+    let set = this.#listeners.get(sessionId);
+    if (!set) this.#listeners.set(sessionId, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.#listeners.get(sessionId) === set) this.#listeners.delete(sessionId);
+    };
+  }
+
+  publish(sessionId: SessionId): void {
+    const set = this.#listeners.get(sessionId);
+    if (!set || set.size === 0) return;
+    const view = this.view(sessionId);
+    for (const listener of [...set]) {
+      try {
+        listener(view);
+      } catch (error) {
+        console.error(`task-surface host: a watcher of session ${sessionId} threw`, error);
+      }
+    }
+  }
+
+  clear(): void {
+    this.#listeners.clear();
+  }
+}

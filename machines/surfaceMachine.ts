@@ -1,0 +1,99 @@
+import { assign, setup } from 'xstate';
+import type { CallId, InboxItemId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '../protocol/index.js';
+
+/*
+ * One Task Surface occurrence. `open` and the `closed.*` states are durable: the host reaches them by
+ * folding log events (`log.*`) through `transition()`. `queued` and `claiming` are process-local
+ * coordination of one accepted submission and vanish on restart.
+ */
+
+export interface SurfaceInput {
+  callId: CallId;
+  surfaceId: TaskSurfaceId;
+}
+
+export interface SurfacePending {
+  submissionId: TaskSurfaceSubmissionId;
+  messageId: MessageId;
+  itemId: InboxItemId;
+}
+
+export interface SurfaceContext extends SurfaceInput {
+  pending: SurfacePending | null;
+}
+
+export type SurfaceEvent =
+  /** The service accepted a submission and queued its row. */
+  | ({ type: 'submission.accepted' } & SurfacePending)
+  /** The turn loop dequeued the row for admission. */
+  | { type: 'queue.claimed' }
+  /** The row was removed, its admission rejected, cancelled or disposed: the surface stays open. */
+  | { type: 'submission.discarded'; reason: string }
+  /** Durable: the matching task-surface user message. */
+  | { type: 'log.submitted'; submissionId: TaskSurfaceSubmissionId }
+  /** Durable: a `task-surface/dismissed` event of this occurrence. */
+  | { type: 'log.dismissed' }
+  /** Durable: an ordinary user message (the bypass). */
+  | { type: 'log.bypassed' };
+
+export const surfaceMachine = setup({
+  types: {
+    input: {} as SurfaceInput,
+    context: {} as SurfaceContext,
+    events: {} as SurfaceEvent,
+  },
+  actions: {
+    recordPending: assign({
+      pending: ({ event }) => {
+        if (event.type !== 'submission.accepted') return null;
+        return { submissionId: event.submissionId, messageId: event.messageId, itemId: event.itemId };
+      },
+    }),
+    clearPending: assign({ pending: null }),
+  },
+}).createMachine({
+  id: 'taskSurface',
+  context: ({ input }) => ({ callId: input.callId, surfaceId: input.surfaceId, pending: null }),
+  initial: 'open',
+  states: {
+    open: {
+      on: {
+        'submission.accepted': { target: 'queued', actions: 'recordPending' },
+        'log.submitted': 'closed.submitted',
+        'log.dismissed': 'closed.dismissed',
+        'log.bypassed': 'closed.bypassed',
+      },
+    },
+    queued: {
+      on: {
+        'queue.claimed': 'claiming',
+        'submission.discarded': { target: 'open', actions: 'clearPending' },
+        'log.submitted': { target: 'closed.submitted', actions: 'clearPending' },
+        'log.bypassed': 'closed.bypassed',
+      },
+    },
+    claiming: {
+      on: {
+        'submission.discarded': { target: 'open', actions: 'clearPending' },
+        'log.submitted': { target: 'closed.submitted', actions: 'clearPending' },
+        'log.bypassed': 'closed.bypassed',
+      },
+    },
+    closed: {
+      initial: 'submitted',
+      states: {
+        submitted: { type: 'final' },
+        dismissed: { type: 'final' },
+        // A bypass can overtake an accepted submission whose row is still queued or claimed: the
+        // record stays until the turn loop reports that row's outcome.
+        bypassed: {
+          type: 'final',
+          on: {
+            'submission.discarded': { actions: 'clearPending' },
+            'log.submitted': { actions: 'clearPending' },
+          },
+        },
+      },
+    },
+  },
+});
