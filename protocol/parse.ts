@@ -1,11 +1,11 @@
 import { DEFAULT_LIMITS, type TaskSurfaceLimits } from './limits.js';
-import { describeType, type IssuePath, type ModelIssue } from './issues.js';
+import { describeType, type ModelIssue } from './issues.js';
 import type { TaskSurfaceLayout } from './model.js';
 import type { NormalizedBlock, NormalizedField, NormalizedSection, NormalizedTaskSurfaceModel } from './normalized.js';
 import { readBlock } from './parseBlocks.js';
 import { readField } from './parseFields.js';
-import { IdScope, isRecord, own, Reader, show, type Input } from './parseReader.js';
-import { jsonUtf8Length } from './utf8.js';
+import { at, IdScope, isRecord, own, Reader, show, type At, type Input } from './parseReader.js';
+import { normalizedModelBytes } from './modelSize.js';
 
 /*
  * The one way into a Task Surface model: checks the schema (strict keys, tagged unions), the
@@ -32,7 +32,7 @@ const LAYOUT_KINDS = ['stack', 'grid'] as const;
  */
 export function parseTaskSurfaceModel(input: unknown, limits: TaskSurfaceLimits = DEFAULT_LIMITS): ParseModelResult {
   try {
-    return parseModel(input, limits, []);
+    return parseModel(input, limits, null);
   } catch (error) {
     // Only a hostile object (a throwing getter or proxy trap) gets here.
     return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `the model could not be read (${errorName(error)})` }] };
@@ -52,18 +52,18 @@ export function parseShowTaskSurfaceArgs(args: unknown, limits: TaskSurfaceLimit
     if (extra.length > 0) {
       return { ok: false, issues: extra.slice(0, 8).map((key) => ({ path: [key], code: 'unknown-key', message: `the arguments have no key ${JSON.stringify(key)}; pass only { model }` })) };
     }
-    return parseModel(own(args, 'model'), limits, ['model']);
+    return parseModel(own(args, 'model'), limits, at(null, 'model'));
   } catch (error) {
     return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `the arguments could not be read (${errorName(error)})` }] };
   }
 }
 
-function parseModel(input: unknown, limits: TaskSurfaceLimits, base: IssuePath): ParseModelResult {
+function parseModel(input: unknown, limits: TaskSurfaceLimits, base: At): ParseModelResult {
   const r = new Reader(limits);
   const model = readModel(r, input, base);
   if (model === undefined && !r.failed) r.add(base, 'invalid-value', 'the model is not valid'); // a safety net; every rejection names its cause
   if (model === undefined || r.failed) return { ok: false, issues: r.issues };
-  const bytes = jsonUtf8Length(model);
+  const bytes = normalizedModelBytes(model);
   if (bytes > limits.modelBytes) {
     r.add(base, 'model-too-large', `the normalised model is ${bytes} bytes of JSON; the limit is ${limits.modelBytes}`);
     return { ok: false, issues: r.issues };
@@ -71,26 +71,26 @@ function parseModel(input: unknown, limits: TaskSurfaceLimits, base: IssuePath):
   return { ok: true, model };
 }
 
-function readModel(r: Reader, input: unknown, base: IssuePath): NormalizedTaskSurfaceModel | undefined {
+function readModel(r: Reader, input: unknown, base: At): NormalizedTaskSurfaceModel | undefined {
   if (!isRecord(input)) return r.add(base, 'invalid-type', `the model must be an object, not ${describeType(input)}`);
   const version = own(input, 'version');
   if (version !== 1) {
     // Another version is not partially interpreted: the client falls back to the plain result.
     const got = version === undefined ? 'it is missing' : `got ${show(version)}`;
-    return r.add([...base, 'version'], 'unsupported-version', `version must be 1; ${got}`);
+    return r.add(at(base, 'version'), 'unsupported-version', `version must be 1; ${got}`);
   }
   r.object(input, base, 'the model', MODEL_KEYS);
-  const title = r.label(r.required(input, 'title', base, 'the model'), [...base, 'title'], 'the title');
-  const description = r.optionalLabel(own(input, 'description'), [...base, 'description'], 'the description');
+  const title = r.label(r.required(input, 'title', base, 'the model'), at(base, 'title'), 'the title');
+  const description = r.optionalLabel(own(input, 'description'), at(base, 'description'), 'the description');
   const ids = new IdScope(r, 'id');
-  const sections = readSections(r, r.required(input, 'sections', base, 'the model'), [...base, 'sections'], ids);
-  const fields = readFields(r, own(input, 'fields'), [...base, 'fields'], ids);
-  const submitPath = [...base, 'submit'];
+  const sections = readSections(r, r.required(input, 'sections', base, 'the model'), at(base, 'sections'), ids);
+  const fields = readFields(r, own(input, 'fields'), at(base, 'fields'), ids);
+  const submitPath = at(base, 'submit');
   const submitValue = r.required(input, 'submit', base, 'the model');
   const submit = submitValue === undefined ? undefined : r.object(submitValue, submitPath, 'submit', SUBMIT_KEYS);
-  const label = submit && r.label(r.required(submit, 'label', submitPath, 'submit'), [...submitPath, 'label'], 'the submit label');
+  const label = submit && r.label(r.required(submit, 'label', submitPath, 'submit'), at(submitPath, 'label'), 'the submit label');
   if (sections !== undefined && fields !== undefined && sections.length === 0 && fields.length === 0) {
-    r.add([...base, 'sections'], 'invalid-value', 'a task surface needs at least one block or field');
+    r.add(at(base, 'sections'), 'invalid-value', 'a task surface needs at least one block or field');
   }
   if (title === undefined || sections === undefined || fields === undefined || label === undefined) return undefined;
   return description === undefined
@@ -98,26 +98,26 @@ function readModel(r: Reader, input: unknown, base: IssuePath): NormalizedTaskSu
     : { version: 1, title, description, sections, fields, submit: { label } };
 }
 
-function readSections(r: Reader, value: unknown, path: IssuePath, ids: IdScope): NormalizedSection[] | undefined {
+function readSections(r: Reader, value: unknown, path: At, ids: IdScope): NormalizedSection[] | undefined {
   const list = r.array(value, path, 'sections', false);
   if (list === undefined) return undefined;
   const sections: NormalizedSection[] = [];
   for (let i = 0; i < list.length; i++) {
-    const sectionPath = [...path, i];
+    const sectionPath = at(path, i);
     const section = r.object(list[i], sectionPath, 'a section', SECTION_KEYS);
     if (section === undefined) continue;
-    const id = r.id(r.required(section, 'id', sectionPath, 'a section'), [...sectionPath, 'id'], 'a section id');
-    ids.claim(id, [...sectionPath, 'id']);
-    const title = r.optionalLabel(own(section, 'title'), [...sectionPath, 'title'], 'a section title');
-    const layout = readLayout(r, own(section, 'layout'), [...sectionPath, 'layout']);
-    const blocks = readBlocks(r, r.required(section, 'blocks', sectionPath, 'a section'), [...sectionPath, 'blocks']);
+    const id = r.id(r.required(section, 'id', sectionPath, 'a section'), at(sectionPath, 'id'), 'a section id');
+    ids.claim(id, at(sectionPath, 'id'));
+    const title = r.optionalLabel(own(section, 'title'), at(sectionPath, 'title'), 'a section title');
+    const layout = readLayout(r, own(section, 'layout'), at(sectionPath, 'layout'));
+    const blocks = readBlocks(r, r.required(section, 'blocks', sectionPath, 'a section'), at(sectionPath, 'blocks'));
     if (id === undefined || layout === undefined || blocks === undefined) continue;
     sections.push(title === undefined ? { id, layout, blocks } : { id, title, layout, blocks });
   }
   return sections;
 }
 
-function readLayout(r: Reader, value: unknown, path: IssuePath): TaskSurfaceLayout | undefined {
+function readLayout(r: Reader, value: unknown, path: At): TaskSurfaceLayout | undefined {
   if (value === undefined) return { kind: 'stack' };
   const kind = r.kindOf(value, path, 'a layout', LAYOUT_KINDS);
   if (kind === undefined) return undefined;
@@ -129,13 +129,13 @@ function readLayout(r: Reader, value: unknown, path: IssuePath): TaskSurfaceLayo
   r.object(layout, path, 'a grid layout', GRID_KEYS);
   const columns = r.required(layout, 'columns', path, 'a grid layout');
   if (columns !== 2 && columns !== 3) {
-    if (columns !== undefined) r.add([...path, 'columns'], 'invalid-value', `grid columns must be 2 or 3, not ${show(columns)}`);
+    if (columns !== undefined) r.add(at(path, 'columns'), 'invalid-value', `grid columns must be 2 or 3, not ${show(columns)}`);
     return undefined;
   }
   return { kind, columns };
 }
 
-function readBlocks(r: Reader, value: unknown, path: IssuePath): NormalizedBlock[] | undefined {
+function readBlocks(r: Reader, value: unknown, path: At): NormalizedBlock[] | undefined {
   const list = r.array(value, path, 'blocks', true);
   if (list === undefined) return undefined;
   const blocks: NormalizedBlock[] = [];
@@ -143,25 +143,25 @@ function readBlocks(r: Reader, value: unknown, path: IssuePath): NormalizedBlock
     if (r.blocks === r.limits.blocks) {
       // Reported once, at the first block over the limit; later blocks are not read.
       r.blocks++;
-      r.add([...path, i], 'too-many-blocks', `a task surface may have at most ${r.limits.blocks} blocks in all sections together`);
+      r.add(at(path, i), 'too-many-blocks', `a task surface may have at most ${r.limits.blocks} blocks in all sections together`);
     }
     if (r.blocks > r.limits.blocks) return undefined;
     r.blocks++;
-    const block = readBlock(r, list[i], [...path, i]);
+    const block = readBlock(r, list[i], at(path, i));
     if (block !== undefined) blocks.push(block);
   }
   return blocks;
 }
 
-function readFields(r: Reader, value: unknown, path: IssuePath, ids: IdScope): NormalizedField[] | undefined {
+function readFields(r: Reader, value: unknown, path: At, ids: IdScope): NormalizedField[] | undefined {
   if (value === undefined) return [];
   const list = r.array(value, path, 'fields', false);
   if (list === undefined) return undefined;
   const limit = r.limits.fields;
-  if (list.length > limit) r.add([...path, limit], 'too-many-fields', `a task surface may have at most ${limit} fields; this one has ${list.length}`);
+  if (list.length > limit) r.add(at(path, limit), 'too-many-fields', `a task surface may have at most ${limit} fields; this one has ${list.length}`);
   const fields: NormalizedField[] = [];
   for (let i = 0; i < Math.min(list.length, limit); i++) {
-    const field = readField(r, list[i], [...path, i], ids);
+    const field = readField(r, list[i], at(path, i), ids);
     if (field !== undefined) fields.push(field);
   }
   return fields;

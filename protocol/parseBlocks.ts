@@ -1,7 +1,7 @@
-import { describeType, type IssuePath } from './issues.js';
+import { describeType } from './issues.js';
 import type { DiffBlock, TableCell } from './model.js';
 import type { NormalizedBlock } from './normalized.js';
-import { IdScope, isRecord, own, show, type Input, type Reader } from './parseReader.js';
+import { at, IdScope, isRecord, own, show, type At, type Input, type Reader } from './parseReader.js';
 
 /* Content blocks: markdown, metrics, table, diff, notice. */
 
@@ -17,7 +17,7 @@ const NOTICE_KEYS = keys('kind', 'tone', 'text');
 const TONES: readonly string[] = ['neutral', 'info', 'warning'];
 
 /** One block, normalised, or `undefined` when it has an issue (recorded on the reader). */
-export function readBlock(r: Reader, value: unknown, path: IssuePath): NormalizedBlock | undefined {
+export function readBlock(r: Reader, value: unknown, path: At): NormalizedBlock | undefined {
   const kind = r.kindOf(value, path, 'a block', BLOCK_KINDS);
   if (kind === undefined) return undefined;
   const block = value as Input;
@@ -30,58 +30,58 @@ export function readBlock(r: Reader, value: unknown, path: IssuePath): Normalize
   }
 }
 
-function readMarkdown(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+function readMarkdown(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a markdown block', MARKDOWN_KEYS);
-  const text = r.label(r.required(value, 'text', path, 'a markdown block'), [...path, 'text'], 'markdown text');
+  const text = r.label(r.required(value, 'text', path, 'a markdown block'), at(path, 'text'), 'markdown text');
   return text === undefined ? undefined : { kind: 'markdown', text };
 }
 
-function readMetrics(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+function readMetrics(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a metrics block', METRICS_KEYS);
-  const itemsPath = [...path, 'items'];
+  const itemsPath = at(path, 'items');
   const list = r.array(r.required(value, 'items', path, 'a metrics block'), itemsPath, 'metrics items', true);
   if (list === undefined) return undefined;
   const items: { label: string; value: string; detail?: string }[] = [];
   for (let i = 0; i < list.length; i++) {
-    const itemPath = [...itemsPath, i];
+    const itemPath = at(itemsPath, i);
     const item = r.object(list[i], itemPath, 'a metric', METRIC_KEYS);
     if (item === undefined) continue;
-    const label = r.label(r.required(item, 'label', itemPath, 'a metric'), [...itemPath, 'label'], 'a metric label');
-    const text = r.string(r.required(item, 'value', itemPath, 'a metric'), [...itemPath, 'value'], 'a metric value');
-    const detail = r.optionalLabel(own(item, 'detail'), [...itemPath, 'detail'], 'a metric detail');
+    const label = r.label(r.required(item, 'label', itemPath, 'a metric'), at(itemPath, 'label'), 'a metric label');
+    const text = r.string(r.required(item, 'value', itemPath, 'a metric'), at(itemPath, 'value'), 'a metric value');
+    const detail = r.optionalLabel(own(item, 'detail'), at(itemPath, 'detail'), 'a metric detail');
     if (label === undefined || text === undefined) continue;
     items.push(detail === undefined ? { label, value: text } : { label, value: text, detail });
   }
   return { kind: 'metrics', items };
 }
 
-function readTable(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a table block', TABLE_KEYS);
-  const columnsPath = [...path, 'columns'];
+  const columnsPath = at(path, 'columns');
   const list = r.array(r.required(value, 'columns', path, 'a table block'), columnsPath, 'table columns', true);
-  const rowsPath = [...path, 'rows'];
+  const rowsPath = at(path, 'rows');
   const rowList = r.array(r.required(value, 'rows', path, 'a table block'), rowsPath, 'table rows', false);
   if (list === undefined) return undefined;
   const columns: { id: string; label: string }[] = [];
   const scope = new IdScope(r, 'column id');
   for (let i = 0; i < list.length; i++) {
-    const columnPath = [...columnsPath, i];
+    const columnPath = at(columnsPath, i);
     const column = r.object(list[i], columnPath, 'a table column', COLUMN_KEYS);
     if (column === undefined) continue;
-    const id = r.id(r.required(column, 'id', columnPath, 'a table column'), [...columnPath, 'id'], 'a column id');
-    const label = r.label(r.required(column, 'label', columnPath, 'a table column'), [...columnPath, 'label'], 'a column label');
-    scope.claim(id, [...columnPath, 'id']);
+    const id = r.id(r.required(column, 'id', columnPath, 'a table column'), at(columnPath, 'id'), 'a column id');
+    const label = r.label(r.required(column, 'label', columnPath, 'a table column'), at(columnPath, 'label'), 'a column label');
+    scope.claim(id, at(columnPath, 'id'));
     if (id !== undefined && label !== undefined) columns.push({ id, label });
   }
   if (rowList === undefined) return undefined;
   const limit = r.limits.tableRows;
   if (rowList.length > limit) {
-    r.add([...rowsPath, limit], 'too-many-rows', `a table may have at most ${limit} rows; this one has ${rowList.length}`);
+    r.add(at(rowsPath, limit), 'too-many-rows', `a table may have at most ${limit} rows; this one has ${rowList.length}`);
   }
   const rows: Record<string, TableCell>[] = [];
   const count = Math.min(rowList.length, limit);
   for (let i = 0; i < count; i++) {
-    const row = readRow(r, rowList[i], [...rowsPath, i], columns, scope);
+    const row = readRow(r, rowList[i], at(rowsPath, i), columns, scope);
     if (row !== undefined) rows.push(row);
   }
   return { kind: 'table', columns, rows };
@@ -89,12 +89,12 @@ function readTable(r: Reader, value: Input, path: IssuePath): NormalizedBlock | 
 
 /** A row keyed by declared column ids only; the result has every column, in column order. */
 function readRow(
-  r: Reader, value: unknown, path: IssuePath, columns: readonly { id: string }[], scope: IdScope,
+  r: Reader, value: unknown, path: At, columns: readonly { id: string }[], scope: IdScope,
 ): Record<string, TableCell> | undefined {
   if (!isRecord(value)) return r.add(path, 'invalid-type', `a table row must be an object keyed by column id, not ${describeType(value)}`);
   const row = value;
   for (const key of Object.keys(row)) {
-    if (!scope.has(key)) r.add([...path, key], 'unknown-key', `a table row may only use declared column ids; ${show(key)} is not one`);
+    if (!scope.has(key)) r.add(at(path, key), 'unknown-key', `a table row may only use declared column ids; ${show(key)} is not one`);
   }
   const out: Record<string, TableCell> = {};
   for (const { id } of columns) {
@@ -102,31 +102,31 @@ function readRow(
     if (cell === undefined) out[id] = null;
     else if (typeof cell === 'string' || typeof cell === 'boolean' || cell === null) out[id] = cell;
     else if (typeof cell === 'number' && Number.isFinite(cell)) out[id] = cell === 0 ? 0 : cell; // -0 → 0, as JSON has it
-    else if (typeof cell === 'number') r.add([...path, id], 'invalid-value', `a table cell must be a finite number, not ${show(cell)}`);
-    else r.add([...path, id], 'invalid-type', `a table cell must be a string, number, boolean or null, not ${show(cell)}`);
+    else if (typeof cell === 'number') r.add(at(path, id), 'invalid-value', `a table cell must be a finite number, not ${show(cell)}`);
+    else r.add(at(path, id), 'invalid-type', `a table cell must be a string, number, boolean or null, not ${show(cell)}`);
   }
   return out;
 }
 
-function readDiff(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+function readDiff(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a diff block', DIFF_KEYS);
-  const filePath = r.optionalLabel(own(value, 'path'), [...path, 'path'], 'a diff path');
+  const filePath = r.optionalLabel(own(value, 'path'), at(path, 'path'), 'a diff path');
   const beforeValue = r.required(value, 'before', path, 'a diff block');
-  const before = beforeValue === null ? null : r.string(beforeValue, [...path, 'before'], 'diff "before" (a string, or null for a new file)');
-  const after = r.string(r.required(value, 'after', path, 'a diff block'), [...path, 'after'], 'diff "after"');
-  const language = r.optionalLabel(own(value, 'language'), [...path, 'language'], 'a diff language');
+  const before = beforeValue === null ? null : r.string(beforeValue, at(path, 'before'), 'diff "before" (a string, or null for a new file)');
+  const after = r.string(r.required(value, 'after', path, 'a diff block'), at(path, 'after'), 'diff "after"');
+  const language = r.optionalLabel(own(value, 'language'), at(path, 'language'), 'a diff language');
   if (before === undefined || after === undefined) return undefined;
   const block: DiffBlock = filePath === undefined ? { kind: 'diff', before, after } : { kind: 'diff', path: filePath, before, after };
   if (language !== undefined) block.language = language;
   return block;
 }
 
-function readNotice(r: Reader, value: Input, path: IssuePath): NormalizedBlock | undefined {
+function readNotice(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a notice block', NOTICE_KEYS);
   const tone = r.required(value, 'tone', path, 'a notice block');
-  const text = r.label(r.required(value, 'text', path, 'a notice block'), [...path, 'text'], 'notice text');
+  const text = r.label(r.required(value, 'text', path, 'a notice block'), at(path, 'text'), 'notice text');
   if (tone !== undefined && (typeof tone !== 'string' || !TONES.includes(tone))) {
-    r.add([...path, 'tone'], 'invalid-value', `a notice tone must be one of ${TONES.join(', ')}, not ${show(tone)}`);
+    r.add(at(path, 'tone'), 'invalid-value', `a notice tone must be one of ${TONES.join(', ')}, not ${show(tone)}`);
     return undefined;
   }
   return text === undefined || tone === undefined ? undefined : { kind: 'notice', tone: tone as 'neutral', text };

@@ -1,7 +1,7 @@
-import { describeType, type IssuePath } from './issues.js';
+import { describeType } from './issues.js';
 import type { TaskSurfaceOption } from './model.js';
 import type { NormalizedField } from './normalized.js';
-import { IdScope, own, show, type Input, type Reader } from './parseReader.js';
+import { at, IdScope, own, show, type At, type Input, type Reader } from './parseReader.js';
 
 /* Input fields: text, choice, multi-choice, toggle, order; their options and initial values. */
 
@@ -13,21 +13,21 @@ const TOGGLE_KEYS = keys('kind', 'id', 'label', 'initial');
 const OPTION_KEYS = keys('id', 'label', 'detail');
 
 /** One field, normalised, or `undefined` when it has an issue. Its id is claimed in `ids`. */
-export function readField(r: Reader, value: unknown, path: IssuePath, ids: IdScope): NormalizedField | undefined {
+export function readField(r: Reader, value: unknown, path: At, ids: IdScope): NormalizedField | undefined {
   const kind = r.kindOf(value, path, 'a field', FIELD_KINDS);
   if (kind === undefined) return undefined;
   const field = value as Input;
   const what = `a ${kind} field`;
   r.object(field, path, what, kind === 'text' ? TEXT_KEYS : kind === 'toggle' ? TOGGLE_KEYS : OPTIONS_KEYS);
-  const id = r.id(r.required(field, 'id', path, what), [...path, 'id'], 'a field id');
-  ids.claim(id, [...path, 'id']);
-  const label = r.label(r.required(field, 'label', path, what), [...path, 'label'], 'a field label');
-  const initialPath = [...path, 'initial'];
+  const id = r.id(r.required(field, 'id', path, what), at(path, 'id'), 'a field id');
+  ids.claim(id, at(path, 'id'));
+  const label = r.label(r.required(field, 'label', path, what), at(path, 'label'), 'a field label');
+  const initialPath = at(path, 'initial');
   const initial = own(field, 'initial');
 
   if (kind === 'text') {
-    const multiline = r.optionalBoolean(own(field, 'multiline'), [...path, 'multiline'], '"multiline"', false);
-    const required = r.optionalBoolean(own(field, 'required'), [...path, 'required'], '"required"', false);
+    const multiline = r.optionalBoolean(own(field, 'multiline'), at(path, 'multiline'), '"multiline"', false);
+    const required = r.optionalBoolean(own(field, 'required'), at(path, 'required'), '"required"', false);
     let text = '';
     if (typeof initial === 'string') text = initial;
     else if (initial !== undefined) r.add(initialPath, 'invalid-initial', `a text initial must be a string, not ${describeType(initial)}`);
@@ -43,7 +43,7 @@ export function readField(r: Reader, value: unknown, path: IssuePath, ids: IdSco
     return { kind, id, label, initial: initial === true };
   }
 
-  const options = readOptions(r, r.required(field, 'options', path, what), [...path, 'options']);
+  const options = readOptions(r, r.required(field, 'options', path, what), at(path, 'options'));
   if (options === undefined) return undefined;
   const optionIds = new Set(options.map((o) => o.id));
   if (kind === 'choice') {
@@ -64,20 +64,20 @@ export function readField(r: Reader, value: unknown, path: IssuePath, ids: IdSco
   return { kind, id, label, options, initial: [...chosen, ...rest] };
 }
 
-function readOptions(r: Reader, value: unknown, path: IssuePath): TaskSurfaceOption[] | undefined {
+function readOptions(r: Reader, value: unknown, path: At): TaskSurfaceOption[] | undefined {
   const list = r.array(value, path, 'options', true);
   if (list === undefined) return undefined;
   const scope = new IdScope(r, 'option id');
   const options: TaskSurfaceOption[] = [];
   let ok = true;
   for (let i = 0; i < list.length; i++) {
-    const optionPath = [...path, i];
+    const optionPath = at(path, i);
     const option = r.object(list[i], optionPath, 'an option', OPTION_KEYS);
     if (option === undefined) { ok = false; continue; }
-    const id = r.id(r.required(option, 'id', optionPath, 'an option'), [...optionPath, 'id'], 'an option id');
-    const label = r.label(r.required(option, 'label', optionPath, 'an option'), [...optionPath, 'label'], 'an option label');
-    const detail = r.optionalLabel(own(option, 'detail'), [...optionPath, 'detail'], 'an option detail');
-    scope.claim(id, [...optionPath, 'id']);
+    const id = r.id(r.required(option, 'id', optionPath, 'an option'), at(optionPath, 'id'), 'an option id');
+    const label = r.label(r.required(option, 'label', optionPath, 'an option'), at(optionPath, 'label'), 'an option label');
+    const detail = r.optionalLabel(own(option, 'detail'), at(optionPath, 'detail'), 'an option detail');
+    scope.claim(id, at(optionPath, 'id'));
     if (id === undefined || label === undefined) { ok = false; continue; }
     options.push(detail === undefined ? { id, label } : { id, label, detail });
   }
@@ -86,7 +86,7 @@ function readOptions(r: Reader, value: unknown, path: IssuePath): TaskSurfaceOpt
 
 /** A list of distinct option ids (absent is empty), kept in the given order. */
 function readIdList(
-  r: Reader, value: unknown, path: IssuePath, optionIds: ReadonlySet<string>, kind: string,
+  r: Reader, value: unknown, path: At, optionIds: ReadonlySet<string>, kind: string,
 ): Set<string> | undefined {
   const chosen = new Set<string>();
   if (value === undefined) return chosen;
@@ -97,10 +97,10 @@ function readIdList(
   for (let i = 0; i < value.length; i++) {
     const item: unknown = value[i];
     if (typeof item !== 'string' || !optionIds.has(item)) {
-      r.add([...path, i], 'invalid-initial', `a ${kind} initial may only hold its option ids, not ${show(item)}`);
+      r.add(at(path, i), 'invalid-initial', `a ${kind} initial may only hold its option ids, not ${show(item)}`);
       ok = false;
     } else if (chosen.has(item)) {
-      r.add([...path, i], 'invalid-initial', `a ${kind} initial lists option ${show(item)} twice`);
+      r.add(at(path, i), 'invalid-initial', `a ${kind} initial lists option ${show(item)} twice`);
       ok = false;
     } else chosen.add(item);
   }

@@ -10,6 +10,24 @@ import type { TaskSurfaceLimits } from './limits.js';
 
 export type Input = Record<string, unknown>;
 
+/**
+ * Where a value is, as a linked list from the value up to the root: cheaper to extend on every
+ * step of the walk than an array; turned into an `IssuePath` only when an issue is reported.
+ */
+export interface PathNode {
+  readonly up: At;
+  readonly key: string | number;
+}
+export type At = PathNode | null;
+
+export const at = (up: At, key: string | number): PathNode => ({ up, key });
+
+export function toArray(path: At): IssuePath {
+  const out: IssuePath = [];
+  for (let node = path; node !== null; node = node.up) out.push(node.key);
+  return out.reverse();
+}
+
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /** `value[key]` if `key` is an own property, else `undefined`. */
@@ -40,36 +58,36 @@ export class Reader {
     return this.issues.length > 0;
   }
 
-  add(path: IssuePath, code: ModelIssueCode, message: string): undefined {
-    if (this.issues.length < MAX_MODEL_ISSUES) this.issues.push({ path, code, message });
+  add(path: At, code: ModelIssueCode, message: string): undefined {
+    if (this.issues.length < MAX_MODEL_ISSUES) this.issues.push({ path: toArray(path), code, message });
     return undefined;
   }
 
   /** An object with a `kind` among `kinds`; returns the kind (unknown keys are the caller's check). */
-  kindOf<K extends string>(value: unknown, path: IssuePath, what: string, kinds: readonly K[]): K | undefined {
+  kindOf<K extends string>(value: unknown, path: At, what: string, kinds: readonly K[]): K | undefined {
     if (!isRecord(value)) return this.add(path, 'invalid-type', `${what} must be an object, not ${describeType(value)}`);
-    if (!hasOwn.call(value, 'kind')) return this.add([...path, 'kind'], 'missing-key', `${what} needs "kind" (one of ${kinds.join(', ')})`);
+    if (!hasOwn.call(value, 'kind')) return this.add(at(path, 'kind'), 'missing-key', `${what} needs "kind" (one of ${kinds.join(', ')})`);
     const kind = value.kind;
     if (typeof kind !== 'string' || !(kinds as readonly string[]).includes(kind)) {
-      return this.add([...path, 'kind'], 'unknown-kind', `${what} kind must be one of ${kinds.join(', ')}, not ${show(kind)}`);
+      return this.add(at(path, 'kind'), 'unknown-kind', `${what} kind must be one of ${kinds.join(', ')}, not ${show(kind)}`);
     }
     return kind as K;
   }
 
   /** An object whose keys are all in `allowed`; `what` names it in messages. */
-  object(value: unknown, path: IssuePath, what: string, allowed: ReadonlySet<string>): Input | undefined {
+  object(value: unknown, path: At, what: string, allowed: ReadonlySet<string>): Input | undefined {
     if (!isRecord(value)) return this.add(path, 'invalid-type', `${what} must be an object, not ${describeType(value)}`);
     for (const key of Object.keys(value)) {
       if (!allowed.has(key)) {
-        this.add([...path, key], 'unknown-key', `${what} has no key ${JSON.stringify(key)}; allowed: ${[...allowed].join(', ')}`);
+        this.add(at(path, key), 'unknown-key', `${what} has no key ${JSON.stringify(key)}; allowed: ${[...allowed].join(', ')}`);
       }
     }
     return value;
   }
 
   /** An own key that must be present. */
-  required(value: Input, key: string, path: IssuePath, what: string): unknown {
-    if (!hasOwn.call(value, key)) this.add([...path, key], 'missing-key', `${what} needs "${key}"`);
+  required(value: Input, key: string, path: At, what: string): unknown {
+    if (!hasOwn.call(value, key)) this.add(at(path, key), 'missing-key', `${what} needs "${key}"`);
     return own(value, key);
   }
 
@@ -78,7 +96,7 @@ export class Reader {
    * already reported as a missing key, so it is not reported again.
    */
 
-  array(value: unknown, path: IssuePath, what: string, nonEmpty: boolean): unknown[] | undefined {
+  array(value: unknown, path: At, what: string, nonEmpty: boolean): unknown[] | undefined {
     if (value === undefined) return undefined;
     if (!Array.isArray(value)) return this.add(path, 'invalid-type', `${what} must be an array, not ${describeType(value)}`);
     if (nonEmpty && value.length === 0) return this.add(path, 'invalid-value', `${what} must not be empty`);
@@ -86,14 +104,14 @@ export class Reader {
   }
 
   /** Any string (content: cell text, diff text, metric values). */
-  string(value: unknown, path: IssuePath, what: string): string | undefined {
+  string(value: unknown, path: At, what: string): string | undefined {
     if (value === undefined) return undefined;
     if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
     return value;
   }
 
   /** A string a person must be able to read: not empty or whitespace only. */
-  label(value: unknown, path: IssuePath, what: string): string | undefined {
+  label(value: unknown, path: At, what: string): string | undefined {
     if (value === undefined) return undefined;
     if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
     if (!NOT_BLANK.test(value)) return this.add(path, 'invalid-value', `${what} must not be blank`);
@@ -101,7 +119,7 @@ export class Reader {
   }
 
   /** An optional label: absent stays absent; present must not be blank (omit it instead). */
-  optionalLabel(value: unknown, path: IssuePath, what: string): string | undefined {
+  optionalLabel(value: unknown, path: At, what: string): string | undefined {
     if (value === undefined) return undefined;
     if (typeof value === 'string' && !NOT_BLANK.test(value)) {
       return this.add(path, 'invalid-value', `${what} must not be blank; omit it instead`);
@@ -110,7 +128,7 @@ export class Reader {
   }
 
   /** An id: 1–128 characters, starting with a letter or digit, then letters, digits, `_ . : -`. */
-  id(value: unknown, path: IssuePath, what: string): string | undefined {
+  id(value: unknown, path: At, what: string): string | undefined {
     if (value === undefined) return undefined;
     if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
     if (value.length === 0 || value.length > ID_MAX_LENGTH || !ID_PATTERN.test(value)) {
@@ -119,7 +137,7 @@ export class Reader {
     return value;
   }
 
-  optionalBoolean(value: unknown, path: IssuePath, what: string, fallback: boolean): boolean {
+  optionalBoolean(value: unknown, path: At, what: string, fallback: boolean): boolean {
     if (value === undefined) return fallback;
     if (typeof value !== 'boolean') {
       this.add(path, 'invalid-type', `${what} must be a boolean, not ${describeType(value)}`);
@@ -131,14 +149,14 @@ export class Reader {
 
 /** Records ids in one namespace and reports a repeat at the later occurrence. */
 export class IdScope {
-  private readonly seen = new Map<string, IssuePath>();
+  private readonly seen = new Map<string, At>();
   constructor(private readonly reader: Reader, private readonly what: string) {}
 
-  claim(id: string | undefined, path: IssuePath): void {
+  claim(id: string | undefined, path: At): void {
     if (id === undefined) return;
     const first = this.seen.get(id);
     if (first === undefined) this.seen.set(id, path);
-    else this.reader.add(path, 'duplicate-id', `${this.what} ${show(id)} is already used at ${formatIssuePath(first, '')}`);
+    else this.reader.add(path, 'duplicate-id', `${this.what} ${show(id)} is already used at ${formatIssuePath(toArray(first), '')}`);
   }
 
   has(id: string): boolean {

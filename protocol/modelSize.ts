@@ -1,0 +1,186 @@
+import type { TableCell } from './model.js';
+import type { NormalizedBlock, NormalizedField, NormalizedSection, NormalizedTaskSurfaceModel } from './normalized.js';
+
+/*
+ * The model limit is on UTF-8 bytes of the normalised model's JSON. Serialising the model just to
+ * measure it costs as much as parsing its text, so this walks the normalised model, whose shapes
+ * the parser built and so knows exactly, and adds up what JSON.stringify would write. A property
+ * test holds it equal to `TextEncoder.encode(JSON.stringify(model)).length`.
+ */
+
+/** Units that JSON writes as more than one byte: escapes and everything outside ASCII. */
+const WIDE_RUN = /["\\\x00-\x1f\x7f-\uffff]+/g;
+
+/** Bytes a JSON string literal of `text` takes beyond `text.length` (quotes not included). */
+function extraBytes(text: string): number {
+  let extra = 0;
+  WIDE_RUN.lastIndex = 0;
+  let match: RegExpExecArray | null;
+  while ((match = WIDE_RUN.exec(text)) !== null) {
+    const run = match[0];
+    for (let i = 0; i < run.length; i++) {
+      const code = run.charCodeAt(i);
+      if (code < 0x20) extra += code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 1 : 5;
+      else if (code === 0x22 || code === 0x5c || (code >= 0x80 && code < 0x800)) extra += 1;
+      else if (code < 0x80) continue; // DEL is written as is
+      else if (code < 0xd800 || code > 0xdfff) extra += 2;
+      else if (code <= 0xdbff && (run.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { extra += 2; i++; }
+      else extra += 5; // a lone surrogate is written as a \uXXXX escape
+    }
+  }
+  return extra;
+}
+
+/** Bytes of a string as a JSON string literal, UTF-8. */
+export function jsonStringBytes(text: string): number {
+  return text.length + 2 + extraBytes(text);
+}
+
+/**
+ * Collects the model's strings; their bytes are measured at the end in one scan of their
+ * concatenation (one native regex over 64 KiB is far cheaper than one per string). They are
+ * joined with a comma, an ASCII byte that also keeps two strings' surrogates from pairing up.
+ */
+class Sizer {
+  bytes = 0;
+  private readonly strings: string[] = [];
+  str(text: string): void {
+    this.strings.push(text);
+  }
+  optional(key: string, value: string | undefined): void {
+    if (value === undefined) return;
+    this.bytes += key.length + 4; // ,"key":
+    this.strings.push(value);
+  }
+  total(): number {
+    const joined = this.strings.join(',');
+    const count = this.strings.length;
+    return this.bytes + joined.length - Math.max(0, count - 1) + 2 * count + extraBytes(joined);
+  }
+}
+
+/** `{"a":…,"b":…}` without the values: braces, quoted keys (plain ASCII), colons and commas. */
+const shape = (...keys: string[]): number => keys.reduce((n, key) => n + key.length + 3, 1) + keys.length;
+/** Brackets and commas of an array of `n` items. */
+const list = (n: number): number => (n === 0 ? 2 : n + 1);
+/** A constant string value (a `kind`): plain ASCII. */
+const word = (text: string): number => text.length + 2;
+
+const MODEL = shape('version', 'title', 'sections', 'fields', 'submit') + 1 + shape('label');
+const SECTION = shape('id', 'layout', 'blocks');
+const STACK = shape('kind') + word('stack');
+const GRID = shape('kind', 'columns') + word('grid') + 1;
+const OPTION = shape('id', 'label');
+
+/** UTF-8 bytes of `JSON.stringify(model)` for a model `parseTaskSurfaceModel` built. */
+export function normalizedModelBytes(model: NormalizedTaskSurfaceModel): number {
+  const s = new Sizer();
+  s.bytes += MODEL + list(model.sections.length) + list(model.fields.length);
+  s.str(model.title);
+  s.optional('description', model.description);
+  s.str(model.submit.label);
+  for (const section of model.sections) addSection(s, section);
+  for (const field of model.fields) addField(s, field);
+  return s.total();
+}
+
+function addSection(s: Sizer, section: NormalizedSection): void {
+  s.bytes += SECTION + (section.layout.kind === 'stack' ? STACK : GRID) + list(section.blocks.length);
+  s.str(section.id);
+  s.optional('title', section.title);
+  for (const block of section.blocks) addBlock(s, block);
+}
+
+const MARKDOWN = shape('kind', 'text') + word('markdown');
+const METRICS = shape('kind', 'items') + word('metrics');
+const METRIC = shape('label', 'value');
+const TABLE = shape('kind', 'columns', 'rows') + word('table');
+const DIFF = shape('kind', 'before', 'after') + word('diff');
+const NOTICE = shape('kind', 'tone', 'text') + word('notice');
+
+function addBlock(s: Sizer, block: NormalizedBlock): void {
+  switch (block.kind) {
+    case 'markdown':
+      s.bytes += MARKDOWN;
+      s.str(block.text);
+      return;
+    case 'notice':
+      s.bytes += NOTICE + word(block.tone);
+      s.str(block.text);
+      return;
+    case 'diff':
+      s.bytes += DIFF;
+      s.optional('path', block.path);
+      if (block.before === null) s.bytes += 4;
+      else s.str(block.before);
+      s.str(block.after);
+      s.optional('language', block.language);
+      return;
+    case 'metrics':
+      s.bytes += METRICS + list(block.items.length);
+      for (const item of block.items) {
+        s.bytes += METRIC;
+        s.str(item.label);
+        s.str(item.value);
+        s.optional('detail', item.detail);
+      }
+      return;
+    case 'table': {
+      s.bytes += TABLE + list(block.columns.length) + list(block.rows.length);
+      for (const column of block.columns) {
+        s.bytes += OPTION;
+        s.str(column.id);
+        s.str(column.label);
+      }
+      // Every normalised row has every column, in column order: the keys cost the same in each.
+      const ids = block.columns.map((c) => c.id);
+      const row = shape(...ids);
+      for (const cells of block.rows) {
+        s.bytes += row;
+        for (const id of ids) addCell(s, cells[id] ?? null);
+      }
+    }
+  }
+}
+
+function addCell(s: Sizer, cell: TableCell): void {
+  if (typeof cell === 'string') s.str(cell);
+  else if (typeof cell === 'number') s.bytes += String(cell).length;
+  else s.bytes += cell === false ? 5 : 4;
+}
+
+const TEXT = shape('kind', 'id', 'label', 'multiline', 'required', 'initial') + word('text');
+const CHOICE = shape('kind', 'id', 'label', 'options') + word('choice');
+const MULTI = shape('kind', 'id', 'label', 'options', 'initial') + word('multi-choice');
+const TOGGLE = shape('kind', 'id', 'label', 'initial') + word('toggle');
+const ORDER = shape('kind', 'id', 'label', 'options', 'initial') + word('order');
+
+function addField(s: Sizer, field: NormalizedField): void {
+  s.str(field.id);
+  s.str(field.label);
+  switch (field.kind) {
+    case 'text':
+      s.bytes += TEXT + (field.multiline ? 4 : 5) + (field.required ? 4 : 5);
+      s.str(field.initial);
+      return;
+    case 'toggle':
+      s.bytes += TOGGLE + (field.initial ? 4 : 5);
+      return;
+    case 'choice':
+      s.bytes += CHOICE;
+      s.optional('initial', field.initial);
+      break;
+    case 'multi-choice':
+    case 'order':
+      s.bytes += (field.kind === 'order' ? ORDER : MULTI) + list(field.initial.length);
+      for (const id of field.initial) s.str(id);
+      break;
+  }
+  s.bytes += list(field.options.length);
+  for (const option of field.options) {
+    s.bytes += OPTION;
+    s.str(option.id);
+    s.str(option.label);
+    s.optional('detail', option.detail);
+  }
+}
