@@ -109,7 +109,7 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
     rewind: () => {},
     whenIdle: async () => {},
     inbox: { claimNext: () => null, claimed: () => [] },
-    get plugins(): never { throw new Error('not in the fake'); },
+    plugins: {} as FakeHost['plugins'],
     dispose: async () => {},
   };
   return host;
