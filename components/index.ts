@@ -11,3 +11,4 @@ export * from './shared/context.js';
 export * from './shared/events.js';
 export * from './shared/values.js';
 export * from './shared/theme.js';
+export * from './action-card/index.js';

@@ -194,12 +194,6 @@ export interface HostPluginApi {
   /** The session's live root agent was disposed (closeSession, dispose): in-memory activations end. */
   onAgentDisposed?(listener: (sessionId: SessionId) => void): () => void;
   inspect?: InspectObserver;
-  /**
-   * Optional: the session's live root agent was disposed (closeSession, host dispose). The action-cards
-   * service drops the agent's propose_action activation; without this hook it drops it the next time
-   * `isLiveRoot` reads false.
-   */
-  onAgentDisposed?(listener: (sessionId: SessionId) => void): () => void;
 }
 
 /* ---- action-card kinds ---- */

@@ -1,0 +1,178 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { ContextProvider } from '@lit/context';
+import '../../components/action-card/action-card.js';
+import type { ActionCard } from '../../components/action-card/action-card.js';
+import { registerShippedCardBodies } from '../../components/action-card/kinds/index.js';
+import { transportContext } from '../../components/shared/context.js';
+import type { ActRequest, ActResult, CardDecision, CardProposal, SessionView } from '../../protocol/index.js';
+import type { HostTransport, SessionListener } from '../../transport/types.js';
+
+registerShippedCardBodies();
+
+const page: CardProposal = {
+  callId: 'c1' as CardProposal['callId'], action: 'create_page', title: 'Save as a page',
+  brief: 'Keeps this trip plan as an editable page.', details: { pageTitle: 'Kyoto in three days', sections: ['Day 1', 'Day 2'] }, seq: 4,
+};
+const followUp: CardProposal = {
+  callId: 'c2' as CardProposal['callId'], action: 'schedule_follow_up', title: 'Follow up next week',
+  brief: 'Check how the visa application went.', details: { topic: 'Visa application', suggestedAt: '2026-12-06T09:00:00Z' }, seq: 8,
+};
+
+/** A transport that serves one session view and answers acts from a script. */
+function fakeTransport(proposals: CardProposal[], decisions: Record<string, CardDecision> = {}) {
+  const listeners = new Set<SessionListener>();
+  const calls: ActRequest[] = [];
+  let answer: (request: ActRequest) => Promise<ActResult> = async () => ({ status: 'accepted', phase: 'created' });
+  const view = (): SessionView => ({
+    sessionId: 's1' as SessionView['sessionId'], lastSeq: 10, readOnly: false, turn: 'idle',
+    taskSurface: {} as SessionView['taskSurface'], queue: [], actionCards: { proposals, decisions },
+  });
+  const transport = {
+    watchSession(_id: unknown, listener: SessionListener) {
+      listeners.add(listener);
+      listener(view());
+      return () => void listeners.delete(listener);
+    },
+    actionCards: { act: (request: ActRequest) => { calls.push(request); return answer(request); } },
+  } as unknown as HostTransport;
+  return {
+    transport, calls,
+    answer: (fn: typeof answer) => { answer = fn; },
+    decide(callId: string, phase: string, data = {}) {
+      decisions = { ...decisions, [callId]: { callId: callId as CardDecision['callId'], action: 'create_page', phase, data, seq: 20 } };
+      for (const listener of listeners) listener(view());
+    },
+  };
+}
+
+const mount = async (fake: ReturnType<typeof fakeTransport>, callId = 'c1', lang = 'en') => {
+  const el = await fixture<ActionCard>(html`<action-card session-id="s1" call-id=${callId} lang=${lang} .transport=${fake.transport}></action-card>`);
+  await el.updateComplete;
+  return el;
+};
+const $ = (el: ActionCard, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
+const buttons = (el: ActionCard) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')];
+const settle = async (el: ActionCard) => { for (let i = 0; i < 3; i++) { await new Promise((r) => setTimeout(r, 0)); await el.updateComplete; } };
+
+describe('action-card', () => {
+  it('renders the frame, the kind body, a button per verb, Not now and the process row', async () => {
+    const el = await mount(fakeTransport([page]));
+    expect($(el, '[part="title"]')!.textContent).to.contain('Save as a page');
+    expect($(el, '[part="brief"]')!.textContent).to.equal('Keeps this trip plan as an editable page.');
+    expect([...el.shadowRoot!.querySelectorAll('li')].map((li) => li.textContent)).to.deep.equal(['Day 1', 'Day 2']);
+    expect(buttons(el).map((b) => b.textContent!.trim())).to.deep.equal(['Create page', 'Not now']);
+    expect($(el, '[part="process"]')!.textContent).to.match(/Status:\s*Not started/);
+    await expect(el).to.be.accessible();
+  });
+
+  it('calls actionCards.act, disables every control while it runs, then shows the recorded phase', async () => {
+    const fake = fakeTransport([page]);
+    let finish!: (r: ActResult) => void;
+    fake.answer(() => new Promise((resolve) => { finish = resolve; }));
+    const el = await mount(fake);
+    buttons(el)[0]!.click();
+    await el.updateComplete;
+    expect(fake.calls).to.deep.equal([{ sessionId: 's1', callId: 'c1', verb: 'create' }]);
+    expect(buttons(el).every((b) => b.disabled)).to.equal(true);
+    expect($(el, '[part="process"]')!.textContent).to.contain('Working…');
+    buttons(el)[1]!.click();
+    expect(fake.calls.length).to.equal(1);
+    fake.decide('c1', 'created', { pageId: 'page-1', url: 'https://pages.example/page-1' });
+    finish({ status: 'accepted', phase: 'created' });
+    await settle(el);
+    expect($(el, '[part="process"]')!.textContent).to.contain('Page created');
+    expect($(el, 'a')!.getAttribute('href')).to.equal('https://pages.example/page-1');
+    expect(buttons(el)).to.deep.equal([]);
+  });
+
+  it('Not now sends dismiss; a dismissed card offers nothing more', async () => {
+    const fake = fakeTransport([page]);
+    const el = await mount(fake);
+    buttons(el)[1]!.click();
+    await settle(el);
+    expect(fake.calls[0]!.verb).to.equal('dismiss');
+    fake.decide('c1', 'dismissed');
+    await el.updateComplete;
+    expect(buttons(el)).to.deep.equal([]);
+    expect($(el, '[part="process"]')!.textContent).to.contain('Dismissed');
+  });
+
+  it('shows refusals in words: known reasons named, the kind’s own, others as unavailable', async () => {
+    const fake = fakeTransport([page]);
+    const el = await mount(fake);
+    const cases: [ActResult, string][] = [
+      [{ status: 'refused', reason: 'read-only' }, 'This conversation is read-only, so this action cannot run.'],
+      [{ status: 'refused', reason: 'page-limit' }, 'You have reached the page limit. Delete a page and try again.'],
+      [{ status: 'refused', reason: 'something-new' }, 'This action is not available right now.'],
+      [{ status: 'unconfirmed' }, 'The result could not be confirmed yet. Check back shortly.'],
+    ];
+    for (const [result, text] of cases) {
+      fake.answer(async () => result);
+      buttons(el)[0]!.click();
+      await settle(el);
+      expect($(el, '[role="alert"]')!.textContent).to.equal(text);
+    }
+    fake.answer(async () => { throw new Error('offline'); });
+    buttons(el)[0]!.click();
+    await settle(el);
+    expect($(el, '[role="alert"]')!.textContent).to.equal('Could not reach the assistant. Try again.');
+    await expect(el).to.be.accessible();
+  });
+
+  it('validates details with the body’s own schema before rendering it', async () => {
+    const el = await mount(fakeTransport([{ ...page, details: { pageTitle: 42 } }]));
+    expect($(el, '[part="body"]')!.textContent).to.contain('This card cannot be shown here.');
+    expect(buttons(el).map((b) => b.textContent!.trim())).to.deep.equal(['Not now']);
+  });
+
+  it('a card without a registered body still offers Not now', async () => {
+    const el = await mount(fakeTransport([{ ...page, action: 'mystery' }]));
+    expect(buttons(el).map((b) => b.textContent!.trim())).to.deep.equal(['Not now']);
+  });
+
+  it('a replaced card says so and offers nothing', async () => {
+    const fake = fakeTransport([page], { c1: { callId: page.callId, action: 'create_page', phase: 'replaced', data: {}, seq: 9 } });
+    const el = await mount(fake);
+    expect(buttons(el)).to.deep.equal([]);
+    expect($(el, '[part="process"]')!.textContent).to.contain('Replaced by a newer suggestion');
+  });
+
+  it('sends the chosen follow-up time as the payload', async () => {
+    const fake = fakeTransport([followUp]);
+    const el = await mount(fake, 'c2');
+    const input = $(el, 'input') as HTMLInputElement;
+    input.value = '2026-12-07T10:30';
+    input.dispatchEvent(new Event('change'));
+    buttons(el)[0]!.click();
+    await settle(el);
+    expect(fake.calls[0]).to.deep.equal({ sessionId: 's1', callId: 'c2', verb: 'schedule', payload: { at: new Date('2026-12-07T10:30').toISOString() } });
+    await expect(el).to.be.accessible();
+  });
+
+  it('speaks Chinese with lang="zh"', async () => {
+    const el = await mount(fakeTransport([page]), 'c1', 'zh');
+    expect(buttons(el).map((b) => b.textContent!.trim())).to.deep.equal(['创建页面', '暂不']);
+    expect($(el, '[part="process"]')!.textContent).to.match(/状态:\s*未开始/);
+    await expect(el).to.be.accessible();
+  });
+
+  it('a cancelable act-request event lets the page veto', async () => {
+    const fake = fakeTransport([page]);
+    const el = await mount(fake);
+    el.addEventListener('task-surface-card-act-request', (e) => e.preventDefault());
+    buttons(el)[0]!.click();
+    await settle(el);
+    expect(fake.calls).to.deep.equal([]);
+  });
+
+  it('takes the transport from an ancestor context', async () => {
+    const fake = fakeTransport([page]);
+    const wrapper = await fixture<HTMLDivElement>(html`<div><action-card session-id="s1" call-id="c1"></action-card></div>`);
+    new ContextProvider(wrapper, { context: transportContext, initialValue: fake.transport });
+    const el = wrapper.querySelector('action-card')!;
+    el.remove();
+    wrapper.append(el);
+    await settle(el);
+    expect(buttons(el).length).to.equal(2);
+  });
+});
