@@ -94,3 +94,23 @@ export async function withOpenSurface(host: Host, driver: ScriptedDriver, model?
   if (!active) throw new Error('the scripted turn did not open a surface');
   return { sessionId, surfaceId: active.surfaceId as TaskSurfaceId, callId: active.callId };
 }
+
+/** With `autoAdmit: false`: claims and commits the next row, then waits for the turn it starts. */
+export async function admitNext(host: Host, sessionId: SessionId) {
+  const claim = host.inbox.claimNext(sessionId);
+  if (!claim) throw new Error('nothing to claim');
+  const event = claim.commit();
+  await host.whenIdle(sessionId);
+  return event;
+}
+
+/** With `autoAdmit: false`: a session whose first turn showed a surface. */
+export async function manualSurface(host: Host, driver: ScriptedDriver, model?: JsonValue) {
+  const sessionId = host.openSession({ title: 'T' });
+  driver.showSurface(model);
+  await say(host, sessionId, 'please show a form');
+  await admitNext(host, sessionId);
+  const active = host.getView(sessionId).taskSurface.active;
+  if (!active) throw new Error('the scripted turn did not open a surface');
+  return { sessionId, surfaceId: active.surfaceId as TaskSurfaceId, callId: active.callId };
+}
