@@ -1,7 +1,7 @@
 import { css } from 'lit';
 
 export const viewStyles = css`
-  :host { display: block; font-size: 0.9375rem; min-width: 0; }
+  :host { display: block; font-size: 0.9375rem; min-width: 0; background: var(--_bg); }
   .base { display: flex; flex-direction: column; gap: var(--_space); color: var(--_fg); }
   .header { display: flex; flex-direction: column; gap: 0.25rem; }
   .title { margin: 0; font-size: 1.125rem; line-height: 1.3; }

@@ -82,10 +82,10 @@ export class TaskSurfaceView extends LitElement {
     const blocks: BlockContext = { s, lang: this.lang, expanded: this.expanded, expand: (key) => { this.expanded = new Set([...this.expanded, key]); } };
     const fields = model.fields ?? [];
     return html`<div class="base" part="base">
-      ${this.hideTitle && !model.description ? nothing : html`<header class="header" part="header">
+      ${this.hideTitle && !model.description ? nothing : html`<div class="header" part="header">
         ${this.hideTitle ? nothing : html`<h2 class="title">${model.title}</h2>`}
         ${model.description ? html`<p class="description">${model.description}</p>` : nothing}
-      </header>`}
+      </div>`}
       ${guard([model, this.lang, this.expanded], () => model.sections.map((section, i) => html`
         <section class="section" part="section" aria-label=${section.title ?? nothing}>
           ${section.title ? html`<h3 class="section-title">${section.title}</h3>` : nothing}
