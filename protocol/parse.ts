@@ -61,8 +61,11 @@ export function parseShowTaskSurfaceArgs(args: unknown, limits: TaskSurfaceLimit
 function parseModel(input: unknown, limits: TaskSurfaceLimits, base: At): ParseModelResult {
   const r = new Reader(limits);
   const model = readModel(r, input, base);
-  if (model === undefined && !r.failed) r.add(base, 'invalid-value', 'the model is not valid'); // a safety net; every rejection names its cause
-  if (model === undefined || r.failed) return { ok: false, issues: r.issues };
+  if (model === undefined || r.failed) {
+    // A safety net: every rejection should already name its cause.
+    if (r.issues.length === 0) r.add(base, 'invalid-value', 'the model is not valid');
+    return { ok: false, issues: r.issues };
+  }
   const bytes = normalizedModelBytes(model);
   if (bytes > limits.modelBytes) {
     r.add(base, 'model-too-large', `the normalised model is ${bytes} bytes of JSON; the limit is ${limits.modelBytes}`);
@@ -89,7 +92,8 @@ function readModel(r: Reader, input: unknown, base: At): NormalizedTaskSurfaceMo
   const submitValue = r.required(input, 'submit', base, 'the model');
   const submit = submitValue === undefined ? undefined : r.object(submitValue, submitPath, 'submit', SUBMIT_KEYS);
   const label = submit && r.label(r.required(submit, 'label', submitPath, 'submit'), at(submitPath, 'label'), 'the submit label');
-  if (sections !== undefined && fields !== undefined && sections.length === 0 && fields.length === 0) {
+  // Checked only on an otherwise valid model, where nothing was left out of the lists.
+  if (!r.failed && sections !== undefined && fields !== undefined && sections.length === 0 && fields.length === 0) {
     r.add(at(base, 'sections'), 'invalid-value', 'a task surface needs at least one block or field');
   }
   if (title === undefined || sections === undefined || fields === undefined || label === undefined) return undefined;
@@ -105,13 +109,13 @@ function readSections(r: Reader, value: unknown, path: At, ids: IdScope): Normal
   for (let i = 0; i < list.length; i++) {
     const sectionPath = at(path, i);
     const section = r.object(list[i], sectionPath, 'a section', SECTION_KEYS);
-    if (section === undefined) continue;
+    if (section === undefined) { r.skip(); continue; }
     const id = r.id(r.required(section, 'id', sectionPath, 'a section'), at(sectionPath, 'id'), 'a section id');
     ids.claim(id, at(sectionPath, 'id'));
     const title = r.optionalLabel(own(section, 'title'), at(sectionPath, 'title'), 'a section title');
     const layout = readLayout(r, own(section, 'layout'), at(sectionPath, 'layout'));
     const blocks = readBlocks(r, r.required(section, 'blocks', sectionPath, 'a section'), at(sectionPath, 'blocks'));
-    if (id === undefined || layout === undefined || blocks === undefined) continue;
+    if (id === undefined || layout === undefined || blocks === undefined) { r.skip(); continue; }
     sections.push(title === undefined ? { id, layout, blocks } : { id, title, layout, blocks });
   }
   return sections;
@@ -149,6 +153,7 @@ function readBlocks(r: Reader, value: unknown, path: At): NormalizedBlock[] | un
     r.blocks++;
     const block = readBlock(r, list[i], at(path, i));
     if (block !== undefined) blocks.push(block);
+    else r.skip();
   }
   return blocks;
 }
@@ -163,6 +168,7 @@ function readFields(r: Reader, value: unknown, path: At, ids: IdScope): Normaliz
   for (let i = 0; i < Math.min(list.length, limit); i++) {
     const field = readField(r, list[i], at(path, i), ids);
     if (field !== undefined) fields.push(field);
+    else r.skip();
   }
   return fields;
 }

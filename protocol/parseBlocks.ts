@@ -45,11 +45,11 @@ function readMetrics(r: Reader, value: Input, path: At): NormalizedBlock | undef
   for (let i = 0; i < list.length; i++) {
     const itemPath = at(itemsPath, i);
     const item = r.object(list[i], itemPath, 'a metric', METRIC_KEYS);
-    if (item === undefined) continue;
+    if (item === undefined) { r.skip(); continue; }
     const label = r.label(r.required(item, 'label', itemPath, 'a metric'), at(itemPath, 'label'), 'a metric label');
     const text = r.string(r.required(item, 'value', itemPath, 'a metric'), at(itemPath, 'value'), 'a metric value');
     const detail = r.optionalLabel(own(item, 'detail'), at(itemPath, 'detail'), 'a metric detail');
-    if (label === undefined || text === undefined) continue;
+    if (label === undefined || text === undefined) { r.skip(); continue; }
     items.push(detail === undefined ? { label, value: text } : { label, value: text, detail });
   }
   return { kind: 'metrics', items };
@@ -67,11 +67,12 @@ function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefin
   for (let i = 0; i < list.length; i++) {
     const columnPath = at(columnsPath, i);
     const column = r.object(list[i], columnPath, 'a table column', COLUMN_KEYS);
-    if (column === undefined) continue;
+    if (column === undefined) { r.skip(); continue; }
     const id = r.id(r.required(column, 'id', columnPath, 'a table column'), at(columnPath, 'id'), 'a column id');
     const label = r.label(r.required(column, 'label', columnPath, 'a table column'), at(columnPath, 'label'), 'a column label');
     scope.claim(id, at(columnPath, 'id'));
     if (id !== undefined && label !== undefined) columns.push({ id, label });
+    else r.skip();
   }
   if (rowList === undefined) return undefined;
   const limit = r.limits.tableRows;
@@ -83,6 +84,7 @@ function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefin
   for (let i = 0; i < count; i++) {
     const row = readRow(r, rowList[i], at(rowsPath, i), columns, scope);
     if (row !== undefined) rows.push(row);
+    else r.skip();
   }
   return { kind: 'table', columns, rows };
 }

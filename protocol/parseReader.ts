@@ -54,8 +54,16 @@ export class Reader {
   blocks = 0;
   constructor(readonly limits: TaskSurfaceLimits) {}
 
+  /** Set when a part was left out of the result; an issue must explain it. */
+  private skipped = false;
+
+  /** Whether an issue was found, or a part was left out (which always comes with an issue). */
   get failed(): boolean {
-    return this.issues.length > 0;
+    return this.issues.length > 0 || this.skipped;
+  }
+
+  skip(): void {
+    this.skipped = true;
   }
 
   add(path: At, code: ModelIssueCode, message: string): undefined {
@@ -87,8 +95,9 @@ export class Reader {
 
   /** An own key that must be present. */
   required(value: Input, key: string, path: At, what: string): unknown {
-    if (!hasOwn.call(value, key)) this.add(at(path, key), 'missing-key', `${what} needs "${key}"`);
-    return own(value, key);
+    const found = own(value, key);
+    if (found === undefined) this.add(at(path, key), 'missing-key', `${what} needs "${key}"`);
+    return found;
   }
 
   /*
