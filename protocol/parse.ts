@@ -106,7 +106,7 @@ function readSections(r: Reader, value: unknown, path: At, ids: IdScope): Normal
   const list = r.array(value, path, 'sections', false);
   if (list === undefined) return undefined;
   const sections: NormalizedSection[] = [];
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < list.length && !r.full; i++) {
     const sectionPath = at(path, i);
     const section = r.object(list[i], sectionPath, 'a section', SECTION_KEYS);
     if (section === undefined) { r.skip(); continue; }
@@ -143,7 +143,7 @@ function readBlocks(r: Reader, value: unknown, path: At): NormalizedBlock[] | un
   const list = r.array(value, path, 'blocks', true);
   if (list === undefined) return undefined;
   const blocks: NormalizedBlock[] = [];
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < list.length && !r.full; i++) {
     if (r.blocks === r.limits.blocks) {
       // Reported once, at the first block over the limit; later blocks are not read.
       r.blocks++;
@@ -165,7 +165,7 @@ function readFields(r: Reader, value: unknown, path: At, ids: IdScope): Normaliz
   const limit = r.limits.fields;
   if (list.length > limit) r.add(at(path, limit), 'too-many-fields', `a task surface may have at most ${limit} fields; this one has ${list.length}`);
   const fields: NormalizedField[] = [];
-  for (let i = 0; i < Math.min(list.length, limit); i++) {
+  for (let i = 0; i < Math.min(list.length, limit) && !r.full; i++) {
     const field = readField(r, list[i], at(path, i), ids);
     if (field !== undefined) fields.push(field);
     else r.skip();

@@ -42,7 +42,7 @@ function readMetrics(r: Reader, value: Input, path: At): NormalizedBlock | undef
   const list = r.array(r.required(value, 'items', path, 'a metrics block'), itemsPath, 'metrics items', true);
   if (list === undefined) return undefined;
   const items: { label: string; value: string; detail?: string }[] = [];
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < list.length && !r.full; i++) {
     const itemPath = at(itemsPath, i);
     const item = r.object(list[i], itemPath, 'a metric', METRIC_KEYS);
     if (item === undefined) { r.skip(); continue; }
@@ -64,7 +64,7 @@ function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefin
   if (list === undefined) return undefined;
   const columns: { id: string; label: string }[] = [];
   const scope = new IdScope(r, 'column id');
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < list.length && !r.full; i++) {
     const columnPath = at(columnsPath, i);
     const column = r.object(list[i], columnPath, 'a table column', COLUMN_KEYS);
     if (column === undefined) { r.skip(); continue; }
@@ -81,7 +81,7 @@ function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefin
   }
   const rows: Record<string, TableCell>[] = [];
   const count = Math.min(rowList.length, limit);
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < count && !r.full; i++) {
     const row = readRow(r, rowList[i], at(rowsPath, i), columns, scope);
     if (row !== undefined) rows.push(row);
     else r.skip();

@@ -70,7 +70,7 @@ function readOptions(r: Reader, value: unknown, path: At): TaskSurfaceOption[] |
   const scope = new IdScope(r, 'option id');
   const options: TaskSurfaceOption[] = [];
   let ok = true;
-  for (let i = 0; i < list.length; i++) {
+  for (let i = 0; i < list.length && !r.full; i++) {
     const optionPath = at(path, i);
     const option = r.object(list[i], optionPath, 'an option', OPTION_KEYS);
     if (option === undefined) { ok = false; continue; }
@@ -94,7 +94,7 @@ function readIdList(
     return r.add(path, 'invalid-initial', `a ${kind} initial must be an array of option ids, not ${describeType(value)}`);
   }
   let ok = true;
-  for (let i = 0; i < value.length; i++) {
+  for (let i = 0; i < value.length && !r.full; i++) {
     const item: unknown = value[i];
     if (typeof item !== 'string' || !optionIds.has(item)) {
       r.add(at(path, i), 'invalid-initial', `a ${kind} initial may only hold its option ids, not ${show(item)}`);

@@ -62,6 +62,11 @@ export class Reader {
     return this.issues.length > 0 || this.skipped;
   }
 
+  /** Whether the issue list is full: walking further cannot change the outcome. */
+  get full(): boolean {
+    return this.issues.length >= MAX_MODEL_ISSUES;
+  }
+
   skip(): void {
     this.skipped = true;
   }

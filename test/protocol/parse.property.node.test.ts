@@ -7,7 +7,7 @@ import {
 } from '../../protocol/index.js';
 import { modelArb } from './fixtures/arbitraries.js';
 
-const RUNS = { numRuns: 200 };
+const RUNS = { numRuns: 100 };
 const utf8 = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -60,7 +60,7 @@ describe('parseTaskSurfaceModel properties', () => {
       const issues = (result as { issues: ModelIssue[] }).issues;
       assert.deepEqual(issues.map((i) => ({ code: i.code, path: i.path })), [{ code: broken.code, path: broken.path }]);
       assert.ok(issues[0]!.message.length > 10);
-    }), { numRuns: 400 });
+    }), { numRuns: 300 });
   });
 
   it('never throws on arbitrary values, and never accepts what the zod schema rejects', () => {
