@@ -1,3 +1,4 @@
 // The drop-in bundle's entry: defines every custom element and exports the browser transports.
 export * from './index.js';
 export { createLocalTransport } from '../transport/local.js';
+export { createWebSocketTransport } from '../transport/ws/client.js';

@@ -1,9 +1,9 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { build } from 'esbuild';
 
 /** Static files copied as they are. */
-const STATIC = ['index.html', 'app.css', 'embed-plain.html', 'embed-react.html'];
+const STATIC = ['demo/page/index.html', 'demo/page/app.css', 'demo/embed/embed-plain.html', 'demo/embed/embed-react.html'];
 
 /**
  * Builds the demo page, the embedding examples and the drop-in element bundle into `outdir`
@@ -29,10 +29,12 @@ export async function buildDemo(outdir = 'dist/demo'): Promise<string> {
     // The plain example imports the drop-in bundle by URL, as a page without a build step would.
     external: ['/assets/task-surface.js'],
     jsx: 'automatic',
+    // The React example imports the package by name, as an app would; here that is the source.
+    alias: { 'task-surface/components': './components/index.ts', 'task-surface/transport': './transport/index.ts' },
     minify: true,
     sourcemap: true,
     logLevel: 'warning',
   });
-  for (const file of STATIC) copyFileSync(join('demo/page', file), join(outdir, file));
+  for (const file of STATIC) copyFileSync(file, join(outdir, basename(file)));
   return outdir;
 }

@@ -31,7 +31,7 @@ const compare: Scenario = {
       description: 'Measured on last week’s traffic replay (1.2 M writes/day).',
       sections: [
         {
-          id: 'numbers', title: 'At a glance', layout: { kind: 'grid', columns: 3 },
+          id: 'numbers', title: 'At a glance',
           blocks: [{ kind: 'metrics', items: [
             { label: 'PostgreSQL p99', value: '4.1 ms', detail: 'single primary' },
             { label: 'CockroachDB p99', value: '9.8 ms', detail: '3 regions' },
@@ -69,7 +69,7 @@ const compare: Scenario = {
       description: '基于上周流量回放测得（每天 120 万次写入）。',
       sections: [
         {
-          id: 'numbers', title: '概览', layout: { kind: 'grid', columns: 3 },
+          id: 'numbers', title: '概览',
           blocks: [{ kind: 'metrics', items: [
             { label: 'PostgreSQL p99', value: '4.1 ms', detail: '单主节点' },
             { label: 'CockroachDB p99', value: '9.8 ms', detail: '三个区域' },

@@ -1,0 +1,189 @@
+import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { property, state } from 'lit/decorators.js';
+import type { InspectionEvent, Observer } from 'xstate';
+import {
+  mintMessageId, mintRpcId, type QueuedMessage, type SessionId, type SessionSummary, type SessionView,
+} from '../../protocol/index.js';
+import { TransportError } from '../../transport/types.js';
+import type { WebSocketTransport, ConnectionStatus } from '../../transport/ws/client.js';
+import '../../components/index.js';
+import { pageStrings, type PageLang } from './i18n.js';
+import { appStyles } from './styles.js';
+import './transcript.js';
+
+type Theme = 'light' | 'dark';
+
+/**
+ * The demo chat frontend: session switcher, transcript, queued rows, the Dock above the composer,
+ * language and theme switches. It uses only the public elements and the transport.
+ */
+export class DemoChatApp extends LitElement {
+  static override styles = appStyles;
+
+  @property({ attribute: false }) accessor transport: WebSocketTransport | undefined = undefined;
+  @property({ attribute: false }) accessor inspect: Observer<InspectionEvent> | undefined = undefined;
+
+  @state() accessor sessions: SessionSummary[] = [];
+  @state() accessor sessionId: SessionId | undefined = undefined;
+  @state() accessor view: SessionView | undefined = undefined;
+  @state() accessor uiLang: PageLang = (localStorage.getItem('demo.lang') as PageLang | null) === 'zh' ? 'zh' : 'en';
+  @state() accessor theme: Theme = localStorage.getItem('demo.theme') === 'dark' ? 'dark' : 'light';
+  @state() accessor status: ConnectionStatus = 'connecting';
+  @state() accessor draft = '';
+  @state() accessor notice = '';
+  @state() accessor editing: { itemId: string; text: string } | undefined = undefined;
+
+  private unwatch: (() => void) | undefined;
+  private unstatus: (() => void) | undefined;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    window.addEventListener('hashchange', this.onHash);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    window.removeEventListener('hashchange', this.onHash);
+    this.unwatch?.();
+    this.unstatus?.();
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('transport') && this.transport) {
+      this.unstatus?.();
+      this.status = this.transport.status;
+      this.unstatus = this.transport.onStatus((status) => (this.status = status));
+      void this.refreshSessions().then(() => this.onHash());
+    }
+    if (changed.has('sessionId')) {
+      this.unwatch?.();
+      this.view = undefined;
+      this.editing = undefined;
+      if (this.transport && this.sessionId) {
+        const sessionId = this.sessionId;
+        this.unwatch = this.transport.watchSession(sessionId, (view) => { if (this.sessionId === sessionId) this.view = view; });
+      }
+    }
+    if (changed.has('uiLang')) { document.documentElement.lang = this.uiLang === 'zh' ? 'zh-CN' : 'en'; localStorage.setItem('demo.lang', this.uiLang); }
+    if (changed.has('theme')) { document.documentElement.dataset.theme = this.theme; localStorage.setItem('demo.theme', this.theme); }
+  }
+
+  private onHash = () => {
+    const wanted = new URLSearchParams(location.hash.slice(1)).get('session');
+    const known = this.sessions.find((s) => s.sessionId === wanted) ?? this.sessions[0];
+    if (known && known.sessionId !== this.sessionId) this.sessionId = known.sessionId;
+  };
+
+  private async refreshSessions() {
+    if (this.transport) this.sessions = await this.transport.listSessions();
+  }
+
+  private select(sessionId: SessionId) {
+    location.hash = `session=${encodeURIComponent(sessionId)}`;
+  }
+
+  private async newChat() {
+    if (!this.transport) return;
+    const title = `${pageStrings[this.uiLang].newChat} ${this.sessions.length + 1}`;
+    const summary = await this.transport.openSession({ title });
+    await this.refreshSessions();
+    this.select(summary.sessionId);
+  }
+
+  private async send(event?: Event) {
+    event?.preventDefault();
+    const text = this.draft.trim();
+    if (!text || !this.transport || !this.sessionId) return;
+    this.draft = '';
+    try {
+      await this.transport.session.send({ sessionId: this.sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text });
+    } catch (error) {
+      this.draft = text;
+      this.notice = error instanceof TransportError ? error.message : String(error);
+    }
+  }
+
+  private onKey(event: KeyboardEvent) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) void this.send(event);
+  }
+
+  private async queueAction(row: QueuedMessage, op: 'remove' | 'steer' | 'edit', text?: string) {
+    if (!this.transport || !this.sessionId) return;
+    const request = op === 'edit'
+      ? { op, sessionId: this.sessionId, itemId: row.id, text: text ?? row.text }
+      : { op, sessionId: this.sessionId, itemId: row.id };
+    const result = await this.transport.session.updateQueue(request);
+    this.editing = undefined;
+    this.notice = result.ok ? '' : pageStrings[this.uiLang].refused[result.reason];
+  }
+
+  override render() {
+    const s = pageStrings[this.uiLang];
+    const current = this.sessions.find((x) => x.sessionId === this.sessionId);
+    return html`<div class="app">
+      <aside class="sidebar" aria-label=${s.sessions}>
+        <div class="brand"><span class="logo" aria-hidden="true">◧</span>${s.appName}</div>
+        <button class="new" @click=${this.newChat}>+ ${s.newChat}</button>
+        <nav><ul class="sessions">${this.sessions.map((x) => html`<li>
+          <button class="session" aria-current=${x.sessionId === this.sessionId ? 'page' : 'false'} @click=${() => this.select(x.sessionId)}>${x.title || s.untitled}</button></li>`)}
+        </ul></nav>
+      </aside>
+      <main class="main">
+        <header class="bar">
+          <h1 class="title">${current?.title || s.untitled}</h1>
+          ${this.status !== 'open' ? html`<span class="status" role="status">${s.connecting}</span>` : nothing}
+          <div class="switch" role="group" aria-label=${s.language}>
+            <button aria-pressed=${this.uiLang === 'en'} @click=${() => (this.uiLang = 'en')}>EN</button>
+            <button aria-pressed=${this.uiLang === 'zh'} @click=${() => (this.uiLang = 'zh')}>中文</button>
+          </div>
+          <div class="switch" role="group" aria-label=${s.theme}>
+            <button aria-pressed=${this.theme === 'light'} @click=${() => (this.theme = 'light')}>${s.light}</button>
+            <button aria-pressed=${this.theme === 'dark'} @click=${() => (this.theme = 'dark')}>${s.dark}</button>
+          </div>
+        </header>
+        <div class="scroller">
+          <demo-transcript .transport=${this.transport} session-id=${this.sessionId ?? nothing} .view=${this.view} lang=${this.uiLang} theme=${this.theme}></demo-transcript>
+          ${this.renderQueue()}
+          ${this.view?.turn === 'running' ? html`<p class="working" role="status"><span class="dots" aria-hidden="true"></span>${s.working}</p>` : nothing}
+        </div>
+        <footer class="bottom">
+          <task-surface-dock .transport=${this.transport} session-id=${this.sessionId ?? nothing} lang=${this.uiLang} theme=${this.theme} .inspect=${this.inspect}></task-surface-dock>
+          ${this.notice ? html`<p class="notice" role="alert">${this.notice} <button class="link" @click=${() => (this.notice = '')}>✕</button></p>` : nothing}
+          ${this.view && this.view.lastSeq === 0 ? html`<div class="suggestions">${s.suggestions.map((t) => html`<button @click=${() => { this.draft = t; void this.send(); }}>${t}</button>`)}</div>` : nothing}
+          <form class="composer" @submit=${this.send}>
+            <textarea rows="1" aria-label=${s.placeholder} placeholder=${s.placeholder} .value=${this.draft}
+              @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)} @keydown=${this.onKey}></textarea>
+            <button class="send" type="submit" ?disabled=${!this.draft.trim()}>${s.send}</button>
+          </form>
+        </footer>
+      </main>
+    </div>`;
+  }
+
+  private renderQueue() {
+    const s = pageStrings[this.uiLang];
+    const rows = this.view?.queue ?? [];
+    if (rows.length === 0) return nothing;
+    return html`<ol class="queue" aria-label=${s.queued}>${rows.map((row) => html`<li class="queued" data-item=${row.id}>
+      <div class="bubble user pending">
+        <span class="chip">${s.queued}${row.source.taskSurface ? ` · ${s.fromPanel}` : ''}</span>
+        ${this.editing?.itemId === row.id
+          ? html`<textarea class="edit" aria-label=${s.edit} .value=${this.editing.text}
+              @input=${(e: Event) => (this.editing = { itemId: row.id, text: (e.target as HTMLTextAreaElement).value })}></textarea>
+            <div class="row-actions"><button @click=${() => this.queueAction(row, 'edit', this.editing?.text)}>${s.save}</button>
+            <button @click=${() => (this.editing = undefined)}>${s.cancel}</button></div>`
+          : html`<div class="text">${row.text}</div>
+            <div class="row-actions">
+              <button @click=${() => this.queueAction(row, 'steer')}>${s.steer}</button>
+              <button @click=${() => (this.editing = { itemId: row.id, text: row.text })}>${s.edit}</button>
+              <button @click=${() => this.queueAction(row, 'remove')}>${s.remove}</button>
+            </div>`}
+      </div></li>`)}</ol>`;
+  }
+}
+
+if (!customElements.get('demo-chat-app')) customElements.define('demo-chat-app', DemoChatApp);
+
+declare global {
+  interface HTMLElementTagNameMap { 'demo-chat-app': DemoChatApp }
+}

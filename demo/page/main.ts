@@ -1,0 +1,28 @@
+// The demo page's entry: connects to the host over WebSocket and mounts the chat app.
+// `?inspect` opens the Stately inspector with the Dock's actors and, when the host was started with
+// `--inspect`, the host's actors relayed over `/inspect`.
+import type { InspectionEvent, Observer } from 'xstate';
+import { createWebSocketTransport } from '../../transport/ws/client.js';
+import './chat-app.js';
+
+const wsUrl = (path: string) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
+
+async function inspector(): Promise<Observer<InspectionEvent> | undefined> {
+  if (!new URLSearchParams(location.search).has('inspect')) return undefined;
+  const { createBrowserInspector } = await import('@statelyai/inspect');
+  const browser = createBrowserInspector();
+  const relay = new WebSocket(wsUrl('/inspect'));
+  relay.onmessage = (event) => {
+    try {
+      const message = JSON.parse(String(event.data)) as { type?: unknown };
+      if (typeof message.type === 'string' && message.type.startsWith('@xstate.')) browser.adapter.send(message as never);
+    } catch { /* not an inspection event */ }
+  };
+  return browser.inspect;
+}
+
+const app = document.querySelector('demo-chat-app')!;
+app.inspect = await inspector();
+const transport = createWebSocketTransport({ url: wsUrl('/ws') });
+app.transport = transport;
+(window as unknown as { demo: unknown }).demo = { transport };

@@ -1,0 +1,76 @@
+import { css } from 'lit';
+
+/** The shell: a sidebar of chats, a header with switches, the scrolling transcript, the composer. */
+export const appStyles = css`
+  :host { display: block; height: 100%; color: var(--fg); font: 15px/1.5 var(--font); }
+  * { box-sizing: border-box; }
+  button { font: inherit; color: inherit; cursor: pointer; }
+  :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+  .app { display: grid; grid-template-columns: 248px 1fr; height: 100%; }
+  .sidebar { background: var(--bg-side); border-right: 1px solid var(--border); padding: 16px 12px; display: flex; flex-direction: column; gap: 12px; overflow: auto; }
+  .brand { font-weight: 650; font-size: 15px; display: flex; align-items: center; gap: 8px; padding: 4px 8px; }
+  .logo { color: var(--accent); font-size: 20px; }
+  .new { border: 1px solid var(--border); background: var(--bg); border-radius: 10px; padding: 8px 12px; text-align: left; }
+  .new:hover { border-color: var(--accent); }
+  .sessions { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 2px; }
+  .session { width: 100%; text-align: left; border: 0; background: none; border-radius: 8px; padding: 8px 10px; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .session:hover { background: var(--hover); color: var(--fg); }
+  .session[aria-current='page'] { background: var(--selected); color: var(--fg); font-weight: 550; }
+  .main { display: grid; grid-template-rows: auto minmax(0, 1fr) auto; min-width: 0; height: 100%; background: var(--bg); }
+  .bar { display: flex; align-items: center; gap: 12px; padding: 10px 20px; border-bottom: 1px solid var(--border); }
+  .title { font-size: 16px; font-weight: 600; margin: 0; flex: 1; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .status { color: var(--warn); font-size: 13px; }
+  .switch { display: inline-flex; border: 1px solid var(--border); border-radius: 8px; overflow: hidden; }
+  .switch button { border: 0; background: none; padding: 4px 10px; font-size: 13px; color: var(--muted); }
+  .switch button[aria-pressed='true'] { background: var(--selected); color: var(--fg); font-weight: 600; }
+  .scroller { overflow-y: auto; padding: 8px 0 16px; scroll-behavior: auto; }
+  demo-transcript, .queue, .working { display: block; max-width: 820px; margin: 0 auto; padding: 0 24px; }
+  .queue { list-style: none; display: flex; flex-direction: column; gap: 8px; align-items: flex-end; }
+  .queued { display: flex; justify-content: flex-end; width: 100%; }
+  .bubble { max-width: 80%; padding: 10px 14px; border-radius: 16px; }
+  .bubble.user { background: var(--bubble-user); border-bottom-right-radius: 4px; }
+  .pending { opacity: .85; border: 1px dashed var(--border); }
+  .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+  .chip { display: inline-block; font-size: 12px; color: var(--muted); margin-bottom: 2px; }
+  .row-actions { display: flex; gap: 6px; margin-top: 6px; justify-content: flex-end; }
+  .row-actions button, .link { border: 1px solid var(--border); background: var(--bg); border-radius: 6px; padding: 2px 8px; font-size: 12px; }
+  .edit { width: 100%; min-height: 60px; font: inherit; border-radius: 8px; border: 1px solid var(--border); background: var(--bg); color: var(--fg); padding: 6px; }
+  .working { color: var(--muted); font-size: 14px; display: flex; align-items: center; gap: 8px; }
+  .dots { width: 8px; height: 8px; border-radius: 50%; background: var(--accent); animation: pulse 1s ease-in-out infinite; }
+  @keyframes pulse { 50% { opacity: .3; } }
+  @media (prefers-reduced-motion: reduce) { .dots { animation: none; } }
+  .bottom { padding: 8px 24px 18px; display: flex; flex-direction: column; gap: 10px; max-width: 868px; width: 100%; margin: 0 auto; }
+  task-surface-dock { --task-surface-dock-max-height: 44vh; }
+  .notice { margin: 0; padding: 8px 12px; border-radius: 8px; background: var(--warn-bg); font-size: 14px; }
+  .suggestions { display: flex; flex-wrap: wrap; gap: 8px; }
+  .suggestions button { border: 1px solid var(--border); background: var(--bg); border-radius: 999px; padding: 4px 12px; font-size: 13px; color: var(--muted); }
+  .suggestions button:hover { color: var(--fg); border-color: var(--accent); }
+  .composer { display: flex; gap: 8px; align-items: flex-end; border: 1px solid var(--border); border-radius: 16px; padding: 8px 8px 8px 14px; background: var(--bg-input); box-shadow: var(--shadow); }
+  .composer:focus-within { border-color: var(--accent); }
+  .composer textarea { flex: 1; border: 0; resize: none; background: none; color: var(--fg); font: inherit; padding: 6px 0; max-height: 160px; field-sizing: content; }
+  .composer textarea:focus { outline: none; }
+  .send { border: 0; background: var(--accent); color: #fff; border-radius: 10px; padding: 8px 16px; font-weight: 600; }
+  .send:disabled { opacity: .45; cursor: default; }
+  @media (max-width: 720px) { .app { grid-template-columns: 1fr; } .sidebar { display: none; } }
+`;
+
+/** The transcript: user bubbles right, agent text left, panels and cards full width. */
+export const transcriptStyles = css`
+  :host { display: block; }
+  * { box-sizing: border-box; }
+  .top { display: flex; justify-content: center; padding: 12px 0; }
+  .start { color: var(--muted); font-size: 13px; margin: 0; }
+  .older { border: 1px solid var(--border); background: var(--bg); color: var(--fg); border-radius: 999px; padding: 4px 14px; font: inherit; font-size: 13px; cursor: pointer; }
+  .events { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 12px; }
+  .row { display: flex; }
+  .row.user { justify-content: flex-end; }
+  .row.tool, .row.card { display: block; }
+  .row.note { justify-content: flex-start; }
+  .bubble { max-width: 80%; padding: 10px 14px; border-radius: 16px; }
+  .bubble.user { background: var(--bubble-user); border-bottom-right-radius: 4px; }
+  .bubble.agent { background: none; padding-left: 0; max-width: 100%; }
+  .text { white-space: pre-wrap; overflow-wrap: anywhere; }
+  .chip { display: inline-block; font-size: 12px; color: var(--muted); margin-bottom: 2px; }
+  .tool-note { font-size: 12px; color: var(--muted); border: 1px solid var(--border); border-radius: 999px; padding: 1px 10px; }
+  task-surface-toolview, action-card { display: block; max-width: 640px; }
+`;
