@@ -27,13 +27,18 @@ export function formatSubmission(
   options: { locale: SubmissionLocale },
 ): string {
   const words = WORDS[options.locale] ?? WORDS.en;
-  const lines = [model.title];
+  const lines = [oneLine(model.title)];
   for (const field of model.fields) {
     const value = Object.prototype.hasOwnProperty.call(values, field.id) ? values[field.id] : undefined;
-    lines.push(...entry(field.label, formatValue(field, value, words), words));
+    lines.push(...entry(oneLine(field.label), formatValue(field, value, words), words));
   }
   if (note !== undefined && /\S/.test(note)) lines.push(...entry(words.note, textValue(note), words));
   return lines.join('\n');
+}
+
+/** Names (title, labels) on one line, so a line break in a label cannot pass for a value. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** A value is one inline string after the label, or lines under it (indented two spaces). */
@@ -74,8 +79,9 @@ function formatValue(field: NormalizedField, value: unknown, words: Words): Form
 function optionName(options: readonly TaskSurfaceOption[], id: unknown): string {
   const option = options.find((o) => o.id === id);
   if (option === undefined) return raw(id);
-  const shared = options.some((o) => o !== option && o.label === option.label);
-  return shared ? `${option.label} (${option.id})` : option.label;
+  const label = oneLine(option.label);
+  const shared = options.some((o) => o !== option && oneLine(o.label) === label);
+  return shared ? `${label} (${option.id})` : label;
 }
 
 function raw(value: unknown): string {
