@@ -94,8 +94,8 @@ export const TextFieldSchema = z.strictObject({
   kind: z.literal('text'),
   id,
   label,
-  multiline: z.optional(z.boolean()),
-  required: z.optional(z.boolean()),
+  multiline: z.optional(describe(z.boolean(), 'A multi-line box; a single-line text may not contain line breaks')),
+  required: z.optional(describe(z.boolean(), 'The user must enter something other than blanks')),
   initial: z.optional(text),
 });
 export const ChoiceFieldSchema = z.strictObject({
@@ -103,14 +103,14 @@ export const ChoiceFieldSchema = z.strictObject({
   id,
   label,
   options,
-  initial: z.optional(z.string()),
+  initial: z.optional(describe(z.string(), 'The id of the option selected at first; omit for no selection')),
 });
 export const MultiChoiceFieldSchema = z.strictObject({
   kind: z.literal('multi-choice'),
   id,
   label,
   options,
-  initial: z.optional(z.array(z.string())),
+  initial: z.optional(describe(z.array(z.string()), 'Ids of the options selected at first')),
 });
 export const ToggleFieldSchema = z.strictObject({
   kind: z.literal('toggle'),
@@ -123,7 +123,7 @@ export const OrderFieldSchema = z.strictObject({
   id,
   label,
   options,
-  initial: z.optional(z.array(z.string())),
+  initial: z.optional(describe(z.array(z.string()), 'Option ids, first to last; options left out follow in declared order')),
 });
 
 export const TaskSurfaceFieldSchema = z.discriminatedUnion('kind', [
