@@ -17,6 +17,8 @@ export interface DemoHostOptions {
   inspect?: InspectObserver;
   /** Pass a store to share it across host restarts in one process (tests). */
   logStore?: SessionLogStore;
+  /** false: queued rows wait until host code claims them (tests step queued → claiming by hand). */
+  autoAdmit?: boolean;
 }
 
 export interface DemoHost {
@@ -45,6 +47,7 @@ export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
   const host = createHost({
     store,
     driver: createScriptedAgent({ thinkMs: options.thinkMs ?? 0 }),
+    ...(options.autoAdmit === false ? { autoAdmit: false } : {}),
     ...(options.inspect ? { inspect: options.inspect } : {}),
   });
   host.actionCards.register(createPageKind({ pages: createMemoryPageStore() }));

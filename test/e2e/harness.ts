@@ -1,0 +1,103 @@
+// Shared set-up of the end-to-end tests: one demo build, one Chromium, a real demo host over
+// WebSocket in this process, and pages that record every CSP violation.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildDemo } from '../../demo/build.js';
+import { startDemoServer, type DemoServer } from '../../demo/app.js';
+import type { SessionEvent, SessionId } from '../../protocol/index.js';
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+export interface E2E {
+  browser: Browser;
+  root: string;
+  close(): Promise<void>;
+}
+
+/** Builds the demo once and launches Chromium once for a test file. */
+export async function setupE2E(): Promise<E2E> {
+  const root = mkdtempSync(join(tmpdir(), 'ts-e2e-'));
+  await buildDemo(root);
+  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  return {
+    browser, root,
+    async close() { await browser.close(); rmSync(root, { recursive: true, force: true }); },
+  };
+}
+
+export interface Demo {
+  server: DemoServer;
+  context: BrowserContext;
+  /** Opens the chat page on a session and waits for the app to connect. */
+  open(sessionId?: SessionId, path?: string): Promise<Page>;
+  /** Every CSP violation any page reported. */
+  violations(): Promise<string[]>;
+  sessionId: SessionId;
+  events(sessionId?: SessionId): Promise<SessionEvent[]>;
+  close(): Promise<void>;
+}
+
+/** A fresh demo host (SQLite in a temp dir) and a browser context for one test. */
+export async function startDemo(e2e: E2E, options: { autoAdmit?: boolean } = {}): Promise<Demo> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ts-e2e-data-'));
+  const server = await startDemoServer({ root: e2e.root, store: 'sqlite', dataDir, thinkMs: 0, ...options });
+  const context = await e2e.browser.newContext({ viewport: { width: 1200, height: 900 } });
+  context.setDefaultTimeout(8_000);
+  await context.addInitScript(() => {
+    const w = window as unknown as { __violations: string[] };
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
+  const pages: Page[] = [];
+  const sessionId = server.demo.host.listSessions()[0]!.sessionId;
+  const demo: Demo = {
+    server, context, sessionId,
+    async open(id = sessionId, path = '/') {
+      const page = await context.newPage();
+      pages.push(page);
+      page.on('pageerror', (error) => console.error('[page error]', error.message));
+      await page.goto(`${server.url.replace(/\/$/, '')}${path}#session=${encodeURIComponent(id)}`);
+      if (path === '/') await page.locator('demo-chat-app .composer textarea').waitFor();
+      return page;
+    },
+    async violations() {
+      const all: string[] = [];
+      for (const page of pages) if (!page.isClosed()) all.push(...await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations));
+      return all;
+    },
+    async events(id = sessionId) {
+      return (await server.demo.host.readLog(id, { limit: 500 })).events;
+    },
+    async close() {
+      await context.close();
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return demo;
+}
+
+/** Writes in the composer and sends. */
+export async function say(page: Page, text: string): Promise<void> {
+  const box = page.locator('demo-chat-app .composer textarea');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+export const dock = (page: Page) => page.locator('task-surface-dock');
+
+/** Resolves once the Dock's state attribute is `state`. */
+export async function dockState(page: Page, state: string): Promise<void> {
+  await page.locator(`task-surface-dock[state="${state}"]`).waitFor({ state: 'attached' });
+}
+
+export const userMessages = (events: SessionEvent[]) => events.filter((e) => e.type === 'user/message');
+export const surfaceAnswers = (events: SessionEvent[]) => userMessages(events).filter((e) => e.type === 'user/message' && e.source.taskSurface);
+
+/** Resolves once the transcript row's status badge reads `status` (e.g. Open, Submitted). */
+export async function rowStatus(page: Page, status: string, nth = 0): Promise<void> {
+  await page.locator('task-surface-toolview').nth(nth).locator('.status').filter({ hasText: new RegExp(`: ${status}$`) }).waitFor();
+}
