@@ -1,5 +1,6 @@
 import type { TableCell } from './model.js';
 import type { NormalizedBlock, NormalizedField, NormalizedSection, NormalizedTaskSurfaceModel } from './normalized.js';
+import { jsonStringBytes } from './utf8.js';
 
 /*
  * The model limit is on UTF-8 bytes of the normalised model's JSON. Serialising the model just to
@@ -7,34 +8,6 @@ import type { NormalizedBlock, NormalizedField, NormalizedSection, NormalizedTas
  * the parser built and so knows exactly, and adds up what JSON.stringify would write. A property
  * test holds it equal to `TextEncoder.encode(JSON.stringify(model)).length`.
  */
-
-/** Units that JSON writes as more than one byte: escapes and everything outside ASCII. */
-const WIDE_RUN = /["\\\x00-\x1f\x7f-\uffff]+/g;
-
-/** Bytes a JSON string literal of `text` takes beyond `text.length` (quotes not included). */
-function extraBytes(text: string): number {
-  let extra = 0;
-  WIDE_RUN.lastIndex = 0;
-  let match: RegExpExecArray | null;
-  while ((match = WIDE_RUN.exec(text)) !== null) {
-    const run = match[0];
-    for (let i = 0; i < run.length; i++) {
-      const code = run.charCodeAt(i);
-      if (code < 0x20) extra += code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 1 : 5;
-      else if (code === 0x22 || code === 0x5c || (code >= 0x80 && code < 0x800)) extra += 1;
-      else if (code < 0x80) continue; // DEL is written as is
-      else if (code < 0xd800 || code > 0xdfff) extra += 2;
-      else if (code <= 0xdbff && (run.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { extra += 2; i++; }
-      else extra += 5; // a lone surrogate is written as a \uXXXX escape
-    }
-  }
-  return extra;
-}
-
-/** Bytes of a string as a JSON string literal, UTF-8. */
-export function jsonStringBytes(text: string): number {
-  return text.length + 2 + extraBytes(text);
-}
 
 /**
  * Collects the model's strings; their bytes are measured at the end in one scan of their
@@ -55,7 +28,8 @@ class Sizer {
   total(): number {
     const joined = this.strings.join(',');
     const count = this.strings.length;
-    return this.bytes + joined.length - Math.max(0, count - 1) + 2 * count + extraBytes(joined);
+    // The joined text is the strings plus count - 1 commas; each literal adds two quotes.
+    return this.bytes + jsonStringBytes(joined) - 2 - Math.max(0, count - 1) + 2 * count;
   }
 }
 
