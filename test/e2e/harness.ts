@@ -101,3 +101,21 @@ export const surfaceAnswers = (events: SessionEvent[]) => userMessages(events).f
 export async function rowStatus(page: Page, status: string, nth = 0): Promise<void> {
   await page.locator('task-surface-toolview').nth(nth).locator('.status').filter({ hasText: new RegExp(`: ${status}$`) }).waitFor();
 }
+
+/** Polls until `check` holds (the test runner's timeout bounds it). */
+export async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await check())) await new Promise((r) => setTimeout(r, 10));
+}
+
+/** With `autoAdmit: false`: waits for the session's next queued row and claims it (it turns `claiming`). */
+export async function claimNext(demo: Demo, sessionId = demo.sessionId) {
+  const host = demo.server.demo.host;
+  await until(() => host.getView(sessionId).queue.length > 0);
+  return host.inbox.claimNext(sessionId)!;
+}
+
+/** Claims and commits the next row, then waits for the agent's turn to finish. */
+export async function admitNext(demo: Demo, sessionId = demo.sessionId): Promise<void> {
+  (await claimNext(demo, sessionId)).commit();
+  await demo.server.demo.host.whenIdle(sessionId);
+}

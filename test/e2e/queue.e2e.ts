@@ -1,0 +1,110 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import {
+  admitNext, claimNext, dock, dockState, rowStatus, say, setupE2E, startDemo, surfaceAnswers, until, type Demo, type E2E,
+} from './harness.js';
+
+let e2e: E2E;
+let demo: Demo | undefined;
+before(async () => { e2e = await setupE2E(); });
+after(async () => { await e2e.close(); });
+afterEach(async () => {
+  if (!demo) return;
+  assert.deepEqual(await demo.violations(), [], 'no Content-Security-Policy or Trusted Types violations');
+  await demo.close();
+  demo = undefined;
+});
+
+/** A demo whose host admits rows only when the test says so, with the compare surface open. */
+async function openCompare() {
+  demo = await startDemo(e2e, { autoAdmit: false });
+  const page = await demo.open();
+  await say(page, 'compare databases');
+  await admitNext(demo);
+  await dockState(page, 'editing');
+  await dock(page).getByRole('radio', { name: /SQLite/ }).click();
+  return { demo, page };
+}
+const status = (page: import('playwright-core').Page) => dock(page).locator('.status');
+
+describe('Submission lifecycle through the queue', () => {
+  it('goes queued → claiming → closed, and the Dock stays locked until the answer is durable', async () => {
+    const { demo, page } = await openCompare();
+    // Record every Dock state from here on: there must be no editable gap after submitting.
+    await page.evaluate(() => {
+      const el = document.querySelector('demo-chat-app')!.shadowRoot!.querySelector('task-surface-dock')!;
+      const seen: string[] = ((window as unknown as { __dockStates: string[] }).__dockStates = []);
+      new MutationObserver(() => seen.push(el.getAttribute('state') ?? '')).observe(el, { attributes: true, attributeFilter: ['state'] });
+    });
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    await status(page).filter({ hasText: 'Waiting for the agent to pick it up' }).waitFor();
+    await page.locator('demo-chat-app .queued').filter({ hasText: 'from the panel' }).waitFor();
+    assert.equal(await dock(page).getByRole('button', { name: 'Dismiss' }).isDisabled(), true);
+    const claim = await claimNext(demo);
+    await status(page).filter({ hasText: 'The agent is reading your answer' }).waitFor();
+    await page.locator('demo-chat-app .queued').waitFor({ state: 'detached' });
+    assert.equal(await dock(page).getByRole('button', { name: 'Use this database' }).isDisabled(), true);
+    claim.commit();
+    await dockState(page, 'hidden');
+    await rowStatus(page, 'Submitted');
+    const states = await page.evaluate(() => (window as unknown as { __dockStates: string[] }).__dockStates);
+    const afterSubmit = states.slice(states.indexOf('submitting'));
+    assert.ok(afterSubmit.length > 0 && !afterSubmit.includes('editing') && !afterSubmit.includes('rejected'), `states: ${states.join(' → ')}`);
+    assert.equal(surfaceAnswers(await demo.events()).length, 1);
+  });
+
+  it('removing the queued answer restores the editable surface with the values kept', async () => {
+    const { demo, page } = await openCompare();
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    await page.locator('demo-chat-app .queued').getByRole('button', { name: 'Remove' }).click();
+    await dockState(page, 'editing');
+    assert.equal(await dock(page).getByRole('radio', { name: /SQLite/ }).getAttribute('aria-checked'), 'true');
+    assert.equal(surfaceAnswers(await demo.events()).length, 0);
+    await rowStatus(page, 'Open');
+  });
+
+  it('refuses edit and steer of a queued panel answer, and the row stays', async () => {
+    const { demo, page } = await openCompare();
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    const row = page.locator('demo-chat-app .queued');
+    await row.getByRole('button', { name: 'Send now' }).click();
+    await page.getByRole('alert').filter({ hasText: 'can only be removed' }).waitFor();
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await row.getByRole('textbox', { name: 'Edit' }).fill('something else');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('alert').filter({ hasText: 'can only be removed' }).waitFor();
+    assert.equal(demo.server.demo.host.getView(demo.sessionId).queue.length, 1);
+    await status(page).filter({ hasText: 'Waiting for the agent to pick it up' }).waitFor();
+  });
+
+  it('a rejected admission gives the surface back; the retry is admitted once', async () => {
+    const { demo, page } = await openCompare();
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    const claim = await claimNext(demo);
+    await status(page).filter({ hasText: 'The agent is reading your answer' }).waitFor();
+    claim.discard('rejected');
+    await dockState(page, 'editing');
+    assert.equal(await dock(page).getByRole('radio', { name: /SQLite/ }).getAttribute('aria-checked'), 'true');
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    await admitNext(demo);
+    await dockState(page, 'hidden');
+    await page.getByText('Going with SQLite.', { exact: false }).waitFor();
+    assert.equal(surfaceAnswers(await demo.events()).length, 1);
+  });
+
+  it('a host restart while claiming brings the surface back editable, and nothing is doubled', async () => {
+    const { demo, page } = await openCompare();
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    await claimNext(demo);
+    await status(page).filter({ hasText: 'The agent is reading your answer' }).waitFor();
+    await demo.server.restartHost();
+    await dockState(page, 'editing');
+    assert.equal(await dock(page).getByRole('radio', { name: /SQLite/ }).getAttribute('aria-checked'), 'true');
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    await admitNext(demo);
+    await dockState(page, 'hidden');
+    await until(async () => surfaceAnswers(await demo.events()).length === 1);
+    await page.getByText('Going with SQLite.', { exact: false }).waitFor();
+    assert.equal(surfaceAnswers(await demo.events()).length, 1);
+  });
+});
