@@ -83,15 +83,15 @@ function readModel(r: Reader, input: unknown, base: At): NormalizedTaskSurfaceMo
     return r.add(at(base, 'version'), 'unsupported-version', `version must be 1; ${got}`);
   }
   r.object(input, base, 'the model', MODEL_KEYS);
-  const title = r.label(r.required(input, 'title', base, 'the model'), at(base, 'title'), 'the title');
-  const description = r.optionalLabel(own(input, 'description'), at(base, 'description'), 'the description');
+  const title = r.label(input, 'title', base, 'the model', 'the title');
+  const description = r.optionalLabel(input, 'description', base, 'the description');
   const ids = new IdScope(r, 'id');
   const sections = readSections(r, r.required(input, 'sections', base, 'the model'), at(base, 'sections'), ids);
   const fields = readFields(r, own(input, 'fields'), at(base, 'fields'), ids);
   const submitPath = at(base, 'submit');
   const submitValue = r.required(input, 'submit', base, 'the model');
   const submit = submitValue === undefined ? undefined : r.object(submitValue, submitPath, 'submit', SUBMIT_KEYS);
-  const label = submit && r.label(r.required(submit, 'label', submitPath, 'submit'), at(submitPath, 'label'), 'the submit label');
+  const label = submit && r.label(submit, 'label', submitPath, 'submit', 'the submit label');
   // Checked only on an otherwise valid model, where nothing was left out of the lists.
   if (!r.failed && sections !== undefined && fields !== undefined && sections.length === 0 && fields.length === 0) {
     r.add(at(base, 'sections'), 'invalid-value', 'a task surface needs at least one block or field');
@@ -110,9 +110,9 @@ function readSections(r: Reader, value: unknown, path: At, ids: IdScope): Normal
     const sectionPath = at(path, i);
     const section = r.object(list[i], sectionPath, 'a section', SECTION_KEYS);
     if (section === undefined) { r.skip(); continue; }
-    const id = r.id(r.required(section, 'id', sectionPath, 'a section'), at(sectionPath, 'id'), 'a section id');
-    ids.claim(id, at(sectionPath, 'id'));
-    const title = r.optionalLabel(own(section, 'title'), at(sectionPath, 'title'), 'a section title');
+    const id = r.id(section, 'id', sectionPath, 'a section', 'a section id');
+    ids.claim(id, sectionPath);
+    const title = r.optionalLabel(section, 'title', sectionPath, 'a section title');
     const layout = readLayout(r, own(section, 'layout'), at(sectionPath, 'layout'));
     const blocks = readBlocks(r, r.required(section, 'blocks', sectionPath, 'a section'), at(sectionPath, 'blocks'));
     if (id === undefined || layout === undefined || blocks === undefined) { r.skip(); continue; }

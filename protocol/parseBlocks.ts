@@ -32,7 +32,7 @@ export function readBlock(r: Reader, value: unknown, path: At): NormalizedBlock 
 
 function readMarkdown(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a markdown block', MARKDOWN_KEYS);
-  const text = r.label(r.required(value, 'text', path, 'a markdown block'), at(path, 'text'), 'markdown text');
+  const text = r.label(value, 'text', path, 'a markdown block', 'markdown text');
   return text === undefined ? undefined : { kind: 'markdown', text };
 }
 
@@ -46,9 +46,9 @@ function readMetrics(r: Reader, value: Input, path: At): NormalizedBlock | undef
     const itemPath = at(itemsPath, i);
     const item = r.object(list[i], itemPath, 'a metric', METRIC_KEYS);
     if (item === undefined) { r.skip(); continue; }
-    const label = r.label(r.required(item, 'label', itemPath, 'a metric'), at(itemPath, 'label'), 'a metric label');
-    const text = r.string(r.required(item, 'value', itemPath, 'a metric'), at(itemPath, 'value'), 'a metric value');
-    const detail = r.optionalLabel(own(item, 'detail'), at(itemPath, 'detail'), 'a metric detail');
+    const label = r.label(item, 'label', itemPath, 'a metric', 'a metric label');
+    const text = r.string(item, 'value', itemPath, 'a metric', 'a metric value');
+    const detail = r.optionalLabel(item, 'detail', itemPath, 'a metric detail');
     if (label === undefined || text === undefined) { r.skip(); continue; }
     items.push(detail === undefined ? { label, value: text } : { label, value: text, detail });
   }
@@ -68,9 +68,9 @@ function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefin
     const columnPath = at(columnsPath, i);
     const column = r.object(list[i], columnPath, 'a table column', COLUMN_KEYS);
     if (column === undefined) { r.skip(); continue; }
-    const id = r.id(r.required(column, 'id', columnPath, 'a table column'), at(columnPath, 'id'), 'a column id');
-    const label = r.label(r.required(column, 'label', columnPath, 'a table column'), at(columnPath, 'label'), 'a column label');
-    scope.claim(id, at(columnPath, 'id'));
+    const id = r.id(column, 'id', columnPath, 'a table column', 'a column id');
+    const label = r.label(column, 'label', columnPath, 'a table column', 'a column label');
+    scope.claim(id, columnPath);
     if (id !== undefined && label !== undefined) columns.push({ id, label });
     else r.skip();
   }
@@ -112,11 +112,10 @@ function readRow(
 
 function readDiff(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a diff block', DIFF_KEYS);
-  const filePath = r.optionalLabel(own(value, 'path'), at(path, 'path'), 'a diff path');
-  const beforeValue = r.required(value, 'before', path, 'a diff block');
-  const before = beforeValue === null ? null : r.string(beforeValue, at(path, 'before'), 'diff "before" (a string, or null for a new file)');
-  const after = r.string(r.required(value, 'after', path, 'a diff block'), at(path, 'after'), 'diff "after"');
-  const language = r.optionalLabel(own(value, 'language'), at(path, 'language'), 'a diff language');
+  const filePath = r.optionalLabel(value, 'path', path, 'a diff path');
+  const before = own(value, 'before') === null ? null : r.string(value, 'before', path, 'a diff block', 'diff "before" (a string, or null for a new file)');
+  const after = r.string(value, 'after', path, 'a diff block', 'diff "after"');
+  const language = r.optionalLabel(value, 'language', path, 'a diff language');
   if (before === undefined || after === undefined) return undefined;
   const block: DiffBlock = filePath === undefined ? { kind: 'diff', before, after } : { kind: 'diff', path: filePath, before, after };
   if (language !== undefined) block.language = language;
@@ -126,7 +125,7 @@ function readDiff(r: Reader, value: Input, path: At): NormalizedBlock | undefine
 function readNotice(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a notice block', NOTICE_KEYS);
   const tone = r.required(value, 'tone', path, 'a notice block');
-  const text = r.label(r.required(value, 'text', path, 'a notice block'), at(path, 'text'), 'notice text');
+  const text = r.label(value, 'text', path, 'a notice block', 'notice text');
   if (tone !== undefined && (typeof tone !== 'string' || !TONES.includes(tone))) {
     r.add(at(path, 'tone'), 'invalid-value', `a notice tone must be one of ${TONES.join(', ')}, not ${show(tone)}`);
     return undefined;

@@ -19,9 +19,9 @@ export function readField(r: Reader, value: unknown, path: At, ids: IdScope): No
   const field = value as Input;
   const what = `a ${kind} field`;
   r.object(field, path, what, kind === 'text' ? TEXT_KEYS : kind === 'toggle' ? TOGGLE_KEYS : OPTIONS_KEYS);
-  const id = r.id(r.required(field, 'id', path, what), at(path, 'id'), 'a field id');
-  ids.claim(id, at(path, 'id'));
-  const label = r.label(r.required(field, 'label', path, what), at(path, 'label'), 'a field label');
+  const id = r.id(field, 'id', path, what, 'a field id');
+  ids.claim(id, path);
+  const label = r.label(field, 'label', path, what, 'a field label');
   const initialPath = at(path, 'initial');
   const initial = own(field, 'initial');
 
@@ -74,10 +74,10 @@ function readOptions(r: Reader, value: unknown, path: At): TaskSurfaceOption[] |
     const optionPath = at(path, i);
     const option = r.object(list[i], optionPath, 'an option', OPTION_KEYS);
     if (option === undefined) { ok = false; continue; }
-    const id = r.id(r.required(option, 'id', optionPath, 'an option'), at(optionPath, 'id'), 'an option id');
-    const label = r.label(r.required(option, 'label', optionPath, 'an option'), at(optionPath, 'label'), 'an option label');
-    const detail = r.optionalLabel(own(option, 'detail'), at(optionPath, 'detail'), 'an option detail');
-    scope.claim(id, at(optionPath, 'id'));
+    const id = r.id(option, 'id', optionPath, 'an option', 'an option id');
+    const label = r.label(option, 'label', optionPath, 'an option', 'an option label');
+    const detail = r.optionalLabel(option, 'detail', optionPath, 'an option detail');
+    scope.claim(id, optionPath);
     if (id === undefined || label === undefined) { ok = false; continue; }
     options.push(detail === undefined ? { id, label } : { id, label, detail });
   }

@@ -105,11 +105,7 @@ export class Reader {
     return found;
   }
 
-  /*
-   * `array`, `string`, `label` and `id` take what `required` returned: `undefined` there was
-   * already reported as a missing key, so it is not reported again.
-   */
-
+  /** What `required` returned: `undefined` there was already reported as a missing key. */
   array(value: unknown, path: At, what: string, nonEmpty: boolean): unknown[] | undefined {
     if (value === undefined) return undefined;
     if (!Array.isArray(value)) return this.add(path, 'invalid-type', `${what} must be an array, not ${describeType(value)}`);
@@ -117,38 +113,49 @@ export class Reader {
     return value;
   }
 
-  /** Any string (content: cell text, diff text, metric values). */
-  string(value: unknown, path: At, what: string): string | undefined {
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
-    return value;
+  /*
+   * The string readers take the object, the key and the object's path, and build the value's
+   * path only for an issue: a large model has thousands of strings and almost never an issue.
+   * `owner` names the object for a missing key; `what` names the value.
+   */
+
+  /** A required string of any content (cell text, diff text, metric values). */
+  string(obj: Input, key: string, path: At, owner: string, what: string): string | undefined {
+    const value = own(obj, key);
+    if (typeof value === 'string') return value;
+    return this.notString(value, key, path, owner, what);
   }
 
-  /** A string a person must be able to read: not empty or whitespace only. */
-  label(value: unknown, path: At, what: string): string | undefined {
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
-    if (!NOT_BLANK.test(value)) return this.add(path, 'invalid-value', `${what} must not be blank`);
+  /** A required string a person must be able to read: not empty or whitespace only. */
+  label(obj: Input, key: string, path: At, owner: string, what: string): string | undefined {
+    const value = own(obj, key);
+    if (typeof value !== 'string') return this.notString(value, key, path, owner, what);
+    if (!NOT_BLANK.test(value)) return this.add(at(path, key), 'invalid-value', `${what} must not be blank`);
     return value;
   }
 
   /** An optional label: absent stays absent; present must not be blank (omit it instead). */
-  optionalLabel(value: unknown, path: At, what: string): string | undefined {
+  optionalLabel(obj: Input, key: string, path: At, what: string): string | undefined {
+    const value = own(obj, key);
     if (value === undefined) return undefined;
-    if (typeof value === 'string' && !NOT_BLANK.test(value)) {
-      return this.add(path, 'invalid-value', `${what} must not be blank; omit it instead`);
-    }
-    return this.label(value, path, what);
+    if (typeof value !== 'string') return this.notString(value, key, path, '', what);
+    if (!NOT_BLANK.test(value)) return this.add(at(path, key), 'invalid-value', `${what} must not be blank; omit it instead`);
+    return value;
   }
 
-  /** An id: 1–128 characters, starting with a letter or digit, then letters, digits, `_ . : -`. */
-  id(value: unknown, path: At, what: string): string | undefined {
-    if (value === undefined) return undefined;
-    if (typeof value !== 'string') return this.add(path, 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
+  /** A required id: 1–128 characters, starting with a letter or digit, then letters, digits, `_ . : -`. */
+  id(obj: Input, key: string, path: At, owner: string, what: string): string | undefined {
+    const value = own(obj, key);
+    if (typeof value !== 'string') return this.notString(value, key, path, owner, what);
     if (value.length === 0 || value.length > ID_MAX_LENGTH || !ID_PATTERN.test(value)) {
-      return this.add(path, 'invalid-value', `${what} ${show(value)} must be 1–${ID_MAX_LENGTH} characters, start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'`);
+      return this.add(at(path, key), 'invalid-value', `${what} ${show(value)} must be 1–${ID_MAX_LENGTH} characters, start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'`);
     }
     return value;
+  }
+
+  private notString(value: unknown, key: string, path: At, owner: string, what: string): undefined {
+    if (value === undefined) return this.add(at(path, key), 'missing-key', `${owner} needs "${key}"`);
+    return this.add(at(path, key), 'invalid-type', `${what} must be a string, not ${describeType(value)}`);
   }
 
   optionalBoolean(value: unknown, path: At, what: string, fallback: boolean): boolean {
@@ -166,11 +173,12 @@ export class IdScope {
   private readonly seen = new Map<string, At>();
   constructor(private readonly reader: Reader, private readonly what: string) {}
 
-  claim(id: string | undefined, path: At): void {
+  /** Claims the `id` of the object at `owner`; a repeat is reported at the later `owner.id`. */
+  claim(id: string | undefined, owner: At): void {
     if (id === undefined) return;
     const first = this.seen.get(id);
-    if (first === undefined) this.seen.set(id, path);
-    else this.reader.add(path, 'duplicate-id', `${this.what} ${show(id)} is already used at ${formatIssuePath(toArray(first), '')}`);
+    if (first === undefined) this.seen.set(id, owner);
+    else this.reader.add(at(owner, 'id'), 'duplicate-id', `${this.what} ${show(id)} is already used at ${formatIssuePath(toArray(at(first, 'id')), '')}`);
   }
 
   has(id: string): boolean {
