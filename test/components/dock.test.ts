@@ -1,0 +1,261 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
+import { TransportError } from '../../transport/types.js';
+import { FakeTransport, deferred, sid, submissionRow } from './fakeTransport.js';
+import { everyKindModel } from './models.js';
+import { dismissButton, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
+
+const simple: TaskSurfaceModelV1 = {
+  version: 1, title: 'Name it', sections: [], submit: { label: 'Send' },
+  fields: [{ kind: 'text', id: 'name', label: 'Name' }, { kind: 'toggle', id: 'ok', label: 'OK' }],
+};
+const S1 = sid('s1');
+
+describe('task-surface-dock', () => {
+  let t: FakeTransport;
+  beforeEach(() => { localStorage.clear(); t = new FakeTransport(); });
+
+  it('opens the active surface through getActive without stealing focus', async () => {
+    const composer = await fixture<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
+    composer.focus();
+    const el = await mountDock(t);
+    expect(el.state).to.equal('hidden');
+    t.open(S1, 'sf-1', simple);
+    await inState(el, 'editing');
+    expect(t.calls.getActive).to.deep.equal([{ sessionId: 's1', surfaceId: 'sf-1' }]);
+    expect(inDock(el, '.title').textContent).to.equal('Name it');
+    expect(document.activeElement === composer, 'focus stayed in the composer').to.equal(true);
+  });
+
+  it('sends one submissionId for a double click and disables every control while pending', async () => {
+    const held = deferred<{ accepted: true; messageId: never; phase: 'queued' }>();
+    t.onSubmit = () => held.promise;
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    await typeInto(el, 0, 'Ada');
+    submitButton(el).click();
+    submitButton(el).click();
+    await el.updateComplete;
+    submitButton(el).click();
+    expect(t.calls.submit.length).to.equal(1);
+    expect(t.calls.submit[0]).to.deep.include({ sessionId: 's1', surfaceId: 'sf-1', values: { name: 'Ada', ok: false } });
+    held.resolve({ accepted: true, messageId: 'm-1' as never, phase: 'queued' });
+    await inState(el, 'pending');
+    const controls = [...viewOf(el).shadowRoot!.querySelectorAll<HTMLButtonElement>('input, textarea, button'), dismissButton(el)];
+    expect(controls.every((c) => c.disabled)).to.equal(true);
+    expect(statusText(el)).to.equal('Sent. Waiting for the agent to pick it up.');
+  });
+
+  it('keeps the values and says why when a submission is rejected; a retry after a transport error reuses the id', async () => {
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    await typeInto(el, 0, 'Grace');
+    t.onSubmit = async () => { throw new TransportError('unreachable', 'offline'); };
+    submitButton(el).click();
+    await inState(el, 'rejected');
+    expect(statusText(el)).to.equal('Could not reach the agent. Your answers are kept; try again.');
+    t.onSubmit = async () => ({ accepted: false, reason: 'stale' });
+    submitButton(el).click();
+    await waitUntil(() => t.calls.submit.length === 2);
+    await inState(el, 'rejected');
+    expect(t.calls.submit[1]!.submissionId).to.equal(t.calls.submit[0]!.submissionId);
+    expect(statusText(el)).to.equal('This task changed before your answer arrived. Check your answers and try again.');
+    expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('Grace');
+    expect(inView<HTMLInputElement>(el, '#f0').disabled).to.equal(false);
+    submitButton(el).click(); // a new attempt after a definite refusal gets a new id
+    await waitUntil(() => t.calls.submit.length === 3);
+    expect(t.calls.submit[2]!.submissionId).to.not.equal(t.calls.submit[1]!.submissionId);
+  });
+
+  async function pendingDock() {
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    await typeInto(el, 0, 'Lin');
+    submitButton(el).click();
+    await inState(el, 'pending');
+    const submissionId = t.calls.submit[0]!.submissionId;
+    t.update(S1, { queue: [submissionRow(submissionId)] });
+    await el.updateComplete;
+    return { el, submissionId };
+  }
+
+  it('re-reads getActive when the queue row disappears: claiming stays disabled', async () => {
+    const { el, submissionId } = await pendingDock();
+    const reads = t.calls.getActive.length;
+    t.pending = { submissionId, messageId: 'm' as never, phase: 'claiming' };
+    t.update(S1, { queue: [] });
+    await waitUntil(() => t.calls.getActive.length === reads + 1);
+    await inState(el, 'pending');
+    expect(statusText(el)).to.equal('Sent. The agent is reading your answer.');
+    expect(submitButton(el).disabled).to.equal(true);
+  });
+
+  it('re-reads getActive when the queue row disappears: pending null restores the draft', async () => {
+    const { el } = await pendingDock();
+    t.pending = null;
+    t.update(S1, { queue: [] });
+    await inState(el, 'editing');
+    expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('Lin');
+    expect(submitButton(el).disabled).to.equal(false);
+  });
+
+  it('re-reads getActive when the queue row disappears: not-open closes the Dock', async () => {
+    const { el } = await pendingDock();
+    t.models.clear();
+    t.update(S1, { queue: [] });
+    await inState(el, 'hidden');
+    expect(el.shadowRoot!.querySelector('task-surface-view') === null, 'view removed').to.equal(true);
+  });
+
+  it('clears the draft only when the matching message is durable, and returns focus to the page', async () => {
+    const composer = await fixture<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
+    const { el } = await pendingDock();
+    expect(localStorage.getItem('task-surface:drafts:s1')).to.contain('Lin');
+    el.focusReturnTarget = composer;
+    const returned: string[] = [];
+    el.addEventListener('task-surface-focus-return', (e) => returned.push(e.detail.reason));
+    dismissButton(el).focus();
+    t.close(S1);
+    await inState(el, 'hidden');
+    expect(localStorage.getItem('task-surface:drafts:s1')).to.equal(null);
+    await waitUntil(() => document.activeElement === composer);
+    expect(returned).to.deep.equal(['close']);
+  });
+
+  it('after submit, focus goes where it was before entering the Dock unless the page cancels', async () => {
+    const composer = await fixture<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    composer.focus();
+    inView<HTMLInputElement>(el, '#f0').focus();
+    await typeInto(el, 0, 'x');
+    submitButton(el).focus();
+    submitButton(el).click();
+    await inState(el, 'pending');
+    await waitUntil(() => document.activeElement === composer, 'focus did not return to the composer');
+
+    const other = await mountDock(t, 's2');
+    const t2 = t;
+    t2.open(sid('s2'), 'sf-2', simple);
+    await inState(other, 'editing');
+    other.addEventListener('task-surface-focus-return', (e) => e.preventDefault());
+    submitButton(other).focus();
+    submitButton(other).click();
+    await inState(other, 'pending');
+    await other.updateComplete;
+    expect(document.activeElement === composer, 'the Dock moved focus despite the veto').to.equal(false);
+  });
+
+  it('dismisses with one dismissalId reused on retry, and a page can veto', async () => {
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    const veto = (e: Event) => e.preventDefault();
+    el.addEventListener('task-surface-dismiss-request', veto);
+    dismissButton(el).click();
+    expect(t.calls.dismiss.length).to.equal(0);
+    el.removeEventListener('task-surface-dismiss-request', veto);
+    t.onDismiss = async () => { throw new TransportError('unreachable', 'offline'); };
+    dismissButton(el).click();
+    await inState(el, 'rejected');
+    expect(statusText(el)).to.equal('Could not reach the agent to dismiss the task; try again.');
+    t.onDismiss = async () => { t.close(S1); return { dismissed: true, eventSeq: 5 }; };
+    let dismissed = 0;
+    el.addEventListener('task-surface-dismissed', () => dismissed++);
+    dismissButton(el).click();
+    await inState(el, 'hidden');
+    expect(t.calls.dismiss.map((c) => c.dismissalId)).to.have.length(2);
+    expect(t.calls.dismiss[1]!.dismissalId).to.equal(t.calls.dismiss[0]!.dismissalId);
+  });
+
+  it('a page can veto a submission', async () => {
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    el.addEventListener('task-surface-submit-request', (e) => e.preventDefault());
+    submitButton(el).click();
+    expect(t.calls.submit.length).to.equal(0);
+    expect(el.state).to.equal('editing');
+  });
+
+  it('collapses locally and sends nothing', async () => {
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    const before = { ...t.calls, getActive: t.calls.getActive.length };
+    inDock(el, 'button[part="collapse"]').click();
+    await el.updateComplete;
+    expect(inDock(el, '#body').hidden).to.equal(true);
+    expect(inDock(el, 'button[part="collapse"]').getAttribute('aria-expanded')).to.equal('false');
+    expect([t.calls.getActive.length, t.calls.submit.length, t.calls.dismiss.length]).to.deep.equal([before.getActive, 0, 0]);
+  });
+
+  it('stays mounted with its draft while hidden for a composer takeover', async () => {
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    await typeInto(el, 0, 'kept');
+    const view = viewOf(el);
+    el.hidden = true;
+    await el.updateComplete;
+    expect(getComputedStyle(el).display).to.equal('none');
+    el.hidden = false;
+    await el.updateComplete;
+    expect(viewOf(el) === view, 'same editor instance').to.equal(true);
+    expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('kept');
+  });
+
+  it('keeps drafts across a remount and never shows them in another session', async () => {
+    t.open(S1, 'sf-1', simple);
+    t.open(sid('s2'), 'sf-2', simple);
+    const first = await mountDock(t);
+    await inState(first, 'editing');
+    await typeInto(first, 0, 'draft one');
+    first.remove();
+    const again = await mountDock(t);
+    await inState(again, 'editing');
+    expect(inView<HTMLInputElement>(again, '#f0').value).to.equal('draft one');
+    const other = await mountDock(t, 's2');
+    await inState(other, 'editing');
+    expect(inView<HTMLInputElement>(other, '#f0').value).to.equal('');
+  });
+
+  it('recovers a pending submission on load and releases every subscription on disconnect', async () => {
+    t.pending = { submissionId: 'sub-1' as never, messageId: 'm' as never, phase: 'queued' };
+    t.open(S1, 'sf-1', simple);
+    const inspected: string[] = [];
+    const el = await fixture(html`<task-surface-dock session-id="s1" .transport=${t} .inspect=${(e: { type: string }) => inspected.push(e.type)}></task-surface-dock>`);
+    await inState(el as never, 'pending');
+    expect(t.liveWatches).to.equal(1);
+    expect(inspected).to.include('@xstate.actor');
+    el.remove();
+    expect(t.liveWatches).to.equal(0);
+    const calls = t.calls.getActive.length;
+    t.update(S1, { queue: [] });
+    await Promise.resolve();
+    expect(t.calls.getActive.length).to.equal(calls);
+    document.body.append(el);
+    await waitUntil(() => t.liveWatches === 1);
+    el.remove();
+    expect([t.watchCalls, t.liveWatches]).to.deep.equal([2, 0]);
+  });
+});
+
+describe('task-surface-dock accessibility', () => {
+  for (const theme of ['light', 'dark']) {
+    for (const lang of ['en', 'zh']) {
+      it(`axe finds nothing (${theme}, ${lang})`, async () => {
+        localStorage.clear();
+        const t = new FakeTransport();
+        t.open(S1, 'sf-1', everyKindModel);
+        const el = await mountDock(t, 's1', { theme, lang });
+        await inState(el, 'editing');
+        await expect(el).to.be.accessible();
+      });
+    }
+  }
+});

@@ -1,0 +1,32 @@
+import { fixture, html, waitUntil } from '@open-wc/testing';
+import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js';
+import '../../components/dock/task-surface-dock.js';
+import type { TaskSurfaceView } from '../../components/view/task-surface-view.js';
+import type { HostTransport } from '../../transport/types.js';
+
+export async function mountDock(transport: HostTransport | undefined, sessionId = 's1', attrs: { lang?: string; theme?: string } = {}) {
+  return fixture<TaskSurfaceDock>(html`<task-surface-dock session-id=${sessionId} .transport=${transport} lang=${attrs.lang ?? 'en'} theme=${attrs.theme ?? 'light'}></task-surface-dock>`);
+}
+
+export const viewOf = (dock: TaskSurfaceDock) => dock.shadowRoot!.querySelector<TaskSurfaceView>('task-surface-view')!;
+export const inView = <E extends Element = HTMLElement>(dock: TaskSurfaceDock, sel: string) => viewOf(dock).shadowRoot!.querySelector<E>(sel)!;
+export const inDock = <E extends Element = HTMLElement>(dock: TaskSurfaceDock, sel: string) => dock.shadowRoot!.querySelector<E>(sel)!;
+export const statusText = (dock: TaskSurfaceDock) => inDock(dock, '.status')?.textContent ?? '';
+
+export async function inState(dock: TaskSurfaceDock, state: string) {
+  await waitUntil(() => dock.state === state, `dock never reached ${state} (is ${dock.state})`);
+  await dock.updateComplete;
+  const view = viewOf(dock);
+  if (view) await view.updateComplete;
+}
+
+/** Types into the text field at `index` as a person would (value + input event). */
+export async function typeInto(dock: TaskSurfaceDock, index: number, text: string) {
+  const input = inView<HTMLInputElement>(dock, `#f${index}`);
+  input.value = text;
+  input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  await viewOf(dock).updateComplete;
+}
+
+export const submitButton = (dock: TaskSurfaceDock) => inView<HTMLButtonElement>(dock, 'button[part="submit"]');
+export const dismissButton = (dock: TaskSurfaceDock) => inDock<HTMLButtonElement>(dock, 'button[part="dismiss"]');
