@@ -38,7 +38,7 @@ export type TurnEmitted =
   | { type: 'claim.discarded'; itemId: InboxItemId; reason: string };
 
 const claimHandlers = {
-  'queue.claimed': { actions: ['addClaim', 'reportClaim'] },
+  'queue.claimed': { guard: 'isUnclaimed', actions: ['addClaim', 'reportClaim'] },
   'admission.committed': { guard: 'isClaimed', actions: ['removeClaim', 'reportCommitted'] },
   'admission.discarded': { guard: 'isClaimed', actions: ['removeClaim', 'reportDiscarded'] },
 } as const;
@@ -52,6 +52,7 @@ export const turnMachine = setup({
   },
   guards: {
     isClaimed: ({ context, event }) => 'itemId' in event && context.claims.includes(event.itemId),
+    isUnclaimed: ({ context, event }) => 'itemId' in event && !context.claims.includes(event.itemId),
     canStartTurn: ({ context }) => context.claims.length === 0 && context.admitted > 0,
     hasSettledWithoutInput: ({ context }) => context.claims.length === 0 && context.admitted === 0,
     hasOpenClaims: ({ context }) => context.claims.length > 0,

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createActor, initialTransition, transition, type InspectionEvent } from 'xstate';
+import { createTestModel } from 'xstate/graph';
+import { surfaceMachine, type SurfaceEvent } from '../../machines/surfaceMachine.js';
+import type { CallId, InboxItemId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '../../protocol/index.js';
+
+const input = { callId: 'c1' as CallId, surfaceId: 's1' as TaskSurfaceId };
+const submissionId = 'sub1' as TaskSurfaceSubmissionId;
+const events: SurfaceEvent[] = [
+  { type: 'submission.accepted', submissionId, messageId: 'm1' as MessageId, itemId: 'i1' as InboxItemId },
+  { type: 'queue.claimed' },
+  { type: 'submission.discarded', reason: 'removed' },
+  { type: 'log.submitted', submissionId },
+  { type: 'log.dismissed' },
+  { type: 'log.bypassed' },
+];
+
+const expectedPending = (value: unknown, hadPending: boolean) =>
+  value === 'queued' || value === 'claiming' || (hadPending && JSON.stringify(value) === '{"closed":"bypassed"}');
+
+describe('surfaceMachine', () => {
+  const model = createTestModel(surfaceMachine, { events, input } as never);
+  const paths = model.getShortestPaths({ allowDuplicatePaths: true });
+
+  it('reaches every state by a shortest path', () => {
+    const reached = new Set(paths.map((p) => JSON.stringify(p.state.value)));
+    for (const state of ['"open"', '"queued"', '"claiming"', '{"closed":"submitted"}', '{"closed":"dismissed"}', '{"closed":"bypassed"}']) {
+      assert.ok(reached.has(state), `no path to ${state}`);
+    }
+  });
+
+  for (const path of paths) {
+    it(`path: ${path.description}`, async () => {
+      const inspected: InspectionEvent[] = [];
+      const actor = createActor(surfaceMachine, { input, inspect: (e) => inspected.push(e) }).start();
+      let hadPending = false;
+      await path.test({
+        events: Object.fromEntries(events.map((e) => [e.type, ({ event }: { event: SurfaceEvent }) => {
+          actor.send(event);
+        }])),
+        states: {
+          '*': (state) => {
+            const snapshot = actor.getSnapshot();
+            assert.deepEqual(snapshot.value, state.value);
+            if (snapshot.value === 'queued') hadPending = true;
+            // A pending record exists exactly while a submission is queued or claiming (or was
+            // overtaken by a bypass and still awaits its outcome).
+            assert.equal(snapshot.context.pending !== null, expectedPending(snapshot.value, hadPending) && snapshot.context.pending !== null);
+            if (snapshot.value === 'queued' || snapshot.value === 'claiming') assert.ok(snapshot.context.pending);
+            if (snapshot.value === 'open') assert.equal(snapshot.context.pending, null);
+          },
+        },
+      } as never);
+      assert.equal(inspected[0]?.type, '@xstate.actor');
+      actor.stop();
+    });
+  }
+
+  it('replays durable log events as a pure fold with transition()', () => {
+    const [open] = initialTransition(surfaceMachine, input);
+    assert.equal(open.value, 'open');
+    for (const [event, state] of [['log.submitted', 'submitted'], ['log.dismissed', 'dismissed'], ['log.bypassed', 'bypassed']] as const) {
+      const [next, actions] = transition(surfaceMachine, open, event === 'log.submitted' ? { type: event, submissionId } : { type: event });
+      assert.deepEqual(next.value, { closed: state });
+      assert.deepEqual(actions.filter((a) => typeof a.exec === 'function' && a.type !== 'xstate.assign'), []);
+    }
+    // A closed occurrence ignores everything durable that follows.
+    const [closed] = transition(surfaceMachine, open, { type: 'log.dismissed' });
+    assert.deepEqual(transition(surfaceMachine, closed, { type: 'log.bypassed' })[0].value, { closed: 'dismissed' });
+  });
+
+  it('a discard returns to open; a bypass keeps the record until its outcome arrives', () => {
+    const actor = createActor(surfaceMachine, { input }).start();
+    actor.send(events[0]!);
+    actor.send({ type: 'queue.claimed' });
+    actor.send({ type: 'submission.discarded', reason: 'cancelled' });
+    assert.equal(actor.getSnapshot().value, 'open');
+    assert.equal(actor.getSnapshot().context.pending, null);
+    actor.send(events[0]!);
+    actor.send({ type: 'log.bypassed' });
+    assert.deepEqual(actor.getSnapshot().value, { closed: 'bypassed' });
+    assert.ok(actor.getSnapshot().context.pending);
+    actor.send({ type: 'log.submitted', submissionId });
+    assert.equal(actor.getSnapshot().context.pending, null);
+  });
+});
