@@ -46,7 +46,7 @@ describe('turnMachine', () => {
       await path.test({
         events: Object.fromEntries(events.map((e) => [e.type, ({ event }: { event: TurnEvent }) => { actor.send(event); }])),
         states: {
-          '*': (state) => {
+          '*': (state: { value: unknown }) => {
             const snapshot = actor.getSnapshot();
             assert.deepEqual(snapshot.value, state.value);
             // Every claim ends in at most one terminal outcome; open claims have none yet. (The
