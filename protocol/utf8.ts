@@ -39,9 +39,13 @@ export function utf8Length(text: string): number {
   return text.length + extraBytes(text, false);
 }
 
+/** Whether a string has a unit that JSON.stringify writes as more than one byte. */
+const JSON_WIDE = /["\\\x00-\x1f\x80-\uffff]/;
+
 /** UTF-8 bytes of a string written as a JSON string literal, quotes included. */
 export function jsonStringBytes(text: string): number {
-  return text.length + 2 + extraBytes(text, true);
+  // Most strings of a model are plain ASCII: one test, no match objects.
+  return JSON_WIDE.test(text) ? text.length + 2 + extraBytes(text, true) : text.length + 2;
 }
 
 /** UTF-8 bytes of `JSON.stringify(value)` for a value known to be plain JSON (no cycles). */
