@@ -8,7 +8,7 @@ const find = (dir, suffix) =>
 const nodeTests = find('test', '.node.test.ts');
 const e2eTests = find('test/e2e', '.e2e.ts');
 const nodeTest = (files, concurrency) =>
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, ...files];
+  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, '--test-timeout=60000', ...files];
 
 const steps = {
   typecheck: ['type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
