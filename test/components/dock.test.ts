@@ -1,4 +1,8 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { ContextProvider } from '@lit/context';
+import { emulateMedia, setViewport } from '@web/test-runner-commands';
+import { transportContext } from '../../components/shared/context.js';
+import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import { FakeTransport, deferred, sid, submissionRow } from './fakeTransport.js';
@@ -245,7 +249,39 @@ describe('task-surface-dock', () => {
   });
 });
 
+describe('task-surface-dock transport from context', () => {
+  it('uses a transport provided by an ancestor', async () => {
+    localStorage.clear();
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', simple);
+    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    new ContextProvider(wrapper, { context: transportContext, initialValue: t });
+    const el = document.createElement('task-surface-dock') as TaskSurfaceDock;
+    el.sessionId = S1;
+    wrapper.append(el);
+    await inState(el, 'editing');
+    expect(t.liveWatches).to.equal(1);
+    el.remove();
+    expect(t.liveWatches).to.equal(0);
+  });
+});
+
 describe('task-surface-dock accessibility', () => {
+  afterEach(async () => { await setViewport({ width: 800, height: 600 }); await emulateMedia({ colorScheme: 'light' }); });
+  it('follows prefers-color-scheme without a theme, and axe finds nothing at 320 px', async () => {
+    localStorage.clear();
+    await setViewport({ width: 320, height: 640 });
+    await emulateMedia({ colorScheme: 'dark' });
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', everyKindModel);
+    const el = await fixture<TaskSurfaceDock>(html`<task-surface-dock session-id="s1" .transport=${t}></task-surface-dock>`);
+    await inState(el, 'editing');
+    expect(getComputedStyle(inDock(el, '.base')).backgroundColor).to.equal('rgb(13, 17, 23)');
+    expect(el.getBoundingClientRect().width).to.be.at.most(320);
+    expect(document.documentElement.scrollWidth).to.be.at.most(320);
+    await expect(el).to.be.accessible();
+  });
+
   for (const theme of ['light', 'dark']) {
     for (const lang of ['en', 'zh']) {
       it(`axe finds nothing (${theme}, ${lang})`, async () => {

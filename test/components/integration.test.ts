@@ -1,0 +1,97 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { createHost } from '../../host/createHost.js';
+import { createMemoryStore } from '../../host/store/memory.js';
+import type { Host } from '../../host/types.js';
+import type { SessionId, ToolResultEvent } from '../../protocol/index.js';
+import { createLocalTransport } from '../../transport/local.js';
+import type { HostTransport } from '../../transport/types.js';
+import type { TaskSurfaceToolview } from '../../components/toolview/task-surface-toolview.js';
+import '../../components/toolview/task-surface-toolview.js';
+import { ScriptedDriver, say, withOpenSurface } from '../host/helpers.js';
+import { dismissButton, inState, inView, mountDock, submitButton, typeInto } from './dockHelpers.js';
+
+async function setup() {
+  const driver = new ScriptedDriver();
+  const host = createHost({ store: createMemoryStore(), driver });
+  const { sessionId } = await withOpenSurface(host, driver);
+  const transport = createLocalTransport(host);
+  const page = await host.readLog(sessionId, { limit: 50 });
+  const result = page.events.find((e): e is ToolResultEvent => e.type === 'tool/result')!;
+  return { host, sessionId, transport, result };
+}
+
+async function row(transport: HostTransport, sessionId: SessionId, result: ToolResultEvent) {
+  return fixture<TaskSurfaceToolview>(html`<task-surface-toolview name=${result.name} .content=${result.content} .meta=${result.meta}
+    session-id=${sessionId} .transport=${transport}></task-surface-toolview>`);
+}
+const statusOf = (el: TaskSurfaceToolview) => el.shadowRoot!.querySelector('.status')?.textContent ?? '';
+
+describe('components with the real host (local transport)', () => {
+  let host: Host | undefined;
+  beforeEach(() => localStorage.clear());
+  afterEach(async () => { await host?.dispose(); host = undefined; });
+
+  it('shows, edits, submits exactly one message and closes the Dock and the row', async () => {
+    const ctx = await setup();
+    host = ctx.host;
+    const dock = await mountDock(ctx.transport, ctx.sessionId);
+    const toolview = await row(ctx.transport, ctx.sessionId, ctx.result);
+    await inState(dock, 'editing');
+    await waitUntil(() => statusOf(toolview).endsWith('Open'));
+    inView(dock, '[role="radio"][data-value="b"]').click();
+    await typeInto(dock, 1, 'it is cheaper');
+    submitButton(dock).click();
+    submitButton(dock).click();
+    await inState(dock, 'hidden');
+    await ctx.host.whenIdle(ctx.sessionId);
+    const log = await ctx.host.readLog(ctx.sessionId, { limit: 100 });
+    const answers = log.events.filter((e) => e.type === 'user/message' && e.source.taskSurface);
+    expect(answers.length).to.equal(1);
+    expect(answers[0]!.type === 'user/message' && answers[0]!.source.taskSurface?.values).to.deep.equal({ plan: 'b', why: 'it is cheaper' });
+    await waitUntil(() => statusOf(toolview).endsWith('Submitted'));
+    expect(localStorage.getItem(`task-surface:drafts:${ctx.sessionId}`)).to.equal(null);
+  });
+
+  it('a blank required field is caught before sending and nothing reaches the host', async () => {
+    const ctx = await setup();
+    host = ctx.host;
+    const dock = await mountDock(ctx.transport, ctx.sessionId);
+    await inState(dock, 'editing');
+    submitButton(dock).click();
+    await dock.updateComplete;
+    expect(dock.state).to.equal('editing');
+    expect(inView(dock, '#f1').getAttribute('aria-invalid')).to.equal('true');
+  });
+
+  it('dismisses with one event and a bypass is reported on the row', async () => {
+    const ctx = await setup();
+    host = ctx.host;
+    const dock = await mountDock(ctx.transport, ctx.sessionId);
+    await inState(dock, 'editing');
+    dismissButton(dock).click();
+    await inState(dock, 'hidden');
+    const log = await ctx.host.readLog(ctx.sessionId, { limit: 100 });
+    expect(log.events.filter((e) => e.type === 'task-surface/dismissed').length).to.equal(1);
+    const toolview = await row(ctx.transport, ctx.sessionId, ctx.result);
+    await waitUntil(() => statusOf(toolview).endsWith('Dismissed'));
+
+    const other = await setup();
+    host = other.host;
+    await say(other.host, other.sessionId, 'never mind, just do A');
+    await other.host.whenIdle(other.sessionId);
+    const bypassed = await row(other.transport, other.sessionId, other.result);
+    await waitUntil(() => statusOf(bypassed).endsWith('Answered in chat'));
+    await ctx.host.dispose();
+  });
+
+  it('disposing the transport releases the Dock and changes nothing in the log', async () => {
+    const ctx = await setup();
+    host = ctx.host;
+    const dock = await mountDock(ctx.transport, ctx.sessionId);
+    await inState(dock, 'editing');
+    const before = (await ctx.host.readLog(ctx.sessionId, { limit: 100 })).lastSeq;
+    ctx.transport.dispose();
+    dock.remove();
+    expect((await ctx.host.readLog(ctx.sessionId, { limit: 100 })).lastSeq).to.equal(before);
+  });
+});

@@ -1,0 +1,122 @@
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { setViewport } from '@web/test-runner-commands';
+import type { SessionEvent, TaskSurfaceModelV1 } from '../../protocol/index.js';
+import type { TaskSurfaceToolview } from '../../components/toolview/task-surface-toolview.js';
+import '../../components/toolview/task-surface-toolview.js';
+import type { HostTransport } from '../../transport/types.js';
+import { FakeTransport, sid } from './fakeTransport.js';
+import { everyKindModel } from './models.js';
+
+const S1 = sid('s1');
+const meta = (model: unknown = everyKindModel, extra: Record<string, unknown> = {}) => ({ kind: 'task-surface', version: 1, surfaceId: 'sf-1', model, ...extra });
+const PLAIN = 'Showed the task "Pick a release plan". If the panel is not visible, answer with an ordinary message.';
+
+async function row(transport: HostTransport | undefined, m: unknown = meta(), attrs: { name?: string; lang?: string; theme?: string } = {}) {
+  return fixture<TaskSurfaceToolview>(html`<task-surface-toolview name=${attrs.name ?? 'show_task_surface'} .content=${PLAIN} .meta=${m}
+    session-id="s1" .transport=${transport} lang=${attrs.lang ?? 'en'} theme=${attrs.theme ?? 'light'}></task-surface-toolview>`);
+}
+const q = (el: TaskSurfaceToolview, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel);
+const statusOf = (el: TaskSurfaceToolview) => q(el, '.status')?.textContent ?? '';
+
+function resultEvent(seq: number): SessionEvent {
+  return { seq, at: seq, type: 'tool/result', callId: 'call-1' as never, turnId: 't' as never, name: 'show_task_surface', ok: true, content: PLAIN, meta: meta() as never };
+}
+function userEvent(seq: number, surface?: { values: Record<string, unknown> }): SessionEvent {
+  return {
+    seq, at: seq, type: 'user/message', messageId: `m${seq}` as never, text: 'hi',
+    source: { kind: 'user', rpcId: 'r' as never, ...(surface ? { taskSurface: { version: 1, submissionId: 'sub' as never, callId: 'call-1' as never, surfaceId: 'sf-1' as never, values: surface.values as never } } : {}) },
+  };
+}
+
+describe('task-surface-toolview', () => {
+  it('falls back to the plain result text without a transport, for another version, malformed meta or another tool', async () => {
+    const t = new FakeTransport();
+    const cases: [HostTransport | undefined, unknown, string?][] = [
+      [undefined, meta()],
+      [t, meta({ ...everyKindModel, version: 2 })],
+      [t, meta(everyKindModel, { version: 2 })],
+      [t, { kind: 'task-surface' }],
+      [t, meta({ ...everyKindModel, sections: [{ id: 'x', blocks: [{ kind: 'chart', data: [] }] }] })],
+      [t, 'not an object'],
+      [t, meta(), 'other_tool'],
+    ];
+    for (const [transport, m, name] of cases) {
+      const el = await row(transport, m, name ? { name } : {});
+      expect(q(el, '.fallback')?.textContent, JSON.stringify(m)).to.equal(PLAIN);
+      expect(q(el, 'task-surface-view'), 'no partial render').to.equal(null);
+    }
+  });
+
+  it('says open while the projection has this surface, then submitted with a read-only replay of the values', async () => {
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', everyKindModel as TaskSurfaceModelV1);
+    const el = await row(t);
+    await waitUntil(() => statusOf(el).endsWith('Open'));
+    expect(statusOf(el)).to.equal('Status: Open');
+    expect(q(el, '.title')!.textContent).to.equal('Pick a release plan');
+    t.log = [resultEvent(3), userEvent(4, { values: { name: 'v9', plan: 'b' } }), userEvent(5)];
+    t.close(S1);
+    await waitUntil(() => statusOf(el).endsWith('Submitted'));
+    const toggle = q(el, 'button.toggle')!;
+    expect(toggle.getAttribute('aria-expanded')).to.equal('false');
+    toggle.click();
+    await el.updateComplete;
+    expect(toggle.getAttribute('aria-expanded')).to.equal('true');
+    const view = q(el, 'task-surface-view')!;
+    await (view as unknown as { updateComplete: Promise<unknown> }).updateComplete;
+    expect(view.hasAttribute('readonly')).to.equal(true);
+    expect(view.shadowRoot!.querySelectorAll('input, textarea, [role="radio"], button[part="submit"]').length, 'never an editor').to.equal(0);
+    expect(view.shadowRoot!.textContent).to.contain('v9');
+  });
+
+  it('derives dismissed and bypassed from the log', async () => {
+    const t = new FakeTransport();
+    t.log = [resultEvent(3), { seq: 4, at: 4, type: 'task-surface/dismissed', callId: 'call-1' as never, surfaceId: 'sf-1' as never, dismissalId: 'd' as never }, userEvent(5)];
+    const dismissed = await row(t);
+    await waitUntil(() => statusOf(dismissed).endsWith('Dismissed'));
+    const t2 = new FakeTransport();
+    t2.log = [userEvent(1), resultEvent(3), userEvent(4)];
+    const bypassed = await row(t2, meta(), { lang: 'zh' });
+    await waitUntil(() => statusOf(bypassed).endsWith('已在聊天中回答'));
+  });
+
+  it('uses a status the page sets and reads nothing', async () => {
+    const t = new FakeTransport();
+    const el = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta()} session-id="s1" .transport=${t}></task-surface-toolview>`);
+    expect(statusOf(el)).to.equal('Status: Dismissed');
+    expect([t.watchCalls, t.calls.readLog]).to.deep.equal([0, 0]);
+  });
+
+  it('releases its watch on disconnect', async () => {
+    const t = new FakeTransport();
+    const el = await row(t);
+    expect(t.liveWatches).to.equal(1);
+    el.remove();
+    expect(t.liveWatches).to.equal(0);
+  });
+});
+
+describe('task-surface-toolview accessibility', () => {
+  afterEach(() => setViewport({ width: 800, height: 600 }));
+  for (const theme of ['light', 'dark']) {
+    for (const lang of ['en', 'zh']) {
+      it(`axe finds nothing, expanded (${theme}, ${lang})`, async () => {
+        const t = new FakeTransport();
+        t.open(S1, 'sf-1', everyKindModel);
+        const el = await row(t, meta(), { theme, lang });
+        await waitUntil(() => statusOf(el) !== '');
+        q(el, 'button.toggle')!.click();
+        await el.updateComplete;
+        await expect(el).to.be.accessible();
+      });
+    }
+  }
+  it('axe finds nothing at 320 px, and for the fallback', async () => {
+    await setViewport({ width: 320, height: 640 });
+    const t = new FakeTransport();
+    const el = await row(t);
+    expect(el.getBoundingClientRect().width).to.be.at.most(320);
+    await expect(el).to.be.accessible();
+    await expect(await row(undefined)).to.be.accessible();
+  });
+});

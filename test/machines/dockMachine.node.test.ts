@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { dockMachine, type DockMachineEmitted } from '../../machines/dockMachine.js';
+import type {
+  CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, SessionId, SubmitTaskSurfaceResult, TaskSurfaceId, TaskSurfaceModelV1,
+} from '../../protocol/index.js';
+
+const model: TaskSurfaceModelV1 = { version: 1, title: 'T', sections: [], submit: { label: 'Go' } };
+const active = { callId: 'c1' as CallId, surfaceId: 'sf1' as TaskSurfaceId };
+
+function start(opts: {
+  getActive?: () => Promise<GetActiveTaskSurfaceResult>;
+  submit?: () => Promise<SubmitTaskSurfaceResult>;
+  dismiss?: () => Promise<DismissTaskSurfaceResult>;
+} = {}) {
+  const calls = { getActive: 0, submit: [] as string[], dismiss: [] as string[] };
+  const actor = createActor(dockMachine.provide({
+    actors: {
+      getActive: fromPromise(async () => { calls.getActive++; return (opts.getActive ?? (async () => ({ active: true as const, ...active, model, pending: null })))(); }),
+      submit: fromPromise(async ({ input }) => { calls.submit.push(input.submissionId); return (opts.submit ?? (async () => ({ accepted: true as const, messageId: 'm1' as never, phase: 'queued' as const })))(); }),
+      dismiss: fromPromise(async ({ input }) => { calls.dismiss.push(input.dismissalId); return (opts.dismiss ?? (async () => ({ dismissed: true as const, eventSeq: 3 })))(); }),
+    },
+  }), { input: { sessionId: 's1' as SessionId } });
+  const emitted: DockMachineEmitted[] = [];
+  actor.on('*', (e) => emitted.push(e));
+  actor.start();
+  return { actor, calls, emitted };
+}
+const open = (queued: string[] = []) => ({ type: 'projection.changed' as const, active, queuedSubmissionIds: queued });
+const closed = { type: 'projection.changed' as const, active: null, queuedSubmissionIds: [] };
+
+describe('dockMachine', () => {
+  it('loads the active surface and edits it', async () => {
+    const { actor, calls } = start();
+    assert.equal(actor.getSnapshot().value, 'hidden');
+    actor.send(open());
+    assert.equal(actor.getSnapshot().value, 'loading');
+    await waitFor(actor, (s) => s.matches('editing'));
+    assert.equal(calls.getActive, 1);
+    actor.send(open()); // the same identity again: nothing to do
+    assert.equal(calls.getActive, 1);
+  });
+
+  it('submits once per attempt, waits while pending, and re-reads when the row disappears', async () => {
+    let pending: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
+    const { actor, calls, emitted } = start({ getActive: async () => pending });
+    actor.send(open());
+    await waitFor(actor, (s) => s.matches('editing'));
+    actor.send({ type: 'user.submit', values: { a: 'x' } });
+    actor.send({ type: 'user.submit', values: { a: 'x' } });
+    await waitFor(actor, (s) => s.matches('pending'));
+    assert.equal(calls.submit.length, 1);
+    assert.equal(emitted.filter((e) => e.type === 'submitted').length, 1);
+    const id = calls.submit[0]!;
+    actor.send(open([id]));
+    assert.equal(actor.getSnapshot().value, 'pending');
+    pending = { active: true, ...active, model, pending: { submissionId: id as never, messageId: 'm1' as never, phase: 'claiming' } };
+    actor.send(open([]));
+    await waitFor(actor, (s) => s.matches('pending') && s.context.phase === 'claiming');
+    actor.send(closed);
+    assert.equal(actor.getSnapshot().value, 'hidden');
+    assert.deepEqual(emitted.at(-1), { type: 'closed', surfaceId: 'sf1' });
+  });
+
+  it('restores editing with a fresh id after a discard', async () => {
+    let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
+    const { actor, calls } = start({ getActive: async () => result });
+    actor.send(open());
+    await waitFor(actor, (s) => s.matches('editing'));
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => s.matches('pending'));
+    result = { active: true, ...active, model, pending: null };
+    actor.send(open([]));
+    await waitFor(actor, (s) => s.matches('editing'));
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => s.matches('pending'));
+    assert.notEqual(calls.submit[0], calls.submit[1]);
+  });
+
+  it('keeps the submission id after a transport error and shows the rejection', async () => {
+    let fail = true;
+    const { actor, calls } = start({ submit: async () => { if (fail) throw new Error('offline'); return { accepted: false, reason: 'invalid-submission' }; } });
+    actor.send(open());
+    await waitFor(actor, (s) => s.matches('editing'));
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => s.matches('rejected'));
+    assert.deepEqual(actor.getSnapshot().context.rejection, { action: 'submit', reason: 'transport' });
+    fail = false;
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => s.matches('rejected') && s.context.rejection?.reason === 'invalid-submission');
+    assert.equal(calls.submit[0], calls.submit[1]);
+    assert.equal(actor.getSnapshot().context.submissionId, null);
+  });
+
+  it('dismisses, reusing the dismissal id on retry; collapse changes only local context', async () => {
+    let fail = true;
+    const { actor, calls, emitted } = start({ dismiss: async () => { if (fail) throw new Error('offline'); return { dismissed: true, eventSeq: 4 }; } });
+    actor.send(open());
+    await waitFor(actor, (s) => s.matches('editing'));
+    actor.send({ type: 'user.collapse' });
+    assert.equal(actor.getSnapshot().context.collapsed, true);
+    assert.equal(actor.getSnapshot().value, 'editing');
+    actor.send({ type: 'user.dismiss' });
+    await waitFor(actor, (s) => s.matches('rejected'));
+    fail = false;
+    actor.send({ type: 'user.dismiss' });
+    await waitFor(actor, (s) => s.matches('hidden'));
+    assert.equal(calls.dismiss[0], calls.dismiss[1]);
+    assert.deepEqual(emitted.slice(-2).map((e) => e.type), ['dismissed', 'closed']);
+  });
+
+  it('re-reads on submission-pending and closes on not-open', async () => {
+    let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
+    const { actor } = start({ getActive: async () => result, submit: async () => ({ accepted: false, reason: 'submission-pending' }) });
+    actor.send(open());
+    await waitFor(actor, (s) => s.matches('editing'));
+    result = { active: true, ...active, model, pending: { submissionId: 'other' as never, messageId: 'm' as never, phase: 'queued' } };
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => s.matches('pending'));
+    assert.equal(actor.getSnapshot().context.submissionId, 'other');
+    result = { active: false, reason: 'not-open' };
+    actor.send(open([]));
+    await waitFor(actor, (s) => s.matches('hidden'));
+  });
+});
