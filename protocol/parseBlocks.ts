@@ -101,7 +101,11 @@ function readRow(
   const out: Record<string, TableCell> = {};
   for (const { id } of columns) {
     const cell = own(row, id);
-    if (cell === undefined) out[id] = null;
+    if (cell === undefined) {
+      // Absent is null; a key set to `undefined` (possible only from JavaScript) is not a cell.
+      if (Object.prototype.hasOwnProperty.call(row, id)) r.add(at(path, id), 'invalid-type', 'a table cell must be a string, number, boolean or null, not nothing');
+      else out[id] = null;
+    }
     else if (typeof cell === 'string' || typeof cell === 'boolean' || cell === null) out[id] = cell;
     else if (typeof cell === 'number' && Number.isFinite(cell)) out[id] = cell === 0 ? 0 : cell; // -0 → 0, as JSON has it
     else if (typeof cell === 'number') r.add(at(path, id), 'invalid-value', `a table cell must be a finite number, not ${show(cell)}`);
