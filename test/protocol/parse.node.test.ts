@@ -80,6 +80,13 @@ describe('parseTaskSurfaceModel: normalisation', () => {
     assert.equal(JSON.stringify(normalizedTwice), JSON.stringify(model));
   });
 
+  it('is a TaskSurfaceModelV1 (what presentation meta persists), and not the other way round', () => {
+    const model: TaskSurfaceModelV1 = modelOf(minimal());
+    // @ts-expect-error: an agent's model lacks the explicit defaults of a normalised one
+    const notNormalized: NormalizedTaskSurfaceModel = minimal();
+    assert.ok(model && notNormalized);
+  });
+
   it('accepts the largest model the default limits allow', () => {
     const model = modelOf(maximalModel());
     assert.ok(new TextEncoder().encode(JSON.stringify(model)).length <= DEFAULT_LIMITS.modelBytes);
