@@ -56,6 +56,13 @@ export function createHost(options: CreateHostOptions): Host {
     }
   };
 
+  /** A minted id never reopens an existing session (deterministic minters restart from 1). */
+  const freshSessionId = (): SessionId => {
+    let id = ids.session();
+    while (sessions.has(id)) id = ids.session();
+    return id;
+  };
+
   const assertOpen = () => {
     if (disposed) throw new Error('the host is disposed');
   };
@@ -154,7 +161,7 @@ export function createHost(options: CreateHostOptions): Host {
     },
     openSession(opts: OpenSessionOptions = {}) {
       assertOpen();
-      const sessionId = opts.sessionId === undefined ? ids.session()
+      const sessionId = opts.sessionId === undefined ? freshSessionId()
         : parseInput('openSession', SessionIdSchema, opts.sessionId);
       if (!sessions.has(sessionId)) {
         sessions.create({
@@ -191,7 +198,7 @@ export function createHost(options: CreateHostOptions): Host {
     },
     fork(sessionId, opts = {}) {
       assertOpen();
-      const forked = forkSession(sessions, ids.session(), sessionId, opts, clock());
+      const forked = forkSession(sessions, freshSessionId(), sessionId, opts, clock());
       inboxFor(forked);
       return forked;
     },
