@@ -52,8 +52,8 @@ export function formatIssuePath(path: readonly (string | number)[], root = 'mode
   let out = root;
   for (const part of path) {
     if (typeof part === 'number') out += `[${part}]`;
-    else if (/^[A-Za-z_$][\w$-]*$/.test(part)) out += out === '' ? part : `.${part}`;
-    else out += `[${JSON.stringify(part)}]`;
+    else if (/^[A-Za-z_$][\w$-]{0,63}$/.test(part)) out += out === '' ? part : `.${part}`;
+    else out += `[${JSON.stringify(part.length > 64 ? `${part.slice(0, 64)}…` : part)}]`; // an agent's typo may be long
   }
   return out === '' ? 'arguments' : out;
 }

@@ -50,7 +50,7 @@ export function parseShowTaskSurfaceArgs(args: unknown, limits: TaskSurfaceLimit
     }
     const extra = Object.keys(args).filter((key) => key !== 'model');
     if (extra.length > 0) {
-      return { ok: false, issues: extra.slice(0, 8).map((key) => ({ path: [key], code: 'unknown-key', message: `the arguments have no key ${JSON.stringify(key)}; pass only { model }` })) };
+      return { ok: false, issues: extra.slice(0, 8).map((key) => ({ path: [key], code: 'unknown-key', message: `the arguments have no key ${show(key)}; pass only { model }` })) };
     }
     return parseModel(own(args, 'model'), limits, at(null, 'model'));
   } catch (error) {

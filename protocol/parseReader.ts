@@ -92,7 +92,7 @@ export class Reader {
     if (!isRecord(value)) return this.add(path, 'invalid-type', `${what} must be an object, not ${describeType(value)}`);
     for (const key of Object.keys(value)) {
       if (!allowed.has(key)) {
-        this.add(at(path, key), 'unknown-key', `${what} has no key ${JSON.stringify(key)}; allowed: ${[...allowed].join(', ')}`);
+        this.add(at(path, key), 'unknown-key', `${what} has no key ${show(key)}; allowed: ${[...allowed].join(', ')}`);
       }
     }
     return value;

@@ -63,7 +63,7 @@ function validate(model: NormalizedTaskSurfaceModel, input: unknown, limits: Tas
   };
   if (!isRecord(input)) return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `a submission must be an object { values, note? }, not ${describeType(input)}` }] };
   for (const key of Object.keys(input)) {
-    if (key !== 'values' && key !== 'note') add([key], 'unknown-key', `a submission has no key ${JSON.stringify(key)}`);
+    if (key !== 'values' && key !== 'note') add([key], 'unknown-key', `a submission has no key ${show(key)}`);
   }
   const rawNote = own(input, 'note');
   let note: string | undefined;
