@@ -52,7 +52,13 @@ const mount = async (fake: ReturnType<typeof fakeTransport>, callId = 'c1', lang
 };
 const $ = (el: ActionCard, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const buttons = (el: ActionCard) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')];
-const settle = async (el: ActionCard) => { for (let i = 0; i < 3; i++) { await new Promise((r) => setTimeout(r, 0)); await el.updateComplete; } };
+/** Lets the act promise chain and the element's update finish (microtasks only: timers are throttled in background tabs). */
+const settle = async (el: ActionCard) => {
+  for (let i = 0; i < 10; i++) {
+    await Promise.resolve();
+    await el.updateComplete;
+  }
+};
 
 describe('action-card', () => {
   it('renders the frame, the kind body, a button per verb, Not now and the process row', async () => {
@@ -167,12 +173,15 @@ describe('action-card', () => {
 
   it('takes the transport from an ancestor context', async () => {
     const fake = fakeTransport([page]);
-    const wrapper = await fixture<HTMLDivElement>(html`<div><action-card session-id="s1" call-id="c1"></action-card></div>`);
+    // A plain wrapper, not `fixture`: fixture waits a frame for non-Lit elements, and a background tab draws none.
+    const wrapper = document.body.appendChild(document.createElement('div'));
     new ContextProvider(wrapper, { context: transportContext, initialValue: fake.transport });
-    const el = wrapper.querySelector('action-card')!;
-    el.remove();
+    const el = document.createElement('action-card');
+    el.sessionId = 's1';
+    el.callId = 'c1';
     wrapper.append(el);
     await settle(el);
     expect(buttons(el).length).to.equal(2);
+    wrapper.remove();
   });
 });
