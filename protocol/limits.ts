@@ -24,3 +24,19 @@ export const DEFAULT_LIMITS: Readonly<TaskSurfaceLimits> = Object.freeze(TaskSur
 export function resolveLimits(input?: TaskSurfaceLimitsInput): TaskSurfaceLimits {
   return input === undefined ? DEFAULT_LIMITS : TaskSurfaceLimitsSchema.parse(input);
 }
+
+/**
+ * Limits for one parse or validation: each field the caller gave as a positive integer, the
+ * default otherwise. Never throws, so a loosely built limits object cannot switch a limit off.
+ */
+export function effectiveLimits(limits?: Partial<TaskSurfaceLimits>): TaskSurfaceLimits {
+  if (limits === undefined || limits === DEFAULT_LIMITS) return DEFAULT_LIMITS;
+  const pick = (key: keyof TaskSurfaceLimits): number => {
+    const value = limits[key];
+    return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : DEFAULT_LIMITS[key];
+  };
+  return {
+    modelBytes: pick('modelBytes'), blocks: pick('blocks'), fields: pick('fields'), tableRows: pick('tableRows'),
+    submissionBytes: pick('submissionBytes'),
+  };
+}

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type TaskSurfaceLimits } from './limits.js';
+import { effectiveLimits, type TaskSurfaceLimits } from './limits.js';
 import { describeType, type ModelIssue } from './issues.js';
 import type { TaskSurfaceLayout } from './model.js';
 import type { NormalizedBlock, NormalizedField, NormalizedSection, NormalizedTaskSurfaceModel } from './normalized.js';
@@ -30,9 +30,9 @@ const LAYOUT_KINDS = ['stack', 'grid'] as const;
  * Parses and normalises a `TaskSurfaceModelV1`. Never throws: any input (cyclic, hostile, huge)
  * yields either the normalised model or at most `MAX_MODEL_ISSUES` issues in document order.
  */
-export function parseTaskSurfaceModel(input: unknown, limits: TaskSurfaceLimits = DEFAULT_LIMITS): ParseModelResult {
+export function parseTaskSurfaceModel(input: unknown, limits?: Partial<TaskSurfaceLimits>): ParseModelResult {
   try {
-    return parseModel(input, limits, null);
+    return parseModel(input, effectiveLimits(limits), null);
   } catch (error) {
     // Only a hostile object (a throwing getter or proxy trap) gets here.
     return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `the model could not be read (${errorName(error)})` }] };
@@ -43,7 +43,7 @@ export function parseTaskSurfaceModel(input: unknown, limits: TaskSurfaceLimits 
  * Parses the arguments of a `show_task_surface` call, `{ model }`. Issue paths start at the
  * arguments (`['model', 'title']`); render them with `formatModelIssues(issues, '')`.
  */
-export function parseShowTaskSurfaceArgs(args: unknown, limits: TaskSurfaceLimits = DEFAULT_LIMITS): ParseModelResult {
+export function parseShowTaskSurfaceArgs(args: unknown, limits?: Partial<TaskSurfaceLimits>): ParseModelResult {
   try {
     if (!isRecord(args)) {
       return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `the arguments must be an object { model }, not ${describeType(args)}` }] };
@@ -52,7 +52,7 @@ export function parseShowTaskSurfaceArgs(args: unknown, limits: TaskSurfaceLimit
     if (extra.length > 0) {
       return { ok: false, issues: extra.slice(0, 8).map((key) => ({ path: [key], code: 'unknown-key', message: `the arguments have no key ${show(key)}; pass only { model }` })) };
     }
-    return parseModel(own(args, 'model'), limits, at(null, 'model'));
+    return parseModel(own(args, 'model'), effectiveLimits(limits), at(null, 'model'));
   } catch (error) {
     return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `the arguments could not be read (${errorName(error)})` }] };
   }

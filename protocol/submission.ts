@@ -1,6 +1,6 @@
 import { describeType, type IssuePath } from './issues.js';
 import type { JsonValue } from './json.js';
-import { DEFAULT_LIMITS, type TaskSurfaceLimits } from './limits.js';
+import { effectiveLimits, type TaskSurfaceLimits } from './limits.js';
 import type { TaskSurfaceValues } from './model.js';
 import type { NormalizedField, NormalizedTaskSurfaceModel } from './normalized.js';
 import { isRecord, own, show } from './parseReader.js';
@@ -46,10 +46,10 @@ export type ValidateSubmissionResult =
  * Never throws.
  */
 export function validateSubmission(
-  model: NormalizedTaskSurfaceModel, input: SubmissionInput, limits: TaskSurfaceLimits = DEFAULT_LIMITS,
+  model: NormalizedTaskSurfaceModel, input: SubmissionInput, limits?: Partial<TaskSurfaceLimits>,
 ): ValidateSubmissionResult {
   try {
-    return validate(model, input, limits);
+    return validate(model, input, effectiveLimits(limits));
   } catch {
     return { ok: false, issues: [{ path: [], code: 'invalid-type', message: 'the submission could not be read' }] };
   }

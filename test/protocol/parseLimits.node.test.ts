@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_LIMITS, MAX_MODEL_ISSUES, parseTaskSurfaceModel } from '../../protocol/index.js';
+import { DEFAULT_LIMITS, effectiveLimits, MAX_MODEL_ISSUES, parseTaskSurfaceModel } from '../../protocol/index.js';
 import { codesAt, issuesOf, minimal, modelOf } from './fixtures/parsing.js';
 
 describe('parseTaskSurfaceModel: limits', () => {
@@ -66,5 +66,16 @@ describe('parseTaskSurfaceModel: hostile input', () => {
     assert.equal(issuesOf(badOptions).length, MAX_MODEL_ISSUES);
     const hugeText = { ...minimal(), title: 'x'.repeat(5_000_000) };
     assert.deepEqual(codesAt(hugeText), [['model-too-large', '']]);
+  });
+});
+
+describe('limits', () => {
+  it('fills in defaults for limits a caller left out or got wrong, so no limit is ever off', () => {
+    const toggles = Array.from({ length: 33 }, (_, i) => ({ kind: 'toggle' as const, id: `t${i}`, label: `T${i}` }));
+    for (const limits of [{}, { fields: 0 }, { fields: Number.NaN }, { fields: undefined }, { fields: '5' as unknown as number }]) {
+      assert.deepEqual(codesAt({ ...minimal(), fields: toggles }, limits as never), [['too-many-fields', 'fields.32']]);
+    }
+    assert.deepEqual(codesAt({ ...minimal(), fields: toggles.slice(0, 3) }, { fields: 2 } as never), [['too-many-fields', 'fields.2']]);
+    assert.deepEqual(effectiveLimits({ blocks: 10 }), { ...DEFAULT_LIMITS, blocks: 10 });
   });
 });
