@@ -139,7 +139,11 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
   const disposers = [
     api.onEvent(apply),
     api.onReset((sessionId) => unload(sessionId)),
-    api.onAgentDisposed?.((sessionId) => void active.delete(sessionId)) ?? (() => {}),
+    // The agent's activation ends with it; its cards' actors stop and refold on the next use.
+    api.onAgentDisposed?.((sessionId) => {
+      active.delete(sessionId);
+      unload(sessionId);
+    }) ?? (() => {}),
     api.registerTool(createSkillTool(toolDeps)),
     api.registerTool(createProposeActionTool(toolDeps)),
     api.onBeforeStep(({ sessionId }) => {

@@ -74,7 +74,9 @@ export function createSkillTool(deps: ToolDeps): HostTool {
 
 /** The `propose_action` tool, advertised to an activated live root agent only. */
 export function createProposeActionTool(deps: ToolDeps): HostTool {
-  const acceptedTurns = new Set<string>();
+  // The turn of each session's last accepted card. The log has it too (the fold's cardTurns); this
+  // mark also covers a host that runs the next call before the accepted result is folded.
+  const acceptedTurn = new Map<SessionId, string>();
   return {
     definition: PROPOSE_ACTION_DEFINITION,
     modes: ['native', 'both'],
@@ -85,9 +87,8 @@ export function createProposeActionTool(deps: ToolDeps): HostTool {
       if (ctx.origin === 'code') return refused(refusal.fromCode);
       if (ctx.agent !== 'root' || !deps.api.isLiveRoot(ctx.sessionId)) return refused(refusal.mainConversationOnly);
       if (deps.api.queuedMessageCount(ctx.sessionId) >= deps.queuedMessageLimit) return refused(refusal.queued);
-      const turnKey = `${ctx.sessionId}\u0000${ctx.turnId}`;
       const state = deps.state(ctx.sessionId);
-      if (acceptedTurns.has(turnKey) || state.cardTurns.has(ctx.turnId)) return refused(refusal.onePerTurn);
+      if (acceptedTurn.get(ctx.sessionId) === ctx.turnId || state.cardTurns.has(ctx.turnId)) return refused(refusal.onePerTurn);
       const parsed = ProposeArgsSchema.safeParse(args);
       if (!parsed.success) return refused(refusal.badArguments(parsed.error.issues));
       const { action, title, brief, details } = parsed.data;
@@ -97,7 +98,7 @@ export function createProposeActionTool(deps: ToolDeps): HostTool {
       if (title.trim() === '' || brief.trim() === '') return refused(refusal.blank(title.trim() === '', brief.trim() === ''));
       const checked = kind.details.safeParse(details);
       if (!checked.success) return refused(refusal.badDetails(checked.error.issues));
-      acceptedTurns.add(turnKey);
+      acceptedTurn.set(ctx.sessionId, ctx.turnId);
       return { ok: true, content: `${refusal.acceptedPrefix}${kind.invitation}` };
     },
   };

@@ -147,6 +147,18 @@ for (const factory of storeFactories) {
       assert.deepEqual(host.getView(fork).actionCards, { proposals: [], decisions: {} });
     });
 
+    it('a rewind before a card removes it; acting on it is then unknown', async () => {
+      const driver = start();
+      const sessionId = host.openSession();
+      const keep = await cardTurn(driver, sessionId);
+      const cut = host.getView(sessionId).lastSeq;
+      const gone = await cardTurn(driver, sessionId, followUpArgs(), 'schedule-follow-up');
+      host.rewind(sessionId, cut);
+      assert.deepEqual(host.getView(sessionId).actionCards.proposals.map((p) => p.callId), [keep]);
+      assert.deepEqual(await host.actionCards.act({ sessionId, callId: gone, verb: 'dismiss' }), { status: 'refused', reason: 'unknown' });
+      assert.deepEqual(await host.actionCards.act({ sessionId, callId: keep, verb: 'dismiss' }), { status: 'accepted', phase: 'dismissed' });
+    });
+
     it('code mode never advertises propose_action', async () => {
       const driver = start();
       const sessionId = host.openSession({ toolMode: 'code' });
