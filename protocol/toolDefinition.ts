@@ -28,10 +28,11 @@ function deepFreeze<T>(value: T): T {
 }
 
 /** `show_task_surface` as advertised to the model: input `{ model: TaskSurfaceModelV1 }`. */
-export const showTaskSurfaceTool: ToolDefinition = deepFreeze({
+export const showTaskSurfaceTool: ToolDefinition = /* @__PURE__ */ deepFreeze({
   name: SHOW_TASK_SURFACE,
   description: DESCRIPTION,
-  inputSchema: z.toJSONSchema(z.strictObject({ model: TaskSurfaceModelV1Schema })) as JsonObject,
+  // Pure: a browser bundle that never advertises the tool drops z.toJSONSchema with it.
+  inputSchema: /* @__PURE__ */ z.toJSONSchema(/* @__PURE__ */ z.strictObject({ model: TaskSurfaceModelV1Schema })) as JsonObject,
 });
 
 /**
