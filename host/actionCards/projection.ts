@@ -41,6 +41,8 @@ export interface CardsState {
   inheritedThrough: number;
   pending: Map<string, PendingCall>;
   cards: Map<string, CardRecord>;
+  /** Cards with no decision and not replaced: the next card replaces exactly these. */
+  unstarted: Set<string>;
   /** Skills loaded by the root agent's own model calls, per turn. */
   skillLoads: Map<string, Set<string>>;
   /** Turns that already have an accepted card. */
@@ -60,7 +62,7 @@ export type CardChange =
 
 export function createCardsState(): CardsState {
   return {
-    lastSeq: 0, inheritedThrough: 0, pending: new Map(), cards: new Map(), skillLoads: new Map(),
+    lastSeq: 0, inheritedThrough: 0, pending: new Map(), cards: new Map(), unstarted: new Set(), skillLoads: new Map(),
     cardTurns: new Set(), noticeThrough: 0, unreported: [],
   };
 }
@@ -89,6 +91,7 @@ export function foldCardsEvent(state: CardsState, event: SessionEvent): CardChan
       if (inherited || card === undefined) return [];
       const decision: CardDecision = { callId: event.callId, action: event.action, phase: event.phase, data: event.data, seq: event.seq };
       card.decision = decision;
+      state.unstarted.delete(event.callId);
       state.unreported.push(decision);
       return [{ type: 'decided', callId: event.callId, phase: event.phase }];
     }
@@ -125,15 +128,16 @@ function foldResult(state: CardsState, event: SessionEvent & { type: 'tool/resul
   const args = LoggedProposalSchema.safeParse(call.args);
   if (!args.success) return [];
   const changes: CardChange[] = [];
-  for (const [callId, card] of state.cards) {
-    if (card.decision === undefined && card.replacedAt === undefined) {
-      card.replacedAt = event.seq;
-      changes.push({ type: 'replaced', callId });
-    }
+  for (const callId of state.unstarted) {
+    const card = state.cards.get(callId);
+    if (card !== undefined) card.replacedAt = event.seq;
+    changes.push({ type: 'replaced', callId });
   }
+  state.unstarted.clear();
   const { action, title, brief, details } = args.data;
   const proposal: CardProposal = { callId: event.callId, action, title, brief, details, seq: event.seq };
   state.cards.set(event.callId, { proposal, turnId: event.turnId, decision: undefined, replacedAt: undefined });
+  state.unstarted.add(event.callId);
   state.cardTurns.add(event.turnId);
   changes.push({ type: 'proposed', callId: event.callId });
   return changes;
@@ -147,6 +151,7 @@ function forget(state: CardsState, throughSeq: number): CardChange[] {
   for (const [callId, card] of state.cards) {
     if (card.proposal.seq <= throughSeq) {
       state.cards.delete(callId);
+      state.unstarted.delete(callId);
       changed = true;
     }
   }
