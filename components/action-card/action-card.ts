@@ -1,7 +1,7 @@
 import { consume } from '@lit/context';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { ActResult, CardProposal, JsonValue } from '../../protocol/index.js';
+import type { ActResult, CallId, CardProposal, JsonValue, SessionId } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
 import { transportContext } from '../shared/context.js';
 import { themeStyles } from '../shared/theme.js';
@@ -102,7 +102,7 @@ export class ActionCard extends LitElement {
     const notNow = !settled && (phase === 'proposed' || (body?.dismissibleIn ?? []).includes(phase));
     return html`<article class="base ${settled ? 'settled' : ''}" part="base" aria-labelledby="title">
       <header>
-        <h3 class="title" id="title" part="title"><span class="sr-only">${s.card('')}</span>${proposal.title}</h3>
+        <h3 class="title" id="title" part="title"><span class="sr-only">${s.suggested} </span>${proposal.title}</h3>
         <p class="brief" part="brief">${proposal.brief}</p>
       </header>
       <div class="body" part="body">${body && details?.success ? body.render(details.data, {
@@ -142,7 +142,7 @@ export class ActionCard extends LitElement {
     try {
       const payload = this.payloads.get(verb);
       result = await transport.actionCards.act({
-        sessionId: this.sessionId as never, callId: this.callId as never, verb, ...(payload === undefined ? {} : { payload }),
+        sessionId: this.sessionId as SessionId, callId: this.callId as CallId, verb, ...(payload === undefined ? {} : { payload }),
       });
     } catch (error) {
       result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };

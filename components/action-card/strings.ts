@@ -11,7 +11,7 @@ export type CardLang = 'en' | 'zh';
 export type KnownReason = 'closing' | 'not-live-root' | 'unknown' | 'unavailable' | 'access-denied' | 'read-only';
 
 const en = {
-  card: (title: string) => `Suggested action: ${title}`,
+  suggested: 'Suggested action:',
   notNow: 'Not now',
   actions: 'Card actions',
   status: 'Status',
@@ -33,7 +33,7 @@ const en = {
 export type CardStrings = typeof en;
 
 const zh: CardStrings = {
-  card: (title) => `建议操作：${title}`,
+  suggested: '建议操作：',
   notNow: '暂不',
   actions: '卡片操作',
   status: '状态',

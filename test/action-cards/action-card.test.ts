@@ -162,6 +162,18 @@ describe('action-card', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('is accessible in the dark theme, with a refusal showing', async () => {
+    const fake = fakeTransport([page]);
+    const el = await mount(fake);
+    el.theme = 'dark';
+    fake.answer(async () => ({ status: 'refused', reason: 'access-denied' }));
+    buttons(el)[0]!.click();
+    await settle(el);
+    expect(el.getAttribute('theme')).to.equal('dark');
+    expect($(el, '[role="alert"]')!.textContent).to.equal('You do not have permission to do this here.');
+    await expect(el).to.be.accessible();
+  });
+
   it('a cancelable act-request event lets the page veto', async () => {
     const fake = fakeTransport([page]);
     const el = await mount(fake);
