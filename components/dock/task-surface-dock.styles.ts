@@ -13,6 +13,10 @@ export const dockStyles = css`
   .title:focus-visible { outline: 2px solid var(--_focus); outline-offset: 2px; }
   .body { max-height: var(--task-surface-dock-max-height, 70vh); overflow: auto; overscroll-behavior: contain; padding: 2px; }
   .body[hidden] { display: none; }
+  /* Submit and Dismiss stay in reach while a long surface scrolls. */
+  task-surface-view::part(actions) {
+    position: sticky; bottom: -2px; z-index: 1; background: var(--_bg); padding: 0.5rem 0 2px; border-top: 1px solid var(--_border);
+  }
   .button.ghost { background: transparent; border-color: transparent; color: var(--_accent); flex: none; }
   .status { margin: 0; font-size: 0.875rem; color: var(--_muted); }
   .status:empty { display: none; }

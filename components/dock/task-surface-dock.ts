@@ -62,6 +62,9 @@ export class TaskSurfaceDock extends LitElement {
   @query('.title') private accessor titleEl!: HTMLElement | null;
 
   private lastOutsideFocus: HTMLElement | null = null;
+  /** Where focus was when the current surface opened (the composer, usually). */
+  private focusAtOpen: HTMLElement | null = null;
+  private openedFor: string | undefined;
 
   private readonly dock = new DockController(
     this,
@@ -84,6 +87,13 @@ export class TaskSurfaceDock extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('transport') || changed.has('sessionId') || changed.has('inspect') || changed.has('contextTransport' as keyof TaskSurfaceDock)) this.dock.sync();
+    const surfaceId = this.dock.snapshot?.context.active?.surfaceId;
+    if (surfaceId !== this.openedFor) {
+      this.openedFor = surfaceId;
+      this.lastOutsideFocus = null;
+      const focused = deepActiveElement();
+      this.focusAtOpen = focused && !this.contains(focused) && focused !== this ? focused : null;
+    }
   }
 
   protected override updated(): void {
@@ -173,13 +183,20 @@ export class TaskSurfaceDock extends LitElement {
 
   /** Moves focus after submit, dismiss or close, unless the page cancels `task-surface-focus-return`. */
   private async returnFocus(reason: FocusReturnReason): Promise<void> {
-    const remembered = this.lastOutsideFocus?.isConnected ? this.lastOutsideFocus : null;
+    const remembered = [this.lastOutsideFocus, this.focusAtOpen].find((e) => e?.isConnected && e !== document.body) ?? null;
     const target = this.focusReturnTarget ?? remembered;
     if (!emit(this, 'task-surface-focus-return', { reason, target }, { cancelable: true })) return;
     await this.updateComplete;
     if (target) target.focus();
     else if (this.state !== 'hidden') this.titleEl?.focus(); // still visible (pending): its status is next to the title
   }
+}
+
+/** The focused element, looking through open shadow roots. */
+function deepActiveElement(): HTMLElement | null {
+  let el = document.activeElement as HTMLElement | null;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement as HTMLElement;
+  return el;
 }
 
 if (!customElements.get('task-surface-dock')) customElements.define('task-surface-dock', TaskSurfaceDock);

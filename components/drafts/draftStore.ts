@@ -21,6 +21,15 @@ export const draftStorageKey = (sessionId: SessionId) => `task-surface:drafts:${
 const encoder = new TextEncoder();
 const bytesOf = (value: unknown) => encoder.encode(JSON.stringify(value)).length;
 
+/** `localStorage`, or null where reading it throws (opaque origins, some privacy modes). */
+function defaultStorage(): DraftStoreOptions['storage'] {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null;
+  }
+}
+
 function load(storage: DraftStoreOptions['storage'], key: string): Record<string, Draft> {
   try {
     const parsed: unknown = JSON.parse(storage?.getItem(key) ?? '{}');
@@ -41,7 +50,7 @@ function load(storage: DraftStoreOptions['storage'], key: string): Record<string
  * Drafts never leave the browser: they are cleared when their surface closes.
  */
 export function createDraftStore(options: DraftStoreOptions) {
-  const storage = options.storage === undefined ? (globalThis.localStorage ?? null) : options.storage;
+  const storage = options.storage === undefined ? defaultStorage() : options.storage;
   const key = draftStorageKey(options.sessionId);
   const maxDraft = options.maxDraftBytes ?? 32 * 1024;
   const maxSession = options.maxSessionBytes ?? 128 * 1024;

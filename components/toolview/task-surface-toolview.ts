@@ -136,7 +136,7 @@ export class TaskSurfaceToolview extends LitElement {
       <button type="button" class="button toggle" part="toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls="replay"
         @click=${() => { this.expanded = !this.expanded; }}>${this.expanded ? s.hideReplay : s.showReplay}</button>
       <div id="replay" class="replay" part="replay" ?hidden=${!this.expanded}>
-        ${this.expanded ? html`<task-surface-view readonly .model=${parsed.model} .values=${values} lang=${this.lang} theme=${this.theme ?? nothing}></task-surface-view>` : nothing}
+        ${this.expanded ? html`<task-surface-view readonly hide-title .model=${parsed.model} .values=${values} lang=${this.lang} theme=${this.theme ?? nothing}></task-surface-view>` : nothing}
       </div>
     </div>`;
   }

@@ -22,7 +22,8 @@ export const viewStyles = css`
 
   .table-scroll { overflow: auto; max-height: 28rem; border: 1px solid var(--_border); border-radius: var(--_radius); }
   table { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
-  th, td { padding: 0.3rem 0.6rem; text-align: start; border-bottom: 1px solid var(--_border); vertical-align: top; }
+  th, td { padding: 0.3rem 0.6rem; text-align: start; border-bottom: 1px solid var(--_border); vertical-align: top; overflow-wrap: normal; }
+  th, td.num { white-space: nowrap; }
   th { position: sticky; top: 0; background: var(--_bg-alt); font-weight: 600; }
   .num { text-align: end; font-variant-numeric: tabular-nums; }
   .null { color: var(--_muted); }

@@ -1,4 +1,4 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, fixtureSync, html, waitUntil } from '@open-wc/testing';
 import { ContextProvider } from '@lit/context';
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import { transportContext } from '../../components/shared/context.js';
@@ -20,7 +20,7 @@ describe('task-surface-dock', () => {
   beforeEach(() => { localStorage.clear(); t = new FakeTransport(); });
 
   it('opens the active surface through getActive without stealing focus', async () => {
-    const composer = await fixture<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
+    const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
     composer.focus();
     const el = await mountDock(t);
     expect(el.state).to.equal('hidden');
@@ -115,7 +115,7 @@ describe('task-surface-dock', () => {
   });
 
   it('clears the draft only when the matching message is durable, and returns focus to the page', async () => {
-    const composer = await fixture<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
+    const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
     const { el } = await pendingDock();
     expect(localStorage.getItem('task-surface:drafts:s1')).to.contain('Lin');
     el.focusReturnTarget = composer;
@@ -130,11 +130,11 @@ describe('task-surface-dock', () => {
   });
 
   it('after submit, focus goes where it was before entering the Dock unless the page cancels', async () => {
-    const composer = await fixture<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
+    const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
+    composer.focus(); // the person is typing when the surface opens
     t.open(S1, 'sf-1', simple);
     const el = await mountDock(t);
     await inState(el, 'editing');
-    composer.focus();
     inView<HTMLInputElement>(el, '#f0').focus();
     await typeInto(el, 0, 'x');
     submitButton(el).focus();
@@ -254,7 +254,7 @@ describe('task-surface-dock transport from context', () => {
     localStorage.clear();
     const t = new FakeTransport();
     t.open(S1, 'sf-1', simple);
-    const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
+    const wrapper = fixtureSync<HTMLDivElement>(html`<div></div>`);
     new ContextProvider(wrapper, { context: transportContext, initialValue: t });
     const el = document.createElement('task-surface-dock') as TaskSurfaceDock;
     el.sessionId = S1;

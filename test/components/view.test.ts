@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, fixtureSync, html, oneEvent } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import '../../components/view/task-surface-view.js';
@@ -57,10 +57,8 @@ describe('task-surface-view blocks', () => {
     const el = await view();
     const grid = q(el, '.blocks.grid');
     el.style.width = '900px';
-    await new Promise(requestAnimationFrame);
     expect(getComputedStyle(grid).gridTemplateColumns.split(' ').length).to.equal(2);
     el.style.width = '300px';
-    await new Promise(requestAnimationFrame);
     expect(getComputedStyle(grid).gridTemplateColumns.split(' ').length).to.equal(1);
   });
 
@@ -72,8 +70,9 @@ describe('task-surface-view blocks', () => {
 
 describe('task-surface-view fields', () => {
   it('is completed with the keyboard alone', async () => {
-    const wrapper = await fixture<HTMLDivElement>(html`<div><button id="before">before</button><task-surface-view .model=${fieldsOnly}></task-surface-view></div>`);
+    const wrapper = fixtureSync<HTMLDivElement>(html`<div><button id="before">before</button><task-surface-view .model=${fieldsOnly}></task-surface-view></div>`);
     const el = wrapper.querySelector('task-surface-view')!;
+    await el.updateComplete;
     wrapper.querySelector<HTMLButtonElement>('#before')!.focus();
     await sendKeys({ press: 'Tab' });
     expect(active(el)?.id).to.equal('f0');

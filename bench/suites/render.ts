@@ -1,0 +1,148 @@
+// First render of a maximal model by task-surface-view (render call + one animation frame + a
+// forced layout) against setting innerHTML of the same markup (its serialised shadow DOM, styles
+// included) in the same page; and the DOM mutations one keystroke causes in a Dock.
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { maximalModel } from '../../test/protocol/fixtures/models.js';
+import { median } from '../stats.js';
+
+const ORIGIN = 'http://task-surface.bench';
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-first-run', '--disable-frame-rate-limit', '--disable-gpu-vsync'];
+
+/** The bundle entry with its exports on `window.TS`, built in memory. */
+export async function bundleForPage(): Promise<string> {
+  const out = await build({
+    stdin: { contents: "import * as TS from './components/bundle.ts'; globalThis.TS = TS;", resolveDir: process.cwd(), loader: 'ts' },
+    bundle: true, format: 'esm', minify: true, write: false, target: 'es2022', platform: 'browser', logLevel: 'error',
+  });
+  return out.outputFiles[0]!.text;
+}
+
+/** A page at a real http origin serving `html` and the bundle at /bundle.js, with optional CSP. */
+export async function componentsPage(browser: Browser, html: string, options: {
+  csp?: string; width?: number; height?: number; colorScheme?: 'light' | 'dark'; files?: Record<string, { type: string; body: string }>;
+} = {}): Promise<Page> {
+  const code = await bundleForPage();
+  const page = await browser.newPage({ viewport: { width: options.width ?? 1000, height: options.height ?? 900 }, colorScheme: options.colorScheme ?? 'light' });
+  // tsx compiles functions passed to page.evaluate with esbuild's keepNames helper.
+  await page.addInitScript('globalThis.__name = (f) => f;');
+  await page.route(`${ORIGIN}/**`, (route) => {
+    const url = new URL(route.request().url());
+    const headers: Record<string, string> = options.csp ? { 'content-security-policy': options.csp } : {};
+    if (url.pathname === '/bundle.js') return route.fulfill({ contentType: 'text/javascript', body: code, headers });
+    if (url.pathname === '/') return route.fulfill({ contentType: 'text/html', body: html, headers });
+    const file = options.files?.[url.pathname];
+    if (file) return route.fulfill({ contentType: file.type, body: file.body, headers });
+    return route.fulfill({ status: 404, body: '' });
+  });
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForFunction(() => 'TS' in globalThis);
+  return page;
+}
+
+export const launch = () => chromium.launch({ executablePath: process.env['CHROME_PATH'] ?? '/usr/bin/chromium', args: ARGS });
+
+const PAGE = '<!doctype html><meta charset="utf-8"><body><div id="stage" style="width:760px"></div><script type="module" src="/bundle.js"></script></body>';
+
+export default {
+  title: 'Renderer (maximal model: 64 blocks incl. a 200-row table, 32 fields) in headless Chromium',
+  async run() {
+    const browser = await launch();
+    try {
+      const page = await componentsPage(browser, PAGE);
+      const model = maximalModel();
+      const result = await page.evaluate(async ({ model, runs, warmup }) => {
+        const stage = document.getElementById('stage')!;
+        const frame = () => new Promise((r) => requestAnimationFrame(r));
+        // The baseline's markup: what the renderer produced, serialised (styles included).
+        const probe = document.createElement('task-surface-view') as HTMLElement & { model: unknown; updateComplete: Promise<unknown> };
+        probe.model = model;
+        stage.append(probe);
+        await probe.updateComplete;
+        const styles = [...probe.shadowRoot!.adoptedStyleSheets].map((s) => [...s.cssRules].map((r) => r.cssText).join('\n')).join('\n');
+        const markup = `<style>${styles}</style>${probe.shadowRoot!.innerHTML}`;
+        probe.remove();
+        async function renderer() {
+          const t0 = performance.now();
+          const el = document.createElement('task-surface-view') as typeof probe;
+          el.model = model;
+          stage.append(el);
+          await el.updateComplete;
+          await frame();
+          void stage.offsetHeight;
+          const t = performance.now() - t0;
+          el.remove();
+          return t;
+        }
+        async function innerHTML() {
+          const t0 = performance.now();
+          const host = document.createElement('div');
+          stage.append(host);
+          host.attachShadow({ mode: 'open' }).innerHTML = markup;
+          await frame();
+          void stage.offsetHeight;
+          const t = performance.now() - t0;
+          host.remove();
+          return t;
+        }
+        for (let i = 0; i < warmup; i++) { await renderer(); await innerHTML(); }
+        const a: number[] = [];
+        const b: number[] = [];
+        for (let i = 0; i < runs; i++) {
+          b.push(await innerHTML());
+          a.push(await renderer());
+        }
+        return { a, b, nodes: probe.shadowRoot!.querySelectorAll('*').length, bytes: markup.length };
+      }, { model, runs: 40, warmup: 8 });
+      const subject = median(result.a);
+      const baseline = median(result.b);
+      console.log(`markup ${result.nodes} elements, ${result.bytes} chars; innerHTML ${baseline.toFixed(1)} ms; task-surface-view ${subject.toFixed(1)} ms`);
+      console.log(`ratio first render / innerHTML: ${(subject / baseline).toFixed(2)} (aim ≤ 2.0)`);
+
+      const mutations = await page.evaluate(async (model) => {
+        const TS = (globalThis as unknown as { TS: Record<string, unknown> }).TS;
+        void TS;
+        const active = { callId: 'call-1', surfaceId: 'sf-1' };
+        const view = { sessionId: 's1', lastSeq: 1, readOnly: false, turn: 'idle', taskSurface: { active }, queue: [], actionCards: { proposals: [], decisions: {} } };
+        const transport = {
+          watchSession(_s: string, listener: (v: unknown) => void) { queueMicrotask(() => listener(view)); return () => {}; },
+          readLog: async () => ({ events: [], hasMore: false, lastSeq: 1 }),
+          taskSurface: { getActive: async () => ({ active: true, ...active, model, pending: null }), submit: async () => ({}), dismiss: async () => ({}) },
+          session: {}, actionCards: {}, dispose() {},
+        };
+        const dock = document.createElement('task-surface-dock') as HTMLElement & { transport: unknown; sessionId: string; draftStorage: null; state: string; updateComplete: Promise<unknown> };
+        dock.transport = transport;
+        dock.sessionId = 's1';
+        dock.draftStorage = null;
+        document.getElementById('stage')!.replaceChildren(dock);
+        while (dock.state !== 'editing') await new Promise((r) => setTimeout(r, 5));
+        await dock.updateComplete;
+        const inner = dock.shadowRoot!.querySelector('task-surface-view')! as HTMLElement & { updateComplete: Promise<unknown> };
+        await inner.updateComplete;
+        const input = inner.shadowRoot!.querySelector<HTMLInputElement>('input[type="text"], textarea')!;
+        input.focus();
+        input.setSelectionRange(input.value.length, input.value.length);
+        const records: MutationRecord[] = [];
+        const observer = new MutationObserver((list) => records.push(...list));
+        for (const root of [dock.shadowRoot!, inner.shadowRoot!]) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+        (globalThis as unknown as { __done: () => Promise<number> }).__done = async () => {
+          await dock.updateComplete;
+          await inner.updateComplete;
+          await new Promise((r) => requestAnimationFrame(r));
+          records.push(...observer.takeRecords());
+          observer.disconnect();
+          if (!input.value.endsWith('x')) throw new Error('the keystroke did not reach the text field');
+          return records.length;
+        };
+        return 0;
+      }, model);
+      void mutations;
+      await page.keyboard.type('x');
+      const count = await page.evaluate(() => (globalThis as unknown as { __done: () => Promise<number> }).__done());
+      console.log(`DOM mutations for one keystroke in a text field of a maximal model (Dock): ${count} (aim: a handful)`);
+    } finally {
+      await browser.close();
+    }
+  },
+};
