@@ -49,7 +49,7 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     if (session === undefined) {
       session = { state: foldCards(api.events(sessionId)), actors: new Map() };
       sessions.set(sessionId, session);
-      for (const callId of session.state.cards.keys()) startActor(sessionId, session, callId);
+      if (!closing) for (const callId of session.state.cards.keys()) startActor(sessionId, session, callId);
     }
     return session;
   };
@@ -62,7 +62,7 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
 
   function startActor(sessionId: SessionId, session: SessionCards, callId: string) {
     const card = session.state.cards.get(callId);
-    if (card === undefined) return;
+    if (card === undefined || closing) return;
     const logic = cardMachine.provide({
       actors: {
         operation: fromPromise<ActResult, CardOperationInput>(({ input }) => {
@@ -90,7 +90,7 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     } else {
       for (const change of changes) mirror(sessionId, session, change);
     }
-    if (changes.length > 0) api.publish(sessionId);
+    // No publish here: the host publishes every appended event after its listeners ran.
   };
 
   const mirror = (sessionId: SessionId, session: SessionCards, change: CardChange) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createActionCardsService } from '../../host/actionCards/index.js';
-import { cardTurn, followUpArgs, pageArgs, propose, setup } from './helpers.js';
+import { cardTurn, followUpArgs, pageArgs, setup } from './helpers.js';
 
 describe('card state is a fold of the log', () => {
   it('pairs an accepted call with its successful result', async () => {
@@ -81,13 +81,6 @@ describe('card state is a fold of the log', () => {
     const view = service.view(sessionId);
     assert.deepEqual(view.proposals.map((p) => p.callId), [keep]);
     assert.deepEqual(view.decisions, {});
-  });
-
-  it('publishes the session when its cards change', async () => {
-    const { host, sessionId } = setup();
-    const turn = host.turn(sessionId);
-    void (await propose(turn)); // the view is folded on first use, then kept current
-    assert.ok(host.published.includes(sessionId));
   });
 
   it('a card in an unknown session is an empty view', () => {
