@@ -7,6 +7,7 @@ import type { NormalizedField, NormalizedTaskSurfaceModel } from './normalized.j
  * repeated; every submitted value is kept; the same input always gives the same text.
  */
 
+/** Languages the submission text is written in. */
 export type SubmissionLocale = 'en' | 'zh';
 
 const WORDS = {

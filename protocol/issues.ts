@@ -4,8 +4,10 @@
  * the model: it says what is wrong and what is expected.
  */
 
+/** Keys and indexes from the root to the value an issue is about. */
 export type IssuePath = (string | number)[];
 
+/** What kind of problem a model issue is. */
 export type ModelIssueCode =
   /** A value has the wrong JSON type (object, array, string, number, boolean, null). */
   | 'invalid-type'
@@ -34,6 +36,7 @@ export type ModelIssueCode =
    */
   | 'too-deep';
 
+/** One problem with a model: where, what kind, and a message for the agent. */
 export interface ModelIssue {
   path: IssuePath;
   code: ModelIssueCode;

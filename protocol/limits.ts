@@ -15,9 +15,12 @@ export const TaskSurfaceLimitsSchema = z.strictObject({
   submissionBytes: z._default(count, 32 * 1024),
 });
 
+/** Limits with every field set. */
 export type TaskSurfaceLimits = z.output<typeof TaskSurfaceLimitsSchema>;
+/** Limits as configuration gives them (fields optional). */
 export type TaskSurfaceLimitsInput = z.input<typeof TaskSurfaceLimitsSchema>;
 
+/** The spec's defaults. */
 export const DEFAULT_LIMITS: Readonly<TaskSurfaceLimits> = Object.freeze(TaskSurfaceLimitsSchema.parse({}));
 
 /** Fills in defaults and checks a partial limits object; throws a ZodError on a bad value. */

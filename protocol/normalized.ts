@@ -11,8 +11,10 @@ import type {
 /** A table whose every row has exactly the declared columns, in column order (missing cells `null`). */
 export type NormalizedTableBlock = TableBlock;
 
+/** A content block as the parser returns it. */
 export type NormalizedBlock = MarkdownBlock | MetricsBlock | NormalizedTableBlock | DiffBlock | NoticeBlock;
 
+/** A section with its layout explicit. */
 export interface NormalizedSection {
   id: string;
   title?: string;
@@ -21,6 +23,7 @@ export interface NormalizedSection {
   blocks: NormalizedBlock[];
 }
 
+/** A text field with `multiline`, `required` and `initial` explicit. */
 export interface NormalizedTextField {
   kind: 'text';
   id: string;
@@ -31,6 +34,7 @@ export interface NormalizedTextField {
   initial: string;
 }
 
+/** A single choice among options. */
 export interface NormalizedChoiceField {
   kind: 'choice';
   id: string;
@@ -40,6 +44,7 @@ export interface NormalizedChoiceField {
   initial?: string;
 }
 
+/** Any number of options. */
 export interface NormalizedMultiChoiceField {
   kind: 'multi-choice';
   id: string;
@@ -49,6 +54,7 @@ export interface NormalizedMultiChoiceField {
   initial: string[];
 }
 
+/** A yes/no switch. */
 export interface NormalizedToggleField {
   kind: 'toggle';
   id: string;
@@ -57,6 +63,7 @@ export interface NormalizedToggleField {
   initial: boolean;
 }
 
+/** All options, in an order the person chooses. */
 export interface NormalizedOrderField {
   kind: 'order';
   id: string;
@@ -66,6 +73,7 @@ export interface NormalizedOrderField {
   initial: string[];
 }
 
+/** An input field as the parser returns it. */
 export type NormalizedField =
   | NormalizedTextField
   | NormalizedChoiceField
@@ -73,6 +81,7 @@ export type NormalizedField =
   | NormalizedToggleField
   | NormalizedOrderField;
 
+/** The normalised model: what `parseTaskSurfaceModel` returns and presentation meta persists. */
 export interface NormalizedTaskSurfaceModel {
   version: 1;
   title: string;

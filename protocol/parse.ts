@@ -14,6 +14,7 @@ import { normalizedModelBytes } from './modelSize.js';
  * must never throw, and its issues must point at the exact broken part.
  */
 
+/** The parser's answer: the normalised model, or why there is none. */
 export type ParseModelResult =
   | { ok: true; model: NormalizedTaskSurfaceModel }
   | { ok: false; issues: ModelIssue[] };

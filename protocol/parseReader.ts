@@ -8,6 +8,7 @@ import type { TaskSurfaceLimits } from './limits.js';
  * to the input, so no input can pollute a prototype, loop, or blow the stack.
  */
 
+/** A JSON object from outside, not yet checked. */
 export type Input = Record<string, unknown>;
 
 /**
@@ -18,10 +19,13 @@ export interface PathNode {
   readonly up: At;
   readonly key: string | number;
 }
+/** A path; `null` is the root. */
 export type At = PathNode | null;
 
+/** The path one step below `up`. */
 export const at = (up: At, key: string | number): PathNode => ({ up, key });
 
+/** The path as keys and indexes from the root. */
 export function toArray(path: At): IssuePath {
   const out: IssuePath = [];
   for (let node = path; node !== null; node = node.up) out.push(node.key);
@@ -35,6 +39,7 @@ export function own(value: Input, key: string): unknown {
   return hasOwn.call(value, key) ? value[key] : undefined;
 }
 
+/** A non-null, non-array object. */
 export function isRecord(value: unknown): value is Input {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -12,6 +12,7 @@ import { jsonUtf8Length } from './utf8.js';
  * this against the persisted model before admitting a message; the Dock runs it before sending.
  */
 
+/** What kind of problem a submission issue is. */
 export type SubmissionIssueCode =
   | 'invalid-type'
   | 'unknown-key'
@@ -24,6 +25,7 @@ export type SubmissionIssueCode =
   /** UTF-8 bytes of the JSON of `{ values, note }` exceed the limit. */
   | 'submission-too-large';
 
+/** One problem with a submission. */
 export interface SubmissionIssue {
   /** From the submission's root: `['values', fieldId, …]`, `['note']`, or `[]`. */
   path: IssuePath;
@@ -31,11 +33,13 @@ export interface SubmissionIssue {
   message: string;
 }
 
+/** What the Dock sends: values keyed by field id, and an optional note. */
 export interface SubmissionInput {
   values: Record<string, JsonValue>;
   note?: string;
 }
 
+/** The validator's answer: canonical values, or why they are refused. */
 export type ValidateSubmissionResult =
   | { ok: true; values: TaskSurfaceValues; note?: string }
   | { ok: false; issues: SubmissionIssue[] };
