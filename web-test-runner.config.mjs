@@ -14,7 +14,9 @@ export default {
         executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
         headless: true,
         args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-          '--disable-sync', '--no-first-run', '--disable-quic'],
+          '--disable-sync', '--no-first-run', '--disable-quic',
+          // several test pages run at once: keep timers and animation frames of background tabs running
+          '--disable-background-timer-throttling', '--disable-renderer-backgrounding', '--disable-backgrounding-occluded-windows'],
       },
     }),
   ],
