@@ -2,6 +2,7 @@ import { css } from 'lit';
 
 export const dockStyles = css`
   :host { display: block; }
+  :host([takeover]) { display: none; }
   .base {
     background: var(--_bg); color: var(--_fg); border: 1px solid var(--_border); border-radius: var(--_radius);
     box-shadow: var(--task-surface-dock-shadow, 0 2px 12px rgb(0 0 0 / 0.08)); padding: var(--_space);

@@ -51,6 +51,8 @@ export class TaskSurfaceDock extends LitElement {
   @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
   /** Where focus goes after submit or dismiss; default: where it was before it entered the Dock. */
   @property({ attribute: false }) accessor focusReturnTarget: HTMLElement | null = null;
+  /** A composer takeover: hidden like `hidden`, still mounted, keeps its draft. */
+  @property({ type: Boolean, reflect: true }) accessor takeover = false;
   /** An XState inspection observer, passed to the Dock's actor. */
   @property({ attribute: false }) accessor inspect: InspectOption | undefined = undefined;
   /** Draft storage (default `localStorage`; `null` keeps drafts in memory). Set before connecting. */

@@ -208,6 +208,10 @@ describe('task-surface-dock', () => {
     await el.updateComplete;
     expect(getComputedStyle(el).display).to.equal('none');
     el.hidden = false;
+    el.takeover = true;
+    await el.updateComplete;
+    expect(getComputedStyle(el).display).to.equal('none');
+    el.takeover = false;
     await el.updateComplete;
     expect(viewOf(el) === view, 'same editor instance').to.equal(true);
     expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('kept');
@@ -226,6 +230,24 @@ describe('task-surface-dock', () => {
     const other = await mountDock(t, 's2');
     await inState(other, 'editing');
     expect(inView<HTMLInputElement>(other, '#f0').value).to.equal('');
+  });
+
+  it('switching session-id shows the other session and leaks nothing from the first', async () => {
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    await typeInto(el, 0, 'secret');
+    el.sessionId = sid('s3');
+    await el.updateComplete;
+    expect(el.state).to.equal('hidden');
+    expect(t.liveWatches).to.equal(1);
+    t.open(sid('s3'), 'sf-3', { ...simple, title: 'Other' });
+    await inState(el, 'editing');
+    expect(inDock(el, '.title').textContent).to.equal('Other');
+    expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('');
+    el.sessionId = S1;
+    await inState(el, 'editing');
+    expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('secret');
   });
 
   it('recovers a pending submission on load and releases every subscription on disconnect', async () => {
