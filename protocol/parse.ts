@@ -107,7 +107,8 @@ function readSections(r: Reader, value: unknown, path: At, ids: IdScope): Normal
   const list = r.array(value, path, 'sections', false);
   if (list === undefined) return undefined;
   const sections: NormalizedSection[] = [];
-  for (let i = 0; i < list.length && !r.full; i++) {
+  // Past the block limit no later section can be valid: it is not read.
+  for (let i = 0; i < list.length && !r.full && r.blocks <= r.limits.blocks; i++) {
     const sectionPath = at(path, i);
     const section = r.object(list[i], sectionPath, 'a section', SECTION_KEYS);
     if (section === undefined) { r.skip(); continue; }
@@ -141,7 +142,7 @@ function readLayout(r: Reader, value: unknown, path: At): TaskSurfaceLayout | un
 }
 
 function readBlocks(r: Reader, value: unknown, path: At): NormalizedBlock[] | undefined {
-  const list = r.array(value, path, 'blocks', true);
+  const list = r.array(value, path, 'blocks', true, true);
   if (list === undefined) return undefined;
   const blocks: NormalizedBlock[] = [];
   for (let i = 0; i < list.length && !r.full; i++) {
@@ -161,7 +162,7 @@ function readBlocks(r: Reader, value: unknown, path: At): NormalizedBlock[] | un
 
 function readFields(r: Reader, value: unknown, path: At, ids: IdScope): NormalizedField[] | undefined {
   if (value === undefined) return [];
-  const list = r.array(value, path, 'fields', false);
+  const list = r.array(value, path, 'fields', false, true);
   if (list === undefined) return undefined;
   const limit = r.limits.fields;
   if (list.length > limit) r.add(at(path, limit), 'too-many-fields', `a task surface may have at most ${limit} fields; this one has ${list.length}`);

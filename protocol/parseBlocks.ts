@@ -60,7 +60,7 @@ function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefin
   const columnsPath = at(path, 'columns');
   const list = r.array(r.required(value, 'columns', path, 'a table block'), columnsPath, 'table columns', true);
   const rowsPath = at(path, 'rows');
-  const rowList = r.array(r.required(value, 'rows', path, 'a table block'), rowsPath, 'table rows', false);
+  const rowList = r.array(r.required(value, 'rows', path, 'a table block'), rowsPath, 'table rows', false, true);
   if (list === undefined) return undefined;
   const columns: { id: string; label: string }[] = [];
   const scope = new IdScope(r, 'column id');

@@ -110,11 +110,18 @@ export class Reader {
     return found;
   }
 
-  /** What `required` returned: `undefined` there was already reported as a missing key. */
-  array(value: unknown, path: At, what: string, nonEmpty: boolean): unknown[] | undefined {
+  /**
+   * What `required` returned: `undefined` there was already reported as a missing key. A list
+   * without a count limit of its own (`counted`) that is longer than half the byte limit cannot
+   * fit (every item takes a byte and a comma at least), so it is refused before it is walked.
+   */
+  array(value: unknown, path: At, what: string, nonEmpty: boolean, counted = false): unknown[] | undefined {
     if (value === undefined) return undefined;
     if (!Array.isArray(value)) return this.add(path, 'invalid-type', `${what} must be an array, not ${describeType(value)}`);
     if (nonEmpty && value.length === 0) return this.add(path, 'invalid-value', `${what} must not be empty`);
+    if (!counted && value.length * 2 > this.limits.modelBytes) {
+      return this.add(path, 'model-too-large', `${what} has ${value.length} items; no model with them fits the limit of ${this.limits.modelBytes} bytes`);
+    }
     return value;
   }
 

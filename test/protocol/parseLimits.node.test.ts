@@ -62,7 +62,7 @@ describe('parseTaskSurfaceModel: hostile input', () => {
   it('stays bounded on huge inputs: few issues, and no walk past a limit', () => {
     const many = { ...minimal(), fields: Array.from({ length: 100_000 }, () => ({ kind: 'nope' })) };
     assert.deepEqual(codesAt(many), [['too-many-fields', 'fields.32'], ...Array.from({ length: 31 }, (_, i) => ['unknown-kind', `fields.${i}.kind`])]);
-    const badOptions = { ...minimal(), fields: [{ kind: 'choice', id: 'c', label: 'C', options: Array.from({ length: 50_000 }, () => 1) }] };
+    const badOptions = { ...minimal(), fields: [{ kind: 'choice', id: 'c', label: 'C', options: Array.from({ length: 10_000 }, () => 1) }] };
     assert.equal(issuesOf(badOptions).length, MAX_MODEL_ISSUES);
     const hugeText = { ...minimal(), title: 'x'.repeat(5_000_000) };
     assert.deepEqual(codesAt(hugeText), [['model-too-large', '']]);
@@ -77,5 +77,16 @@ describe('limits', () => {
     }
     assert.deepEqual(codesAt({ ...minimal(), fields: toggles.slice(0, 3) }, { fields: 2 } as never), [['too-many-fields', 'fields.2']]);
     assert.deepEqual(effectiveLimits({ blocks: 10 }), { ...DEFAULT_LIMITS, blocks: 10 });
+  });
+});
+
+describe('huge lists', () => {
+  it('refuses a list that cannot fit the byte limit before walking it', () => {
+    const options = Array.from({ length: 40_000 }, (_, i) => ({ id: `o${i}`, label: `O${i}` }));
+    assert.deepEqual(codesAt({ ...minimal(), fields: [{ kind: 'choice', id: 'c', label: 'C', options }] }), [['model-too-large', 'fields.0.options']]);
+    const sections = Array.from({ length: 100_000 }, (_, i) => ({ id: `s${i}`, blocks: [{ kind: 'markdown', text: 'x' }] }));
+    assert.deepEqual(codesAt({ ...minimal(), sections }), [['model-too-large', 'sections']]);
+    const fewer = sections.slice(0, 20_000);
+    assert.deepEqual(codesAt({ ...minimal(), sections: fewer }), [['too-many-blocks', 'sections.64.blocks.0']]);
   });
 });
