@@ -82,6 +82,17 @@ function validate(model: NormalizedTaskSurfaceModel, input: unknown, limits: Tas
   for (const key of Object.keys(raw)) {
     if (!declared.has(key)) add(['values', key], 'unknown-key', `there is no field ${show(key)}`);
   }
+  // UTF-8 takes at least a byte per UTF-16 unit: text over the limit by length alone is refused
+  // before it is scanned or serialised.
+  let units = note?.length ?? 0;
+  for (const field of model.fields) {
+    const value = own(raw, field.id);
+    if (typeof value === 'string') units += value.length;
+  }
+  if (units > limits.submissionBytes) {
+    add([], 'submission-too-large', `the submission has ${units} characters of text; the limit is ${limits.submissionBytes} bytes`);
+    return { ok: false, issues };
+  }
   const values: TaskSurfaceValues = {};
   for (const field of model.fields) {
     const value = checkValue(field, own(raw, field.id), ['values', field.id], add);
