@@ -61,14 +61,21 @@ export class Inbox {
     return this.deps.sessions.get(this.sessionId);
   }
 
-  /** 'running' while rows are being admitted or a turn runs. */
+  /** 'running' while a turn runs (admitting rows alone is not the agent working). */
   get turnState(): 'idle' | 'running' {
-    return this.actor.getSnapshot().matches('idle') ? 'idle' : 'running';
+    const snapshot = this.actor.getSnapshot();
+    return snapshot.matches('running') || snapshot.matches('concluded') ? 'running' : 'idle';
   }
 
+  /**
+   * Nothing will happen without outside input: no turn runs and nothing is scheduled. With
+   * `autoAdmit` the loop must also have no queued row and no claim; without it, rows and claims wait
+   * for host code and do not count.
+   */
   get isIdle(): boolean {
-    return this.actor.getSnapshot().matches('idle') && !this.#scheduled && this.#running === null
-      && (!this.deps.autoAdmit || this.rows.length === 0);
+    const snapshot = this.actor.getSnapshot();
+    if (this.#scheduled || this.#running || snapshot.matches('running') || snapshot.matches('concluded')) return false;
+    return this.deps.autoAdmit ? snapshot.matches('idle') && this.rows.length === 0 : true;
   }
 
   /** Rows placed `queued` (waiting for a later turn). */
@@ -191,6 +198,13 @@ export class Inbox {
     });
   }
 
+  /** A call id not used in this session's log (deterministic minters restart with the process). */
+  #freshCallId() {
+    let callId = this.deps.ids.call();
+    while (this.deps.sessions.store.findCall(this.sessionId, callId).call) callId = this.deps.ids.call();
+    return callId;
+  }
+
   #maybeStartTurn(): void {
     const turnId = this.deps.ids.turn();
     if (!this.actor.getSnapshot().can({ type: 'turn.started', turnId })) return;
@@ -206,7 +220,7 @@ export class Inbox {
       tools: this.deps.tools,
       beforeStep: this.deps.beforeStep,
       admitSteering: () => this.admitSteering(),
-      mintCallId: this.deps.ids.call,
+      mintCallId: () => this.#freshCallId(),
       mintMessageId: this.deps.ids.message,
       onConcluded: () => {
         this.actor.send({ type: 'agent.concluded' });

@@ -45,8 +45,8 @@ export interface Host {
   /** Cuts the session back to `toSeq`: later events stop counting (the log itself only grows). */
   rewind(sessionId: SessionId, toSeq: number): void;
   /**
-   * Resolves when the session's (or every live session's) turn loop is idle: no claimed row, no
-   * running turn and, with `autoAdmit`, no queued row.
+   * Resolves when the session's (or every live session's) turn loop is idle: no running turn and,
+   * with `autoAdmit`, no queued or claimed row (without it, rows and claims wait for host code).
    */
   whenIdle(sessionId?: SessionId): Promise<void>;
   /** Host code's hand on the inbox (for `autoAdmit: false`). */
