@@ -110,8 +110,9 @@ function validate(model: NormalizedTaskSurfaceModel, input: unknown, limits: Tas
 type Add = (path: IssuePath, code: SubmissionIssueCode, message: string) => undefined;
 
 function checkValue(field: NormalizedField, value: unknown, path: IssuePath, add: Add): TaskSurfaceValues[string] | undefined {
-  if (value === undefined) {
-    // An unanswered choice is allowed (a choice without `initial` starts unselected).
+  if (value === undefined || (value === null && field.kind === 'choice')) {
+    // An unanswered choice is allowed (a choice without `initial` starts unselected); absent and
+    // null both mean unanswered, and the canonical values leave it out.
     return field.kind === 'choice' ? undefined : add(path, 'missing-value', `"${field.label}" has no value`);
   }
   switch (field.kind) {

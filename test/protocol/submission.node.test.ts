@@ -73,6 +73,9 @@ describe('validateSubmission', () => {
   it('allows an unanswered choice; requires every other field', () => {
     const { env: _env, ...rest } = good();
     assert.equal(validateSubmission(normalized(), { values: rest }).ok, true);
+    const cleared = validateSubmission(normalized(), { values: { ...good(), env: null } });
+    assert.equal(cleared.ok && 'env' in cleared.values, false, 'null is unanswered, and left out');
+    assert.deepEqual(issues({ ...good(), migrate: null }), [['invalid-type', 'values.migrate']]);
     const { migrate: _migrate, targets: _targets, ...missing } = good();
     assert.deepEqual(issues(missing), [['missing-value', 'values.targets'], ['missing-value', 'values.migrate']]);
   });
