@@ -70,6 +70,15 @@ describe('validateSubmission', () => {
     }), { numRuns: 100 });
   });
 
+  it('accepts any values that match their fields, and its canonical values validate to themselves', () => {
+    const withValues = modelArb.map((input) => normalized(input)).chain((model) => fc.tuple(fc.constant(model), valuesArb(model)));
+    fc.assert(fc.property(withValues, ([model, values]) => {
+      const first = validateSubmission(model, { values });
+      if (!first.ok) assert.fail(JSON.stringify(first.issues));
+      assert.deepStrictEqual(validateSubmission(model, { values: first.values }), first);
+    }), { numRuns: 100 });
+  });
+
   it('allows an unanswered choice; requires every other field', () => {
     const { env: _env, ...rest } = good();
     assert.equal(validateSubmission(normalized(), { values: rest }).ok, true);
@@ -137,3 +146,21 @@ describe('validateSubmission', () => {
     }), { numRuns: 200 });
   });
 });
+
+/** Values a person could submit for `model`: any option subsets and orders, any single-line text. */
+function valuesArb(model: NormalizedTaskSurfaceModel): fc.Arbitrary<Record<string, JsonValue>> {
+  const entries = model.fields.map((field): fc.Arbitrary<[string, JsonValue | undefined]> => {
+    const ids = 'options' in field ? field.options.map((o) => o.id) : [];
+    const value: fc.Arbitrary<JsonValue | undefined> = (() => {
+      switch (field.kind) {
+        case 'text': return fc.string({ unit: 'binary' }).map((t) => (field.multiline ? t : t.replace(/[\r\n]/g, ' '))).map((t) => (field.required && !/\S/.test(t) ? `${t}x` : t));
+        case 'toggle': return fc.boolean();
+        case 'choice': return fc.option(fc.constantFrom(...ids), { nil: undefined });
+        case 'multi-choice': return fc.shuffledSubarray(ids);
+        case 'order': return fc.shuffledSubarray(ids, { minLength: ids.length, maxLength: ids.length });
+      }
+    })();
+    return value.map((v) => [field.id, v]);
+  });
+  return fc.tuple(...entries).map((pairs) => Object.fromEntries(pairs.filter(([, v]) => v !== undefined)) as Record<string, JsonValue>);
+}
