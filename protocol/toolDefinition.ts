@@ -11,12 +11,13 @@ import { SHOW_TASK_SURFACE } from './taskSurface.js';
  */
 
 const DESCRIPTION = [
-  'Show the user a temporary structured panel (content blocks plus input fields) when a task is easier',
-  'to finish with structure than in prose: comparing options, reordering a plan, reviewing a table, or',
-  'filling a few related fields. Calling it ends your turn; do not write anything after it.',
-  "The user's submitted answer arrives as their next user message (the panel title, each field's label",
-  'and value, and an optional note). The user may also ignore the panel and reply in ordinary words.',
-  'Only one panel can be open in a session. Ids must be unique; initial values must use option ids.',
+  'Show the user a temporary panel of content blocks (markdown, metrics, table, diff, notice) and input fields',
+  '(text, choice, multi-choice, toggle, order) when a task is easier to finish with structure than in prose:',
+  'comparing options, reordering a plan, reviewing a table, or filling a few related fields. Ask simple',
+  'questions in plain chat instead. Calling this tool ends your turn. The user\'s answer arrives as their next',
+  "user message: the panel title, each field's label and value, and an optional note. They may also ignore the",
+  'panel and reply in ordinary words. One panel can be open per session; ids must be unique, and initial',
+  'values must use option ids.',
 ].join(' ');
 
 function deepFreeze<T>(value: T): T {
