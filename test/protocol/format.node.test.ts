@@ -2,17 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  formatSubmission, initialValues, parseTaskSurfaceModel, validateSubmission,
+  formatSubmission, initialValues, validateSubmission,
   type JsonValue, type NormalizedTaskSurfaceModel, type TaskSurfaceValues,
 } from '../../protocol/index.js';
 import { modelArb } from './fixtures/arbitraries.js';
 import { everyKindModel } from './fixtures/models.js';
+import { modelOf } from './fixtures/parsing.js';
 
-function normalized(input: unknown = everyKindModel()): NormalizedTaskSurfaceModel {
-  const result = parseTaskSurfaceModel(input);
-  if (!result.ok) assert.fail(JSON.stringify(result.issues));
-  return result.model;
-}
+const normalized = (input: unknown = everyKindModel()): NormalizedTaskSurfaceModel => modelOf(input);
 
 function submitted(model: NormalizedTaskSurfaceModel, values: Record<string, JsonValue>, note?: string) {
   const result = validateSubmission(model, note === undefined ? { values } : { values, note });

@@ -2,17 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  DEFAULT_LIMITS, initialValues, parseTaskSurfaceModel, validateSubmission,
+  DEFAULT_LIMITS, initialValues, validateSubmission,
   type JsonValue, type NormalizedTaskSurfaceModel, type SubmissionIssue,
 } from '../../protocol/index.js';
 import { modelArb } from './fixtures/arbitraries.js';
 import { everyKindModel } from './fixtures/models.js';
+import { modelOf } from './fixtures/parsing.js';
 
-function normalized(input: unknown = everyKindModel()): NormalizedTaskSurfaceModel {
-  const result = parseTaskSurfaceModel(input);
-  if (!result.ok) assert.fail(JSON.stringify(result.issues));
-  return result.model;
-}
+const normalized = (input: unknown = everyKindModel()): NormalizedTaskSurfaceModel => modelOf(input);
 
 /** Values of the every-kind model that pass. */
 const good = (): Record<string, JsonValue> => ({
