@@ -41,17 +41,13 @@ function readMetrics(r: Reader, value: Input, path: At): NormalizedBlock | undef
   const itemsPath = at(path, 'items');
   const list = r.array(r.required(value, 'items', path, 'a metrics block'), itemsPath, 'metrics items', true);
   if (list === undefined) return undefined;
-  const items: { label: string; value: string; detail?: string }[] = [];
-  for (let i = 0; i < list.length && !r.full; i++) {
-    const itemPath = at(itemsPath, i);
-    const item = r.object(list[i], itemPath, 'a metric', METRIC_KEYS);
-    if (item === undefined) { r.skip(); continue; }
+  const items = r.objects(list, itemsPath, 'a metric', METRIC_KEYS, (item, itemPath) => {
     const label = r.label(item, 'label', itemPath, 'a metric', 'a metric label');
     const text = r.string(item, 'value', itemPath, 'a metric', 'a metric value');
     const detail = r.optionalLabel(item, 'detail', itemPath, 'a metric detail');
-    if (label === undefined || text === undefined) { r.skip(); continue; }
-    items.push(detail === undefined ? { label, value: text } : { label, value: text, detail });
-  }
+    if (label === undefined || text === undefined) return undefined;
+    return detail === undefined ? { label, value: text } : { label, value: text, detail };
+  });
   return { kind: 'metrics', items };
 }
 
@@ -62,18 +58,13 @@ function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefin
   const rowsPath = at(path, 'rows');
   const rowList = r.array(r.required(value, 'rows', path, 'a table block'), rowsPath, 'table rows', false, true);
   if (list === undefined) return undefined;
-  const columns: { id: string; label: string }[] = [];
   const scope = new IdScope(r, 'column id');
-  for (let i = 0; i < list.length && !r.full; i++) {
-    const columnPath = at(columnsPath, i);
-    const column = r.object(list[i], columnPath, 'a table column', COLUMN_KEYS);
-    if (column === undefined) { r.skip(); continue; }
+  const columns = r.objects(list, columnsPath, 'a table column', COLUMN_KEYS, (column, columnPath) => {
     const id = r.id(column, 'id', columnPath, 'a table column', 'a column id');
     const label = r.label(column, 'label', columnPath, 'a table column', 'a column label');
     scope.claim(id, columnPath);
-    if (id !== undefined && label !== undefined) columns.push({ id, label });
-    else r.skip();
-  }
+    return id === undefined || label === undefined ? undefined : { id, label };
+  });
   if (rowList === undefined) return undefined;
   const limit = r.limits.tableRows;
   if (rowList.length > limit) {

@@ -68,20 +68,16 @@ function readOptions(r: Reader, value: unknown, path: At): TaskSurfaceOption[] |
   const list = r.array(value, path, 'options', true);
   if (list === undefined) return undefined;
   const scope = new IdScope(r, 'option id');
-  const options: TaskSurfaceOption[] = [];
-  let ok = true;
-  for (let i = 0; i < list.length && !r.full; i++) {
-    const optionPath = at(path, i);
-    const option = r.object(list[i], optionPath, 'an option', OPTION_KEYS);
-    if (option === undefined) { ok = false; continue; }
+  const options = r.objects(list, path, 'an option', OPTION_KEYS, (option, optionPath): TaskSurfaceOption | undefined => {
     const id = r.id(option, 'id', optionPath, 'an option', 'an option id');
     const label = r.label(option, 'label', optionPath, 'an option', 'an option label');
     const detail = r.optionalLabel(option, 'detail', optionPath, 'an option detail');
     scope.claim(id, optionPath);
-    if (id === undefined || label === undefined) { ok = false; continue; }
-    options.push(detail === undefined ? { id, label } : { id, label, detail });
-  }
-  return ok ? options : undefined;
+    if (id === undefined || label === undefined) return undefined;
+    return detail === undefined ? { id, label } : { id, label, detail };
+  });
+  // With an option missing, initials are not checked against an incomplete set.
+  return options.length === list.length ? options : undefined;
 }
 
 /** A list of distinct option ids (absent is empty), kept in the given order. */

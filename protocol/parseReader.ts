@@ -131,6 +131,22 @@ export class Reader {
    * `owner` names the object for a missing key; `what` names the value.
    */
 
+  /**
+   * Each item of `list` as an object of `keys`, read by `read`. An item that is not such an
+   * object, or that `read` refuses, is left out (its issue says why).
+   */
+  objects<T>(list: unknown[], path: At, what: string, keys: ReadonlySet<string>, read: (item: Input, path: At) => T | undefined): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < list.length && !this.full; i++) {
+      const itemPath = at(path, i);
+      const item = this.object(list[i], itemPath, what, keys);
+      const value = item === undefined ? undefined : read(item, itemPath);
+      if (value === undefined) this.skip();
+      else out.push(value);
+    }
+    return out;
+  }
+
   /** A required string of any content (cell text, diff text, metric values). */
   string(obj: Input, key: string, path: At, owner: string, what: string): string | undefined {
     const value = own(obj, key);
