@@ -2,7 +2,7 @@
  * The session projection: the effective log (rewinds applied) and the `taskSurface` unit. Both are
  * pure folds; the host keeps them incrementally and a fresh fold of the stored log gives the same.
  */
-import { initialTransition, transition, type SnapshotFrom } from 'xstate';
+import { initialTransition, transition, type EventFrom, type SnapshotFrom } from 'xstate';
 import { surfaceMachine } from '../machines/surfaceMachine.js';
 import {
   SHOW_TASK_SURFACE, TaskSurfacePresentationMetaEnvelopeSchema,
@@ -36,12 +36,29 @@ export function effectiveLog(raw: Iterable<SessionEvent>): SessionEvent[] {
 }
 
 type SurfaceSnapshot = SnapshotFrom<typeof surfaceMachine>;
+type DurableEvent = Extract<EventFrom<typeof surfaceMachine>, { type: `log.${string}` }>;
+
+/**
+ * The durable transitions of `surfaceMachine`, taken with `transition()` and memoised by event
+ * type: from `open` they have no guards and do not read context, so one replay per type serves
+ * every occurrence and the fold stays a cheap table lookup on long logs.
+ */
+const durableTargets = new Map<DurableEvent['type'], SurfaceSnapshot['value']>();
+function durableTransition(event: DurableEvent): SurfaceSnapshot['value'] {
+  let target = durableTargets.get(event.type);
+  if (target === undefined) {
+    const [open] = initialTransition(surfaceMachine, { callId: '_' as CallId, surfaceId: '_' as TaskSurfaceId });
+    target = transition(surfaceMachine, open, event)[0].value;
+    durableTargets.set(event.type, target);
+  }
+  return target;
+}
 
 /** The taskSurface unit's state: the client-visible projection plus the indexes the service needs. */
 export interface TaskSurfaceFold {
   active: { callId: CallId; surfaceId: TaskSurfaceId } | null;
-  /** Durable snapshot of the active occurrence in `surfaceMachine` (null when none is open). */
-  snapshot: SurfaceSnapshot | null;
+  /** Durable state of the active occurrence in `surfaceMachine` (null when none is open). */
+  state: SurfaceSnapshot['value'] | null;
   /** Durable task-surface user messages by submissionId (idempotent retries after a restart). */
   submissions: Map<TaskSurfaceSubmissionId, MessageId>;
   /** Dismissal events by dismissalId. */
@@ -49,7 +66,7 @@ export interface TaskSurfaceFold {
 }
 
 export function emptyTaskSurfaceFold(): TaskSurfaceFold {
-  return { active: null, snapshot: null, submissions: new Map(), dismissals: new Map() };
+  return { active: null, state: null, submissions: new Map(), dismissals: new Map() };
 }
 
 /** Opens the surface of a successful show_task_surface result whose meta envelope is well formed. */
@@ -67,14 +84,14 @@ export function foldTaskSurfaceEvent(fold: TaskSurfaceFold, event: SessionEvent)
     if (!fold.dismissals.has(event.dismissalId)) fold.dismissals.set(event.dismissalId, event.seq);
   }
   const active = fold.active;
-  if (active === null || fold.snapshot === null) {
+  if (active === null || fold.state === null) {
     const opened = openedBy(event);
     if (opened === null) return false;
     fold.active = opened;
-    fold.snapshot = initialTransition(surfaceMachine, opened)[0];
+    fold.state = 'open';
     return true;
   }
-  let surfaceEvent: Parameters<typeof transition<typeof surfaceMachine>>[2] | null = null;
+  let surfaceEvent: DurableEvent | null = null;
   if (event.type === 'user/message') {
     const correlation = event.source.taskSurface;
     if (correlation === undefined) surfaceEvent = { type: 'log.bypassed' };
@@ -85,13 +102,14 @@ export function foldTaskSurfaceEvent(fold: TaskSurfaceFold, event: SessionEvent)
     if (event.callId === active.callId && event.surfaceId === active.surfaceId) surfaceEvent = { type: 'log.dismissed' };
   }
   if (surfaceEvent === null) return false;
-  const [next] = transition(surfaceMachine, fold.snapshot, surfaceEvent);
-  if (!next.matches('closed')) {
-    fold.snapshot = next;
+  const next = durableTransition(surfaceEvent);
+  if (typeof next === 'string') {
+    fold.state = next;
     return false;
   }
+  // A closed.* state: the occurrence is over.
   fold.active = null;
-  fold.snapshot = null;
+  fold.state = null;
   return true;
 }
 

@@ -1,0 +1,155 @@
+// The Host engine: fold throughput against JSON.parse of the same events; getActive on a
+// 100,000-event log against a 100-event log (memory and SQLite stores); submit-to-durable-message
+// time in process against an ordinary message's send-to-durable time.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createHost } from '../../host/createHost.js';
+import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
+import { createMemoryStore } from '../../host/store/memory.js';
+import { createSqliteStore } from '../../host/store/sqlite.js';
+import type { SessionLogStore } from '../../host/store/types.js';
+import type { AgentTurn, Host } from '../../host/types.js';
+import {
+  parseTaskSurfaceModel, type JsonValue, type NewSessionEvent, type SessionEvent, type SessionId, type TaskSurfaceId,
+} from '../../protocol/index.js';
+import { compare, median } from '../stats.js';
+
+const model: JsonValue = {
+  version: 1, title: 'Pick a plan',
+  sections: [{ id: 'intro', blocks: [{ kind: 'markdown', text: 'Choose one plan.' }] }],
+  fields: [{ kind: 'choice', id: 'plan', label: 'Plan', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] }],
+  submit: { label: 'Send' },
+};
+const normalized = (() => {
+  const parsed = parseTaskSurfaceModel(model);
+  if (!parsed.ok) throw new Error('bench model is invalid');
+  return parsed.model;
+})();
+
+/** A realistic mix: every 10 events a turn with a tool call, and every 50 a surface shown and answered. */
+function* events(count: number, openAtStart: boolean): Generator<NewSessionEvent> {
+  let n = 0;
+  const turnId = 'turn-1' as never;
+  if (openAtStart) {
+    yield { type: 'tool/call', callId: 'open' as never, turnId, name: 'show_task_surface', args: { model }, origin: 'model', agent: 'root' };
+    yield { type: 'tool/result', callId: 'open' as never, turnId, name: 'show_task_surface', ok: true, content: 'shown',
+      meta: { kind: 'task-surface', version: 1, surfaceId: 'surface-open', model: normalized } as unknown as JsonValue };
+    n = 2;
+  }
+  for (let i = 0; n < count; i++) {
+    const callId = `call-${i}` as never;
+    const mix: NewSessionEvent[] = openAtStart
+      // Filler that never closes the open surface: assistant text and tool traffic only.
+      ? [
+        { type: 'tool/call', callId, turnId, name: 'lookup', args: { q: `query ${i}` }, origin: 'model', agent: 'root' },
+        { type: 'tool/result', callId, turnId, name: 'lookup', ok: true, content: `result ${i}` },
+        { type: 'assistant/message', messageId: `a-${i}` as never, turnId, text: `answer ${i}` },
+      ]
+      : [
+        { type: 'user/message', messageId: `u-${i}` as never, text: `question ${i}`, source: { kind: 'user', rpcId: `r-${i}` as never } },
+        { type: 'turn/started', turnId },
+        { type: 'tool/call', callId, turnId, name: i % 5 === 0 ? 'show_task_surface' : 'lookup', args: { q: i }, origin: 'model', agent: 'root' },
+        i % 5 === 0
+          ? { type: 'tool/result', callId, turnId, name: 'show_task_surface', ok: true, content: 'shown',
+            meta: { kind: 'task-surface', version: 1, surfaceId: `s-${i}`, model: normalized } as unknown as JsonValue }
+          : { type: 'tool/result', callId, turnId, name: 'lookup', ok: true, content: `result ${i}` },
+        { type: 'assistant/message', messageId: `a-${i}` as never, turnId, text: `answer ${i}` },
+        { type: 'turn/ended', turnId, outcome: 'completed' },
+      ];
+    for (const event of mix) {
+      if (n++ >= count) return;
+      yield event;
+    }
+  }
+}
+
+function fill(store: SessionLogStore, sessionId: SessionId, count: number) {
+  store.createSession({ sessionId, title: 'bench', createdAt: 0, toolMode: 'native', readOnly: false, locale: 'en' });
+  for (const event of events(count, true)) store.append(sessionId, event, 0);
+}
+
+async function getActiveFigures(name: string, store: SessionLogStore, batch: (fn: () => void) => void = (fn) => fn()) {
+  const big = 'big' as SessionId;
+  const small = 'small' as SessionId;
+  batch(() => fill(store, big, 100_000));
+  batch(() => fill(store, small, 100));
+  const host = createHost({ store, autoAdmit: false });
+  const surfaceId = 'surface-open' as TaskSurfaceId;
+  host.getView(big);
+  host.getView(small);
+  const check = await host.taskSurface.getActive({ sessionId: big, surfaceId });
+  if (!check.active) throw new Error('bench surface is not open');
+  const { subject, baseline, ratio } = compare(
+    () => void host.taskSurface.getActive({ sessionId: big, surfaceId }),
+    () => void host.taskSurface.getActive({ sessionId: small, surfaceId }),
+    2000, 200,
+  );
+  console.log(`getActive, ${name} store: 100,000-event log ${(subject * 1000).toFixed(1)} µs, 100-event log ${(baseline * 1000).toFixed(1)} µs: ratio ${ratio.toFixed(2)} (aim ≤ 1.5)`);
+  await host.dispose();
+}
+
+async function submitToDurable() {
+  // Every turn shows a surface, so each submission's own turn opens the next one.
+  const driver = { async runTurn(turn: AgentTurn) { turn.step(); await turn.callTool('show_task_surface', { model }); } };
+  const host: Host = createHost({ store: createMemoryStore(), driver });
+  const sessionId = host.openSession();
+  let durable: (() => void) | null = null;
+  host.plugins.onEvent((id, event) => { if (id === sessionId && event.type === 'user/message') durable?.(); });
+  const timeUntilDurable = async (start: () => Promise<unknown>) => {
+    const done = new Promise<void>((resolve) => { durable = resolve; });
+    const t = performance.now();
+    await start();
+    await done;
+    const ms = performance.now() - t;
+    await host.whenIdle(sessionId);
+    return ms;
+  };
+  const send = () => host.session.send({ sessionId, messageId: crypto.randomUUID() as never, rpcId: crypto.randomUUID() as never, text: 'hello' });
+  await timeUntilDurable(send);
+  const submits: number[] = [];
+  const sends: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    sends.push(await timeUntilDurable(send)); // an ordinary message bypasses the open surface…
+    await timeUntilDurable(send);
+    const surfaceId = host.getView(sessionId).taskSurface.active!.surfaceId as TaskSurfaceId;
+    submits.push(await timeUntilDurable(() => host.taskSurface.submit({
+      sessionId, surfaceId, submissionId: crypto.randomUUID() as never, values: { plan: 'a' },
+    })));
+  }
+  const s = median(submits.slice(50));
+  const b = median(sends.slice(50));
+  console.log(`submit → durable user message (in process, memory store): ${(s * 1000).toFixed(0)} µs; ordinary send → durable ${(b * 1000).toFixed(0)} µs: ratio ${(s / b).toFixed(2)}`);
+  await host.dispose();
+}
+
+export default {
+  title: 'Host engine: fold, getActive on long logs, submit to durable message',
+  async run() {
+    const log: SessionEvent[] = [];
+    let seq = 0;
+    for (const event of events(100_000, false)) log.push({ ...event, seq: ++seq, at: 0 } as SessionEvent);
+    const text = JSON.stringify(log);
+    let sink = 0;
+    const fold = compare(
+      () => { sink += foldTaskSurface(effectiveLog(log)).submissions.size; },
+      () => { sink += (JSON.parse(text) as unknown[]).length; },
+      20, 5,
+    );
+    console.log(`fold (effective log + taskSurface unit) of 100,000 events: ${(fold.subject).toFixed(1)} ms, ` +
+      `${Math.round(100_000 / (fold.subject / 1000)).toLocaleString('en')} events/s; JSON.parse of the same events ` +
+      `${fold.baseline.toFixed(1)} ms: ratio ${fold.ratio.toFixed(2)}`);
+    await getActiveFigures('memory', createMemoryStore());
+    const dir = mkdtempSync(join(tmpdir(), 'task-surface-bench-'));
+    const sqlite = createSqliteStore(join(dir, 'bench.db'));
+    try {
+      // Filling in one outer transaction (the appends nest as savepoints) keeps the setup short.
+      await getActiveFigures('SQLite', sqlite, (fn) => sqlite.db.transaction(fn)());
+    } finally {
+      sqlite.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    await submitToDurable();
+    if (sink < 0) console.log(sink);
+  },
+};
