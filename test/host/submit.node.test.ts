@@ -110,6 +110,19 @@ for (const factory of storeFactories) {
       });
     }
 
+    it('disposal before durability discards: closing the session clears a queued or claiming record', async () => {
+      for (const claimFirst of [false, true]) {
+        const result = await submit();
+        assert.ok(result.accepted);
+        if (claimFirst) assert.ok(host.inbox.claimNext(sessionId));
+        host.closeSession(sessionId);
+        assert.equal(await pending(), null, 'the surface is open and editable again');
+        assert.equal(host.getView(sessionId).queue.length, 0);
+      }
+      const { events } = await host.readLog(sessionId, { limit: 100 });
+      assert.equal(events.filter((e) => e.type === 'user/message' && e.source.taskSurface).length, 0);
+    });
+
     it('refuses edit and steer of a task-surface row', async () => {
       await submit();
       const [row] = host.getView(sessionId).queue;
