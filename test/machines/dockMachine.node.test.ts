@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { dockMachine, type DockMachineEmitted } from '../../machines/dockMachine.js';
+import { dockMachine, mintUuid, type DockMachineEmitted } from '../../machines/dockMachine.js';
 import type {
   CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, SessionId, SubmitTaskSurfaceResult, TaskSurfaceId, TaskSurfaceModelV1,
 } from '../../protocol/index.js';
@@ -122,5 +122,17 @@ describe('dockMachine', () => {
     result = { active: false, reason: 'not-open' };
     actor.send(open([]));
     await waitFor(actor, (s) => s.matches('hidden'));
+  });
+
+  it('mints UUIDs without randomUUID (pages served over plain http)', () => {
+    const original = globalThis.crypto.randomUUID;
+    Object.defineProperty(globalThis.crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      const a = mintUuid();
+      assert.match(a, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      assert.notEqual(a, mintUuid());
+    } finally {
+      Object.defineProperty(globalThis.crypto, 'randomUUID', { value: original, configurable: true });
+    }
   });
 });
