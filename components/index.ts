@@ -12,3 +12,4 @@ export * from './shared/events.js';
 export * from './shared/values.js';
 export * from './shared/theme.js';
 export * from './action-card/index.js';
+export * from './toolview/statusController.js';

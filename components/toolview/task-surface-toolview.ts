@@ -9,7 +9,8 @@ import { strings, type Lang } from '../i18n/index.js';
 import { transportContext } from '../shared/context.js';
 import { themeStyles } from '../shared/theme.js';
 import '../view/task-surface-view.js';
-import { findClosedOutcome, type SurfaceOutcome, type SurfaceStatus } from './surfaceStatus.js';
+import { StatusController } from './statusController.js';
+import type { SurfaceStatus } from './surfaceStatus.js';
 import { toolviewStyles } from './task-surface-toolview.styles.js';
 
 /**
@@ -48,29 +49,15 @@ export class TaskSurfaceToolview extends LitElement {
   private accessor contextTransport: HostTransport | undefined = undefined;
 
   @state() private accessor expanded = false;
-  @state() private accessor outcome: SurfaceOutcome | undefined = undefined;
 
   private parsed: { surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel } | null = null;
-  private unwatch: (() => void) | undefined;
-  private watching: unknown[] = [];
-  private generation = 0;
-  private activeId: string | null | undefined;
-
-  private get effectiveTransport() { return this.transport ?? this.contextTransport; }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.stopWatch();
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (this.hasUpdated) this.syncWatch();
-  }
+  private readonly statusWatch = new StatusController(this, () => ({
+    transport: this.transport ?? this.contextTransport, sessionId: this.sessionId, surfaceId: this.parsed?.surfaceId, enabled: !this.status,
+  }));
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('meta') || changed.has('name')) this.parsed = this.parse();
-    this.syncWatch();
+    this.statusWatch.sync();
   }
 
   private parse(): { surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel } | null {
@@ -81,52 +68,15 @@ export class TaskSurfaceToolview extends LitElement {
     return model.ok ? { surfaceId: envelope.data.surfaceId, model: model.model } : null;
   }
 
-  /** One watch per (transport, session, surface); only while connected and not overridden by `status`. */
-  private syncWatch(): void {
-    const transport = this.effectiveTransport;
-    const key = [transport, this.sessionId, this.parsed?.surfaceId, this.status];
-    if (this.unwatch && key.every((k, i) => k === this.watching[i])) return;
-    this.stopWatch();
-    this.watching = key;
-    if (!transport || !this.sessionId || !this.parsed || this.status || !this.isConnected) return;
-    const { surfaceId } = this.parsed;
-    const sessionId = this.sessionId;
-    try {
-      this.unwatch = transport.watchSession(sessionId, (view) => {
-        const active = view.taskSurface.active?.surfaceId ?? null;
-        if (active === this.activeId) return;
-        this.activeId = active;
-        const generation = ++this.generation;
-        if (active === surfaceId) {
-          this.outcome = { status: 'open' };
-          return;
-        }
-        findClosedOutcome(transport, sessionId, surfaceId).then(
-          (outcome) => { if (generation === this.generation) this.outcome = outcome; },
-          () => { if (generation === this.generation) this.outcome = { status: 'closed' }; },
-        );
-      });
-    } catch {
-      this.unwatch = undefined;
-    }
-  }
-
-  private stopWatch(): void {
-    this.unwatch?.();
-    this.unwatch = undefined;
-    this.watching = [];
-    this.activeId = undefined;
-    this.generation++;
-  }
-
   override render() {
     const parsed = this.parsed;
-    if (!parsed || !this.effectiveTransport) {
+    if (!parsed || !(this.transport ?? this.contextTransport)) {
       return html`<p class="fallback" part="base fallback">${this.content}</p>`;
     }
     const s = strings(this.lang);
-    const status = this.status ?? this.outcome?.status;
-    const values: TaskSurfaceValues | undefined = this.outcome?.values;
+    const outcome = this.status ? undefined : this.statusWatch.outcome;
+    const status = this.status ?? outcome?.status;
+    const values: TaskSurfaceValues | undefined = outcome?.values;
     return html`<div class="base" part="base">
       <div class="summary" part="summary">
         <span class="kind">${s.taskSurface}</span>
