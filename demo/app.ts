@@ -1,4 +1,5 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
@@ -35,20 +36,33 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   });
   const port = (http.address() as AddressInfo).port;
   const relay: InspectRelay | undefined = options.inspectHost ? createInspectRelay(http) : undefined;
+  // Upgrades nobody serves (e.g. `/inspect` without --inspect) are refused, not left hanging.
+  // So is `/ws` while a restarting host has no endpoint: the client's back-off retries it.
+  let wsAttached = false;
+  http.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (!(path === '/ws' && wsAttached) && !(path === '/inspect' && relay)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+    }
+  });
   let demo = createDemoHost({ ...options, ...(relay ? { inspect: relay.inspect } : {}) });
   let ws = await createWebSocketServer({ host: demo.host, server: http, path: '/ws' });
+  wsAttached = true;
   const server: DemoServer = {
     port,
     url: `http://127.0.0.1:${port}/`,
     get demo() { return demo; },
     get ws() { return ws; },
     async restartHost() {
+      wsAttached = false;
       await ws.close();
       await demo.dispose();
       demo = createDemoHost({ ...options, ...(relay ? { inspect: relay.inspect } : {}) });
       ws = await createWebSocketServer({ host: demo.host, server: http, path: '/ws' });
+      wsAttached = true;
     },
     async close() {
+      wsAttached = false;
       await ws.close();
       relay?.close();
       await demo.dispose();

@@ -15,7 +15,10 @@ let shown = 0;
 transport.watchSession(sessionId, async (view) => {
   if (view.lastSeq <= shown) return;
   const { events } = await transport.readLog(sessionId, { limit: 100 });
-  for (const event of events.filter((e) => e.seq > shown)) {
+  for (const event of events) {
+    // Views can arrive while a read is in flight: append each event once.
+    if (event.seq <= shown) continue;
+    shown = event.seq;
     const item = document.createElement('li');
     if (event.type === 'tool/result' && event.name === 'show_task_surface') {
       const row = document.createElement('task-surface-toolview');
@@ -26,7 +29,6 @@ transport.watchSession(sessionId, async (view) => {
     } else continue;
     transcript.append(item);
   }
-  shown = Math.max(shown, view.lastSeq);
 });
 
 document.querySelector('#composer').addEventListener('submit', async (e) => {

@@ -22,7 +22,7 @@ async function inspector(): Promise<Observer<InspectionEvent> | undefined> {
 }
 
 const app = document.querySelector('demo-chat-app')!;
-app.inspect = await inspector();
 const transport = createWebSocketTransport({ url: wsUrl('/ws') });
 app.transport = transport;
 (window as unknown as { demo: unknown }).demo = { transport };
+app.inspect = await inspector();

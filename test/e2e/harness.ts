@@ -60,7 +60,7 @@ export async function startDemo(e2e: E2E, options: { autoAdmit?: boolean } = {})
       pages.push(page);
       page.on('pageerror', (error) => console.error('[page error]', error.message));
       await page.goto(`${server.url.replace(/\/$/, '')}${path}#session=${encodeURIComponent(id)}`);
-      if (path === '/') await page.locator('demo-chat-app .composer textarea').waitFor();
+      if (!path.startsWith('/embed/')) await page.locator('demo-chat-app .composer textarea').waitFor();
       return page;
     },
     async violations() {

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, afterEach, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { dock, dockState, say, setupE2E, startDemo, surfaceAnswers, type Demo, type E2E } from './harness.js';
+
+let e2e: E2E;
+let demo: Demo | undefined;
+before(async () => { e2e = await setupE2E(); });
+after(async () => { await e2e.close(); });
+afterEach(async () => {
+  if (!demo) return;
+  assert.deepEqual(await demo.violations(), [], 'no Content-Security-Policy or Trusted Types violations');
+  await demo.close();
+  demo = undefined;
+});
+
+/** The quick-start pages have a bare form: type, send, answer in the Dock. */
+async function roundTrip(d: Demo, page: Page) {
+  await page.getByRole('textbox', { name: 'Message' }).fill('compare databases');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await dock(page).getByRole('heading', { name: 'Pick a database for the ledger service' }).waitFor();
+  await page.locator('task-surface-toolview').waitFor();
+  await dock(page).getByRole('radio', { name: /CockroachDB/ }).click();
+  await dock(page).getByRole('button', { name: 'Use this database' }).click();
+  await dockState(page, 'hidden');
+  await page.getByText(/Going with \W*CockroachDB/).waitFor();
+  assert.equal(surfaceAnswers(await d.events()).length, 1);
+}
+
+describe('Embedding the elements (README quick starts) and the demo chrome', () => {
+  it('works in a plain page with the drop-in bundle', async () => {
+    demo = await startDemo(e2e);
+    const page = await demo.open(demo.sessionId, `/embed/plain?session=${demo.sessionId}`);
+    await roundTrip(demo, page);
+  });
+
+  it('works in a React page', async () => {
+    demo = await startDemo(e2e);
+    const page = await demo.open(demo.sessionId, `/embed/react?session=${demo.sessionId}`);
+    await roundTrip(demo, page);
+  });
+
+  it('switches language and theme, for the page and the elements', async () => {
+    demo = await startDemo(e2e);
+    const page = await demo.open();
+    await say(page, '比较数据库');
+    await dock(page).getByRole('heading', { name: '为账本服务选择数据库' }).waitFor();
+    await page.getByRole('button', { name: '中文' }).click();
+    await dock(page).getByRole('button', { name: '关闭任务' }).waitFor();
+    await page.getByRole('button', { name: '深色' }).click();
+    assert.equal(await dock(page).getAttribute('theme'), 'dark');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    await page.reload();
+    await dock(page).getByRole('button', { name: '关闭任务' }).waitFor();
+  });
+
+  it('switches sessions without carrying the surface along', async () => {
+    demo = await startDemo(e2e);
+    const page = await demo.open();
+    await say(page, 'compare databases');
+    await dockState(page, 'editing');
+    await page.getByRole('button', { name: 'New chat' }).click();
+    await page.locator('demo-chat-app .title').filter({ hasText: 'New chat 2' }).waitFor();
+    await dockState(page, 'hidden');
+    assert.equal(await page.locator('task-surface-toolview').count(), 0);
+    await page.getByRole('button', { name: 'Welcome' }).click();
+    await dockState(page, 'editing');
+  });
+
+  it('?inspect opens the Stately inspector with no policy violations', async () => {
+    demo = await startDemo(e2e);
+    // The second page this context gets is the inspector window the demo page opens.
+    let opened = 0;
+    const popup = new Promise<Page>((resolve) => demo!.context.on('page', (p) => { if (++opened === 2) resolve(p); }));
+    const page = await demo.open(demo.sessionId, '/?inspect');
+    const inspector = await popup;
+    assert.notEqual(inspector, page);
+    await say(page, 'compare databases');
+    await dockState(page, 'editing');
+  });
+});
