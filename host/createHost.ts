@@ -97,7 +97,12 @@ export function createHost(options: CreateHostOptions): Host {
 
   tools.register(createShowTaskSurfaceTool({
     limits,
-    mintSurfaceId: ids.surface,
+    mintSurfaceId: (sessionId) => {
+      const used = sessions.get(sessionId).surface.surfaceIds;
+      let surfaceId = ids.surface();
+      while (used.has(surfaceId)) surfaceId = ids.surface();
+      return surfaceId;
+    },
     activeSurface: (sessionId) => sessions.get(sessionId).surface.active,
   }));
   const actionCards = createActionCardsService(plugins, options.actionCards ?? {});

@@ -63,10 +63,12 @@ export interface TaskSurfaceFold {
   submissions: Map<TaskSurfaceSubmissionId, MessageId>;
   /** Dismissal events by dismissalId. */
   dismissals: Map<TaskSurfaceDismissalId, number>;
+  /** Every surfaceId the log has opened (a new surface never reuses one). */
+  surfaceIds: Set<TaskSurfaceId>;
 }
 
 export function emptyTaskSurfaceFold(): TaskSurfaceFold {
-  return { active: null, state: null, submissions: new Map(), dismissals: new Map() };
+  return { active: null, state: null, submissions: new Map(), dismissals: new Map(), surfaceIds: new Set() };
 }
 
 /** Opens the surface of a successful show_task_surface result whose meta envelope is well formed. */
@@ -87,6 +89,7 @@ export function foldTaskSurfaceEvent(fold: TaskSurfaceFold, event: SessionEvent)
   if (active === null || fold.state === null) {
     const opened = openedBy(event);
     if (opened === null) return false;
+    fold.surfaceIds.add(opened.surfaceId);
     fold.active = opened;
     fold.state = 'open';
     return true;

@@ -6,7 +6,8 @@ import type { HostTool } from '../types.js';
 
 export interface ShowTaskSurfaceDeps {
   limits: TaskSurfaceLimits;
-  mintSurfaceId(): TaskSurfaceId;
+  /** A surfaceId this session's log has not used. */
+  mintSurfaceId(sessionId: SessionId): TaskSurfaceId;
   /** The session's open surface, if any (from the projection). */
   activeSurface(sessionId: SessionId): { surfaceId: TaskSurfaceId } | null;
 }
@@ -34,7 +35,7 @@ export function createShowTaskSurfaceTool(deps: ShowTaskSurfaceDeps): HostTool {
       }
       const parsed = parseShowTaskSurfaceArgs(args, deps.limits);
       if (!parsed.ok) return fail(formatModelIssues(parsed.issues, ''));
-      const surfaceId = deps.mintSurfaceId();
+      const surfaceId = deps.mintSurfaceId(ctx.sessionId);
       const meta: TaskSurfacePresentationMeta = { kind: 'task-surface', version: 1, surfaceId, model: parsed.model };
       ctx.concludeTurn();
       return {

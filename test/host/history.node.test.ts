@@ -126,6 +126,13 @@ for (const factory of storeFactories) {
       assert.deepEqual(await host.taskSurface.getActive({ sessionId: closed.sessionId, surfaceId: closed.surfaceId }), { active: false, reason: 'not-open' });
       const retry = await host.taskSurface.submit({ sessionId: closed.sessionId, surfaceId: closed.surfaceId, submissionId: closedSubmission, values: goodValues });
       assert.deepEqual(retry, submitted, 'a retry after the restart returns the first result');
+      // Deterministic minters restart from 1 with the new host: ids the log used are skipped.
+      driver2.showSurface();
+      await say(host, closed.sessionId, 'show another');
+      await admitNext(host, closed.sessionId);
+      const next = host.getView(closed.sessionId).taskSurface.active!;
+      assert.notEqual(next.surfaceId, closed.surfaceId);
+      assert.notEqual(next.callId, closed.callId);
       const resubmit = await host.taskSurface.submit({ sessionId: pendingOne.sessionId, surfaceId: pendingOne.surfaceId, submissionId: ids.submission(), values: goodValues });
       assert.equal(resubmit.accepted, true);
     });
