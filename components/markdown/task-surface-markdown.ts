@@ -1,4 +1,4 @@
-import { LitElement, html } from 'lit';
+import { LitElement, css, html } from 'lit';
 import { property } from 'lit/decorators.js';
 import { themeStyles } from '../shared/theme.js';
 import { renderMarkdown, type RemoteImages } from './markdown.js';
@@ -9,11 +9,12 @@ import { markdownStyles } from './markdown.styles.js';
  * links (opened in a new tab on click), and with `remote-images="alt-only"` images as their alt text.
  *
  * @csspart base - The wrapper of the rendered markdown.
- * @cssproperty --task-surface-fg - Text colour.
+ * @cssproperty --task-surface-fg - Text colour (default: inherited from the page).
  * @cssproperty --task-surface-accent - Link colour.
  */
 export class TaskSurfaceMarkdown extends LitElement {
-  static override styles = [themeStyles, markdownStyles];
+  // Text takes the page's colour (markdown sits inside the page's own bubbles); links and code use the theme.
+  static override styles = [themeStyles, markdownStyles, css`:host { display: block; color: var(--task-surface-fg, inherit); }`];
 
   /** The markdown source. */
   @property() accessor text = '';

@@ -4,7 +4,7 @@ import { createMemoryStore } from '../../host/store/memory.js';
 import type { Host } from '../../host/types.js';
 import type { SessionId, ToolResultEvent } from '../../protocol/index.js';
 import { createLocalTransport } from '../../transport/local.js';
-import type { HostTransport } from '../../transport/types.js';
+import type { HostTransport, TransportError } from '../../transport/types.js';
 import type { TaskSurfaceToolview } from '../../components/toolview/task-surface-toolview.js';
 import '../../components/toolview/task-surface-toolview.js';
 import { ScriptedDriver, say, withOpenSurface } from '../host/helpers.js';
@@ -82,6 +82,21 @@ describe('components with the real host (local transport)', () => {
     const bypassed = await row(other.transport, other.sessionId, other.result);
     await waitUntil(() => statusOf(bypassed).endsWith('Answered in chat'));
     await ctx.host.dispose();
+  });
+
+  it('the local transport stops delivering views and rejects calls once disposed', async () => {
+    const ctx = await setup();
+    host = ctx.host;
+    let views = 0;
+    ctx.transport.watchSession(ctx.sessionId, () => views++);
+    await waitUntil(() => views > 0);
+    ctx.transport.dispose();
+    const seen = views;
+    await say(ctx.host, ctx.sessionId, 'after dispose');
+    await ctx.host.whenIdle(ctx.sessionId);
+    expect(views).to.equal(seen);
+    const error = await ctx.transport.taskSurface.getActive({ sessionId: ctx.sessionId, surfaceId: 'x' as never }).catch((e: unknown) => e);
+    expect((error as TransportError).code).to.equal('disposed');
   });
 
   it('disposing the transport releases the Dock and changes nothing in the log', async () => {

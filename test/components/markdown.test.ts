@@ -1,4 +1,4 @@
-import { expect, fixture, html, waitUntil } from '@open-wc/testing';
+import { expect, fixture, fixtureSync, html, waitUntil } from '@open-wc/testing';
 import { render } from 'lit';
 import { renderMarkdown, safeHttpUrl } from '../../components/markdown/markdown.js';
 import '../../components/markdown/task-surface-markdown.js';
@@ -99,4 +99,16 @@ describe('markdown policy', () => {
     expect(host.querySelector('pre code')!.textContent).to.equal('code <b>\n');
     expect(host.querySelector('th')!.textContent).to.equal('h');
   });
+
+  for (const theme of ['light', 'dark']) {
+    it(`axe finds nothing in rendered markdown (${theme})`, async () => {
+      // On a page of the same scheme, as a chat bubble would be.
+      const page = fixtureSync(html`<div style=${theme === 'dark' ? 'background:#0d1117;color:#e6edf3' : 'background:#fff;color:#1f2328'}>
+        <task-surface-markdown theme=${theme} remote-images="alt-only"
+        .text=${'# Title\n\nText with a [link](https://example.com) and `code`.\n\n- a\n- b\n\n> quote\n\n| h |\n|---|\n| c |'}></task-surface-markdown></div>`);
+      const el = page.querySelector('task-surface-markdown')!;
+      await el.updateComplete;
+      await expect(el).to.be.accessible();
+    });
+  }
 });
