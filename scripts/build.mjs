@@ -1,5 +1,6 @@
 // Builds dist/lib (ESM per file), dist/types (declarations) and dist/task-surface.js (the bundle),
-// then checks the bundle's gzip budget.
+// then checks the bundle's gzip budget; then writes custom-elements.json (Custom Elements Manifest
+// analyzer, from the elements' JSDoc) and builds the demo page into dist/demo.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -29,3 +30,18 @@ if (gzip > BUDGET_GZIP) {
   console.error(`bundle over budget by ${kb(gzip - BUDGET_GZIP)}`);
   process.exit(1);
 }
+
+// custom-elements.json: each element's properties, attributes, events, parts, slots and CSS
+// properties, read from its class JSDoc (@fires, @csspart, @cssproperty, @slot).
+run('npx', ['cem', 'analyze', '--globs', 'components/**/*.ts', '--exclude', 'components/**/*.styles.ts', '--litelement', '--quiet', '--outdir', '.']);
+const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8'));
+const tags = manifest.modules.flatMap((m) => (m.declarations ?? []).filter((d) => d.customElement).map((d) => d.tagName));
+const missing = ['task-surface-dock', 'task-surface-toolview', 'task-surface-view', 'action-card'].filter((t) => !tags.includes(t));
+if (missing.length > 0) {
+  console.error(`custom-elements.json lacks ${missing.join(', ')}`);
+  process.exit(1);
+}
+console.log(`custom-elements.json: ${tags.length} elements (${tags.join(', ')})`);
+
+run('node', ['--import', 'tsx', '--input-type=module', '-e', "const { buildDemo } = await import('./demo/build.ts'); await buildDemo('dist/demo');"]);
+console.log('dist/demo: demo page built');
