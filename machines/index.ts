@@ -2,3 +2,4 @@ export {};
 export * from './surfaceMachine.js';
 export * from './turnMachine.js';
 export * from './cardMachine.js';
+export * from './dockMachine.js';
