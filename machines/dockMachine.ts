@@ -4,6 +4,7 @@ import type {
   SubmitTaskSurfaceRejection, SubmitTaskSurfaceResult, TaskSurfaceDismissalId, TaskSurfaceId,
   TaskSurfaceModelV1, TaskSurfaceSubmissionId, TaskSurfaceSubmissionPhase, TaskSurfaceValues,
 } from '../protocol/index.js';
+import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../protocol/ids.js';
 
 /*
  * The Dock's UI state. `hidden` (no active surface), `loading` (getActive), `editing`, `submitting`,
@@ -48,20 +49,6 @@ export interface GetActiveInput { sessionId: SessionId; surfaceId: TaskSurfaceId
 export interface SubmitInput extends GetActiveInput { submissionId: TaskSurfaceSubmissionId; values: TaskSurfaceValues }
 export interface DismissInput extends GetActiveInput { dismissalId: TaskSurfaceDismissalId }
 
-/**
- * A random UUID. `crypto.randomUUID` exists only in secure contexts; a page served over plain http
- * (a LAN demo) still has `getRandomValues`, so the Dock can always mint its ids.
- */
-export function mintUuid(): string {
-  const c = globalThis.crypto;
-  if (typeof c.randomUUID === 'function') return c.randomUUID();
-  const b = c.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6]! & 0x0f) | 0x40;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 const unprovided = (name: string) => () => Promise.reject(new Error(`dockMachine: provide the ${name} actor`));
 
 export const dockMachine = setup({
@@ -97,8 +84,8 @@ export const dockMachine = setup({
     }),
     emitClosed: emit(({ context }) => ({ type: 'closed' as const, surfaceId: context.active!.surfaceId })),
     forgetSurface: assign({ active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null }),
-    mintSubmission: assign(({ context }) => ({ submissionId: context.submissionId ?? (mintUuid() as TaskSurfaceSubmissionId), rejection: null })),
-    mintDismissal: assign(({ context }) => ({ dismissalId: context.dismissalId ?? (mintUuid() as TaskSurfaceDismissalId), rejection: null })),
+    mintSubmission: assign(({ context }) => ({ submissionId: context.submissionId ?? mintTaskSurfaceSubmissionId(), rejection: null })),
+    mintDismissal: assign(({ context }) => ({ dismissalId: context.dismissalId ?? mintTaskSurfaceDismissalId(), rejection: null })),
   },
 }).createMachine({
   id: 'dock',

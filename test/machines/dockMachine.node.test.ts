@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { dockMachine, mintUuid, type DockMachineEmitted } from '../../machines/dockMachine.js';
+import { dockMachine, type DockMachineEmitted } from '../../machines/dockMachine.js';
+import { mintUuid } from '../../protocol/ids.js';
 import type {
   CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, SessionId, SubmitTaskSurfaceResult, TaskSurfaceId, TaskSurfaceModelV1,
 } from '../../protocol/index.js';
