@@ -31,7 +31,7 @@ const stop = async (signal: string) => {
   stopping = true;
   console.log(`\n${signal}: stopping…`);
   await server.close();
-  console.log('stopped; sessions are kept for the next start.');
+  console.log(storeKind === 'memory' ? 'stopped.' : 'stopped; sessions are kept for the next start.');
   process.exit(0);
 };
 process.on('SIGINT', () => void stop('SIGINT'));

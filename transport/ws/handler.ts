@@ -1,5 +1,5 @@
 import type { Host } from '../../host/types.js';
-import type { SessionId, SessionSummary } from '../../protocol/index.js';
+import type { SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
 import type { WebSocketConnection } from './server.js';
 
@@ -16,6 +16,8 @@ export interface ConnectionContext {
   /** The connection's session watches; the server releases them all when it closes. */
   watches: Map<SessionId, () => void>;
   send(message: ServerMessage): void;
+  /** Pushes a session view; views of one session coalesce to the newest per event-loop turn. */
+  sendView(sessionId: SessionId, view: SessionView): void;
   /** True once the connection closed: a late watch must not outlive it. */
   closed(): boolean;
 }
@@ -89,9 +91,9 @@ export function createRequestHandler(options: HandlerOptions) {
         if (!ctx.watches.has(sessionId)) {
           // Placeholder first: the host calls the listener synchronously with the current view.
           ctx.watches.set(sessionId, () => {});
-          ctx.watches.set(sessionId, host.watchSession(sessionId, (view) => ctx.send({ type: 'session.view', sessionId, view })));
+          ctx.watches.set(sessionId, host.watchSession(sessionId, (view) => ctx.sendView(sessionId, view)));
         } else {
-          ctx.send({ type: 'session.view', sessionId, view: host.getView(sessionId) });
+          ctx.sendView(sessionId, host.getView(sessionId));
         }
         return result('watching');
       }

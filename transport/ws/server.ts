@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Host } from '../../host/types.js';
-import type { SessionId } from '../../protocol/index.js';
+import type { SessionId, SessionView } from '../../protocol/index.js';
 import { WIRE_MAX_MESSAGE_BYTES, parseClientRequest, wireError, type ServerMessage } from '../../protocol/wire.js';
 import { createRequestHandler } from './handler.js';
 
@@ -99,6 +99,16 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     const send = (message: ServerMessage) => {
       if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
     };
+    // A turn appends several events in one go; the client needs only the newest view of each.
+    const pendingViews = new Map<SessionId, SessionView>();
+    const flushViews = () => {
+      for (const [sessionId, view] of pendingViews) send({ type: 'session.view', sessionId, view });
+      pendingViews.clear();
+    };
+    const sendView = (sessionId: SessionId, view: SessionView) => {
+      if (pendingViews.size === 0) setImmediate(flushViews);
+      pendingViews.set(sessionId, view);
+    };
     socket.on('pong', () => alive.set(socket, true));
     socket.on('error', onError);
     socket.on('close', () => {
@@ -116,7 +126,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
       }
       const parsed = parseClientRequest(rawToString(data));
       if (!parsed.ok) return send(parsed.error);
-      handle(parsed.request, { connection, watches, send, closed: () => closed }).then(send, (error: unknown) => {
+      handle(parsed.request, { connection, watches, send, sendView, closed: () => closed }).then(send, (error: unknown) => {
         onError(error);
         send(wireError(parsed.request.id, 'server-error', 'the host failed to handle this request'));
       });

@@ -1,0 +1,132 @@
+// Loopback WebSocket load: N concurrent sessions, each with its own browser-side client transport,
+// repeating show → submit → claim → commit for a bounded time against one in-process Host (memory
+// store, auto-admission). Prints completed cycles/s and p50/p99 submit-to-accept latency, checks
+// the log at the end (one admitted answer per accepted submission, nothing lost or doubled), and
+// divides the p50 by a raw `ws` echo round trip measured with the same N connections in the run.
+import { WebSocket, WebSocketServer } from 'ws';
+import { createHost } from '../../host/createHost.js';
+import { createMemoryStore } from '../../host/store/memory.js';
+import type { AgentTurn } from '../../host/types.js';
+import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, type SessionId, type TaskSurfaceId } from '../../protocol/index.js';
+import { createWebSocketTransport, type WebSocketConstructor } from '../../transport/ws/client.js';
+import { createWebSocketServer } from '../../transport/ws/server.js';
+import { median, percentile } from '../stats.js';
+
+const MODEL = {
+  version: 1, title: 'Pick one', sections: [{ id: 's', blocks: [{ kind: 'markdown', text: 'Choose.' }] }],
+  fields: [{ kind: 'choice', id: 'pick', label: 'Pick', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] }],
+  submit: { label: 'Send' },
+};
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
+/** Mean pause between one session's cycles in the paced run. */
+const THINK_MS = 2_000;
+const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+async function echoBaseline(n: number, durationMs: number): Promise<number[]> {
+  const wss = new WebSocketServer({ port: 0 });
+  await new Promise((r) => wss.once('listening', r));
+  wss.on('connection', (socket) => socket.on('message', (data) => socket.send(data)));
+  const port = (wss.address() as { port: number }).port;
+  const sockets = await Promise.all(Array.from({ length: n }, () => new Promise<WebSocket>((resolve) => {
+    const s = new WebSocket(`ws://127.0.0.1:${port}`);
+    s.once('open', () => resolve(s));
+  })));
+  const samples: number[] = [];
+  const until = performance.now() + durationMs;
+  await Promise.all(sockets.map(async (s) => {
+    while (performance.now() < until) {
+      const t = performance.now();
+      await new Promise<void>((resolve) => { s.once('message', () => resolve()); s.send('{"id":"x","type":"ping"}'); });
+      samples.push(performance.now() - t);
+    }
+  }));
+  for (const s of sockets) s.close();
+  await new Promise<void>((r) => wss.close(() => r()));
+  return samples;
+}
+
+async function load(n: number, thinkMs: number, durationMs: number) {
+  const host = createHost({
+    store: createMemoryStore(),
+    driver: { async runTurn(turn: AgentTurn) { await turn.callTool('show_task_surface', { model: MODEL }); } },
+  });
+  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+  const latencies: number[] = [];
+  let accepted = 0;
+  let refused = 0;
+  let stopping = false;
+  const sessions = Array.from({ length: n }, (_, i) => host.openSession({ title: `load ${i}` }));
+  const transports = sessions.map(() => createWebSocketTransport({
+    url: `ws://127.0.0.1:${server.port}`, WebSocket: WebSocket as unknown as WebSocketConstructor, heartbeatMs: 0,
+  }));
+  const started = performance.now();
+  const runs = sessions.map((sessionId, i) => new Promise<void>((done) => {
+    const transport = transports[i]!;
+    let answered: string | undefined;
+    let busy = false;
+    let latest: string | undefined;
+    const finish = () => { stop(); done(); };
+    // The next surface's view can arrive before the submit's answer: remember it, act when free.
+    const next = () => {
+      if (stopping) return finish();
+      if (!latest || latest === answered) return;
+      busy = true;
+      answered = latest;
+      const t = performance.now();
+      transport.taskSurface.submit({ sessionId, surfaceId: latest as TaskSurfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { pick: 'a' } })
+        .then((result) => {
+          latencies.push(performance.now() - t);
+          if (result.accepted) accepted++; else refused++;
+        }, () => refused++)
+        .finally(() => {
+          if (thinkMs === 0) { busy = false; return next(); }
+          // A person takes a moment before the next answer (uniform 0.5–1.5 × thinkMs).
+          setTimeout(() => { busy = false; next(); }, thinkMs * (0.5 + Math.random()));
+        });
+    };
+    const stop = transport.watchSession(sessionId as SessionId, (view) => {
+      latest = view.taskSurface.active?.surfaceId;
+      if (!busy) next();
+    });
+    const begin = () => void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' });
+    if (thinkMs === 0) begin(); else setTimeout(begin, Math.random() * thinkMs);
+  }));
+  await new Promise((r) => setTimeout(r, durationMs));
+  stopping = true;
+  await Promise.race([Promise.all(runs), new Promise((r) => setTimeout(r, 5_000))]);
+  const elapsed = (performance.now() - started) / 1000;
+  await host.whenIdle();
+  // Count the log: one surface answer per accepted submission, each submissionId once.
+  let answers = 0;
+  const ids = new Set<string>();
+  for (const sessionId of sessions) {
+    for (const event of (await host.readLog(sessionId, { limit: 100_000 })).events) {
+      if (event.type === 'user/message' && event.source.taskSurface) { answers++; ids.add(event.source.taskSurface.submissionId); }
+    }
+  }
+  for (const t of transports) t.dispose();
+  await server.close();
+  await host.dispose();
+  return { latencies, accepted, refused, answers, unique: ids.size, elapsed };
+}
+
+export default {
+  title: 'Load over loopback WebSocket (show → submit → claim → commit)',
+  async run() {
+    await load(20, 0, 1000); // warm-up: JIT, first parses
+    for (const n of [100, 1000]) {
+      const echo = await echoBaseline(n, 1000);
+      const echoP50 = median(echo);
+      console.log(`N=${n}: raw ws echo round trip p50 ${ms(echoP50)}, p99 ${ms(percentile(echo, 99))} (${n} connections, no pause)`);
+      for (const [label, think, seconds] of [['saturated (no pause)', 0, SECONDS], [`paced (~${THINK_MS / 1000} s between answers)`, THINK_MS, SECONDS * 2]] as const) {
+        const r = await load(n, think, seconds * 1000);
+        const p50 = median(r.latencies);
+        const p99 = percentile(r.latencies, 99);
+        const intact = r.answers === r.accepted && r.unique === r.answers;
+        console.log(`  ${label}: ${(r.accepted / r.elapsed).toFixed(0)} cycles/s; submit→accept p50 ${ms(p50)} (${(p50 / echoP50).toFixed(1)}× echo), p99 ${ms(p99)}`
+          + ` [aim p99 < 50 ms: ${p99 < 50 ? 'met' : 'missed'}]; log: ${r.answers} answers / ${r.accepted} accepted / ${r.unique} ids`
+          + ` (${r.refused} refused): ${intact ? 'nothing lost or doubled' : 'MISMATCH'}`);
+      }
+    }
+  },
+};
