@@ -220,6 +220,8 @@ export function createHost(options: CreateHostOptions): Host {
     },
     async dispose() {
       if (disposed) return;
+      // First, so an act racing disposal is refused as `closing` and running card operations abort.
+      actionCards.dispose();
       for (const sessionId of [...inboxes.keys()]) closeInbox(sessionId, 'host-disposed');
       disposed = true;
       await Promise.all([...closing]);
