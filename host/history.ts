@@ -1,5 +1,6 @@
-import type { NewSessionEvent, SessionEvent, SessionId } from '../protocol/index.js';
+import type { NewSessionEvent, SessionId } from '../protocol/index.js';
 import type { Sessions } from './sessions.js';
+import type { SessionLogStore } from './store/types.js';
 
 function checkSeq(name: string, value: number, lastSeq: number): void {
   if (!Number.isInteger(value) || value < 0 || value > lastSeq) {
@@ -20,13 +21,9 @@ export function forkSession(
   checkSeq('fork throughSeq', throughSeq, source.lastSeq);
   const { store } = sessions;
   store.createSession({ ...source.record, sessionId: newId, title: options.title ?? `${source.record.title} (fork)`, createdAt: now });
-  const pageSize = 1000;
-  for (let after = 0; after < throughSeq; after += pageSize) {
-    for (const event of store.read(from, { afterSeq: after, beforeSeq: Math.min(throughSeq, after + pageSize) + 1 })) {
-      store.append(newId, withoutStamp(event), event.at);
-    }
-  }
-  sessions.append(newId, { type: 'session/forked', from, throughSeq });
+  // One batch (one SQLite transaction): the copy and its marker land together or not at all.
+  store.appendMany(newId, forkEntries(store, from, throughSeq, now));
+  sessions.get(newId);
   return newId;
 }
 
@@ -37,7 +34,16 @@ export function rewindSession(sessions: Sessions, sessionId: SessionId, toSeq: n
   sessions.append(sessionId, { type: 'session/rewound', toSeq });
 }
 
-function withoutStamp(event: SessionEvent): NewSessionEvent {
-  const { seq: _seq, at: _at, ...rest } = event;
-  return rest as NewSessionEvent;
+/** The source's events through `throughSeq`, read a page at a time, then the `session/forked` marker. */
+function* forkEntries(
+  store: SessionLogStore, from: SessionId, throughSeq: number, now: number,
+): Generator<{ event: NewSessionEvent; at: number }> {
+  const pageSize = 1000;
+  for (let after = 0; after < throughSeq; after += pageSize) {
+    for (const event of store.read(from, { afterSeq: after, beforeSeq: Math.min(throughSeq, after + pageSize) + 1 })) {
+      const { seq: _seq, at, ...rest } = event;
+      yield { event: rest as NewSessionEvent, at };
+    }
+  }
+  yield { event: { type: 'session/forked', from, throughSeq }, at: now };
 }

@@ -27,6 +27,16 @@ export function createMemoryStore(): SessionLogStore & {
     return s;
   };
   const decode = (s: MemorySession, seq: number) => decodeEvent(s.record.sessionId, seq, s.rows[seq - 1]!);
+  const store = (s: MemorySession, stamped: SessionEvent) => {
+    s.rows.push(JSON.stringify(stamped));
+    if (stamped.type === 'tool/call' || stamped.type === 'tool/result') {
+      const entry = s.calls.get(stamped.callId) ?? {};
+      // The first call/result of an id wins, as in the SQLite store's unique index.
+      if (stamped.type === 'tool/call') entry.call ??= stamped.seq;
+      else entry.result ??= stamped.seq;
+      s.calls.set(stamped.callId, entry);
+    }
+  };
 
   return {
     createSession(record) {
@@ -42,14 +52,15 @@ export function createMemoryStore(): SessionLogStore & {
     append(sessionId, event: NewSessionEvent, at) {
       const s = session(sessionId);
       const stamped = stampEvent(sessionId, event, s.rows.length + 1, at);
-      s.rows.push(JSON.stringify(stamped));
-      if (stamped.type === 'tool/call' || stamped.type === 'tool/result') {
-        const entry = s.calls.get(stamped.callId) ?? {};
-        // The first call/result of an id wins, as in the SQLite store's unique index.
-        if (stamped.type === 'tool/call') entry.call ??= stamped.seq;
-        else entry.result ??= stamped.seq;
-        s.calls.set(stamped.callId, entry);
-      }
+      store(s, stamped);
+      return stamped;
+    },
+    appendMany(sessionId, entries) {
+      const s = session(sessionId);
+      // Every event is validated before any is stored: all or none.
+      const stamped: SessionEvent[] = [];
+      for (const { event, at } of entries) stamped.push(stampEvent(sessionId, event, s.rows.length + stamped.length + 1, at));
+      for (const e of stamped) store(s, e);
       return stamped;
     },
     read(sessionId, range = {}) {

@@ -1,7 +1,7 @@
 /*
  * The SQLite session-log store (Node only: `task-surface/host/sqlite`). better-sqlite3 12, WAL,
- * one transaction per append. Reads by seq use the primary key and reads by callId use an index
- * (forced with INDEXED BY), so neither scans the log.
+ * one transaction per append (and per batch). Reads by seq use the primary key and reads by callId
+ * use an index (forced with INDEXED BY), so neither scans the log.
  */
 import Database from 'better-sqlite3';
 import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
@@ -69,13 +69,24 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
     if (!q.getSession.get(sessionId)) throw new Error(`unknown session ${sessionId}`);
   };
 
-  const appendTx = db.transaction((sessionId: SessionId, event: NewSessionEvent, at: number): SessionEvent => {
-    requireSession(sessionId);
-    const stamped = stampEvent(sessionId, event, lastSeq(sessionId) + 1, at);
+  const insert = (sessionId: SessionId, event: NewSessionEvent, seq: number, at: number): SessionEvent => {
+    const stamped = stampEvent(sessionId, event, seq, at);
     const callId = stamped.type === 'tool/call' || stamped.type === 'tool/result' ? stamped.callId : null;
     q.insertEvent.run(sessionId, stamped.seq, callId, JSON.stringify(stamped));
     return stamped;
+  };
+  const appendTx = db.transaction((sessionId: SessionId, event: NewSessionEvent, at: number): SessionEvent => {
+    requireSession(sessionId);
+    return insert(sessionId, event, lastSeq(sessionId) + 1, at);
   });
+  const appendManyTx = db.transaction(
+    (sessionId: SessionId, entries: Iterable<{ event: NewSessionEvent; at: number }>): SessionEvent[] => {
+      requireSession(sessionId);
+      const first = lastSeq(sessionId) + 1;
+      const stored: SessionEvent[] = [];
+      for (const { event, at } of entries) stored.push(insert(sessionId, event, first + stored.length, at));
+      return stored;
+    });
 
   const decodeAll = (sessionId: SessionId, rows: EventRow[]) => rows.map((r) => decodeEvent(sessionId, r.seq, r.body));
 
@@ -91,6 +102,7 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
     },
     listSessions: () => q.listSessions.all().map(toRecord),
     append: (sessionId, event, at) => appendTx.immediate(sessionId, event, at),
+    appendMany: (sessionId, entries) => appendManyTx.immediate(sessionId, entries),
     read(sessionId, range = {}) {
       requireSession(sessionId);
       const after = range.afterSeq ?? 0;

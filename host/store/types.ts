@@ -19,6 +19,11 @@ export interface SessionLogStore {
   listSessions(): SessionRecord[];
   /** Validates, numbers (lastSeq + 1) and stamps the event, then stores it. */
   append(sessionId: SessionId, event: NewSessionEvent, at: number): SessionEvent;
+  /**
+   * Appends events in order, all or none (SQLite: one transaction for the whole batch), each
+   * validated, numbered and stamped with its own `at`. Used to copy a log prefix (fork).
+   */
+  appendMany(sessionId: SessionId, entries: Iterable<{ event: NewSessionEvent; at: number }>): SessionEvent[];
   /** Events with afterSeq < seq < beforeSeq, oldest first, at most `limit` (newest ones when `fromEnd`). */
   read(sessionId: SessionId, range?: { afterSeq?: number; beforeSeq?: number; limit?: number; fromEnd?: boolean }): SessionEvent[];
   get(sessionId: SessionId, seq: number): SessionEvent | undefined;

@@ -64,7 +64,15 @@ for (const factory of storeFactories) {
       const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
       const submitted = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
       assert.ok(submitted.accepted);
+      const { store } = handle;
+      const writes: string[] = [];
+      const { append, appendMany } = store;
+      store.append = (...args) => (writes.push('append'), append.apply(store, args));
+      store.appendMany = (...args) => (writes.push('appendMany'), appendMany.apply(store, args));
       const fork = host.fork(sessionId, { title: 'Copy' });
+      store.append = append;
+      store.appendMany = appendMany;
+      assert.deepEqual(writes, ['appendMany'], 'the prefix and its marker are one batch (one transaction)');
       assert.notEqual(fork, sessionId);
       const view = host.getView(fork);
       assert.deepEqual(view.taskSurface.active, { callId, surfaceId });

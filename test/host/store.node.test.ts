@@ -45,6 +45,17 @@ for (const factory of storeFactories) {
       assert.equal(store.lastSeq(S), 2, 'a refused event is not stored');
     });
 
+    it('appends a batch in order, each event with its own time, all or none', () => {
+      store.append(S, message('a'), 100);
+      const batch = store.appendMany(S, [{ event: message('b'), at: 5 }, { event: { type: 'turn/started', turnId }, at: 6 }]);
+      assert.deepEqual(batch.map((e) => [e.seq, e.at, e.type]), [[2, 5, 'user/message'], [3, 6, 'turn/started']]);
+      assert.deepEqual(store.read(S).map((e) => e.seq), [1, 2, 3]);
+      assert.throws(() => store.appendMany(S, [{ event: message('c'), at: 7 }, { event: { type: 'nope/event' } as never, at: 8 }]),
+        (e: Error) => e instanceof InvalidEventError && /refused to append/.test(e.message));
+      assert.equal(store.lastSeq(S), 3, 'a batch with an invalid event stores none of it');
+      assert.deepEqual(store.appendMany(S, []), []);
+    });
+
     it('reads ranges oldest first, from either end, and single events by seq', () => {
       for (const t of ['a', 'b', 'c', 'd', 'e']) store.append(S, message(t), 1);
       const seqs = (events: { seq: number }[]) => events.map((e) => e.seq);
@@ -103,6 +114,25 @@ for (const factory of storeFactories) {
 }
 
 describe('sqlite store specifics', () => {
+  it('writes a batch in one transaction', () => {
+    const store = createSqliteStore(':memory:');
+    try {
+      store.createSession(record(S));
+      const seen: boolean[] = [];
+      function* entries() {
+        for (const t of ['a', 'b', 'c']) {
+          seen.push(store.db.inTransaction);
+          yield { event: message(t), at: 1 };
+        }
+      }
+      assert.equal(store.appendMany(S, entries()).length, 3);
+      assert.deepEqual(seen, [true, true, true]);
+      assert.equal(store.db.inTransaction, false);
+    } finally {
+      store.close();
+    }
+  });
+
   it('uses WAL and reads by seq and callId through indexes, never a scan', () => {
     const store = createSqliteStore(':memory:');
     try {
