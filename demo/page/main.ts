@@ -2,8 +2,12 @@
 // `?inspect` opens the Stately inspector with the Dock's actors and, when the host was started with
 // `--inspect`, the host's actors relayed over `/inspect`.
 import type { InspectionEvent, Observer } from 'xstate';
+import { registerShippedCardBodies } from '../../components/action-card/index.js';
 import { createWebSocketTransport } from '../../transport/ws/client.js';
 import './chat-app.js';
+
+// The card bodies of the two shipped kinds (create a page, schedule a follow-up).
+registerShippedCardBodies();
 
 const wsUrl = (path: string) => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
 

@@ -6,7 +6,7 @@ export const appStyles = css`
   * { box-sizing: border-box; }
   button { font: inherit; color: inherit; cursor: pointer; }
   :focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
-  .app { display: grid; grid-template-columns: 248px 1fr; height: 100%; }
+  .app { display: grid; grid-template-columns: 248px minmax(0, 1fr); grid-template-rows: minmax(0, 1fr); height: 100%; }
   .sidebar { background: var(--bg-side); border-right: 1px solid var(--border); padding: 16px 12px; display: flex; flex-direction: column; gap: 12px; overflow: auto; }
   .brand { font-weight: 650; font-size: 15px; display: flex; align-items: center; gap: 8px; padding: 4px 8px; }
   .logo { color: var(--accent); font-size: 20px; }
@@ -16,7 +16,7 @@ export const appStyles = css`
   .session { width: 100%; text-align: left; border: 0; background: none; border-radius: 8px; padding: 8px 10px; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .session:hover { background: var(--hover); color: var(--fg); }
   .session[aria-current='page'] { background: var(--selected); color: var(--fg); font-weight: 550; }
-  .main { display: grid; grid-template-rows: auto minmax(0, 1fr) auto; min-width: 0; height: 100%; background: var(--bg); }
+  .main { display: grid; grid-template-rows: auto minmax(0, 1fr) auto; min-width: 0; min-height: 0; background: var(--bg); }
   .bar { display: flex; align-items: center; gap: 12px; padding: 10px 20px; border-bottom: 1px solid var(--border); }
   .title { font-size: 16px; font-weight: 600; margin: 0; flex: 1; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .status { color: var(--warn); font-size: 13px; }

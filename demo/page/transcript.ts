@@ -40,7 +40,8 @@ export class DemoTranscript extends LitElement {
   }
 
   protected override updated(changed: PropertyValues<this>): void {
-    if ((changed as Map<PropertyKey, unknown>).has('revision') && !this.loadingOlder) this.scrollToEnd();
+    // After the rows' own elements rendered (toolviews, cards), so the end really is the end.
+    if ((changed as Map<PropertyKey, unknown>).has('revision') && !this.loadingOlder) requestAnimationFrame(() => this.scrollToEnd());
   }
 
   private scrollToEnd() {
