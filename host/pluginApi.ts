@@ -3,12 +3,15 @@ import type { Sessions } from './sessions.js';
 import type { ToolRegistry } from './tools.js';
 import type { HostPluginApi, InspectObserver, StepContext } from './types.js';
 
+type StepHook = (ctx: StepContext) => void;
+
 /** Listener sets the host fires; the plugin API subscribes to them. */
 export class HostSignals {
   readonly events = new Set<(sessionId: SessionId, event: SessionEvent) => void>();
   readonly resets = new Set<(sessionId: SessionId) => void>();
   readonly agentDisposed = new Set<(sessionId: SessionId) => void>();
-  readonly beforeStep = new Set<(ctx: StepContext) => void>();
+  /** Step hooks by phase: every `context` hook runs before any `notice` hook. */
+  readonly beforeStep = { context: new Set<StepHook>(), notice: new Set<StepHook>() };
 
   static add<T>(set: Set<T>, listener: T): () => void {
     set.add(listener);
@@ -28,7 +31,7 @@ export class HostSignals {
   }
 
   step(ctx: StepContext): void {
-    for (const hook of [...this.beforeStep]) hook(ctx);
+    for (const hook of [...this.beforeStep.context, ...this.beforeStep.notice]) hook(ctx);
   }
 }
 
@@ -53,7 +56,7 @@ export function createPluginApi(d: PluginApiDeps): HostPluginApi {
     onReset: (listener) => HostSignals.add(d.signals.resets, listener),
     onAgentDisposed: (listener) => HostSignals.add(d.signals.agentDisposed, listener),
     registerTool: (tool) => d.tools.register(tool),
-    onBeforeStep: (hook) => HostSignals.add(d.signals.beforeStep, hook),
+    onBeforeStep: (hook, options) => HostSignals.add(d.signals.beforeStep[options?.phase ?? 'context'], hook),
     queuedMessageCount: (sessionId) => d.queuedMessageCount(sessionId),
     isLiveRoot: (sessionId) => d.isLiveRoot(sessionId),
     isReadOnly: (sessionId) => d.sessions.find(sessionId)?.record.readOnly ?? false,

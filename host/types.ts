@@ -181,8 +181,12 @@ export interface HostPluginApi {
   /** A session's state must be rebuilt (fork, rewind, reopen): fold its effective log again. */
   onReset(listener: (sessionId: SessionId) => void): () => void;
   registerTool(tool: HostTool): () => void;
-  /** Runs at each model step before the request is built; may append events (notices). */
-  onBeforeStep(hook: (ctx: StepContext) => void): () => void;
+  /**
+   * Runs at each model step before the request is built; may append events. Hooks run in
+   * registration order within a phase, every `context` hook (the default) before any `notice` hook,
+   * so a notice always follows the request's other new context.
+   */
+  onBeforeStep(hook: (ctx: StepContext) => void, options?: { phase?: 'context' | 'notice' }): () => void;
   /** User messages waiting for a later turn. */
   queuedMessageCount(sessionId: SessionId): number;
   /** The session has a live (not disposed) root agent in this process. */

@@ -146,11 +146,12 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     }) ?? (() => {}),
     api.registerTool(createSkillTool(toolDeps)),
     api.registerTool(createProposeActionTool(toolDeps)),
+    // The notice phase runs after every other step hook: the notice follows the request's new context.
     api.onBeforeStep(({ sessionId }) => {
       const notice = buildNotice(load(sessionId).state, registry);
       if (notice === undefined) return;
       apply(sessionId, api.append(sessionId, { type: 'action-cards/notice', through: notice.through, text: notice.text }));
-    }),
+    }, { phase: 'notice' }),
   ];
 
   const act = async (request: ActRequest): Promise<ActResult> => {
