@@ -19,7 +19,7 @@ const MODEL = {
 };
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
 /** Mean pause between one session's cycles in the paced run. */
-const THINK_MS = 2_000;
+const THINK_MS = 3_000;
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 async function echoBaseline(n: number, durationMs: number): Promise<number[]> {
