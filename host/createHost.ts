@@ -36,11 +36,14 @@ export function createHost(options: CreateHostOptions): Host {
   const watchers = new Watchers((sessionId) => sessionView(sessions.get(sessionId), inboxes.get(sessionId), actionCards));
   const publish = (sessionId: SessionId) => watchers.publish(sessionId);
 
-  const sessions: Sessions = new Sessions(store, clock, (session, event, reset) => {
+  const sessions: Sessions = new Sessions(store, clock, (session, event, change) => {
     const sessionId = session.record.sessionId;
-    surfaces.onEvent(session, event, reset);
-    signals.event(sessionId, event);
-    if (reset) signals.reset(sessionId);
+    // An ignored event (a rewound turn's late write) is stored but tells the projections nothing.
+    if (change !== 'ignored') {
+      surfaces.onEvent(session, event, change === 'cut');
+      signals.event(sessionId, event);
+    }
+    if (change === 'cut') signals.reset(sessionId);
     publish(sessionId);
   }, (session) => {
     surfaces.reset(session);

@@ -1,7 +1,8 @@
-import type { MessageId, NewSessionEvent, SessionEvent, SessionId } from '../protocol/index.js';
+import type { MessageId, NewSessionEvent, SessionEvent, SessionId, TurnId } from '../protocol/index.js';
 import { UnknownSessionError } from './errors.js';
 import {
-  applyToEffectiveLog, effectiveLog, emptyTaskSurfaceFold, foldTaskSurface, foldTaskSurfaceEvent, type TaskSurfaceFold,
+  applyToEffectiveLog, effectiveLog, emptyTaskSurfaceFold, foldTaskSurface, foldTaskSurfaceEvent,
+  type EffectiveChange, type TaskSurfaceFold,
 } from './projection.js';
 import type { SessionLogStore, SessionRecord } from './store/types.js';
 
@@ -10,6 +11,8 @@ export interface LoadedSession {
   readonly record: SessionRecord;
   /** The effective log (rewinds applied), oldest first. */
   effective: SessionEvent[];
+  /** Turns a rewind ended while they ran: their late events are stored but do not count. */
+  rewoundTurns: Set<TurnId>;
   lastSeq: number;
   surface: TaskSurfaceFold;
   /** messageIds of durable user messages: a retried send never doubles a message. */
@@ -17,8 +20,11 @@ export interface LoadedSession {
 }
 
 export interface AppendListener {
-  /** After an event is durable and folded. `reset`: the effective log was cut (a rewind). */
-  (session: LoadedSession, event: SessionEvent, reset: boolean): void;
+  /**
+   * After an event is durable and folded. `cut`: the effective log was cut (a rewind); `ignored`:
+   * the event is stored but not effective (a late event of a turn a rewind ended).
+   */
+  (session: LoadedSession, event: SessionEvent, change: EffectiveChange): void;
 }
 
 /**
@@ -74,15 +80,15 @@ export class Sessions {
     const session = this.get(sessionId);
     const stored = this.store.append(sessionId, event, this.clock());
     session.lastSeq = stored.seq;
-    const reset = applyToEffectiveLog(session.effective, stored);
-    if (reset) {
+    const change = applyToEffectiveLog(session.effective, session.rewoundTurns, stored);
+    if (change === 'cut') {
       session.surface = foldTaskSurface(session.effective);
       session.userMessages = userMessageIds(session.effective);
-    } else {
+    } else if (change === 'appended') {
       foldTaskSurfaceEvent(session.surface, stored);
       if (stored.type === 'user/message') session.userMessages.add(stored.messageId);
     }
-    this.onAppend(session, stored, reset);
+    this.onAppend(session, stored, change);
     return stored;
   }
 
@@ -104,10 +110,12 @@ function userMessageIds(events: readonly SessionEvent[]): Set<MessageId> {
 
 /** Folds a session's stored log (every stored event is validated on the way). */
 export function load(store: SessionLogStore, record: SessionRecord): LoadedSession {
-  const effective = effectiveLog(store.read(record.sessionId));
+  const rewoundTurns = new Set<TurnId>();
+  const effective = effectiveLog(store.read(record.sessionId), rewoundTurns);
   return {
     record,
     effective,
+    rewoundTurns,
     lastSeq: store.lastSeq(record.sessionId),
     surface: effective.length ? foldTaskSurface(effective) : emptyTaskSurfaceFold(),
     userMessages: userMessageIds(effective),

@@ -1,5 +1,7 @@
 // Test helpers: a sample model, a scripted agent driver, deterministic ids and hosts per store.
+import assert from 'node:assert/strict';
 import { createHost } from '../../host/createHost.js';
+import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
 import type { AgentDriver, AgentTurn, CreateHostOptions, Host } from '../../host/types.js';
 import type {
   JsonValue, MessageId, RpcId, SessionId, TaskSurfaceDismissalId, TaskSurfaceId, TaskSurfaceSubmissionId,
@@ -113,4 +115,10 @@ export async function manualSurface(host: Host, driver: ScriptedDriver, model?: 
   const active = host.getView(sessionId).taskSurface.active;
   if (!active) throw new Error('the scripted turn did not open a surface');
   return { sessionId, surfaceId: active.surfaceId as TaskSurfaceId, callId: active.callId };
+}
+
+/** The projection the host keeps equals a fresh fold of the stored log. */
+export function assertProjectionIsFold(host: Host, store: StoreHandle['store'], sessionId: SessionId) {
+  const fresh = foldTaskSurface(effectiveLog(store.read(sessionId)));
+  assert.deepEqual(host.getView(sessionId).taskSurface, { active: fresh.active });
 }

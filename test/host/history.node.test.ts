@@ -4,14 +4,10 @@ import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
 import { CorruptEventError } from '../../host/store/types.js';
 import type { Host } from '../../host/types.js';
 import type { SessionId, TaskSurfaceId } from '../../protocol/index.js';
-import { admitNext, goodValues, ids, makeHost, manualSurface, sampleModel, say, ScriptedDriver } from './helpers.js';
+import {
+  admitNext, assertProjectionIsFold, goodValues, ids, makeHost, manualSurface, sampleModel, say, ScriptedDriver,
+} from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
-
-/** The projection the host keeps equals a fresh fold of the stored log. */
-export function assertProjectionIsFold(host: Host, store: StoreHandle['store'], sessionId: SessionId) {
-  const fresh = foldTaskSurface(effectiveLog(store.read(sessionId)));
-  assert.deepEqual(host.getView(sessionId).taskSurface, { active: fresh.active });
-}
 
 for (const factory of storeFactories) {
   describe(`fork, rewind, restart and isolation (${factory.name} store)`, () => {
