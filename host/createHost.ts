@@ -1,5 +1,5 @@
 import {
-  resolveLimits, SendMessageRequestSchema, SessionIdSchema, UpdateQueueRequestSchema,
+  resolveLimits, SendMessageRequestSchema, UpdateQueueRequestSchema,
   type SendMessageResult, type SessionId, type UpdateQueueResult,
 } from '../protocol/index.js';
 import { createActionCardsService } from './actionCards/index.js';
@@ -8,6 +8,7 @@ import { resolveIds } from './ids.js';
 import { Inbox } from './inbox.js';
 import { createPluginApi, HostSignals } from './pluginApi.js';
 import { forkSession, rewindSession } from './history.js';
+import { forkInput, openSessionInput, readLogInput, sessionIdInput } from './inputs.js';
 import { Sessions } from './sessions.js';
 import { TaskSurfaceCoordinator } from './taskSurfaceService.js';
 import { ToolRegistry } from './tools.js';
@@ -141,7 +142,11 @@ export function createHost(options: CreateHostOptions): Host {
           // Durable before this process (a retry after a restart): never admit it twice.
           return { accepted: true, messageId: request.messageId, itemId: ids.item() };
         }
-        const row = inboxFor(request.sessionId).enqueue({
+        const inbox = inboxFor(request.sessionId);
+        // Already on its way (a submission's row, say): one message per messageId, never two.
+        const live = inbox.findMessage(request.messageId);
+        if (live) return { accepted: true, messageId: request.messageId, itemId: live.id };
+        const row = inbox.enqueue({
           messageId: request.messageId, text: request.text, source: { kind: 'user', rpcId: request.rpcId },
         });
         const result: SendMessageResult = { accepted: true, messageId: request.messageId, itemId: row.id };
@@ -164,13 +169,13 @@ export function createHost(options: CreateHostOptions): Host {
       },
     },
     inbox: {
-      claimNext: (sessionId) => inboxFor(sessionId).claimNext(),
+      claimNext: (sessionId) => inboxFor(sessionIdInput('inbox.claimNext', sessionId)).claimNext(),
       claimed: (sessionId) => inboxes.get(sessionId)?.claimedRows() ?? [],
     },
-    openSession(opts: OpenSessionOptions = {}) {
+    openSession(options?: OpenSessionOptions) {
       assertOpen();
-      const sessionId = opts.sessionId === undefined ? freshSessionId()
-        : parseInput('openSession', SessionIdSchema, opts.sessionId);
+      const opts = openSessionInput(options);
+      const sessionId = opts.sessionId ?? freshSessionId();
       if (!sessions.has(sessionId)) {
         sessions.create({
           sessionId,
@@ -188,8 +193,9 @@ export function createHost(options: CreateHostOptions): Host {
     listSessions: () => store.listSessions().map((r) => ({
       sessionId: r.sessionId, title: r.title, lastSeq: sessions.isLoaded(r.sessionId) ? sessions.get(r.sessionId).lastSeq : store.lastSeq(r.sessionId),
     })),
-    closeSession: (sessionId) => closeInbox(sessionId, 'session-closed'),
-    getView(sessionId) {
+    closeSession: (sessionId) => closeInbox(sessionIdInput('closeSession', sessionId), 'session-closed'),
+    getView(input) {
+      const sessionId = sessionIdInput('getView', input);
       if (!sessions.has(sessionId)) throw new UnknownSessionError(sessionId);
       if (!disposed) inboxFor(sessionId);
       return sessionView(sessions.get(sessionId), inboxes.get(sessionId), actionCards);
@@ -201,17 +207,17 @@ export function createHost(options: CreateHostOptions): Host {
       return stop;
     },
     async readLog(sessionId, opts) {
-      if (!Number.isInteger(opts.limit) || opts.limit < 1) throw new RangeError('readLog: limit must be a positive integer');
-      return logPage(sessions.get(sessionId), opts);
+      return logPage(sessions.get(sessionIdInput('readLog', sessionId)), readLogInput(opts));
     },
-    fork(sessionId, opts = {}) {
+    fork(sessionId, opts) {
       assertOpen();
-      const forked = forkSession(sessions, freshSessionId(), sessionId, opts, clock());
+      const forked = forkSession(sessions, freshSessionId(), sessionIdInput('fork', sessionId), forkInput(opts), clock());
       inboxFor(forked);
       return forked;
     },
-    rewind(sessionId, toSeq) {
+    rewind(input, toSeq) {
       assertOpen();
+      const sessionId = sessionIdInput('rewind', input);
       inboxes.get(sessionId)?.cancel('rewound');
       rewindSession(sessions, sessionId, toSeq);
     },

@@ -1,3 +1,5 @@
+import { describeIssues } from '../protocol/index.js';
+
 /** Host-code input that fails its schema at the Host's edge (a bug in the caller, not a user action). */
 export class HostInputError extends Error {
   override name = 'HostInputError';
@@ -5,8 +7,7 @@ export class HostInputError extends Error {
     readonly operation: string,
     readonly issues: readonly { path: readonly PropertyKey[]; message: string }[],
   ) {
-    super(`${operation}: invalid input: ${issues.slice(0, 5)
-      .map((i) => `${i.path.map(String).join('.') || '(input)'}: ${i.message}`).join('; ')}`);
+    super(`${operation}: invalid input: ${describeIssues(issues)}`);
   }
 }
 

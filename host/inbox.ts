@@ -1,7 +1,7 @@
 import { createActor, type Actor } from 'xstate';
 import { turnMachine, type TurnEndOutcome } from '../machines/turnMachine.js';
 import type {
-  InboxItemId, MessageSource, QueuedMessage, SessionEvent, SessionId, UserMessageEvent,
+  InboxItemId, MessageId, MessageSource, QueuedMessage, SessionEvent, SessionId, UserMessageEvent,
 } from '../protocol/index.js';
 import type { HostIds } from './ids.js';
 import type { LoadedSession, Sessions } from './sessions.js';
@@ -96,6 +96,12 @@ export class Inbox {
 
   find(itemId: InboxItemId): QueuedMessage | undefined {
     return this.rows.find((r) => r.id === itemId);
+  }
+
+  /** The queued or claimed (not yet durable) row carrying `messageId`. */
+  findMessage(messageId: MessageId): QueuedMessage | undefined {
+    return this.rows.find((r) => r.messageId === messageId)
+      ?? [...this.#claimed.values()].find((r) => r.messageId === messageId);
   }
 
   /** Removes a queued (unclaimed) row and reports its discard. */

@@ -66,10 +66,11 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
     const valid = validateSubmission(model, submission, this.deps.limits);
     if (!valid.ok) return { accepted: false, reason: 'invalid-submission' };
     // Nothing above awaited the store: the checks and the admission below see one consistent state.
+    const inbox = this.deps.inbox(sessionId);
     let messageId = this.deps.ids.message();
-    while (session.userMessages.has(messageId)) messageId = this.deps.ids.message();
+    while (session.userMessages.has(messageId) || inbox.findMessage(messageId)) messageId = this.deps.ids.message();
     const text = formatSubmission(model, valid.values, valid.note, { locale: session.record.locale });
-    const row = this.deps.inbox(sessionId).enqueue({
+    const row = inbox.enqueue({
       messageId,
       text,
       source: {

@@ -1,7 +1,7 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { cardMachine, type CardOperationInput } from '../../machines/cardMachine.js';
 import {
-  ActRequestSchema, JsonObjectSchema,
+  ActRequestSchema, describeIssues, JsonObjectSchema,
   type ActRequest, type ActResult, type ActionCardsView, type SessionEvent, type SessionId,
 } from '../../protocol/index.js';
 import type { ActionCardsService, CardKind, HostPluginApi, RecordDecisionInput } from '../types.js';
@@ -157,7 +157,7 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
   const act = async (request: ActRequest): Promise<ActResult> => {
     const parsed = ActRequestSchema.safeParse(request);
     if (!parsed.success) {
-      throw new TypeError(`actionCards.act: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+      throw new TypeError(`actionCards.act: ${describeIssues(parsed.error.issues)}`);
     }
     const { sessionId, callId, verb, payload } = parsed.data;
     if (closing) return { status: 'refused', reason: 'closing' };

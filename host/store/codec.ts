@@ -1,4 +1,4 @@
-import { SessionEventSchema, type NewSessionEvent, type SessionEvent, type SessionId } from '../../protocol/index.js';
+import { describeIssues, SessionEventSchema, type NewSessionEvent, type SessionEvent, type SessionId } from '../../protocol/index.js';
 import { CorruptEventError } from './types.js';
 
 /** An event the store refused to append because it fails its schema. */
@@ -7,10 +7,6 @@ export class InvalidEventError extends Error {
   constructor(readonly sessionId: string, detail: string) {
     super(`session ${sessionId}: refused to append an invalid session event: ${detail}`);
   }
-}
-
-function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues.slice(0, 5).map((i) => `${i.path.map(String).join('.') || '(event)'}: ${i.message}`).join('; ');
 }
 
 /** Numbers, stamps and validates an event before a store writes it; throws InvalidEventError. */
