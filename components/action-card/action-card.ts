@@ -1,27 +1,20 @@
 import { consume } from '@lit/context';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
-import type { ActResult, CallId, CardProposal, JsonValue, SessionId } from '../../protocol/index.js';
+import type { CallId, CardProposal, JsonValue, SessionId } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
 import { transportContext } from '../shared/context.js';
+import { emit, type TaskSurfaceEventDetails } from '../shared/events.js';
 import { themeStyles } from '../shared/theme.js';
 import { actionCardStyles } from './action-card.styles.js';
 import { cardBodyFor, onCardBodiesChanged, type CardBody } from './bodies.js';
 import { CardController } from './cardController.js';
 import { cardStrings, isKnownReason, type CardLang, type CardStrings } from './strings.js';
 
-export interface ActionCardActedDetail {
-  callId: string;
-  verb: string;
-  result: ActResult | { status: 'failed'; error: string };
-}
+export type ActionCardActedDetail = TaskSurfaceEventDetails['task-surface-card-acted'];
 
 declare global {
   interface HTMLElementTagNameMap { 'action-card': ActionCard }
-  interface HTMLElementEventMap {
-    'task-surface-card-act-request': CustomEvent<{ callId: string; verb: string }>;
-    'task-surface-card-acted': CustomEvent<ActionCardActedDetail>;
-  }
 }
 
 /**
@@ -116,7 +109,7 @@ export class ActionCard extends LitElement {
           @click=${() => this.act('dismiss')}>${s.notNow}</button>` : nothing}
       </div>`}
       <p class="process" part="process" role="status" aria-live="polite">
-        <span class="label">${s.status}:</span>
+        <span class="label">${s.status}</span>
         <span class="phase">${busy ? s.working : this.phaseLabel(s, body, phase)}</span>
       </p>
       ${this.message === '' ? nothing : html`<p class="refusal" role="alert">${this.message}</p>`}
@@ -132,10 +125,7 @@ export class ActionCard extends LitElement {
     const transport = this.activeTransport;
     const proposal: CardProposal | undefined = this.card.proposal;
     if (transport === undefined || proposal === undefined || this.running !== undefined) return;
-    const request = new CustomEvent('task-surface-card-act-request', {
-      detail: { callId: this.callId, verb }, bubbles: true, composed: true, cancelable: true,
-    });
-    if (!this.dispatchEvent(request)) return;
+    if (!emit(this, 'task-surface-card-act-request', { callId: this.callId, verb }, { cancelable: true })) return;
     this.running = verb;
     this.message = '';
     let result: ActionCardActedDetail['result'];
@@ -149,9 +139,7 @@ export class ActionCard extends LitElement {
     }
     this.running = undefined;
     this.message = this.describe(result, proposal.action);
-    this.dispatchEvent(new CustomEvent('task-surface-card-acted', {
-      detail: { callId: this.callId, verb, result }, bubbles: true, composed: true,
-    }));
+    emit(this, 'task-surface-card-acted', { callId: this.callId, verb, result });
   }
 
   private describe(result: ActionCardActedDetail['result'], action: string): string {

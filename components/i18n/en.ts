@@ -48,6 +48,27 @@ export const en = {
   showReplay: 'Show the task',
   hideReplay: 'Hide the task',
   taskSurface: 'Task',
+  /** The action card's chrome; a kind's own labels live in its browser body. */
+  card: {
+    suggested: 'Suggested action:',
+    notNow: 'Not now',
+    actions: 'Card actions',
+    status: 'Status:',
+    working: 'Working…',
+    phase: { proposed: 'Not started', dismissed: 'Dismissed', replaced: 'Replaced by a newer suggestion' } as Partial<Record<string, string>>,
+    /** The service's own refusal reasons (`ActRefusalReason`); anything else reads as `unavailable`. */
+    reason: {
+      closing: 'The assistant is shutting down. Try again in a moment.',
+      'not-live-root': 'This conversation is not active right now. Reopen it and try again.',
+      unknown: 'This card is no longer known to the conversation.',
+      unavailable: 'This action is not available right now.',
+      'access-denied': 'You do not have permission to do this here.',
+      'read-only': 'This conversation is read-only, so this action cannot run.',
+    },
+    unconfirmed: 'The result could not be confirmed yet. Check back shortly.',
+    transport: 'Could not reach the assistant. Try again.',
+    unsupported: 'This card cannot be shown here.',
+  },
 };
 
 export type Strings = typeof en;

@@ -50,4 +50,23 @@ export const zh: Strings = {
   showReplay: '查看任务',
   hideReplay: '隐藏任务',
   taskSurface: '任务',
+  card: {
+    suggested: '建议操作：',
+    notNow: '暂不',
+    actions: '卡片操作',
+    status: '状态：',
+    working: '处理中…',
+    phase: { proposed: '未开始', dismissed: '已忽略', replaced: '已被更新的建议取代' },
+    reason: {
+      closing: '助手正在关闭，请稍后再试。',
+      'not-live-root': '此对话当前未激活。请重新打开后再试。',
+      unknown: '对话中已找不到这张卡片。',
+      unavailable: '此操作当前不可用。',
+      'access-denied': '你无权在此执行此操作。',
+      'read-only': '此对话为只读，无法执行此操作。',
+    },
+    unconfirmed: '暂时无法确认结果，请稍后查看。',
+    transport: '无法连接到助手，请重试。',
+    unsupported: '无法在此显示这张卡片。',
+  },
 };

@@ -1,5 +1,5 @@
 import type {
-  MessageId, SubmitTaskSurfaceRejection, TaskSurfaceFieldValue, TaskSurfaceId, TaskSurfaceSubmissionId,
+  ActResult, MessageId, SubmitTaskSurfaceRejection, TaskSurfaceFieldValue, TaskSurfaceId, TaskSurfaceSubmissionId,
   TaskSurfaceValues,
 } from '../../protocol/index.js';
 
@@ -27,6 +27,10 @@ export interface TaskSurfaceEventDetails {
   'task-surface-focus-return': { reason: FocusReturnReason; target: HTMLElement | null };
   /** The Dock was collapsed or expanded (local only; nothing is sent). */
   'task-surface-collapse-change': { collapsed: boolean };
+  /** Cancelable: an action card is about to send a verb; cancel to veto. */
+  'task-surface-card-act-request': { callId: string; verb: string };
+  /** An action card's act answered (or the transport failed: `status: 'failed'`). */
+  'task-surface-card-acted': { callId: string; verb: string; result: ActResult | { status: 'failed'; error: string } };
 }
 
 export type TaskSurfaceEventName = keyof TaskSurfaceEventDetails;
@@ -43,6 +47,8 @@ declare global {
     'task-surface-closed': CustomEvent<TaskSurfaceEventDetails['task-surface-closed']>;
     'task-surface-focus-return': CustomEvent<TaskSurfaceEventDetails['task-surface-focus-return']>;
     'task-surface-collapse-change': CustomEvent<TaskSurfaceEventDetails['task-surface-collapse-change']>;
+    'task-surface-card-act-request': CustomEvent<TaskSurfaceEventDetails['task-surface-card-act-request']>;
+    'task-surface-card-acted': CustomEvent<TaskSurfaceEventDetails['task-surface-card-acted']>;
   }
 }
 

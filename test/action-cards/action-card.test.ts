@@ -158,7 +158,7 @@ describe('action-card', () => {
   it('speaks Chinese with lang="zh"', async () => {
     const el = await mount(fakeTransport([page]), 'c1', 'zh');
     expect(buttons(el).map((b) => b.textContent!.trim())).to.deep.equal(['创建页面', '暂不']);
-    expect($(el, '[part="process"]')!.textContent).to.match(/状态:\s*未开始/);
+    expect($(el, '[part="process"]')!.textContent).to.match(/状态：\s*未开始/);
     await expect(el).to.be.accessible();
   });
 
