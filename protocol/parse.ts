@@ -53,7 +53,11 @@ export function parseShowTaskSurfaceArgs(args: unknown, limits?: Partial<TaskSur
     if (extra.length > 0) {
       return { ok: false, issues: extra.slice(0, 8).map((key) => ({ path: [key], code: 'unknown-key', message: `the arguments have no key ${show(key)}; pass only { model }` })) };
     }
-    return parseModel(own(args, 'model'), effectiveLimits(limits), at(null, 'model'));
+    const model = own(args, 'model');
+    if (model === undefined) {
+      return { ok: false, issues: [{ path: ['model'], code: 'missing-key', message: 'the arguments need "model": the panel to show' }] };
+    }
+    return parseModel(model, effectiveLimits(limits), at(null, 'model'));
   } catch (error) {
     return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `the arguments could not be read (${errorName(error)})` }] };
   }

@@ -229,7 +229,10 @@ describe('parseShowTaskSurfaceArgs', () => {
     const bad = parseShowTaskSurfaceArgs({ model: { ...minimal(), title: '' } });
     assert.deepEqual(bad.ok ? [] : bad.issues.map((i) => i.path), [['model', 'title']]);
     assert.deepEqual(codesOfArgs('nope'), [['invalid-type', '']]);
-    assert.deepEqual(codesOfArgs({}), [['invalid-type', 'model']]);
+    assert.deepEqual(codesOfArgs({}), [['missing-key', 'model']]);
+    assert.match(formatModelIssues((parseShowTaskSurfaceArgs({}) as { issues: ModelIssue[] }).issues, ''),
+      /- model: the arguments need "model": the panel to show/);
+    assert.deepEqual(codesOfArgs({ model: null }), [['invalid-type', 'model']]);
   });
 
   it('formats issues for the agent with paths it can find in its call', () => {
