@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { HostInputError, UnknownSessionError } from '../../host/errors.js';
 import type { Host } from '../../host/types.js';
 import type { MessageId, SessionId } from '../../protocol/index.js';
-import { goodValues, ids, makeHost, manualSurface, ScriptedDriver } from './helpers.js';
+import { goodValues, hostPerTest, ids, manualSurface, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 /*
@@ -19,15 +19,7 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    beforeEach(() => {
-      handle = factory.create();
-      driver = new ScriptedDriver();
-      host = makeHost(handle, { driver, autoAdmit: false });
-    });
-    afterEach(async () => {
-      await host.dispose();
-      handle.cleanup();
-    });
+    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
 
     it('openSession refuses bad options and stores nothing', () => {
       assert.throws(() => host.openSession({ toolMode: 'weird' as never }), inputError('openSession', /toolMode: expected "native" or "both" or "code"/));

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
 import { CorruptEventError } from '../../host/store/types.js';
 import type { Host } from '../../host/types.js';
 import type { SessionId, TaskSurfaceId } from '../../protocol/index.js';
 import {
-  admitNext, assertProjectionIsFold, goodValues, ids, makeHost, manualSurface, sampleModel, say, ScriptedDriver,
+  admitNext, assertProjectionIsFold, goodValues, hostPerTest, ids, makeHost, manualSurface, sampleModel, say, ScriptedDriver,
 } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
@@ -14,15 +14,7 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    beforeEach(() => {
-      handle = factory.create();
-      driver = new ScriptedDriver();
-      host = makeHost(handle, { driver, autoAdmit: false });
-    });
-    afterEach(async () => {
-      await host.dispose();
-      handle.cleanup();
-    });
+    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
 
     it('rewind cuts the session back: a later close stops counting and the surface is open again', async () => {
       const { sessionId, surfaceId } = await manualSurface(host, driver);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Host, HostTool } from '../../host/types.js';
 import { parseTaskSurfaceModel, type SessionEvent, type ToolResultEvent } from '../../protocol/index.js';
-import { goodValues, ids, makeHost, sampleModel, say, ScriptedDriver, withOpenSurface } from './helpers.js';
+import { goodValues, hostPerTest, ids, makeHost, sampleModel, say, ScriptedDriver, withOpenSurface } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 const results = (events: SessionEvent[]) => events.filter((e): e is ToolResultEvent => e.type === 'tool/result');
@@ -12,15 +12,7 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    beforeEach(() => {
-      handle = factory.create();
-      driver = new ScriptedDriver();
-      host = makeHost(handle, { driver });
-    });
-    afterEach(async () => {
-      await host.dispose();
-      handle.cleanup();
-    });
+    hostPerTest(factory, {}, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
 
     it('opens a surface, persists the normalized model as meta and concludes the turn', async () => {
       const { sessionId, surfaceId, callId } = await withOpenSurface(host, driver);

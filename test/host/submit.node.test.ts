@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { HostInputError } from '../../host/errors.js';
 import type { Host } from '../../host/types.js';
 import {
   formatSubmission, parseTaskSurfaceModel, type SessionId, type SessionView, type TaskSurfaceId,
 } from '../../protocol/index.js';
-import { admitNext, goodValues, ids, makeHost, manualSurface, sampleModel, say, ScriptedDriver } from './helpers.js';
+import { admitNext, goodValues, hostPerTest, ids, manualSurface, sampleModel, say, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 for (const factory of storeFactories) {
@@ -15,15 +15,9 @@ for (const factory of storeFactories) {
     let host: Host;
     let sessionId: SessionId;
     let surfaceId: TaskSurfaceId;
+    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
     beforeEach(async () => {
-      handle = factory.create();
-      driver = new ScriptedDriver();
-      host = makeHost(handle, { driver, autoAdmit: false });
       ({ sessionId, surfaceId } = await manualSurface(host, driver));
-    });
-    afterEach(async () => {
-      await host.dispose();
-      handle.cleanup();
     });
     const submit = (values: Record<string, unknown> = goodValues, submissionId = ids.submission(), note?: string) =>
       host.taskSurface.submit({ sessionId, surfaceId, submissionId, values: values as never, ...(note ? { note } : {}) });
@@ -168,17 +162,9 @@ for (const factory of storeFactories) {
 
   describe(`taskSurface.dismiss (${factory.name} store)`, () => {
     let handle: StoreHandle;
-    let host: Host;
     let driver: ScriptedDriver;
-    beforeEach(() => {
-      handle = factory.create();
-      driver = new ScriptedDriver();
-      host = makeHost(handle, { driver, autoAdmit: false });
-    });
-    afterEach(async () => {
-      await host.dispose();
-      handle.cleanup();
-    });
+    let host: Host;
+    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
 
     it('appends one event, starts no turn, and a retry returns the original result', async () => {
       const { sessionId, surfaceId, callId } = await manualSurface(host, driver);

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import type { InspectionEvent } from 'xstate';
 import type { Host, HostTool } from '../../host/types.js';
 import type { SessionEvent, SessionId, SessionView } from '../../protocol/index.js';
-import { goodValues, ids, makeHost, say, ScriptedDriver, withOpenSurface } from './helpers.js';
+import { goodValues, hostPerTest, ids, makeHost, say, ScriptedDriver, withOpenSurface } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 const types = (events: SessionEvent[]) => events.map((e) => e.type);
@@ -14,15 +14,9 @@ for (const factory of storeFactories) {
     let driver: ScriptedDriver;
     let host: Host;
     const inspected: InspectionEvent[] = [];
+    hostPerTest(factory, { inspect: (e) => inspected.push(e) }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
     beforeEach(() => {
-      handle = factory.create();
-      driver = new ScriptedDriver();
       inspected.length = 0;
-      host = makeHost(handle, { driver, inspect: (e) => inspected.push(e) });
-    });
-    afterEach(async () => {
-      await host.dispose();
-      handle.cleanup();
     });
 
     it('an ordinary message becomes a queue row, then a durable message and a turn', async () => {
