@@ -41,13 +41,20 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
     const held = holdSubmit(demo);
     await dock(page).getByRole('button', { name: 'Use this database' }).click();
     await held.reached;
+    await page.evaluate(() => {
+      const w = window as unknown as { __status: string[]; demo: { transport: import('../../transport/ws/client.js').WebSocketTransport } };
+      w.__status = [];
+      w.demo.transport.onStatus((status) => w.__status.push(status));
+    });
     demo.server.ws.dropConnections();
-    await page.getByRole('status').filter({ hasText: 'Reconnecting' }).waitFor();
+    // The page noticed the drop (it shows "Reconnecting…" meanwhile); the answer comes after.
+    await until(async () => (await page.evaluate(() => (window as unknown as { __status: string[] }).__status)).includes('closed'));
     held.release();
     await dockState(page, 'hidden');
     await page.getByText('Going with CockroachDB.', { exact: false }).waitFor();
     assert.equal(surfaceAnswers(await demo.events()).length, 1);
     assert.equal(held.calls, 1, 'the retried request joined the first call instead of running again');
+    assert.deepEqual((await page.evaluate(() => (window as unknown as { __status: string[] }).__status)).slice(-1), ['open']);
   });
 
   it('double submit: a double click and a repeated submissionId admit one message', async () => {
