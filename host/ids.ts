@@ -15,6 +15,7 @@ export interface HostIds {
   turn(): TurnId;
 }
 
+/** The host's minters: each one given in `ids` (branded as is), else a random UUID minter. */
 export function resolveIds(ids: CreateHostOptions['ids'] = {}): HostIds {
   const pick = <T>(custom: (() => string) | undefined, fallback: () => T) => (custom ? () => custom() as T : fallback);
   return {

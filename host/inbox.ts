@@ -33,7 +33,7 @@ export interface InboxDeps {
 }
 
 /** Preview: the first line, at most 120 characters. */
-export function previewOf(text: string): string {
+function previewOf(text: string): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

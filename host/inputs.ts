@@ -35,11 +35,14 @@ const ForkOptionsSchema = z.strictObject({
 export const sessionIdInput = (operation: string, sessionId: unknown): SessionId =>
   parseInput(operation, SessionIdSchema, sessionId);
 
+/** `openSession` options, checked (an absent argument is `{}`). */
 export const openSessionInput = (options: unknown): OpenSessionOptions =>
   parseInput('openSession', OpenSessionOptionsSchema, options ?? {});
 
+/** `readLog` options, checked: `limit` a positive integer, `before` a positive seq. */
 export const readLogInput = (options: unknown): { before?: number; limit: number } =>
   parseInput('readLog', ReadLogOptionsSchema, options);
 
+/** `fork` options, checked (the seq range is checked against the log by `forkSession`). */
 export const forkInput = (options: unknown): { throughSeq?: number; title?: string } =>
   parseInput('fork', ForkOptionsSchema, options ?? {});

@@ -89,6 +89,7 @@ export interface TaskSurfaceFold {
   surfaceIds: Set<TaskSurfaceId>;
 }
 
+/** The unit's state before any event: nothing open, no indexes. */
 export function emptyTaskSurfaceFold(): TaskSurfaceFold {
   return { active: null, state: null, submissions: new Map(), dismissals: new Map(), surfaceIds: new Set() };
 }

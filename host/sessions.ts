@@ -92,14 +92,6 @@ export class Sessions {
     return stored;
   }
 
-  /** Forgets a session's in-memory state (the next use folds its log again). */
-  unload(sessionId: SessionId): void {
-    this.#loaded.delete(sessionId);
-  }
-
-  loadedIds(): SessionId[] {
-    return [...this.#loaded.keys()];
-  }
 }
 
 function userMessageIds(events: readonly SessionEvent[]): Set<MessageId> {

@@ -1,4 +1,4 @@
-import { assign, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import type { CallId, InboxItemId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '../protocol/index.js';
 
 /*
@@ -36,6 +36,7 @@ export type SurfaceEvent =
   /** Durable: an ordinary user message (the bypass). */
   | { type: 'log.bypassed' };
 
+/** One Task Surface occurrence, from `open` to a `closed.*` state (see the file comment). */
 export const surfaceMachine = setup({
   types: {
     input: {} as SurfaceInput,
@@ -45,7 +46,7 @@ export const surfaceMachine = setup({
   actions: {
     recordPending: assign({
       pending: ({ event }) => {
-        if (event.type !== 'submission.accepted') return null;
+        assertEvent(event, 'submission.accepted');
         return { submissionId: event.submissionId, messageId: event.messageId, itemId: event.itemId };
       },
     }),

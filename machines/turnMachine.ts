@@ -1,4 +1,4 @@
-import { assign, emit, setup } from 'xstate';
+import { assertEvent, assign, emit, setup } from 'xstate';
 import type { InboxItemId, SessionId, TurnId } from '../protocol/index.js';
 
 /*
@@ -43,6 +43,7 @@ const claimHandlers = {
   'admission.discarded': { guard: 'isClaimed', actions: ['removeClaim', 'reportDiscarded'] },
 } as const;
 
+/** A session's inbox and turn loop: idle, admitting, running, concluded (see the file comment). */
 export const turnMachine = setup({
   types: {
     input: {} as { sessionId: SessionId },
@@ -51,31 +52,48 @@ export const turnMachine = setup({
     emitted: {} as TurnEmitted,
   },
   guards: {
-    isClaimed: ({ context, event }) => 'itemId' in event && context.claims.includes(event.itemId),
-    isUnclaimed: ({ context, event }) => 'itemId' in event && !context.claims.includes(event.itemId),
+    isClaimed: ({ context, event }) => {
+      assertEvent(event, ['admission.committed', 'admission.discarded']);
+      return context.claims.includes(event.itemId);
+    },
+    isUnclaimed: ({ context, event }) => {
+      assertEvent(event, 'queue.claimed');
+      return !context.claims.includes(event.itemId);
+    },
     canStartTurn: ({ context }) => context.claims.length === 0 && context.admitted > 0,
     hasSettledWithoutInput: ({ context }) => context.claims.length === 0 && context.admitted === 0,
     hasOpenClaims: ({ context }) => context.claims.length > 0,
   },
   actions: {
     addClaim: assign({
-      claims: ({ context, event }) => (event.type === 'queue.claimed' ? [...context.claims, event.itemId] : context.claims),
+      claims: ({ context, event }) => {
+        assertEvent(event, 'queue.claimed');
+        return [...context.claims, event.itemId];
+      },
     }),
     removeClaim: assign({
-      claims: ({ context, event }) => ('itemId' in event ? context.claims.filter((id) => id !== event.itemId) : context.claims),
+      claims: ({ context, event }) => {
+        assertEvent(event, ['admission.committed', 'admission.discarded']);
+        return context.claims.filter((id) => id !== event.itemId);
+      },
     }),
     countAdmitted: assign({ admitted: ({ context }) => context.admitted + 1 }),
-    startTurn: assign({
-      turnId: ({ event }) => (event.type === 'turn.started' ? event.turnId : null),
-      admitted: 0,
+    startTurn: assign(({ event }) => {
+      assertEvent(event, 'turn.started');
+      return { turnId: event.turnId, admitted: 0 };
     }),
     endTurn: assign({ turnId: null }),
-    reportClaim: emit(({ event }) => ({ type: 'claim.started' as const, itemId: (event as { itemId: InboxItemId }).itemId })),
-    reportCommitted: emit(({ event }) =>
-      ({ type: 'claim.committed' as const, itemId: (event as { itemId: InboxItemId }).itemId })),
+    reportClaim: emit(({ event }) => {
+      assertEvent(event, 'queue.claimed');
+      return { type: 'claim.started' as const, itemId: event.itemId };
+    }),
+    reportCommitted: emit(({ event }) => {
+      assertEvent(event, 'admission.committed');
+      return { type: 'claim.committed' as const, itemId: event.itemId };
+    }),
     reportDiscarded: emit(({ event }) => {
-      const { itemId, reason } = event as { itemId: InboxItemId; reason: string };
-      return { type: 'claim.discarded' as const, itemId, reason };
+      assertEvent(event, 'admission.discarded');
+      return { type: 'claim.discarded' as const, itemId: event.itemId, reason: event.reason };
     }),
   },
 }).createMachine({

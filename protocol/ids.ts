@@ -53,6 +53,7 @@ export function mintUuid(): string {
 
 const mint = <Id extends Branded<string, string>>() => (): Id => mintUuid() as Id;
 
+/* Minters of fresh branded ids (random UUIDs), one per id kind. */
 export const mintSessionId = mint<SessionId>();
 export const mintCallId = mint<CallId>();
 export const mintMessageId = mint<MessageId>();
