@@ -169,7 +169,11 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
   }
 
   committed(sessionId: SessionId, row: QueuedMessage): void {
-    if (row.source.taskSurface) this.#collect(sessionId);
+    const correlation = row.source.taskSurface;
+    if (!correlation) return;
+    // Durable now: the fold answers retries of this submissionId from here on.
+    this.#accepted.get(sessionId)?.delete(correlation.submissionId);
+    this.#collect(sessionId);
   }
 
   discarded(sessionId: SessionId, row: QueuedMessage, reason: string): void {
