@@ -9,12 +9,15 @@ export const actionCardStyles = css`
   .title { margin: 0; font-size: 1rem; font-weight: 600; }
   .brief { margin: 0.25rem 0 0; color: var(--_muted); font-size: 0.875rem; }
   .body { font-size: 0.875rem; }
+  .body p { margin: 0.5rem 0; }
+  .body > :first-child { margin-top: 0; }
+  .body > :last-child { margin-bottom: 0; }
   .body :is(ul, ol) { margin: 0.25rem 0; padding-inline-start: 1.25rem; }
   .body a { color: var(--_accent); }
   .body label { display: grid; gap: 0.25rem; }
   .body input {
-    font: inherit; padding: 0.25rem 0.5rem; border-radius: 6px; border: 1px solid var(--_border);
-    background: var(--_bg); color: var(--_fg); max-width: 16rem;
+    font: inherit; padding: 0.25rem 0.5rem; border-radius: 6px; border: 1px solid var(--_control-border);
+    background: var(--_bg); color: var(--_fg); max-width: 100%; color-scheme: inherit;
   }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
   .process { margin: 0; font-size: 0.8125rem; color: var(--_muted); display: flex; gap: 0.5rem; flex-wrap: wrap; }

@@ -8,7 +8,7 @@ export const dockStyles = css`
     box-shadow: var(--task-surface-dock-shadow, 0 2px 12px rgb(0 0 0 / 0.08)); padding: var(--_space);
     display: flex; flex-direction: column; gap: 0.5rem; min-width: 0;
   }
-  .header { display: flex; align-items: flex-start; justify-content: space-between; gap: 0.5rem; }
+  .header { display: flex; align-items: baseline; justify-content: space-between; gap: 0.5rem; }
   .title { margin: 0; font-size: 1.0625rem; line-height: 1.35; overflow-wrap: anywhere; }
   .title:focus { outline: none; }
   .title:focus-visible { outline: 2px solid var(--_focus); outline-offset: 2px; }

@@ -31,7 +31,8 @@ import { dockStyles } from './task-surface-dock.styles.js';
  * @csspart title - The surface title.
  * @csspart collapse - The collapse/expand button.
  * @csspart body - The renderer's wrapper (hidden while collapsed).
- * @csspart view - The nested `task-surface-view` (its own parts are exported with a `view-` prefix).
+ * @csspart view - The nested `task-surface-view`; its parts are exported as `view-base`, `view-header`,
+ *   `view-section`, `view-block`, `view-fields`, `view-field`, `view-actions`, `view-submit`.
  * @csspart dismiss - The dismiss button.
  * @csspart status - The status line (pending phase, rejection reason).
  * @cssproperty --task-surface-bg - Panel background (and every token of `task-surface-view`).
@@ -124,7 +125,7 @@ export class TaskSurfaceDock extends LitElement {
           @click=${this.onCollapse}>${collapsed ? s.expand : s.collapse}</button>
       </div>
       <div class="body" id="body" part="body" ?hidden=${collapsed}>
-        <task-surface-view part="view" exportparts="base:view-base, section:view-section, block:view-block, fields:view-fields, field:view-field, actions:view-actions, submit:view-submit"
+        <task-surface-view part="view" exportparts="base:view-base, header:view-header, section:view-section, block:view-block, fields:view-fields, field:view-field, actions:view-actions, submit:view-submit"
           .model=${model} .values=${this.dock.values} ?disabled=${locked} hide-title lang=${this.lang} theme=${this.theme ?? nothing}
           @task-surface-value-change=${this.onValueChange} @task-surface-submit=${this.onSubmit}>
           <button slot="actions" type="button" class="button" part="dismiss" ?disabled=${locked} @click=${this.onDismiss}>${s.dismiss}</button>

@@ -17,6 +17,8 @@ export const themeStyles = css`
     --_fg: var(--task-surface-fg, light-dark(#1f2328, #e6edf3));
     --_muted: var(--task-surface-muted, light-dark(#57606a, #9ea7b3));
     --_border: var(--task-surface-border, light-dark(#d0d7de, #3d444d));
+    /* Edges that identify a control (inputs, the switch's track, order items) need 3:1 against the background. */
+    --_control-border: var(--task-surface-control-border, light-dark(#818b98, #6e7681));
     --_accent: var(--task-surface-accent, light-dark(#0860ca, #58a6ff));
     --_accent-bg: var(--task-surface-accent-bg, light-dark(#0860ca, #1f5fbf));
     --_accent-fg: var(--task-surface-accent-fg, #ffffff);

@@ -13,6 +13,9 @@ import { StatusController } from './statusController.js';
 import type { SurfaceStatus } from './surfaceStatus.js';
 import { toolviewStyles } from './task-surface-toolview.styles.js';
 
+/** The nested renderer's parts, re-exported with a `view-` prefix (as the Dock does). */
+const VIEW_PARTS = 'base:view-base, header:view-header, section:view-section, block:view-block, fields:view-fields, answer:view-answer';
+
 /**
  * The read-only transcript row of a `show_task_surface` result: the title, whether the surface
  * is open, submitted, dismissed or bypassed, and an expandable read-only replay. It never edits.
@@ -26,6 +29,8 @@ import { toolviewStyles } from './task-surface-toolview.styles.js';
  * @csspart toggle - The show/hide replay button.
  * @csspart replay - The read-only replay wrapper.
  * @csspart fallback - The plain result text.
+ * @csspart view - The nested read-only `task-surface-view`; its parts are exported as `view-base`,
+ *   `view-header`, `view-section`, `view-block`, `view-fields`, `view-answer`.
  * @cssproperty --task-surface-bg - Row background (and every token of `task-surface-view`).
  */
 export class TaskSurfaceToolview extends LitElement {
@@ -86,7 +91,7 @@ export class TaskSurfaceToolview extends LitElement {
       <button type="button" class="button toggle" part="toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls="replay"
         @click=${() => { this.expanded = !this.expanded; }}>${this.expanded ? s.hideReplay : s.showReplay}</button>
       <div id="replay" class="replay" part="replay" ?hidden=${!this.expanded}>
-        ${this.expanded ? html`<task-surface-view readonly hide-title .model=${parsed.model} .values=${values} lang=${this.lang} theme=${this.theme ?? nothing}></task-surface-view>` : nothing}
+        ${this.expanded ? html`<task-surface-view part="view" exportparts=${VIEW_PARTS} readonly hide-title .model=${parsed.model} .values=${values} lang=${this.lang} theme=${this.theme ?? nothing}></task-surface-view>` : nothing}
       </div>
     </div>`;
   }

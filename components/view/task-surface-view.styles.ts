@@ -49,7 +49,7 @@ export const viewStyles = css`
   .label { font-weight: 600; }
   .req, .hint { color: var(--_muted); font-weight: 400; font-size: 0.8125rem; }
   .hint { margin: 0; }
-  .input { font: inherit; color: var(--_fg); background: var(--_bg); border: 1px solid var(--_border); border-radius: 6px; padding: 0.4rem 0.55rem; width: 100%; }
+  .input { font: inherit; color: var(--_fg); background: var(--_bg); border: 1px solid var(--_control-border); border-radius: 6px; padding: 0.4rem 0.55rem; width: 100%; }
   textarea.input { resize: vertical; min-height: 4.5rem; }
   .input[aria-invalid='true'] { border-color: var(--_danger); }
   .error { margin: 0; color: var(--_danger); font-size: 0.8125rem; }
@@ -67,7 +67,7 @@ export const viewStyles = css`
 
   .toggle-field { flex-direction: row; align-items: center; justify-content: space-between; gap: 0.75rem; }
   .switch { display: inline-flex; align-items: center; gap: 0.4rem; background: none; border: 0; padding: 0.2rem; color: var(--_fg); cursor: pointer; border-radius: 999px; }
-  .track { width: 2.25rem; height: 1.25rem; border-radius: 999px; background: var(--_border); position: relative; transition: background 0.15s; }
+  .track { width: 2.25rem; height: 1.25rem; border-radius: 999px; background: var(--_control-border); position: relative; transition: background 0.15s; }
   .thumb { position: absolute; top: 2px; left: 2px; width: calc(1.25rem - 4px); height: calc(1.25rem - 4px); border-radius: 50%; background: #fff; box-shadow: 0 1px 2px rgb(0 0 0 / 0.3); transition: transform 0.15s; }
   .switch[aria-checked='true'] .track { background: var(--_accent-bg); }
   .switch[aria-checked='true'] .thumb { transform: translateX(1rem); }
@@ -75,7 +75,7 @@ export const viewStyles = css`
   .switch-state { font-size: 0.8125rem; color: var(--_muted); min-width: 1.5em; }
 
   .order { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.25rem; }
-  .order-item { border-color: var(--_border); background: var(--_bg); align-items: center; }
+  .order-item { border-color: var(--_control-border); background: var(--_bg); align-items: center; }
   .order-item[aria-selected='true'] { border-color: var(--_accent); box-shadow: inset 3px 0 0 var(--_accent); }
   .position { flex: none; min-width: 1.5rem; height: 1.5rem; border-radius: 50%; background: var(--_bg-alt); border: 1px solid var(--_border); display: inline-grid; place-items: center; font-size: 0.75rem; font-variant-numeric: tabular-nums; }
   .order-buttons { display: flex; gap: 0.5rem; flex-wrap: wrap; }

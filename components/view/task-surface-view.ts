@@ -34,6 +34,7 @@ import { viewStyles } from './task-surface-view.styles.js';
  * @cssproperty --task-surface-fg - Text colour.
  * @cssproperty --task-surface-muted - Secondary text colour.
  * @cssproperty --task-surface-border - Borders.
+ * @cssproperty --task-surface-control-border - Edges of inputs, the switch track and order items (keep 3:1 against the background).
  * @cssproperty --task-surface-accent - Links, focus and selection.
  * @cssproperty --task-surface-accent-bg - Primary button background.
  * @cssproperty --task-surface-radius - Corner radius.

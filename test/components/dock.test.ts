@@ -64,6 +64,7 @@ describe('task-surface-dock', () => {
     submitButton(el).click();
     await waitUntil(() => t.calls.submit.length === 2);
     await inState(el, 'rejected');
+    expect(localStorage.getItem('task-surface:drafts:s1'), 'a refused submission keeps its draft').to.contain('Grace');
     expect(t.calls.submit[1]!.submissionId).to.equal(t.calls.submit[0]!.submissionId);
     expect(statusText(el)).to.equal('This task changed before your answer arrived. Check your answers and try again.');
     expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('Grace');

@@ -67,6 +67,7 @@ describe('task-surface-toolview', () => {
     expect(view.hasAttribute('readonly')).to.equal(true);
     expect(view.shadowRoot!.querySelectorAll('input, textarea, [role="radio"], button[part="submit"]').length, 'never an editor').to.equal(0);
     expect(view.shadowRoot!.textContent).to.contain('v9');
+    expect(view.getAttribute('exportparts'), 'the page can style the replay').to.contain('base:view-base');
   });
 
   it('derives dismissed and bypassed from the log', async () => {
