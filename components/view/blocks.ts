@@ -87,7 +87,7 @@ function diff(block: DiffBlock, ctx: BlockContext): TemplateResult {
       ${block.language ? html`<span class="badge">${block.language}</span>` : nothing}
       <span class="diff-counts">${lines.length ? ctx.s.diffCounts(added, removed) : ctx.s.noChanges}</span>
     </figcaption>
-    ${lines.length ? html`<pre class="diff-body" tabindex="0" aria-label=${label}>${lines}</pre>` : nothing}
+    ${lines.length ? html`<pre class="diff-body" role="region" tabindex="0" aria-label=${label}>${lines}</pre>` : nothing}
   </figure>`;
 }
 

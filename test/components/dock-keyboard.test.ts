@@ -1,0 +1,54 @@
+import { expect } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
+import { FakeTransport, sid } from './fakeTransport.js';
+import { everyKindModel } from './models.js';
+import { inState, mountDock } from './dockHelpers.js';
+
+/** The focused element, through open shadow roots. */
+function deepActive(): HTMLElement | null {
+  let el = document.activeElement as HTMLElement | null;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement as HTMLElement;
+  return el;
+}
+
+describe('task-surface-dock keyboard walk', () => {
+  beforeEach(() => localStorage.clear());
+
+  for (const theme of ['light', 'dark']) {
+    it(`every Tab stop of a whole Dock shows a focus ring, forwards and back (${theme})`, async () => {
+      const t = new FakeTransport();
+      t.open(sid('s1'), 'sf-1', everyKindModel as TaskSurfaceModelV1);
+      const before = document.body.appendChild(document.createElement('button'));
+      before.textContent = 'before';
+      const el = await mountDock(t, 's1', { theme });
+      await inState(el, 'editing');
+      const after = document.body.appendChild(document.createElement('button'));
+      after.textContent = 'after';
+      before.focus();
+      const stops: HTMLElement[] = [];
+      for (let i = 0; i < 40 && document.activeElement !== after; i++) {
+        await sendKeys({ press: 'Tab' });
+        const at = deepActive()!;
+        if (at === after) break;
+        // A native checkbox draws its own ring; everything else uses the theme's outline.
+        if (!(at instanceof HTMLInputElement && at.type === 'checkbox')) {
+          expect(getComputedStyle(at).outlineStyle, `focus ring on ${at.outerHTML.slice(0, 80)}`).to.equal('solid');
+        }
+        stops.push(at);
+      }
+      const labels = stops.map((s) => s.getAttribute('part') ?? s.getAttribute('role') ?? s.localName);
+      // Collapse, the link, the table and the two diffs (scrolling regions), text, textarea, one radio stop, 3 checkboxes, switch, one
+      // option stop, Move down (Move up is disabled at the top), submit, dismiss.
+      expect(labels).to.deep.equal(['collapse', 'a', 'region', 'region', 'region', 'input', 'textarea', 'radio', 'input', 'input', 'input', 'switch', 'option', 'button', 'submit', 'dismiss']);
+      await sendKeys({ down: 'Shift' });
+      for (let i = stops.length - 1; i >= 0; i--) {
+        await sendKeys({ press: 'Tab' });
+        expect(deepActive()).to.equal(stops[i]);
+      }
+      await sendKeys({ up: 'Shift' });
+      before.remove();
+      after.remove();
+    });
+  }
+});
