@@ -32,14 +32,22 @@ declare global {
  * @csspart body - The kind's body.
  * @csspart actions - The button row.
  * @csspart action - Each verb button; also `not-now`.
- * @csspart process - The process row.
+ * @csspart process - The process row (`role="status"`) with the recorded phase.
  * @cssproperty --task-surface-bg - Background.
+ * @cssproperty --task-surface-fg - Text colour.
+ * @cssproperty --task-surface-muted - Brief and process row.
  * @cssproperty --task-surface-border - Frame colour.
+ * @cssproperty --task-surface-control-border - The body's inputs.
  * @cssproperty --task-surface-accent-bg - Primary button background.
+ * @cssproperty --task-surface-focus - Focus ring.
+ * @cssproperty --task-surface-danger - Refusal text.
+ * @cssproperty --task-surface-radius - Corner radius.
+ * @cssproperty --task-surface-space - Padding and gaps.
  */
 export class ActionCard extends LitElement {
   static override styles = [themeStyles, actionCardStyles];
 
+  /** The session whose view carries the card. */
   @property({ attribute: 'session-id' }) accessor sessionId = '';
   /** The `propose_action` call id that made the card. */
   @property({ attribute: 'call-id' }) accessor callId = '';
@@ -47,7 +55,9 @@ export class ActionCard extends LitElement {
   @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
   @consume({ context: transportContext, subscribe: true })
   @state() private accessor contextTransport: HostTransport | undefined = undefined;
+  /** Language of the chrome and the body: `en` or `zh`. */
   @property({ reflect: true }) override accessor lang: CardLang = 'en';
+  /** `light` or `dark`; unset follows `prefers-color-scheme`. */
   @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
 
   @state() private accessor running: string | undefined = undefined;
