@@ -1,6 +1,7 @@
 // The Host engine: fold throughput against JSON.parse of the same events; getActive on a
 // 100,000-event log against a 100-event log (memory and SQLite stores); submit-to-durable-message
-// time in process against an ordinary message's send-to-durable time.
+// time in process against an ordinary message's send-to-durable time; fork's copy of a 10,000-event
+// prefix in one batch against one append per event.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,14 +67,14 @@ function* events(count: number, openAtStart: boolean): Generator<NewSessionEvent
 
 function fill(store: SessionLogStore, sessionId: SessionId, count: number) {
   store.createSession({ sessionId, title: 'bench', createdAt: 0, toolMode: 'native', readOnly: false, locale: 'en' });
-  for (const event of events(count, true)) store.append(sessionId, event, 0);
+  store.appendMany(sessionId, [...events(count, true)].map((event) => ({ event, at: 0 })));
 }
 
-async function getActiveFigures(name: string, store: SessionLogStore, batch: (fn: () => void) => void = (fn) => fn()) {
+async function getActiveFigures(name: string, store: SessionLogStore) {
   const big = 'big' as SessionId;
   const small = 'small' as SessionId;
-  batch(() => fill(store, big, 100_000));
-  batch(() => fill(store, small, 100));
+  fill(store, big, 100_000);
+  fill(store, small, 100);
   const host = createHost({ store, autoAdmit: false });
   const surfaceId = 'surface-open' as TaskSurfaceId;
   host.getView(big);
@@ -123,6 +124,28 @@ async function submitToDurable() {
   await host.dispose();
 }
 
+/**
+ * What fork writes: a 10,000-event prefix copied in one `appendMany` batch against the same copy
+ * one `append` at a time (what fork did before; SQLite: one transaction per event).
+ */
+function forkCopyFigures(name: string, store: SessionLogStore) {
+  const source = 'fork-source' as SessionId;
+  fill(store, source, 10_000);
+  let copies = 0;
+  const copy = () => {
+    const sessionId = `copy-${++copies}` as SessionId;
+    store.createSession({ sessionId, title: 'copy', createdAt: 0, toolMode: 'native', readOnly: false, locale: 'en' });
+    return { sessionId, entries: store.read(source).map(({ seq: _seq, at, ...event }) => ({ event: event as NewSessionEvent, at })) };
+  };
+  const { subject, baseline, ratio } = compare(
+    () => { const { sessionId, entries } = copy(); store.appendMany(sessionId, entries); },
+    () => { const { sessionId, entries } = copy(); for (const { event, at } of entries) store.append(sessionId, event, at); },
+    10, 2,
+  );
+  console.log(`fork's copy of a 10,000-event prefix, ${name} store: ${subject.toFixed(0)} ms in one batch; one append ` +
+    `per event ${baseline.toFixed(0)} ms: ratio ${ratio.toFixed(2)}`);
+}
+
 export default {
   title: 'Host engine: fold, getActive on long logs, submit to durable message',
   async run() {
@@ -140,11 +163,12 @@ export default {
       `${Math.round(100_000 / (fold.subject / 1000)).toLocaleString('en')} events/s; JSON.parse of the same events ` +
       `${fold.baseline.toFixed(1)} ms: ratio ${fold.ratio.toFixed(2)}`);
     await getActiveFigures('memory', createMemoryStore());
+    forkCopyFigures('memory', createMemoryStore());
     const dir = mkdtempSync(join(tmpdir(), 'task-surface-bench-'));
     const sqlite = createSqliteStore(join(dir, 'bench.db'));
     try {
-      // Filling in one outer transaction (the appends nest as savepoints) keeps the setup short.
-      await getActiveFigures('SQLite', sqlite, (fn) => sqlite.db.transaction(fn)());
+      await getActiveFigures('SQLite', sqlite);
+      forkCopyFigures('SQLite', sqlite);
     } finally {
       sqlite.close();
       rmSync(dir, { recursive: true, force: true });
