@@ -35,6 +35,7 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
   readonly #actors = new Map<SessionId, Map<CallId, SurfaceActor>>();
   /** Accepted submissions of this process (first results for retries), per session. */
   readonly #accepted = new Map<SessionId, Map<TaskSurfaceSubmissionId, MessageId>>();
+  #disposed = false;
 
   constructor(private readonly deps: TaskSurfaceServiceDeps) {}
 
@@ -51,6 +52,7 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
   async submit(input: unknown): Promise<SubmitTaskSurfaceResult> {
     const request = parseInput('taskSurface.submit', SubmitTaskSurfaceRequestSchema, input);
     const { sessionId, surfaceId, submissionId } = request;
+    this.#assertLive();
     const session = this.#actionable(sessionId);
     if (!session) return { accepted: false, reason: 'not-open' };
     const first = this.#accepted.get(sessionId)?.get(submissionId) ?? session.surface.submissions.get(submissionId);
@@ -86,6 +88,7 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
 
   async dismiss(input: unknown): Promise<DismissTaskSurfaceResult> {
     const request = parseInput('taskSurface.dismiss', DismissTaskSurfaceRequestSchema, input);
+    this.#assertLive();
     const session = this.#actionable(request.sessionId);
     if (!session) return { dismissed: false, reason: 'not-open' };
     const earlier = session.surface.dismissals.get(request.dismissalId);
@@ -157,6 +160,7 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
   }
 
   dispose(): void {
+    this.#disposed = true;
     for (const actors of this.#actors.values()) for (const actor of actors.values()) actor.stop();
     this.#actors.clear();
   }
@@ -185,6 +189,11 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
   }
 
   /* ---- internals ---- */
+
+  /** After the host's disposal nothing is admitted or appended (getActive still reads). */
+  #assertLive(): void {
+    if (this.#disposed) throw new Error('the host is disposed');
+  }
 
   /** The session if it exists and accepts Task Surface actions (read-only sessions do not). */
   #actionable(sessionId: SessionId): LoadedSession | undefined {

@@ -74,6 +74,19 @@ for (const factory of storeFactories) {
       await assert.rejects(host.actionCards.act({ sessionId } as never), /actionCards\.act: callId: expected string/);
     });
 
+    it('after dispose, submit and dismiss throw and append nothing; getActive still reads', async () => {
+      const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
+      const lastSeq = handle.store.lastSeq(sessionId);
+      await host.dispose();
+      await assert.rejects(host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues }),
+        /the host is disposed/);
+      await assert.rejects(host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }), /the host is disposed/);
+      await assert.rejects(host.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'late' }), /the host is disposed/);
+      assert.equal(handle.store.lastSeq(sessionId), lastSeq);
+      const active = await host.taskSurface.getActive({ sessionId, surfaceId });
+      assert.deepEqual(active.active && [active.callId, active.pending], [callId, null]);
+    });
+
     it('a send that reuses a queued submission\'s messageId is that row again, never a second message', async () => {
       const { sessionId, surfaceId } = await manualSurface(host, driver);
       const submitted = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
