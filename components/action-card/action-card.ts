@@ -31,7 +31,8 @@ declare global {
  * @csspart brief - The brief.
  * @csspart body - The kind's body.
  * @csspart actions - The button row.
- * @csspart action - Each verb button; also `not-now`.
+ * @csspart action - Each button of the row, Not now included.
+ * @csspart not-now - The Not now button.
  * @csspart process - The process row (`role="status"`) with the recorded phase.
  * @cssproperty --task-surface-bg - Background.
  * @cssproperty --task-surface-fg - Text colour.

@@ -37,6 +37,12 @@ describe('task-surface-dock keyboard walk', () => {
         }
         stops.push(at);
       }
+      // The body scrolls (overflow clips), so it leaves room for a 2px ring at a 2px offset on each side.
+      const body = el.shadowRoot!.querySelector<HTMLElement>('.body')!.getBoundingClientRect();
+      for (const stop of stops.filter((s) => s.getRootNode() !== el.shadowRoot)) {
+        const r = stop.getBoundingClientRect();
+        expect(r.left - 4 >= body.left && r.right + 4 <= body.right, `ring of ${stop.localName} fits the body`).to.equal(true);
+      }
       const labels = stops.map((s) => s.getAttribute('part') ?? s.getAttribute('role') ?? s.localName);
       // Collapse, the link, the table and the two diffs (scrolling regions), text, textarea, one radio stop, 3 checkboxes, switch, one
       // option stop, Move down (Move up is disabled at the top), submit, dismiss.
