@@ -17,7 +17,7 @@ export function readField(r: Reader, value: unknown, path: At, ids: IdScope): No
   const kind = r.kindOf(value, path, 'a field', FIELD_KINDS);
   if (kind === undefined) return undefined;
   const field = value as Input;
-  const what = `a ${kind} field`;
+  const what = `${article(kind)} ${kind} field`;
   r.object(field, path, what, kind === 'text' ? TEXT_KEYS : kind === 'toggle' ? TOGGLE_KEYS : OPTIONS_KEYS);
   const id = r.id(field, 'id', path, what, 'a field id');
   ids.claim(id, path);
@@ -87,18 +87,23 @@ function readIdList(
   const chosen = new Set<string>();
   if (value === undefined) return chosen;
   if (!Array.isArray(value)) {
-    return r.add(path, 'invalid-initial', `a ${kind} initial must be an array of option ids, not ${describeType(value)}`);
+    return r.add(path, 'invalid-initial', `${article(kind)} ${kind} initial must be an array of option ids, not ${describeType(value)}`);
   }
   let ok = true;
   for (let i = 0; i < value.length && !r.full; i++) {
     const item: unknown = value[i];
     if (typeof item !== 'string' || !optionIds.has(item)) {
-      r.add(at(path, i), 'invalid-initial', `a ${kind} initial may only hold its option ids, not ${show(item)}`);
+      r.add(at(path, i), 'invalid-initial', `${article(kind)} ${kind} initial may only hold its option ids, not ${show(item)}`);
       ok = false;
     } else if (chosen.has(item)) {
-      r.add(at(path, i), 'invalid-initial', `a ${kind} initial lists option ${show(item)} twice`);
+      r.add(at(path, i), 'invalid-initial', `${article(kind)} ${kind} initial lists option ${show(item)} twice`);
       ok = false;
     } else chosen.add(item);
   }
   return ok ? chosen : undefined;
+}
+
+/** 'an order field', 'a choice field'. */
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }

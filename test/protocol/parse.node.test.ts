@@ -235,6 +235,15 @@ describe('parseShowTaskSurfaceArgs', () => {
     assert.deepEqual(codesOfArgs({ model: null }), [['invalid-type', 'model']]);
   });
 
+  it('words issues about an order field with "an"', () => {
+    const order = { kind: 'order', id: 'o', label: 'O', options: [{ id: 'a', label: 'A' }], initial: ['x'] };
+    const messages = issuesOf({ ...minimal(), fields: [order, { ...order, id: 'p', initial: 'a' }] }).map((i) => i.message);
+    assert.deepEqual(messages, [
+      'an order initial may only hold its option ids, not "x"',
+      'an order initial must be an array of option ids, not a string',
+    ]);
+  });
+
   it('formats issues for the agent with paths it can find in its call', () => {
     const bad = parseShowTaskSurfaceArgs({ model: { ...minimal(), sections: [{ id: 's', blocks: [{ kind: 'chart' }] }] } });
     assert.equal(bad.ok, false);
