@@ -4,4 +4,8 @@ import { spawn } from 'node:child_process';
 
 const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// `npm start` stopped by a signal to npm alone (not the process group) orphans this wrapper: stop the
+// demo too rather than leave it holding its port.
+const parent = process.ppid;
+setInterval(() => { if (process.ppid !== parent) child.kill('SIGTERM'); }, 1000).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

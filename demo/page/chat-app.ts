@@ -32,6 +32,8 @@ export class DemoChatApp extends LitElement {
   @state() accessor draft = '';
   @state() accessor notice = '';
   @state() accessor editing: { itemId: string; text: string } | undefined = undefined;
+  /** The composer takeover: a voice note replaces the composer stack; the Dock stays mounted, hidden. */
+  @state() accessor recording = false;
 
   private unwatch: (() => void) | undefined;
   private unstatus: (() => void) | undefined;
@@ -59,6 +61,7 @@ export class DemoChatApp extends LitElement {
       this.unwatch?.();
       this.view = undefined;
       this.editing = undefined;
+      this.recording = false;
       if (this.transport && this.sessionId) {
         const sessionId = this.sessionId;
         this.unwatch = this.transport.watchSession(sessionId, (view) => { if (this.sessionId === sessionId) this.view = view; });
@@ -103,6 +106,14 @@ export class DemoChatApp extends LitElement {
     }
   }
 
+  /** Ends the takeover: a kept recording is sent as a message; the same Dock comes back either way. */
+  private async endRecording(keep: boolean) {
+    this.recording = false;
+    if (!keep) return;
+    this.draft = pageStrings[this.uiLang].voiceNote;
+    await this.send();
+  }
+
   private onKey(event: KeyboardEvent) {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) void this.send(event);
   }
@@ -131,6 +142,10 @@ export class DemoChatApp extends LitElement {
       <main class="main">
         <header class="bar">
           <h1 class="title">${current?.title || s.untitled}</h1>
+          <select class="picker" aria-label=${s.sessions} @change=${(e: Event) => this.pick((e.target as HTMLSelectElement).value)}>
+            ${this.sessions.map((x) => html`<option value=${x.sessionId} ?selected=${x.sessionId === this.sessionId}>${x.title || s.untitled}</option>`)}
+            <option value="">+ ${s.newChat}</option>
+          </select>
           ${this.status !== 'open' ? html`<span class="status" role="status">${s.connecting}</span>` : nothing}
           <div class="switch" role="group" aria-label=${s.language}>
             <button aria-pressed=${this.uiLang === 'en'} @click=${() => (this.uiLang = 'en')}>EN</button>
@@ -147,17 +162,39 @@ export class DemoChatApp extends LitElement {
           ${this.view?.turn === 'running' ? html`<p class="working" role="status"><span class="dots" aria-hidden="true"></span>${s.working}</p>` : nothing}
         </div>
         <footer class="bottom">
-          <task-surface-dock .transport=${this.transport} session-id=${this.sessionId ?? nothing} lang=${this.uiLang} theme=${this.theme} .inspect=${this.inspect}></task-surface-dock>
-          ${this.notice ? html`<p class="notice" role="alert">${this.notice} <button class="link" @click=${() => (this.notice = '')}>✕</button></p>` : nothing}
-          ${this.view && this.view.lastSeq === 0 ? html`<div class="suggestions">${s.suggestions.map((t) => html`<button @click=${() => { this.draft = t; void this.send(); }}>${t}</button>`)}</div>` : nothing}
-          <form class="composer" @submit=${this.send}>
-            <textarea rows="1" aria-label=${s.placeholder} placeholder=${s.placeholder} .value=${this.draft}
-              @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)} @keydown=${this.onKey}></textarea>
-            <button class="send" type="submit" ?disabled=${!this.draft.trim()}>${s.send}</button>
-          </form>
+          <task-surface-dock .transport=${this.transport} session-id=${this.sessionId ?? nothing} lang=${this.uiLang} theme=${this.theme}
+            .inspect=${this.inspect} ?hidden=${this.recording}></task-surface-dock>
+          ${this.notice ? html`<p class="notice" role="alert">${this.notice} <button class="link" aria-label=${s.close} @click=${() => (this.notice = '')}>✕</button></p>` : nothing}
+          ${this.recording ? this.renderRecorder() : this.renderComposer()}
         </footer>
       </main>
     </div>`;
+  }
+
+  private renderComposer() {
+    const s = pageStrings[this.uiLang];
+    return html`${this.view && this.view.lastSeq === 0 ? html`<div class="suggestions">${s.suggestions.map((t) => html`<button @click=${() => { this.draft = t; void this.send(); }}>${t}</button>`)}</div>` : nothing}
+      <form class="composer" @submit=${this.send}>
+        <button class="mic" type="button" aria-label=${s.record} title=${s.record} ?disabled=${!this.sessionId} @click=${() => (this.recording = true)}>●</button>
+        <textarea rows="1" aria-label=${s.placeholder} placeholder=${s.placeholder} .value=${this.draft}
+          @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)} @keydown=${this.onKey}></textarea>
+        <button class="send" type="submit" ?disabled=${!this.draft.trim() || !this.sessionId}>${s.send}</button>
+      </form>`;
+  }
+
+  /** The takeover: the composer stack (Dock included, via `hidden`) gives way to a recorder. */
+  private renderRecorder() {
+    const s = pageStrings[this.uiLang];
+    return html`<section class="recorder" aria-label=${s.record}>
+      <span class="rec-dot" aria-hidden="true"></span><span class="rec-label" role="status">${s.recording}</span>
+      <button class="link" @click=${() => this.endRecording(false)}>${s.cancel}</button>
+      <button class="send" @click=${() => this.endRecording(true)}>${s.sendVoice}</button>
+    </section>`;
+  }
+
+  private pick(value: string) {
+    if (value) this.select(value as SessionId);
+    else void this.newChat();
   }
 
   private renderQueue() {

@@ -16,7 +16,7 @@ export const appStyles = css`
   .session { width: 100%; text-align: left; border: 0; background: none; border-radius: 8px; padding: 8px 10px; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .session:hover { background: var(--hover); color: var(--fg); }
   .session[aria-current='page'] { background: var(--selected); color: var(--fg); font-weight: 550; }
-  .main { display: grid; grid-template-rows: auto minmax(0, 1fr) auto; min-width: 0; min-height: 0; background: var(--bg); }
+  .main { display: grid; grid-template-columns: minmax(0, 1fr); grid-template-rows: auto minmax(0, 1fr) auto; min-width: 0; min-height: 0; background: var(--bg); }
   .bar { display: flex; align-items: center; gap: 12px; padding: 10px 20px; border-bottom: 1px solid var(--border); }
   .title { font-size: 16px; font-weight: 600; margin: 0; flex: 1; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .status { color: var(--warn); font-size: 13px; }
@@ -41,17 +41,37 @@ export const appStyles = css`
   @media (prefers-reduced-motion: reduce) { .dots { animation: none; } }
   .bottom { padding: 8px 24px 18px; display: flex; flex-direction: column; gap: 10px; max-width: 868px; width: 100%; margin: 0 auto; }
   task-surface-dock { --task-surface-dock-max-height: 44vh; }
+  /* The Dock's own :host { display: block } outranks the UA's [hidden] rule; the page keeps the takeover hidden. */
+  task-surface-dock[hidden] { display: none; }
   .notice { margin: 0; padding: 8px 12px; border-radius: 8px; background: var(--warn-bg); font-size: 14px; }
   .suggestions { display: flex; flex-wrap: wrap; gap: 8px; }
   .suggestions button { border: 1px solid var(--border); background: var(--bg); border-radius: 999px; padding: 4px 12px; font-size: 13px; color: var(--muted); }
   .suggestions button:hover { color: var(--fg); border-color: var(--accent); }
   .composer { display: flex; gap: 8px; align-items: flex-end; border: 1px solid var(--border); border-radius: 16px; padding: 8px 8px 8px 14px; background: var(--bg-input); box-shadow: var(--shadow); }
   .composer:focus-within { border-color: var(--accent); }
-  .composer textarea { flex: 1; border: 0; resize: none; background: none; color: var(--fg); font: inherit; padding: 6px 0; max-height: 160px; field-sizing: content; }
+  .composer textarea { flex: 1 1 0; min-width: 0; border: 0; resize: none; background: none; color: var(--fg); font: inherit; padding: 6px 0; max-height: 160px; field-sizing: content; }
   .composer textarea:focus { outline: none; }
+  .composer textarea::placeholder { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .send { border: 0; background: var(--accent); color: #fff; border-radius: 10px; padding: 8px 16px; font-weight: 600; }
-  .send:disabled { opacity: .45; cursor: default; }
-  @media (max-width: 720px) { .app { grid-template-columns: 1fr; } .sidebar { display: none; } }
+  .send:disabled, .mic:disabled { opacity: .45; cursor: default; }
+  .mic { border: 0; background: none; color: var(--danger); font-size: 18px; line-height: 1; padding: 8px 6px; border-radius: 10px; }
+  .mic:hover:not(:disabled) { background: var(--hover); }
+  .recorder { display: flex; align-items: center; gap: 10px; border: 1px solid var(--danger); border-radius: 16px; padding: 8px 8px 8px 14px; background: var(--bg-input); box-shadow: var(--shadow); }
+  .rec-label { flex: 1; color: var(--muted); font-size: 14px; }
+  .rec-dot { width: 10px; height: 10px; border-radius: 50%; background: var(--danger); animation: pulse 1s ease-in-out infinite; }
+  @media (prefers-reduced-motion: reduce) { .rec-dot { animation: none; } }
+  .recorder .link { padding: 6px 12px; font-size: 14px; }
+  .picker { display: none; max-width: 40%; font: inherit; font-size: 13px; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 4px 6px; }
+  @media (max-width: 720px) {
+    .app { grid-template-columns: 1fr; } .sidebar { display: none; }
+    /* One header row: the picker names the chat (the heading stays for screen readers). */
+    .title { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+    .picker { display: block; flex: 1 1 0; width: 0; min-width: 0; max-width: none; }
+    .bar { gap: 6px; padding: 8px 10px; }
+    .switch button { padding: 4px 7px; }
+    .bottom { padding: 6px 10px 10px; }
+    demo-transcript, .queue, .working { padding: 0 12px; }
+  }
 `;
 
 /** The transcript: user bubbles right, agent text left, panels and cards full width. */

@@ -67,6 +67,24 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
     await dockState(page, 'editing');
   });
 
+  it('a composer takeover (voice note) hides the Dock and brings the same Dock back with its draft', async () => {
+    demo = await startDemo(e2e);
+    const page = await demo.open();
+    await say(page, 'compare databases');
+    await dock(page).getByRole('textbox', { name: /Why this one/ }).fill('kept while recording');
+    await dock(page).evaluate((el) => { (el as unknown as { __mark: boolean }).__mark = true; });
+    await page.getByRole('button', { name: 'Record a voice note' }).click();
+    await page.getByRole('status').filter({ hasText: 'Recording…' }).waitFor();
+    await dock(page).waitFor({ state: 'hidden' });
+    assert.equal(await dock(page).getAttribute('hidden'), '');
+    assert.equal(await page.locator('demo-chat-app .composer').count(), 0, 'the composer gave way to the recorder');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await dock(page).getByRole('heading', { name: 'Pick a database for the ledger service' }).waitFor();
+    assert.equal(await dock(page).evaluate((el) => (el as unknown as { __mark?: boolean }).__mark), true, 'the same Dock element');
+    assert.equal(await dock(page).getByRole('textbox', { name: /Why this one/ }).inputValue(), 'kept while recording');
+    await dockState(page, 'editing');
+  });
+
   it('?inspect opens the Stately inspector with no policy violations', async () => {
     demo = await startDemo(e2e);
     // The second page this context gets is the inspector window the demo page opens.

@@ -60,7 +60,9 @@ export async function startDemo(e2e: E2E, options: { autoAdmit?: boolean } = {})
       pages.push(page);
       page.on('pageerror', (error) => console.error('[page error]', error.message));
       await page.goto(`${server.url.replace(/\/$/, '')}${path}#session=${encodeURIComponent(id)}`);
-      if (!path.startsWith('/embed/')) await page.locator('demo-chat-app .composer textarea').waitFor();
+      // Ready once the app chose its session and loaded its history (the transcript's top line):
+      // a message written before that has no session to go to.
+      if (!path.startsWith('/embed/')) await page.locator('demo-chat-app demo-transcript .top').waitFor();
       return page;
     },
     async violations() {
