@@ -1,6 +1,7 @@
 import { consume } from '@lit/context';
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
+import { keyed } from 'lit/directives/keyed.js';
 import type { CallId, CardProposal, JsonValue, SessionId } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
 import { transportContext } from '../shared/context.js';
@@ -85,7 +86,11 @@ export class ActionCard extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     this.card.sync(); // no-op unless the transport or the session changed
-    if (changed.has('callId')) this.message = '';
+    if (changed.has('callId') || changed.has('sessionId')) {
+      // Another card: the last one's refusal and chosen payloads (a follow-up time) are not this card's.
+      this.message = '';
+      this.payloads.clear();
+    }
   }
 
   /** The card's phase: its latest decision (including a derived `replaced`), else `proposed`. */
@@ -109,10 +114,10 @@ export class ActionCard extends LitElement {
         <h3 class="title" id="title" part="title"><span class="sr-only">${s.suggested} </span>${proposal.title}</h3>
         <p class="brief" part="brief">${proposal.brief}</p>
       </header>
-      <div class="body" part="body">${body && details?.success ? body.render(details.data, {
+      <div class="body" part="body">${body && details?.success ? keyed(`${this.sessionId} ${this.callId}`, body.render(details.data, {
         lang: this.lang, phase, data: this.card.decision?.data ?? {}, disabled: busy || settled,
         setPayload: (verb, payload) => void this.payloads.set(verb, payload),
-      }) : html`<p>${s.unsupported}</p>`}</div>
+      })) : html`<p>${s.unsupported}</p>`}</div>
       ${verbs.length === 0 && !notNow ? nothing : html`<div class="actions" part="actions" role="group" aria-label=${s.actions}>
         ${verbs.map((v) => html`<button type="button" class="button ${v.primary ? 'primary' : ''}" part="action"
           ?disabled=${busy} @click=${() => this.act(v.verb)}>${v.label[this.lang] ?? v.label.en}</button>`)}

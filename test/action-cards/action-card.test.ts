@@ -143,8 +143,8 @@ describe('action-card', () => {
     expect($(el, '[part="process"]')!.textContent).to.contain('Replaced by a newer suggestion');
   });
 
-  it('sends the chosen follow-up time as the payload', async () => {
-    const fake = fakeTransport([followUp]);
+  it('sends the chosen follow-up time as the payload, and only for its own card', async () => {
+    const fake = fakeTransport([followUp, { ...followUp, callId: 'c3' as CardProposal['callId'] }]);
     const el = await mount(fake, 'c2');
     const input = $(el, 'input') as HTMLInputElement;
     input.value = '2026-12-07T10:30';
@@ -153,6 +153,11 @@ describe('action-card', () => {
     await settle(el);
     expect(fake.calls[0]).to.deep.equal({ sessionId: 's1', callId: 'c2', verb: 'schedule', payload: { at: new Date('2026-12-07T10:30').toISOString() } });
     await expect(el).to.be.accessible();
+    el.callId = 'c3'; // the element now shows another follow-up card: the time chosen for c2 is neither shown nor sent
+    await el.updateComplete;
+    expect(($(el, 'input') as HTMLInputElement).value).to.not.equal('2026-12-07T10:30');
+    await el.act('schedule');
+    expect(fake.calls[1]).to.deep.equal({ sessionId: 's1', callId: 'c3', verb: 'schedule' });
   });
 
   it('speaks Chinese with lang="zh"', async () => {

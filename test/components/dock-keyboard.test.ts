@@ -13,15 +13,15 @@ function deepActive(): HTMLElement | null {
 }
 
 describe('task-surface-dock keyboard walk', () => {
-  beforeEach(() => localStorage.clear());
-
+  // No localStorage.clear(): test files run side by side on one origin and share it. Tabbing
+  // changes no value, so this session (its own id) stores no draft.
   for (const theme of ['light', 'dark']) {
     it(`every Tab stop of a whole Dock shows a focus ring, forwards and back (${theme})`, async () => {
       const t = new FakeTransport();
-      t.open(sid('s1'), 'sf-1', everyKindModel as TaskSurfaceModelV1);
+      t.open(sid('kb-1'), 'sf-1', everyKindModel as TaskSurfaceModelV1);
       const before = document.body.appendChild(document.createElement('button'));
       before.textContent = 'before';
-      const el = await mountDock(t, 's1', { theme });
+      const el = await mountDock(t, 'kb-1', { theme });
       await inState(el, 'editing');
       const after = document.body.appendChild(document.createElement('button'));
       after.textContent = 'after';
