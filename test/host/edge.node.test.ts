@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { HostInputError, UnknownSessionError } from '../../host/errors.js';
 import type { Host } from '../../host/types.js';
 import type { MessageId, SessionId } from '../../protocol/index.js';
-import { goodValues, hostPerTest, ids, manualSurface, ScriptedDriver } from './helpers.js';
+import { hostPerTest } from './fixture.js';
+import { goodValues, ids, manualSurface, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 /*

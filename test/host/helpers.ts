@@ -1,13 +1,11 @@
 // Test helpers: a sample model, a scripted agent driver, deterministic ids and hosts per store.
-import assert from 'node:assert/strict';
-import { afterEach, beforeEach } from 'node:test';
+// Browser-safe (component tests import them); node-only fixtures live in fixture.ts.
 import { createHost } from '../../host/createHost.js';
-import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
 import type { AgentDriver, AgentTurn, CreateHostOptions, Host } from '../../host/types.js';
 import type {
   JsonValue, MessageId, RpcId, SessionId, TaskSurfaceDismissalId, TaskSurfaceId, TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
-import type { StoreFactory, StoreHandle } from './stores.js';
+import type { StoreHandle } from './stores.js';
 
 export const sampleModel = (title = 'Pick a plan'): JsonValue => ({
   version: 1,
@@ -116,36 +114,4 @@ export async function manualSurface(host: Host, driver: ScriptedDriver, model?: 
   const active = host.getView(sessionId).taskSurface.active;
   if (!active) throw new Error('the scripted turn did not open a surface');
   return { sessionId, surfaceId: active.surfaceId as TaskSurfaceId, callId: active.callId };
-}
-
-/** The projection the host keeps equals a fresh fold of the stored log. */
-export function assertProjectionIsFold(host: Host, store: StoreHandle['store'], sessionId: SessionId) {
-  const fresh = foldTaskSurface(effectiveLog(store.read(sessionId)));
-  assert.deepEqual(host.getView(sessionId).taskSurface, { active: fresh.active });
-}
-
-export interface HostFixture {
-  handle: StoreHandle;
-  driver: ScriptedDriver;
-  host: Host;
-}
-
-/**
- * Registers, for every test of the enclosing suite, a fresh store, a scripted driver and a host
- * over them (handed to `set`), and their teardown. A test may replace the host (a restart):
- * `current` returns the fixture to tear down.
- */
-export function hostPerTest(
-  factory: StoreFactory, options: Partial<CreateHostOptions>, set: (fixture: HostFixture) => void, current: () => HostFixture,
-): void {
-  beforeEach(() => {
-    const handle = factory.create();
-    const driver = new ScriptedDriver();
-    set({ handle, driver, host: makeHost(handle, { driver, ...options }) });
-  });
-  afterEach(async () => {
-    const { host, handle } = current();
-    await host.dispose();
-    handle.cleanup();
-  });
 }

@@ -4,9 +4,8 @@ import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
 import { CorruptEventError } from '../../host/store/types.js';
 import type { Host } from '../../host/types.js';
 import type { SessionId, TaskSurfaceId } from '../../protocol/index.js';
-import {
-  admitNext, assertProjectionIsFold, goodValues, hostPerTest, ids, makeHost, manualSurface, sampleModel, say, ScriptedDriver,
-} from './helpers.js';
+import { assertProjectionIsFold, hostPerTest } from './fixture.js';
+import { admitNext, goodValues, ids, makeHost, manualSurface, sampleModel, say, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 for (const factory of storeFactories) {

@@ -4,7 +4,8 @@ import { createPageKind } from '../../host/actionCards/kinds/index.js';
 import type { Host } from '../../host/types.js';
 import type { CallId, SessionId } from '../../protocol/index.js';
 import { pageArgs } from '../action-cards/helpers.js';
-import { assertProjectionIsFold, makeHost, say, ScriptedDriver } from './helpers.js';
+import { assertProjectionIsFold } from './fixture.js';
+import { makeHost, say, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 /*

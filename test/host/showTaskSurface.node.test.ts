@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Host, HostTool } from '../../host/types.js';
 import { parseTaskSurfaceModel, type SessionEvent, type ToolResultEvent } from '../../protocol/index.js';
-import { goodValues, hostPerTest, ids, makeHost, sampleModel, say, ScriptedDriver, withOpenSurface } from './helpers.js';
+import { hostPerTest } from './fixture.js';
+import { goodValues, ids, makeHost, sampleModel, say, ScriptedDriver, withOpenSurface } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 const results = (events: SessionEvent[]) => events.filter((e): e is ToolResultEvent => e.type === 'tool/result');

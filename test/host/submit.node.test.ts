@@ -5,7 +5,8 @@ import type { Host } from '../../host/types.js';
 import {
   formatSubmission, parseTaskSurfaceModel, type SessionId, type SessionView, type TaskSurfaceId,
 } from '../../protocol/index.js';
-import { admitNext, goodValues, hostPerTest, ids, manualSurface, sampleModel, say, ScriptedDriver } from './helpers.js';
+import { hostPerTest } from './fixture.js';
+import { admitNext, goodValues, ids, manualSurface, sampleModel, say, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 for (const factory of storeFactories) {

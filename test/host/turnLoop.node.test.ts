@@ -3,7 +3,8 @@ import { beforeEach, describe, it } from 'node:test';
 import type { InspectionEvent } from 'xstate';
 import type { Host, HostTool } from '../../host/types.js';
 import type { SessionEvent, SessionId, SessionView } from '../../protocol/index.js';
-import { goodValues, hostPerTest, ids, makeHost, say, ScriptedDriver, withOpenSurface } from './helpers.js';
+import { hostPerTest } from './fixture.js';
+import { goodValues, ids, makeHost, say, ScriptedDriver, withOpenSurface } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 const types = (events: SessionEvent[]) => events.map((e) => e.type);
