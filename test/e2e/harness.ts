@@ -1,6 +1,6 @@
 // Shared set-up of the end-to-end tests: one demo build, one Chromium, a real demo host over
 // WebSocket in this process, and pages that record every CSP violation.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -17,14 +17,51 @@ export interface E2E {
   close(): Promise<void>;
 }
 
-/** Builds the demo once and launches Chromium once for a test file. */
+const BUILD_PREFIX = 'ts-e2e-build-';
+
+/**
+ * The demo built once per test run: `node --test` runs each file in a child process, so the files
+ * of one run share their parent's pid and reuse its build (renamed into place whole, so a file
+ * never sees half a build). Builds of runs that ended are removed. Without /proc every file builds.
+ */
+async function sharedBuild(): Promise<string> {
+  const root = join(tmpdir(), `${BUILD_PREFIX}${process.ppid}`);
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(name.slice(BUILD_PREFIX.length).split('.')[0]);
+    if (name.startsWith(BUILD_PREFIX) && pid !== process.ppid && !isAlive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+  // Reused only if built since the parent started (a recycled pid must not serve an old build).
+  const parentStarted = existsSync(`/proc/${process.ppid}`) ? statSync(`/proc/${process.ppid}`).ctimeMs : Infinity;
+  if (existsSync(root)) {
+    if (statSync(root).mtimeMs >= parentStarted) return root;
+    rmSync(root, { recursive: true, force: true });
+  }
+  const staging = `${root}.${process.pid}`;
+  await buildDemo(staging);
+  try {
+    renameSync(staging, root);
+  } catch {
+    rmSync(staging, { recursive: true, force: true }); // another file of this run got there first
+  }
+  return root;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Shares the run's demo build and launches Chromium once for a test file. */
 export async function setupE2E(): Promise<E2E> {
-  const root = mkdtempSync(join(tmpdir(), 'ts-e2e-'));
-  await buildDemo(root);
+  const root = await sharedBuild();
   const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   return {
     browser, root,
-    async close() { await browser.close(); rmSync(root, { recursive: true, force: true }); },
+    async close() { await browser.close(); },
   };
 }
 
@@ -45,7 +82,8 @@ export async function startDemo(e2e: E2E, options: { autoAdmit?: boolean } = {})
   const dataDir = mkdtempSync(join(tmpdir(), 'ts-e2e-data-'));
   const server = await startDemoServer({ root: e2e.root, store: 'sqlite', dataDir, thinkMs: 0, ...options });
   const context = await e2e.browser.newContext({ viewport: { width: 1200, height: 900 } });
-  context.setDefaultTimeout(8_000);
+  // Waits are on conditions; this only bounds a step on a slow, busy machine (the test's own limit is 60 s).
+  context.setDefaultTimeout(20_000);
   await context.addInitScript(() => {
     const w = window as unknown as { __violations: string[] };
     w.__violations = [];

@@ -1,4 +1,4 @@
-import type { SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
+import { mintUuid, type SessionId, type SessionSummary, type SessionView } from '../../protocol/index.js';
 import {
   ClientRequestSchemas, ResultSchemas, ServerMessageSchema, WIRE_MAX_MESSAGE_BYTES, describeIssues,
   type ClientRequestParams, type ClientRequestType, type WireErrorCode,
@@ -89,6 +89,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     if (socket && status === 'open') socket.send(frame);
   };
   const frameOf = (id: string, type: ClientRequestType, params: unknown) => JSON.stringify({ id, type, params });
+  /** Outstanding watch requests by id: a refusal is reported (the listener would otherwise wait forever). */
+  const watchRequests = new Map<string, SessionId>();
+  const sendWatch = (sessionId: SessionId) => {
+    const id = mintRequestId();
+    watchRequests.set(id, sessionId);
+    sendRaw(frameOf(id, 'session.watch', { sessionId }));
+  };
 
   function connect() {
     if (disposed) return;
@@ -104,7 +111,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       if (socket !== ws) return;
       attempt = 0;
       setStatus('open');
-      for (const sessionId of watchers.keys()) sendRaw(frameOf(mintRequestId(), 'session.watch', { sessionId }));
+      watchRequests.clear();
+      for (const sessionId of watchers.keys()) sendWatch(sessionId);
       for (const request of pending.values()) sendRaw(request.frame);
       startHeartbeat();
     };
@@ -168,6 +176,12 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     }
     if (message.id === null) return console.warn(`[task-surface] host error: ${message.type === 'error' ? message.message : ''}`);
     if (pongIds.delete(message.id)) return;
+    const watched = watchRequests.get(message.id);
+    if (watched !== undefined) {
+      watchRequests.delete(message.id);
+      if (message.type === 'error') console.warn(`[task-surface] cannot watch session "${watched}": ${message.message}`);
+      return;
+    }
     const request = pending.get(message.id);
     if (!request) return;
     pending.delete(message.id);
@@ -215,7 +229,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       let listeners = watchers.get(sessionId);
       if (!listeners) {
         watchers.set(sessionId, (listeners = new Set()));
-        sendRaw(frameOf(mintRequestId(), 'session.watch', { sessionId }));
+        if (status === 'open') sendWatch(sessionId);
       }
       listeners.add(listener);
       const known = views.get(sessionId);
@@ -258,6 +272,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   };
 }
 
+/** Request ids are UUIDs, minted without `crypto.randomUUID` outside secure contexts (plain http on a LAN). */
 function mintRequestId(): string {
-  return globalThis.crypto.randomUUID();
+  return mintUuid();
 }

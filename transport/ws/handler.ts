@@ -38,9 +38,10 @@ export function createRequestHandler(options: HandlerOptions) {
   const allowed = async (ctx: ConnectionContext, sessionId: SessionId) =>
     host.hasSession(sessionId) && (options.authorize ? await options.authorize(ctx.connection, sessionId) : true);
 
-  const once = (sessionId: SessionId, requestId: string, run: () => Promise<unknown>): Promise<unknown> => {
+  const once = (request: ClientRequest & { params: { sessionId: SessionId } }, run: () => Promise<unknown>): Promise<unknown> => {
     const now = Date.now();
-    const key = `${sessionId}\u0000${requestId}`;
+    // By type too: an id reused for another kind of request must not be answered with this one's result.
+    const key = `${request.params.sessionId}\u0000${request.type}\u0000${request.id}`;
     const hit = answered.get(key);
     if (hit && now - hit.at < options.retryWindowMs) return hit.answer;
     for (const [k, v] of answered) {
@@ -108,15 +109,15 @@ export function createRequestHandler(options: HandlerOptions) {
       case 'taskSurface.getActive':
         return result(await host.taskSurface.getActive(request.params));
       case 'taskSurface.submit':
-        return result(await once(sessionId, request.id, () => host.taskSurface.submit(request.params)));
+        return result(await once(request, () => host.taskSurface.submit(request.params)));
       case 'taskSurface.dismiss':
-        return result(await once(sessionId, request.id, () => host.taskSurface.dismiss(request.params)));
+        return result(await once(request, () => host.taskSurface.dismiss(request.params)));
       case 'session.send':
-        return result(await once(sessionId, request.id, () => host.session.send(request.params)));
+        return result(await once(request, () => host.session.send(request.params)));
       case 'session.updateQueue':
-        return result(await once(sessionId, request.id, () => host.session.updateQueue(request.params)));
+        return result(await once(request, () => host.session.updateQueue(request.params)));
       case 'actionCards.act':
-        return result(await once(sessionId, request.id, () => host.actionCards.act(request.params)));
+        return result(await once(request, () => host.actionCards.act(request.params)));
     }
   };
 }
