@@ -17,7 +17,7 @@ export const actionCardStyles = css`
   .body label { display: grid; gap: 0.25rem; }
   .body input {
     font: inherit; padding: 0.25rem 0.5rem; border-radius: 6px; border: 1px solid var(--_control-border);
-    background: var(--_bg); color: var(--_fg); max-width: 100%; color-scheme: inherit;
+    background: var(--_bg); color: var(--_fg); max-width: 100%; justify-self: start; color-scheme: inherit;
   }
   .actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
   .process { margin: 0; font-size: 0.8125rem; color: var(--_muted); display: flex; gap: 0.5rem; flex-wrap: wrap; }
