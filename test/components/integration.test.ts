@@ -7,7 +7,7 @@ import { createLocalTransport } from '../../transport/local.js';
 import type { HostTransport, TransportError } from '../../transport/types.js';
 import type { TaskSurfaceToolview } from '../../components/toolview/task-surface-toolview.js';
 import '../../components/toolview/task-surface-toolview.js';
-import { ScriptedDriver, say, withOpenSurface } from './hostScript.js';
+import { ScriptedDriver, say, withOpenSurface } from '../host/helpers.js';
 import { dismissButton, inState, inView, mountDock, submitButton, typeInto } from './dockHelpers.js';
 
 async function setup() {
