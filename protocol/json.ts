@@ -17,10 +17,3 @@ export const JsonValueSchema: z.ZodMiniType<JsonValue> = z.lazy(() =>
 );
 
 export const JsonObjectSchema = z.record(z.string(), JsonValueSchema) as z.ZodMiniType<JsonObject>;
-
-const encoder = /* @__PURE__ */ new TextEncoder();
-
-/** UTF-8 byte length of `JSON.stringify(value)`. */
-export function jsonByteLength(value: unknown): number {
-  return encoder.encode(JSON.stringify(value)).length;
-}
