@@ -29,6 +29,8 @@ export class DemoChatApp extends LitElement {
   @state() accessor uiLang: PageLang = (localStorage.getItem('demo.lang') as PageLang | null) === 'zh' ? 'zh' : 'en';
   @state() accessor theme: Theme = localStorage.getItem('demo.theme') === 'dark' ? 'dark' : 'light';
   @state() accessor status: ConnectionStatus = 'connecting';
+  /** "Connecting…" until the first open, "Reconnecting…" after a drop. */
+  @state() accessor connectedOnce = false;
   @state() accessor draft = '';
   @state() accessor notice = '';
   @state() accessor editing: { itemId: string; text: string } | undefined = undefined;
@@ -54,7 +56,11 @@ export class DemoChatApp extends LitElement {
     if (changed.has('transport') && this.transport) {
       this.unstatus?.();
       this.status = this.transport.status;
-      this.unstatus = this.transport.onStatus((status) => (this.status = status));
+      this.connectedOnce ||= this.status === 'open';
+      this.unstatus = this.transport.onStatus((status) => {
+        this.status = status;
+        if (status === 'open') this.connectedOnce = true;
+      });
       void this.refreshSessions().then(() => this.onHash());
     }
     if (changed.has('sessionId')) {
@@ -123,9 +129,13 @@ export class DemoChatApp extends LitElement {
     const request = op === 'edit'
       ? { op, sessionId: this.sessionId, itemId: row.id, text: text ?? row.text }
       : { op, sessionId: this.sessionId, itemId: row.id };
-    const result = await this.transport.session.updateQueue(request);
-    this.editing = undefined;
-    this.notice = result.ok ? '' : pageStrings[this.uiLang].refused[result.reason];
+    try {
+      const result = await this.transport.session.updateQueue(request);
+      this.editing = undefined;
+      this.notice = result.ok ? '' : pageStrings[this.uiLang].refused[result.reason];
+    } catch (error) {
+      this.notice = error instanceof TransportError ? error.message : String(error);
+    }
   }
 
   override render() {
@@ -146,7 +156,7 @@ export class DemoChatApp extends LitElement {
             ${this.sessions.map((x) => html`<option value=${x.sessionId} ?selected=${x.sessionId === this.sessionId}>${x.title || s.untitled}</option>`)}
             <option value="">+ ${s.newChat}</option>
           </select>
-          ${this.status !== 'open' ? html`<span class="status" role="status">${s.connecting}</span>` : nothing}
+          ${this.status !== 'open' ? html`<span class="status" role="status">${this.connectedOnce ? s.reconnecting : s.connecting}</span>` : nothing}
           <div class="switch" role="group" aria-label=${s.language}>
             <button aria-pressed=${this.uiLang === 'en'} @click=${() => (this.uiLang = 'en')}>EN</button>
             <button aria-pressed=${this.uiLang === 'zh'} @click=${() => (this.uiLang = 'zh')}>中文</button>
