@@ -35,6 +35,8 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
   readonly #actors = new Map<SessionId, Map<CallId, SurfaceActor>>();
   /** Accepted submissions of this process (first results for retries), per session. */
   readonly #accepted = new Map<SessionId, Map<TaskSurfaceSubmissionId, MessageId>>();
+  /** The last occurrence model read per session: a stored tool/result never changes, so it is read once. */
+  readonly #models = new Map<SessionId, { callId: CallId; model: NormalizedTaskSurfaceModel }>();
   #disposed = false;
 
   constructor(private readonly deps: TaskSurfaceServiceDeps) {}
@@ -156,6 +158,7 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
     for (const actor of this.#actors.get(sessionId)?.values() ?? []) actor.stop();
     this.#actors.delete(sessionId);
     this.#accepted.delete(sessionId);
+    this.#models.delete(sessionId);
     if (session.surface.active) this.#actorFor(sessionId, session.surface.active.callId);
   }
 
@@ -163,6 +166,7 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
     this.#disposed = true;
     for (const actors of this.#actors.values()) for (const actor of actors.values()) actor.stop();
     this.#actors.clear();
+    this.#models.clear();
   }
 
   /* ---- inbox outcomes (generic; only correlated rows concern this service) ---- */
@@ -201,14 +205,22 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
     return session && !session.record.readOnly ? session : undefined;
   }
 
-  /** Reads the exact occurrence by callId (an index, never a scan) and revalidates its model. */
+  /**
+   * Reads the exact occurrence by callId (an index, never a scan) and revalidates its model. The
+   * stored result is immutable, so the last valid model per session is kept (one open surface each).
+   */
   #occurrenceModel(session: LoadedSession, callId: CallId): NormalizedTaskSurfaceModel | null {
-    const { result } = this.deps.sessions.store.findCall(session.record.sessionId, callId);
+    const sessionId = session.record.sessionId;
+    const cached = this.#models.get(sessionId);
+    if (cached?.callId === callId) return cached.model;
+    const { result } = this.deps.sessions.store.findCall(sessionId, callId);
     if (result?.type !== 'tool/result' || !result.ok) return null;
     const meta = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(result.meta);
     if (!meta.success) return null;
     const parsed = parseTaskSurfaceModel(meta.data.model, this.deps.limits);
-    return parsed.ok ? parsed.model : null;
+    if (!parsed.ok) return null;
+    this.#models.set(sessionId, { callId, model: parsed.model });
+    return parsed.model;
   }
 
   #actorFor(sessionId: SessionId, callId: CallId): SurfaceActor {
