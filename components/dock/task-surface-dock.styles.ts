@@ -2,7 +2,8 @@ import { css } from 'lit';
 
 export const dockStyles = css`
   :host { display: block; }
-  :host([takeover]) { display: none; }
+  /* the page's [hidden] rule loses to :host { display }: composer takeover must really hide it */
+  :host([hidden]), :host([takeover]) { display: none; }
   .base {
     background: var(--_bg); color: var(--_fg); border: 1px solid var(--_border); border-radius: var(--_radius);
     box-shadow: var(--task-surface-dock-shadow, 0 2px 12px rgb(0 0 0 / 0.08)); padding: var(--_space);
