@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { dock, dockState, say, setupE2E, startDemo, surfaceAnswers, type Demo, type E2E } from './harness.js';
+import { dock, dockState, e2eSuite, say, surfaceAnswers, type Demo } from './harness.js';
 
-let e2e: E2E;
-let demo: Demo | undefined;
-before(async () => { e2e = await setupE2E(); });
-after(async () => { await e2e.close(); });
-afterEach(async () => {
-  if (!demo) return;
-  assert.deepEqual(await demo.violations(), [], 'no Content-Security-Policy or Trusted Types violations');
-  await demo.close();
-  demo = undefined;
-});
+const suite = e2eSuite();
 
 /** The quick-start pages have a bare form: type, send, answer in the Dock. */
 async function roundTrip(d: Demo, page: Page) {
@@ -29,19 +20,19 @@ async function roundTrip(d: Demo, page: Page) {
 
 describe('Embedding the elements (README quick starts) and the demo chrome', () => {
   it('works in a plain page with the drop-in bundle', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open(demo.sessionId, `/embed/plain?session=${demo.sessionId}`);
     await roundTrip(demo, page);
   });
 
   it('works in a React page', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open(demo.sessionId, `/embed/react?session=${demo.sessionId}`);
     await roundTrip(demo, page);
   });
 
   it('switches language and theme, for the page and the elements', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, '比较数据库');
     await dock(page).getByRole('heading', { name: '为账本服务选择数据库' }).waitFor();
@@ -55,7 +46,7 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
   });
 
   it('switches sessions without carrying the surface along', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
     await dockState(page, 'editing');
@@ -68,7 +59,7 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
   });
 
   it('a composer takeover (voice note) hides the Dock and brings the same Dock back with its draft', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
     await dock(page).getByRole('textbox', { name: /Why this one/ }).fill('kept while recording');
@@ -86,7 +77,7 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
   });
 
   it('?inspect opens the Stately inspector with no policy violations', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     // The second page this context gets is the inspector window the demo page opens.
     let opened = 0;
     const popup = new Promise<Page>((resolve) => demo!.context.on('page', (p) => { if (++opened === 2) resolve(p); }));

@@ -1,5 +1,7 @@
 // Shared set-up of the end-to-end tests: one demo build, one Chromium, a real demo host over
 // WebSocket in this process, and pages that record every CSP violation.
+import assert from 'node:assert/strict';
+import { after, afterEach, before } from 'node:test';
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +64,32 @@ export async function setupE2E(): Promise<E2E> {
   return {
     browser, root,
     async close() { await browser.close(); },
+  };
+}
+
+/**
+ * One test file's browser and demos: launches Chromium once, and after each test fails it on any
+ * CSP or Trusted Types violation of the demo it started, then closes that demo.
+ */
+export function e2eSuite() {
+  let e2e: E2E;
+  let demo: Demo | undefined;
+  before(async () => { e2e = await setupE2E(); });
+  after(async () => { await e2e.close(); });
+  afterEach(async () => {
+    if (!demo) return;
+    const started = demo;
+    demo = undefined;
+    const violations = await started.violations();
+    await started.close();
+    assert.deepEqual(violations, [], 'no Content-Security-Policy or Trusted Types violations');
+  });
+  return {
+    /** Starts the demo host and server for the current test. */
+    async start(options?: { autoAdmit?: boolean }): Promise<Demo> {
+      demo = await startDemo(e2e, options);
+      return demo;
+    },
   };
 }
 

@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
-import { dock, dockState, rowStatus, say, setupE2E, startDemo, surfaceAnswers, userMessages, type Demo, type E2E } from './harness.js';
+import { describe, it } from 'node:test';
+import { dock, dockState, rowStatus, say, e2eSuite, surfaceAnswers, userMessages } from './harness.js';
 
-let e2e: E2E;
-let demo: Demo | undefined;
-before(async () => { e2e = await setupE2E(); });
-after(async () => { await e2e.close(); });
-afterEach(async () => {
-  if (!demo) return;
-  assert.deepEqual(await demo.violations(), [], 'no Content-Security-Policy or Trusted Types violations');
-  await demo.close();
-  demo = undefined;
-});
+const suite = e2eSuite();
 
 describe('Task surface in the demo chat (real Chromium, real WebSocket host)', () => {
   it('shows the surface the agent asked for in the Dock, and a read-only row in the transcript', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
     await dock(page).getByRole('heading', { name: 'Pick a database for the ledger service' }).waitFor();
@@ -30,7 +21,7 @@ describe('Task surface in the demo chat (real Chromium, real WebSocket host)', (
   });
 
   it('edits and submits: one user message, and the agent reads the values back', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
     await dock(page).getByRole('radio', { name: /CockroachDB/ }).click();
@@ -48,7 +39,7 @@ describe('Task surface in the demo chat (real Chromium, real WebSocket host)', (
   });
 
   it('dismisses: the Dock closes, the row says so, and no turn starts', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'review the change');
     await dock(page).getByRole('button', { name: 'Dismiss' }).click();
@@ -61,7 +52,7 @@ describe('Task surface in the demo chat (real Chromium, real WebSocket host)', (
   });
 
   it('a plain message while a surface is open bypasses it', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'notification settings');
     await dock(page).getByRole('heading', { name: 'Notification settings' }).waitFor();

@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
-  admitNext, claimNext, dock, dockState, rowStatus, say, setupE2E, startDemo, surfaceAnswers, until, type Demo, type E2E,
+  admitNext, claimNext, dock, dockState, rowStatus, say, e2eSuite, surfaceAnswers, until,
 } from './harness.js';
 
-let e2e: E2E;
-let demo: Demo | undefined;
-before(async () => { e2e = await setupE2E(); });
-after(async () => { await e2e.close(); });
-afterEach(async () => {
-  if (!demo) return;
-  assert.deepEqual(await demo.violations(), [], 'no Content-Security-Policy or Trusted Types violations');
-  await demo.close();
-  demo = undefined;
-});
+const suite = e2eSuite();
 
 /** A demo whose host admits rows only when the test says so, with the compare surface open. */
 async function openCompare() {
-  demo = await startDemo(e2e, { autoAdmit: false });
+  const demo = await suite.start({ autoAdmit: false });
   const page = await demo.open();
   await say(page, 'compare databases');
   await admitNext(demo);

@@ -1,18 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, afterEach, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { SubmitTaskSurfaceRequest, SubmitTaskSurfaceResult } from '../../protocol/index.js';
-import { dock, dockState, rowStatus, say, setupE2E, startDemo, surfaceAnswers, until, type Demo, type E2E } from './harness.js';
+import { dock, dockState, e2eSuite, rowStatus, say, surfaceAnswers, until, type Demo } from './harness.js';
 
-let e2e: E2E;
-let demo: Demo | undefined;
-before(async () => { e2e = await setupE2E(); });
-after(async () => { await e2e.close(); });
-afterEach(async () => {
-  if (!demo) return;
-  assert.deepEqual(await demo.violations(), [], 'no Content-Security-Policy or Trusted Types violations');
-  await demo.close();
-  demo = undefined;
-});
+const suite = e2eSuite();
 
 /** Holds the host's submit calls until released, counting them. */
 function holdSubmit(d: Demo) {
@@ -34,7 +25,7 @@ function holdSubmit(d: Demo) {
 
 describe('Resilience: sockets, retries, tabs, reloads, history', () => {
   it('drops the socket mid-submission: the client reconnects, retries, and one answer is admitted', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
     await dock(page).getByRole('radio', { name: /CockroachDB/ }).click();
@@ -58,7 +49,7 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
   });
 
   it('double submit: a double click and a repeated submissionId admit one message', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'reorder the launch plan');
     await dock(page).getByRole('button', { name: 'Save the order' }).dblclick();
@@ -78,7 +69,7 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
   });
 
   it('two sessions in two tabs: surfaces, drafts and answers stay in their own session', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const other = demo.server.demo.host.openSession({ title: 'Second chat' });
     const tabA = await demo.open();
     const tabB = await demo.open(other);
@@ -99,7 +90,7 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
   });
 
   it('a draft survives a page reload', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
     await dock(page).getByRole('radio', { name: /SQLite/ }).click();
@@ -112,7 +103,7 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
   });
 
   it('recovers a surface whose row is outside the loaded history window', async () => {
-    demo = await startDemo(e2e);
+    const demo = await suite.start();
     const host = demo.server.demo.host;
     const first = await demo.open();
     await say(first, 'notification settings');
