@@ -220,6 +220,8 @@ export function createHost(options: CreateHostOptions): Host {
       const sessionId = sessionIdInput('rewind', input);
       inboxes.get(sessionId)?.cancel('rewound');
       rewindSession(sessions, sessionId, toSeq);
+      // Also when the session is not live (closed): a rewind drops every message that was waiting.
+      for (const row of store.listQueued(sessionId)) store.deleteQueued(sessionId, row.itemId);
     },
     whenIdle(sessionId) {
       return new Promise<void>((resolve) => {

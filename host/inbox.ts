@@ -3,6 +3,7 @@ import { turnMachine, type TurnEndOutcome } from '../machines/turnMachine.js';
 import type {
   InboxItemId, MessageId, MessageSource, QueuedMessage, SessionEvent, SessionId, UserMessageEvent,
 } from '../protocol/index.js';
+import { isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
 import type { HostIds } from './ids.js';
 import type { LoadedSession, Sessions } from './sessions.js';
 import type { ToolRegistry } from './tools.js';
@@ -32,15 +33,11 @@ export interface InboxDeps {
   onIdle(): void;
 }
 
-/** Preview: the first line, at most 120 characters. */
-function previewOf(text: string): string {
-  const line = text.split('\n', 1)[0] ?? '';
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
-}
-
 /**
- * One session's inbox and turn loop, driven through `turnMachine`. Queue rows are process-local;
- * every claimed row ends committed (durable user message) or discarded.
+ * One session's inbox and turn loop, driven through `turnMachine`. Ordinary rows are also saved in
+ * the store (until their message is durable or they are discarded) and restored when the inbox is
+ * created again; Task Surface rows are process-local. Every claimed row ends committed (durable user
+ * message) or discarded.
  */
 export class Inbox {
   readonly rows: QueuedMessage[] = [];
@@ -50,11 +47,28 @@ export class Inbox {
   #running: { controller: AbortController; done: Promise<void> } | null = null;
   #scheduled = false;
   #disposed = false;
+  /** The next row's `order` in the store. */
+  #order = 0;
 
   constructor(readonly sessionId: SessionId, private readonly deps: InboxDeps) {
     this.actor = createActor(turnMachine, { input: { sessionId }, inspect: deps.inspect });
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
     this.actor.start();
+    const restored = restoreQueued(this.#store, sessionId, this.session.userMessages);
+    this.rows.push(...restored.rows);
+    this.#order = restored.nextOrder;
+    if (this.rows.length) this.#schedule();
+  }
+
+  get #store() {
+    return this.deps.sessions.store;
+  }
+
+  /** An item id no live row or claim uses (restored rows keep ids a restarted minter may mint again). */
+  #freshItemId(): InboxItemId {
+    let id = this.deps.ids.item();
+    while (this.find(id) || this.#claimed.has(id)) id = this.deps.ids.item();
+    return id;
   }
 
   get session(): LoadedSession {
@@ -85,9 +99,11 @@ export class Inbox {
 
   enqueue(input: { messageId: QueuedMessage['messageId']; text: string; source: MessageSource }): QueuedMessage {
     const row: QueuedMessage = {
-      id: this.deps.ids.item(), messageId: input.messageId, placement: 'queued', source: input.source,
+      id: this.#freshItemId(), messageId: input.messageId, placement: 'queued', source: input.source,
       text: input.text, preview: previewOf(input.text),
     };
+    // Saved before it is accepted: a store failure refuses the message instead of losing it later.
+    if (isKept(row)) this.#store.saveQueued(this.sessionId, toStored(row, this.#order++));
     this.rows.push(row);
     this.deps.publish(this.sessionId);
     this.#schedule();
@@ -104,11 +120,15 @@ export class Inbox {
       ?? [...this.#claimed.values()].find((r) => r.messageId === messageId);
   }
 
-  /** Removes a queued (unclaimed) row and reports its discard. */
-  remove(itemId: InboxItemId, reason = 'removed'): boolean {
+  /**
+   * Removes a queued (unclaimed) row and reports its discard. `keepStored`: the row stays in the
+   * store (the process-local inbox closes; the row comes back when the session is opened again).
+   */
+  remove(itemId: InboxItemId, reason = 'removed', keepStored = false): boolean {
     const index = this.rows.findIndex((r) => r.id === itemId);
     if (index < 0) return false;
     const [row] = this.rows.splice(index, 1);
+    if (!keepStored && isKept(row!)) this.#store.deleteQueued(this.sessionId, row!.id);
     this.deps.observer.discarded(this.sessionId, row!, reason);
     this.deps.publish(this.sessionId);
     this.deps.onIdle();
@@ -121,6 +141,7 @@ export class Inbox {
     if (!row) return;
     const next = { ...row, ...change };
     if (change.text !== undefined) next.preview = previewOf(change.text);
+    if (isKept(row)) this.#store.updateQueued(this.sessionId, itemId, change);
     this.rows[index] = next;
     this.deps.publish(this.sessionId);
   }
@@ -157,6 +178,8 @@ export class Inbox {
     const event = this.deps.sessions.append(this.sessionId, {
       type: 'user/message', messageId: row.messageId, text: row.text, source: row.source,
     }) as UserMessageEvent;
+    // After the append: a stop in between leaves a stored row that #restore drops as durable.
+    if (isKept(row)) this.#store.deleteQueued(this.sessionId, row.id);
     if (!this.actor.getSnapshot().matches('running')) this.#admitted.push(event);
     this.actor.send({ type: 'admission.committed', itemId });
     this.deps.observer.committed(this.sessionId, row, event);
@@ -166,8 +189,9 @@ export class Inbox {
     return event;
   }
 
-  #discard(itemId: InboxItemId, reason: string): void {
+  #discard(itemId: InboxItemId, reason: string, keepStored = false): void {
     const row = this.#settle(itemId);
+    if (!keepStored && isKept(row)) this.#store.deleteQueued(this.sessionId, row.id);
     this.actor.send({ type: 'admission.discarded', itemId, reason });
     this.deps.observer.discarded(this.sessionId, row, reason);
     this.#maybeStartTurn();
@@ -264,22 +288,23 @@ export class Inbox {
   }
 
   /**
-   * Stops everything process-local at once: queued rows and open claims are discarded (`reason`)
-   * and a running turn is aborted. The returned promise settles when that turn has ended
-   * (`cancelled`). The durable log is otherwise untouched.
+   * Stops everything at once: queued rows and open claims are discarded (`reason`), also from the
+   * store unless `keepStored`, and a running turn is aborted. The returned promise settles when that
+   * turn has ended (`cancelled`). The durable log is otherwise untouched.
    */
-  cancel(reason: string): Promise<void> {
-    for (const row of [...this.rows]) this.remove(row.id, reason);
-    for (const itemId of [...this.#claimed.keys()]) this.#discard(itemId, reason);
+  cancel(reason: string, keepStored = false): Promise<void> {
+    for (const row of [...this.rows]) this.remove(row.id, reason, keepStored);
+    for (const itemId of [...this.#claimed.keys()]) this.#discard(itemId, reason, keepStored);
     const running = this.#running;
     if (!running) return Promise.resolve();
     running.controller.abort(new Error(reason));
     return running.done;
   }
 
+  /** Closes the live inbox; stored ordinary rows stay for the next time the session is opened. */
   async dispose(reason: string): Promise<void> {
     this.#disposed = true;
-    await this.cancel(reason);
+    await this.cancel(reason, true);
     this.actor.stop();
   }
 }

@@ -8,3 +8,4 @@ export { InvalidEventError } from './store/codec.js';
 export { effectiveLog, foldTaskSurface, taskSurfaceProjection } from './projection.js';
 export * from './actionCards/index.js';
 export * from './actionCards/kinds/index.js';
+export { InvalidQueueRowError } from './store/codec.js';

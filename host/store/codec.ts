@@ -1,5 +1,9 @@
-import { describeIssues, SessionEventSchema, type NewSessionEvent, type SessionEvent, type SessionId } from '../../protocol/index.js';
-import { CorruptEventError } from './types.js';
+import * as z from 'zod/mini';
+import {
+  describeIssues, InboxItemIdSchema, MessageIdSchema, MessageSourceSchema, SessionEventSchema,
+  type NewSessionEvent, type SessionEvent, type SessionId,
+} from '../../protocol/index.js';
+import { CorruptEventError, CorruptQueueRowError, type StoredQueueRow } from './types.js';
 
 /** An event the store refused to append because it fails its schema. */
 export class InvalidEventError extends Error {
@@ -16,16 +20,55 @@ export function stampEvent(sessionId: SessionId, event: NewSessionEvent, seq: nu
   return parsed.data;
 }
 
-/** Parses a stored row back into an event; a row that fails its schema throws CorruptEventError. */
-export function decodeEvent(sessionId: SessionId, seq: number, json: string): SessionEvent {
+/** Parses stored JSON with `schema`; `corrupt(detail)` makes the error for a row that fails it. */
+function decodeStored<T>(json: string, schema: z.ZodMiniType<T>, corrupt: (detail: string) => Error): T {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
   } catch (error) {
-    throw new CorruptEventError(sessionId, seq, `not JSON (${(error as Error).message})`);
+    throw corrupt(`not JSON (${(error as Error).message})`);
   }
-  const parsed = SessionEventSchema.safeParse(raw);
-  if (!parsed.success) throw new CorruptEventError(sessionId, seq, describeIssues(parsed.error.issues));
-  if (parsed.data.seq !== seq) throw new CorruptEventError(sessionId, seq, `its body says seq ${parsed.data.seq}`);
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw corrupt(describeIssues(parsed.error.issues));
   return parsed.data;
+}
+
+/** Parses a stored row back into an event; a row that fails its schema throws CorruptEventError. */
+export function decodeEvent(sessionId: SessionId, seq: number, json: string): SessionEvent {
+  const corrupt = (detail: string) => new CorruptEventError(sessionId, seq, detail);
+  const event = decodeStored(json, SessionEventSchema, corrupt);
+  if (event.seq !== seq) throw corrupt(`its body says seq ${event.seq}`);
+  return event;
+}
+
+const QueueRowSchema = z.strictObject({
+  itemId: InboxItemIdSchema,
+  messageId: MessageIdSchema,
+  placement: z.enum(['queued', 'steering']),
+  source: MessageSourceSchema,
+  text: z.string(),
+  order: z.number().check(z.int()),
+});
+
+/** An inbox row the store refused to save because it fails its schema. */
+export class InvalidQueueRowError extends Error {
+  override name = 'InvalidQueueRowError';
+  constructor(readonly sessionId: string, detail: string) {
+    super(`session ${sessionId}: refused to save an invalid inbox row: ${detail}`);
+  }
+}
+
+/** Validates an inbox row before a store writes it, and returns its JSON. */
+export function encodeQueueRow(sessionId: SessionId, row: StoredQueueRow): string {
+  const parsed = QueueRowSchema.safeParse(row);
+  if (!parsed.success) throw new InvalidQueueRowError(sessionId, describeIssues(parsed.error.issues));
+  return JSON.stringify(parsed.data);
+}
+
+/** Parses a stored inbox row; a row that fails its schema throws CorruptQueueRowError. */
+export function decodeQueueRow(sessionId: SessionId, itemId: string, json: string): StoredQueueRow {
+  const corrupt = (detail: string) => new CorruptQueueRowError(sessionId, itemId, detail);
+  const row = decodeStored(json, QueueRowSchema, corrupt);
+  if (row.itemId !== itemId) throw corrupt(`its body says itemId ${row.itemId}`);
+  return row;
 }

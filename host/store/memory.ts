@@ -1,5 +1,5 @@
 import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
-import { decodeEvent, stampEvent } from './codec.js';
+import { decodeEvent, decodeQueueRow, encodeQueueRow, stampEvent } from './codec.js';
 import type { SessionLogStore, SessionRecord } from './types.js';
 
 interface MemorySession {
@@ -7,6 +7,8 @@ interface MemorySession {
   /** Serialised events, index = seq - 1: a read decodes and validates like a real store. */
   rows: string[];
   calls: Map<CallId, { call?: number; result?: number }>;
+  /** Pending inbox rows, serialised like events, by itemId. */
+  queued: Map<string, string>;
 }
 
 /**
@@ -16,6 +18,8 @@ interface MemorySession {
 export function createMemoryStore(): SessionLogStore & {
   /** Test hook: overwrite a stored row, as disk corruption would. */
   corrupt(sessionId: SessionId, seq: number, json: string): void;
+  /** Test hook: overwrite a stored inbox row. */
+  corruptQueued(sessionId: SessionId, itemId: string, json: string): void;
 } {
   const sessions = new Map<SessionId, MemorySession>();
   let closed = false;
@@ -42,7 +46,7 @@ export function createMemoryStore(): SessionLogStore & {
     createSession(record) {
       if (closed) throw new Error('the session-log store is closed');
       if (sessions.has(record.sessionId)) throw new Error(`session ${record.sessionId} already exists`);
-      sessions.set(record.sessionId, { record: { ...record }, rows: [], calls: new Map() });
+      sessions.set(record.sessionId, { record: { ...record }, rows: [], calls: new Map(), queued: new Map() });
     },
     getSession: (sessionId) => {
       const s = sessions.get(sessionId);
@@ -91,6 +95,21 @@ export function createMemoryStore(): SessionLogStore & {
       return out;
     },
     lastSeq: (sessionId) => session(sessionId).rows.length,
+    saveQueued(sessionId, row) {
+      session(sessionId).queued.set(row.itemId, encodeQueueRow(sessionId, row));
+    },
+    updateQueued(sessionId, itemId, change) {
+      const s = session(sessionId);
+      const json = s.queued.get(itemId);
+      if (json !== undefined) s.queued.set(itemId, encodeQueueRow(sessionId, { ...decodeQueueRow(sessionId, itemId, json), ...change }));
+    },
+    deleteQueued(sessionId, itemId) {
+      session(sessionId).queued.delete(itemId);
+    },
+    listQueued(sessionId) {
+      const s = session(sessionId);
+      return [...s.queued].map(([itemId, json]) => decodeQueueRow(sessionId, itemId, json)).sort((a, b) => a.order - b.order);
+    },
     close() {
       closed = true;
     },
@@ -98,6 +117,9 @@ export function createMemoryStore(): SessionLogStore & {
       const s = session(sessionId);
       if (seq < 1 || seq > s.rows.length) throw new RangeError(`no stored event ${seq}`);
       s.rows[seq - 1] = json;
+    },
+    corruptQueued(sessionId, itemId, json) {
+      session(sessionId).queued.set(itemId, json);
     },
   };
 }

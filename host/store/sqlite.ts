@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
-import { decodeEvent, stampEvent } from './codec.js';
+import { decodeEvent, decodeQueueRow, encodeQueueRow, stampEvent } from './codec.js';
 import type { SessionLogStore, SessionRecord } from './types.js';
 
 const SCHEMA = `
@@ -25,12 +25,21 @@ CREATE TABLE IF NOT EXISTS events (
   PRIMARY KEY (session_id, seq)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS events_by_call ON events (session_id, call_id, seq);
+CREATE TABLE IF NOT EXISTS inbox (
+  session_id TEXT NOT NULL,
+  item_id TEXT NOT NULL,
+  ord INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (session_id, item_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS inbox_by_order ON inbox (session_id, ord);
 `;
 
 interface SessionRow {
   session_id: string; title: string; created_at: number; tool_mode: string; read_only: number; locale: string;
 }
 interface EventRow { seq: number; body: string }
+interface InboxRow { item_id: string; body: string }
 
 const toRecord = (row: SessionRow): SessionRecord => ({
   sessionId: row.session_id as SessionId,
@@ -62,6 +71,10 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
       'SELECT seq, body FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?'),
     byCall: db.prepare<[string, string], EventRow>(
       'SELECT seq, body FROM events INDEXED BY events_by_call WHERE session_id = ? AND call_id = ? ORDER BY seq ASC'),
+    saveQueued: db.prepare('INSERT OR REPLACE INTO inbox (session_id, item_id, ord, body) VALUES (?, ?, ?, ?)'),
+    getQueued: db.prepare<[string, string], InboxRow>('SELECT item_id, body FROM inbox WHERE session_id = ? AND item_id = ?'),
+    deleteQueued: db.prepare('DELETE FROM inbox WHERE session_id = ? AND item_id = ?'),
+    listQueued: db.prepare<[string], InboxRow>('SELECT item_id, body FROM inbox WHERE session_id = ? ORDER BY ord ASC'),
   };
 
   const lastSeq = (sessionId: string): number => q.lastSeq.get(sessionId)?.last ?? 0;
@@ -131,6 +144,23 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
     lastSeq(sessionId) {
       requireSession(sessionId);
       return lastSeq(sessionId);
+    },
+    saveQueued(sessionId, row) {
+      requireSession(sessionId);
+      q.saveQueued.run(sessionId, row.itemId, row.order, encodeQueueRow(sessionId, row));
+    },
+    updateQueued(sessionId, itemId, change) {
+      const row = q.getQueued.get(sessionId, itemId);
+      if (!row) return;
+      const next = { ...decodeQueueRow(sessionId, itemId, row.body), ...change };
+      q.saveQueued.run(sessionId, itemId, next.order, encodeQueueRow(sessionId, next));
+    },
+    deleteQueued(sessionId, itemId) {
+      q.deleteQueued.run(sessionId, itemId);
+    },
+    listQueued(sessionId) {
+      requireSession(sessionId);
+      return q.listQueued.all(sessionId).map((r) => decodeQueueRow(sessionId, r.item_id, r.body));
     },
     close() {
       if (db.open) db.close();

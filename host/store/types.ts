@@ -1,4 +1,20 @@
-import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
+import type {
+  CallId, InboxItemId, MessageId, MessageSource, NewSessionEvent, QueuePlacement, SessionEvent, SessionId,
+} from '../../protocol/index.js';
+
+/**
+ * An ordinary user message waiting in a session's inbox, kept so a restart does not lose it.
+ * Separate from the append-only log: rows are replaced and deleted.
+ */
+export interface StoredQueueRow {
+  itemId: InboxItemId;
+  messageId: MessageId;
+  placement: QueuePlacement;
+  source: MessageSource;
+  text: string;
+  /** Position in the inbox (ascending); unique within a session. */
+  order: number;
+}
 
 export interface SessionRecord {
   sessionId: SessionId;
@@ -30,6 +46,14 @@ export interface SessionLogStore {
   /** The tool/call and tool/result events of one call. */
   findCall(sessionId: SessionId, callId: CallId): { call?: SessionEvent; result?: SessionEvent };
   lastSeq(sessionId: SessionId): number;
+  /** Stores (or replaces, by itemId) a pending inbox row; validated first (InvalidQueueRowError). */
+  saveQueued(sessionId: SessionId, row: StoredQueueRow): void;
+  /** Changes a stored row's text or placement; nothing when there is no such row. */
+  updateQueued(sessionId: SessionId, itemId: InboxItemId, change: { text?: string; placement?: QueuePlacement }): void;
+  /** Forgets a stored row; nothing when there is no such row. */
+  deleteQueued(sessionId: SessionId, itemId: InboxItemId): void;
+  /** The session's stored rows by `order`, each validated (CorruptQueueRowError). */
+  listQueued(sessionId: SessionId): StoredQueueRow[];
   close(): void;
 }
 
@@ -38,5 +62,13 @@ export class CorruptEventError extends Error {
   override name = 'CorruptEventError';
   constructor(readonly sessionId: string, readonly seq: number, detail: string) {
     super(`session ${sessionId}: stored event seq ${seq} is not a valid session event: ${detail}`);
+  }
+}
+
+/** A stored inbox row failed its schema when read back. */
+export class CorruptQueueRowError extends Error {
+  override name = 'CorruptQueueRowError';
+  constructor(readonly sessionId: string, readonly itemId: string, detail: string) {
+    super(`session ${sessionId}: stored inbox row ${itemId} is not a valid queued message: ${detail}`);
   }
 }

@@ -38,6 +38,8 @@ interface Model {
   submissions: Map<TaskSurfaceSubmissionId, { sessionId: SessionId; messageId: MessageId }>;
   submissionIds: { sessionId: SessionId; id: TaskSurfaceSubmissionId }[];
   dismissals: Map<TaskSurfaceDismissalId, { sessionId: SessionId; eventSeq: number }>;
+  /** Ordinary messages sent and not discarded, in send order (durable ones are dropped at a restart). */
+  messages: Map<MessageId, { sessionId: SessionId; text: string }>;
 }
 
 type Command = fc.AsyncCommand<Model, Real>;
@@ -57,6 +59,9 @@ async function checkInvariants(m: Model, r: Real) {
       bySurface.set(`${c.callId}/${c.surfaceId}`, (bySurface.get(`${c.callId}/${c.surfaceId}`) ?? 0) + 1);
     }
     for (const [key, n] of [...bySubmission, ...bySurface]) assert.ok(n <= 1, `${n} durable messages for ${key}`);
+    // No message (ordinary or not) is durable twice.
+    const messageIds = effective.flatMap((e) => (e.type === 'user/message' ? [e.messageId] : []));
+    assert.equal(new Set(messageIds).size, messageIds.length, 'a message is durable twice');
     // The projection equals a fresh fold.
     assert.deepEqual(r.host.getView(sessionId).taskSurface, { active: foldTaskSurface(effective).active });
     // No pending record without a queue row or a claim, and no correlated row without a record.
@@ -162,16 +167,31 @@ function commands(): fc.Arbitrary<Command>[] {
       const request = op === 'edit' ? { sessionId, op, itemId: row.id, text: 'edited' } : { sessionId, op, itemId: row.id };
       const result = await r.host.session.updateQueue(request);
       assert.deepEqual(result, row.source.taskSurface ? { ok: false, reason: 'task-surface-row' } : { ok: true });
+      const message = m.messages.get(row.messageId);
+      if (message && op === 'edit') message.text = 'edited';
     })),
     n.map((i) => cmd(`message(${i})`, () => true, async (m, r) => {
-      const sent = await r.host.session.send({ sessionId: session(i)(m), messageId: ids.message(), rpcId: ids.rpc(), text: `note ${i}` });
+      const sessionId = session(i)(m);
+      const messageId = ids.message();
+      const sent = await r.host.session.send({ sessionId, messageId, rpcId: ids.rpc(), text: `note ${i}` });
       assert.ok(sent.accepted);
+      m.messages.set(messageId, { sessionId, text: `note ${i}` });
     })),
     fc.constant(cmd('restart', () => true, async (m, r) => {
       await r.host.dispose();
       r.handle.reopen();
       r.host = makeHost(r.handle, { driver: new ShowDriver(), autoAdmit: false, ids: r.ids });
       m.claims = [];
+      // Ordinary messages not yet durable (queued or claimed) come back queued, in send order, once.
+      for (const [id, message] of m.messages) {
+        if (r.handle.store.read(message.sessionId).some((e) => e.type === 'user/message' && e.messageId === id)) m.messages.delete(id);
+      }
+      for (const sessionId of m.sessions) {
+        const ordinary = r.host.getView(sessionId).queue.filter((row) => !row.source.taskSurface).map((row) => [row.messageId, row.text]);
+        const expected = [...m.messages].filter(([, message]) => message.sessionId === sessionId).map(([id, message]) => [id, message.text]);
+        assert.deepEqual(ordinary, expected, 'queued ordinary messages survive the restart');
+        stats.set('restart restored rows', (stats.get('restart restored rows') ?? 0) + ordinary.length);
+      }
       // Process-local acceptances vanish; durable ones stay answerable.
       for (const [id, s] of m.submissions) {
         const durable = effectiveLog(r.handle.store.read(s.sessionId))
@@ -196,16 +216,19 @@ function commands(): fc.Arbitrary<Command>[] {
       r.host.rewind(sessionId, i % (r.host.getView(sessionId).lastSeq + 1));
       m.claims = m.claims.filter((c) => c.sessionId !== sessionId);
       forgetNonDurable(m, r, sessionId);
+      // A rewind discards the waiting messages, also from the store.
+      for (const [id, message] of m.messages) if (message.sessionId === sessionId) m.messages.delete(id);
       await r.host.whenIdle(sessionId);
     })),
   ];
 }
 
 /** Runs a discard and checks the surface it concerned stays open and editable. */
-async function discard(m: Model, r: Real, sessionId: SessionId, row: { source: { taskSurface?: { surfaceId: string; submissionId: TaskSurfaceSubmissionId } } }, act: () => unknown) {
+async function discard(m: Model, r: Real, sessionId: SessionId, row: { messageId: MessageId; source: { taskSurface?: { surfaceId: string; submissionId: TaskSurfaceSubmissionId } } }, act: () => unknown) {
   const correlation = row.source.taskSurface;
   const wasOpen = correlation && active(r, sessionId)?.surfaceId === correlation.surfaceId;
   await act();
+  m.messages.delete(row.messageId);
   if (correlation) m.submissions.delete(correlation.submissionId);
   if (wasOpen) {
     const got = await r.host.taskSurface.getActive({ sessionId, surfaceId: correlation.surfaceId as TaskSurfaceId });
@@ -234,7 +257,7 @@ for (const factory of storeFactories) {
           const handle = factory.create();
           const hostIds = counterIds();
           const real: Real = { handle, ids: hostIds, host: makeHost(handle, { driver: new ShowDriver(), autoAdmit: false, ids: hostIds }) };
-          const model: Model = { sessions: [real.host.openSession()], claims: [], submissions: new Map(), submissionIds: [], dismissals: new Map() };
+          const model: Model = { sessions: [real.host.openSession()], claims: [], submissions: new Map(), submissionIds: [], dismissals: new Map(), messages: new Map() };
           try {
             await fc.asyncModelRun(() => ({ model, real }), cmds);
           } finally {

@@ -18,6 +18,8 @@ export interface StoreHandle {
   reopen(): SessionLogStore;
   /** Overwrites one stored row with raw text. */
   corrupt(sessionId: string, seq: number, json: string): void;
+  /** Overwrites one stored inbox row with raw text. */
+  corruptQueued(sessionId: string, itemId: string, json: string): void;
   cleanup(): void;
 }
 
@@ -30,6 +32,7 @@ export const storeFactories: StoreFactory[] = [
         store,
         reopen: () => store,
         corrupt: (sessionId, seq, json) => store.corrupt(sessionId as never, seq, json),
+        corruptQueued: (sessionId, itemId, json) => store.corruptQueued(sessionId as never, itemId, json),
         cleanup: () => store.close(),
       };
     },
@@ -50,6 +53,9 @@ export const storeFactories: StoreFactory[] = [
         },
         corrupt(sessionId, seq, json) {
           store.db.prepare('UPDATE events SET body = ? WHERE session_id = ? AND seq = ?').run(json, sessionId, seq);
+        },
+        corruptQueued(sessionId, itemId, json) {
+          store.db.prepare('UPDATE inbox SET body = ? WHERE session_id = ? AND item_id = ?').run(json, sessionId, itemId);
         },
         cleanup() {
           store.close();
