@@ -35,21 +35,12 @@ export interface TaskSurfaceEventDetails {
 
 export type TaskSurfaceEventName = keyof TaskSurfaceEventDetails;
 
+/** Every event as `HTMLElementEventMap` declares it, derived from the detail table above. */
+export type TaskSurfaceEventMap = { [K in TaskSurfaceEventName]: CustomEvent<TaskSurfaceEventDetails[K]> };
+
 declare global {
-  interface HTMLElementEventMap {
-    'task-surface-value-change': CustomEvent<TaskSurfaceEventDetails['task-surface-value-change']>;
-    'task-surface-submit': CustomEvent<TaskSurfaceEventDetails['task-surface-submit']>;
-    'task-surface-submit-request': CustomEvent<TaskSurfaceEventDetails['task-surface-submit-request']>;
-    'task-surface-submitted': CustomEvent<TaskSurfaceEventDetails['task-surface-submitted']>;
-    'task-surface-rejected': CustomEvent<TaskSurfaceEventDetails['task-surface-rejected']>;
-    'task-surface-dismiss-request': CustomEvent<TaskSurfaceEventDetails['task-surface-dismiss-request']>;
-    'task-surface-dismissed': CustomEvent<TaskSurfaceEventDetails['task-surface-dismissed']>;
-    'task-surface-closed': CustomEvent<TaskSurfaceEventDetails['task-surface-closed']>;
-    'task-surface-focus-return': CustomEvent<TaskSurfaceEventDetails['task-surface-focus-return']>;
-    'task-surface-collapse-change': CustomEvent<TaskSurfaceEventDetails['task-surface-collapse-change']>;
-    'task-surface-card-act-request': CustomEvent<TaskSurfaceEventDetails['task-surface-card-act-request']>;
-    'task-surface-card-acted': CustomEvent<TaskSurfaceEventDetails['task-surface-card-acted']>;
-  }
+  // one declaration per event, derived from TaskSurfaceEventDetails
+  interface HTMLElementEventMap extends TaskSurfaceEventMap {}
 }
 
 /**
