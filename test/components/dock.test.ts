@@ -2,6 +2,7 @@ import { expect, fixture, fixtureSync, html, waitUntil } from '@open-wc/testing'
 import { ContextProvider } from '@lit/context';
 import { emulateMedia, setViewport } from '@web/test-runner-commands';
 import { transportContext } from '../../components/shared/context.js';
+import { draftStorageKey } from '../../components/drafts/draftStore.js';
 import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
@@ -13,20 +14,25 @@ const simple: TaskSurfaceModelV1 = {
   version: 1, title: 'Name it', sections: [], submit: { label: 'Send' },
   fields: [{ kind: 'text', id: 'name', label: 'Name' }, { kind: 'toggle', id: 'ok', label: 'OK' }],
 };
-const S1 = sid('s1');
+// Test files run side by side in one origin and share its localStorage: this file's sessions are
+// its own ('dock-…'), and it forgets only their drafts.
+const S1 = sid('dock-s1');
+const S2 = sid('dock-s2');
+const S3 = sid('dock-s3');
+const forgetDrafts = () => { for (const s of [S1, S2, S3]) localStorage.removeItem(draftStorageKey(s)); };
 
 describe('task-surface-dock', () => {
   let t: FakeTransport;
-  beforeEach(() => { localStorage.clear(); t = new FakeTransport(); });
+  beforeEach(() => { forgetDrafts(); t = new FakeTransport(); });
 
   it('opens the active surface through getActive without stealing focus', async () => {
     const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
     composer.focus();
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     expect(el.state).to.equal('hidden');
     t.open(S1, 'sf-1', simple);
     await inState(el, 'editing');
-    expect(t.calls.getActive).to.deep.equal([{ sessionId: 's1', surfaceId: 'sf-1' }]);
+    expect(t.calls.getActive).to.deep.equal([{ sessionId: S1, surfaceId: 'sf-1' }]);
     expect(inDock(el, '.title').textContent).to.equal('Name it');
     expect(document.activeElement === composer, 'focus stayed in the composer').to.equal(true);
   });
@@ -35,7 +41,7 @@ describe('task-surface-dock', () => {
     const held = deferred<{ accepted: true; messageId: never; phase: 'queued' }>();
     t.onSubmit = () => held.promise;
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'Ada');
     submitButton(el).click();
@@ -43,7 +49,7 @@ describe('task-surface-dock', () => {
     await el.updateComplete;
     submitButton(el).click();
     expect(t.calls.submit.length).to.equal(1);
-    expect(t.calls.submit[0]).to.deep.include({ sessionId: 's1', surfaceId: 'sf-1', values: { name: 'Ada', ok: false } });
+    expect(t.calls.submit[0]).to.deep.include({ sessionId: S1, surfaceId: 'sf-1', values: { name: 'Ada', ok: false } });
     held.resolve({ accepted: true, messageId: 'm-1' as never, phase: 'queued' });
     await inState(el, 'pending');
     const controls = [...viewOf(el).shadowRoot!.querySelectorAll<HTMLButtonElement>('input, textarea, button'), dismissButton(el)];
@@ -53,7 +59,7 @@ describe('task-surface-dock', () => {
 
   it('keeps the values and says why when a submission is rejected; a retry after a transport error reuses the id', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'Grace');
     t.onSubmit = async () => { throw new TransportError('unreachable', 'offline'); };
@@ -64,7 +70,7 @@ describe('task-surface-dock', () => {
     submitButton(el).click();
     await waitUntil(() => t.calls.submit.length === 2);
     await inState(el, 'rejected');
-    expect(localStorage.getItem('task-surface:drafts:s1'), 'a refused submission keeps its draft').to.contain('Grace');
+    expect(localStorage.getItem(draftStorageKey(S1)), 'a refused submission keeps its draft').to.contain('Grace');
     expect(t.calls.submit[1]!.submissionId).to.equal(t.calls.submit[0]!.submissionId);
     expect(statusText(el)).to.equal('This task changed before your answer arrived. Check your answers and try again.');
     expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('Grace');
@@ -76,7 +82,7 @@ describe('task-surface-dock', () => {
 
   async function pendingDock() {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'Lin');
     submitButton(el).click();
@@ -118,14 +124,14 @@ describe('task-surface-dock', () => {
   it('clears the draft only when the matching message is durable, and returns focus to the page', async () => {
     const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
     const { el } = await pendingDock();
-    expect(localStorage.getItem('task-surface:drafts:s1')).to.contain('Lin');
+    expect(localStorage.getItem(draftStorageKey(S1))).to.contain('Lin');
     el.focusReturnTarget = composer;
     const returned: string[] = [];
     el.addEventListener('task-surface-focus-return', (e) => returned.push(e.detail.reason));
     dismissButton(el).focus();
     t.close(S1);
     await inState(el, 'hidden');
-    expect(localStorage.getItem('task-surface:drafts:s1')).to.equal(null);
+    expect(localStorage.getItem(draftStorageKey(S1))).to.equal(null);
     await waitUntil(() => document.activeElement === composer);
     expect(returned).to.deep.equal(['close']);
   });
@@ -134,7 +140,7 @@ describe('task-surface-dock', () => {
     const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
     composer.focus(); // the person is typing when the surface opens
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     inView<HTMLInputElement>(el, '#f0').focus();
     await typeInto(el, 0, 'x');
@@ -143,9 +149,9 @@ describe('task-surface-dock', () => {
     await inState(el, 'pending');
     await waitUntil(() => document.activeElement === composer, 'focus did not return to the composer');
 
-    const other = await mountDock(t, 's2');
+    const other = await mountDock(t, S2);
     const t2 = t;
-    t2.open(sid('s2'), 'sf-2', simple);
+    t2.open(S2, 'sf-2', simple);
     await inState(other, 'editing');
     other.addEventListener('task-surface-focus-return', (e) => e.preventDefault());
     submitButton(other).focus();
@@ -157,7 +163,7 @@ describe('task-surface-dock', () => {
 
   it('dismisses with one dismissalId reused on retry, and a page can veto', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     const veto = (e: Event) => e.preventDefault();
     el.addEventListener('task-surface-dismiss-request', veto);
@@ -179,7 +185,7 @@ describe('task-surface-dock', () => {
 
   it('a page can veto a submission', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     el.addEventListener('task-surface-submit-request', (e) => e.preventDefault());
     submitButton(el).click();
@@ -189,7 +195,7 @@ describe('task-surface-dock', () => {
 
   it('collapses locally and sends nothing', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     const before = { ...t.calls, getActive: t.calls.getActive.length };
     inDock(el, 'button[part="collapse"]').click();
@@ -201,7 +207,7 @@ describe('task-surface-dock', () => {
 
   it('stays mounted with its draft while hidden for a composer takeover', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'kept');
     const view = viewOf(el);
@@ -220,34 +226,37 @@ describe('task-surface-dock', () => {
 
   it('keeps drafts across a remount and never shows them in another session', async () => {
     t.open(S1, 'sf-1', simple);
-    t.open(sid('s2'), 'sf-2', simple);
-    const first = await mountDock(t);
+    t.open(S2, 'sf-2', simple);
+    const first = await mountDock(t, S1);
     await inState(first, 'editing');
     await typeInto(first, 0, 'draft one');
     first.remove();
-    const again = await mountDock(t);
+    const again = await mountDock(t, S1);
     await inState(again, 'editing');
     expect(inView<HTMLInputElement>(again, '#f0').value).to.equal('draft one');
-    const other = await mountDock(t, 's2');
+    const other = await mountDock(t, S2);
     await inState(other, 'editing');
     expect(inView<HTMLInputElement>(other, '#f0').value).to.equal('');
   });
 
   it('switching session-id shows the other session and leaks nothing from the first', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'secret');
-    el.sessionId = sid('s3');
+    el.sessionId = S3;
     await el.updateComplete;
     expect(el.state).to.equal('hidden');
     expect(t.liveWatches).to.equal(1);
-    t.open(sid('s3'), 'sf-3', { ...simple, title: 'Other' });
+    t.open(S3, 'sf-3', { ...simple, title: 'Other' });
     await inState(el, 'editing');
     expect(inDock(el, '.title').textContent).to.equal('Other');
     expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('');
     el.sessionId = S1;
+    // Wait for s1's own surface: the Dock is still 'editing' s3's until it restarts on the update.
+    await el.updateComplete;
     await inState(el, 'editing');
+    expect(inDock(el, '.title').textContent).to.equal('Name it');
     expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('secret');
   });
 
@@ -255,7 +264,7 @@ describe('task-surface-dock', () => {
     t.pending = { submissionId: 'sub-1' as never, messageId: 'm' as never, phase: 'queued' };
     t.open(S1, 'sf-1', simple);
     const inspected: string[] = [];
-    const el = await fixture(html`<task-surface-dock session-id="s1" .transport=${t} .inspect=${(e: { type: string }) => inspected.push(e.type)}></task-surface-dock>`);
+    const el = await fixture(html`<task-surface-dock session-id=${S1} .transport=${t} .inspect=${(e: { type: string }) => inspected.push(e.type)}></task-surface-dock>`);
     await inState(el as never, 'pending');
     expect(t.liveWatches).to.equal(1);
     expect(inspected).to.include('@xstate.actor');
@@ -274,7 +283,7 @@ describe('task-surface-dock', () => {
 
 describe('task-surface-dock transport from context', () => {
   it('uses a transport provided by an ancestor', async () => {
-    localStorage.clear();
+    forgetDrafts();
     const t = new FakeTransport();
     t.open(S1, 'sf-1', simple);
     const wrapper = fixtureSync<HTMLDivElement>(html`<div></div>`);
@@ -292,12 +301,12 @@ describe('task-surface-dock transport from context', () => {
 describe('task-surface-dock accessibility', () => {
   afterEach(async () => { await setViewport({ width: 800, height: 600 }); await emulateMedia({ colorScheme: 'light' }); });
   it('follows prefers-color-scheme without a theme, and axe finds nothing at 320 px', async () => {
-    localStorage.clear();
+    forgetDrafts();
     await setViewport({ width: 320, height: 640 });
     await emulateMedia({ colorScheme: 'dark' });
     const t = new FakeTransport();
     t.open(S1, 'sf-1', everyKindModel);
-    const el = await fixture<TaskSurfaceDock>(html`<task-surface-dock session-id="s1" .transport=${t}></task-surface-dock>`);
+    const el = await fixture<TaskSurfaceDock>(html`<task-surface-dock session-id=${S1} .transport=${t}></task-surface-dock>`);
     await inState(el, 'editing');
     expect(getComputedStyle(inDock(el, '.base')).backgroundColor).to.equal('rgb(13, 17, 23)');
     expect(el.getBoundingClientRect().width).to.be.at.most(320);
@@ -308,10 +317,10 @@ describe('task-surface-dock accessibility', () => {
   for (const theme of ['light', 'dark']) {
     for (const lang of ['en', 'zh']) {
       it(`axe finds nothing (${theme}, ${lang})`, async () => {
-        localStorage.clear();
+        forgetDrafts();
         const t = new FakeTransport();
         t.open(S1, 'sf-1', everyKindModel);
-        const el = await mountDock(t, 's1', { theme, lang });
+        const el = await mountDock(t, S1, { theme, lang });
         await inState(el, 'editing');
         await expect(el).to.be.accessible();
       });

@@ -28,7 +28,7 @@ const statusOf = (el: TaskSurfaceToolview) => el.shadowRoot!.querySelector('.sta
 
 describe('components with the real host (local transport)', () => {
   let host: Host | undefined;
-  beforeEach(() => localStorage.clear());
+  // No localStorage.clear(): test files share one origin; each host session here is new, so it has no drafts.
   afterEach(async () => { await host?.dispose(); host = undefined; });
 
   it('shows, edits, submits exactly one message and closes the Dock and the row', async () => {
