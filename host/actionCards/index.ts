@@ -166,9 +166,7 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     const session = load(sessionId);
     const card = session.state.cards.get(callId);
     if (card === undefined) return { status: 'refused', reason: 'unknown' };
-    const key = `${sessionId}\u0000${callId}`;
-    const running = operations.get(key);
-    if (running !== undefined) return running;
+    // The spec's order: the kind, the verb and access are checked before joining a running operation.
     if (verb !== 'dismiss') {
       const kind = registry.get(card.proposal.action);
       if (kind === undefined) return { status: 'refused', reason: 'unavailable' };
@@ -178,6 +176,9 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
         return { status: 'refused', reason: 'access-denied' };
       }
     }
+    const key = `${sessionId}\u0000${callId}`;
+    const running = operations.get(key);
+    if (running !== undefined) return running;
     session.actors.get(callId)?.send({ type: 'user.acted', verb, ...(payload === undefined ? {} : { payload }) });
     return operations.get(key) ?? { status: 'unconfirmed' };
   };

@@ -114,6 +114,33 @@ describe('act: the shared operation', () => {
     assert.deepEqual(decisions(host, sessionId), ['done']);
   });
 
+  it('a concurrent request with an unknown verb or without access is refused, not joined', async () => {
+    const { host, service, sessionId } = setup({ globalAccess: () => false });
+    const release = gate();
+    let runs = 0;
+    service.register(testKind({
+      verbs: {
+        run: { handler: async (ctx) => { runs++; await release.promise; ctx.record('done'); return { status: 'accepted' }; } },
+        broadcast: { checks: ['global'], handler: async () => ({ status: 'accepted' }) },
+      },
+    }));
+    const callId = await cardTurn(host, sessionId, testArgs());
+    const first = service.act({ sessionId, callId, verb: 'run' });
+    const unknown = service.act({ sessionId, callId, verb: 'publish' });
+    const denied = service.act({ sessionId, callId, verb: 'broadcast' });
+    const inherited = service.act({ sessionId, callId, verb: 'toString' });
+    await new Promise((resolve) => setImmediate(resolve));
+    release.open();
+    assert.deepEqual(await Promise.all([first, unknown, denied, inherited]), [
+      { status: 'accepted', phase: 'done' },
+      { status: 'refused', reason: 'unknown' },
+      { status: 'refused', reason: 'access-denied' },
+      { status: 'refused', reason: 'unknown' },
+    ]);
+    assert.equal(runs, 1);
+    assert.deepEqual(decisions(host, sessionId), ['done']);
+  });
+
   it('reconcile runs first, before Not now, and the live root is checked again after it', async () => {
     const { host, service, sessionId } = setup();
     const order: string[] = [];
