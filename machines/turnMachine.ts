@@ -8,7 +8,7 @@ import type { InboxItemId, SessionId, TurnId } from '../protocol/index.js';
  * learn outcomes from the emitted `claim.*` events.
  */
 
-export type TurnEndOutcome = 'completed' | 'concluded' | 'failed' | 'cancelled';
+export type TurnEndOutcome = 'completed' | 'concluded' | 'failed' | 'cancelled' | 'interrupted';
 
 export interface TurnContext {
   sessionId: SessionId;
@@ -28,6 +28,8 @@ export type TurnEvent =
   | { type: 'admission.discarded'; itemId: InboxItemId; reason: string }
   /** The host started a turn for the admitted rows. */
   | { type: 'turn.started'; turnId: TurnId }
+  /** On load, the host answers durable messages no turn answered (an interrupted turn's rerun). */
+  | { type: 'turn.recovered'; turnId: TurnId }
   /** A tool concluded the turn (a human checkpoint): the agent does not continue. */
   | { type: 'agent.concluded' }
   | { type: 'turn.ended'; outcome: TurnEndOutcome };
@@ -79,7 +81,7 @@ export const turnMachine = setup({
     }),
     countAdmitted: assign({ admitted: ({ context }) => context.admitted + 1 }),
     startTurn: assign(({ event }) => {
-      assertEvent(event, 'turn.started');
+      assertEvent(event, ['turn.started', 'turn.recovered']);
       return { turnId: event.turnId, admitted: 0 };
     }),
     endTurn: assign({ turnId: null }),
@@ -102,7 +104,10 @@ export const turnMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      on: { 'queue.claimed': { target: 'admitting', actions: ['addClaim', 'reportClaim'] } },
+      on: {
+        'queue.claimed': { target: 'admitting', actions: ['addClaim', 'reportClaim'] },
+        'turn.recovered': { target: 'running', actions: 'startTurn' },
+      },
     },
     admitting: {
       always: { guard: 'hasSettledWithoutInput', target: 'idle' },

@@ -61,10 +61,15 @@ export const ActionCardsNoticeEventSchema = event('action-cards/notice', {
   through: seq,
   text: z.string(),
 });
-export const TurnStartedEventSchema = event('turn/started', { turnId: TurnIdSchema });
+export const TurnStartedEventSchema = event('turn/started', {
+  turnId: TurnIdSchema,
+  /** Set on the one rerun of a turn a crash interrupted; a rerun is never run again. */
+  rerunOf: z.optional(TurnIdSchema),
+});
 export const TurnEndedEventSchema = event('turn/ended', {
   turnId: TurnIdSchema,
-  outcome: z.enum(['completed', 'concluded', 'failed', 'cancelled']),
+  /** `interrupted`: the process stopped mid-turn; appended by the next host when it loads the session. */
+  outcome: z.enum(['completed', 'concluded', 'failed', 'cancelled', 'interrupted']),
   error: z.optional(z.string()),
 });
 export const SessionForkedEventSchema = event('session/forked', {

@@ -14,6 +14,7 @@ const events: TurnEvent[] = [
   { type: 'admission.discarded', itemId: i1, reason: 'rejected' },
   { type: 'admission.committed', itemId: i2 },
   { type: 'turn.started', turnId: 't1' as TurnId },
+  { type: 'turn.recovered', turnId: 't0' as TurnId },
   { type: 'agent.concluded' },
   { type: 'turn.ended', outcome: 'completed' },
 ];
@@ -89,5 +90,18 @@ describe('turnMachine', () => {
     // An outcome for a row that is not claimed is ignored (no double outcome).
     actor.send({ type: 'admission.committed', itemId: i1 });
     assert.equal(actor.getSnapshot().context.admitted, 0);
+  });
+
+  it('runs a recovered turn (work a stopped process left) only from idle, never over open claims', () => {
+    const actor = createActor(turnMachine, { input: { sessionId: 's' as SessionId } }).start();
+    assert.equal(actor.getSnapshot().can({ type: 'turn.recovered', turnId: 't' as TurnId }), true);
+    actor.send({ type: 'queue.claimed', itemId: i1 });
+    assert.equal(actor.getSnapshot().can({ type: 'turn.recovered', turnId: 't' as TurnId }), false);
+    actor.send({ type: 'admission.discarded', itemId: i1, reason: 'rejected' });
+    actor.send({ type: 'turn.recovered', turnId: 't' as TurnId });
+    assert.equal(actor.getSnapshot().value, 'running');
+    assert.equal(actor.getSnapshot().context.turnId, 't');
+    actor.send({ type: 'turn.ended', outcome: 'completed' });
+    assert.equal(actor.getSnapshot().value, 'idle');
   });
 });
