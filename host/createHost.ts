@@ -26,6 +26,7 @@ export function createHost(options: CreateHostOptions): Host {
   const clock = options.clock ?? Date.now;
   const ids = resolveIds(options.ids);
   const autoAdmit = options.autoAdmit ?? true;
+  const report = options.onError ?? ((error: Error) => console.error(error));
   const tools = new ToolRegistry();
   const signals = new HostSignals();
   const inboxes = new Map<SessionId, Inbox>();
@@ -83,6 +84,7 @@ export function createHost(options: CreateHostOptions): Host {
         beforeStep: (ctx) => signals.step(ctx),
         publish,
         onIdle: checkIdle,
+        report,
       });
       inboxes.set(sessionId, inbox);
     }

@@ -1,4 +1,5 @@
 import { describeIssues } from '../protocol/index.js';
+import { InvalidEventError, InvalidQueueRowError } from './store/codec.js';
 
 /** Host-code input that fails its schema at the Host's edge (a bug in the caller, not a user action). */
 export class HostInputError extends Error {
@@ -28,4 +29,29 @@ export function parseInput<T>(
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new HostInputError(operation, parsed.error.issues);
   return parsed.data;
+}
+
+/**
+ * The store threw while the host was making something durable or reading it back (a full disk, a
+ * closed or locked database). `operation` names the step; the state the host keeps around it is
+ * settled before this is thrown or reported, so the session keeps moving.
+ */
+export class HostStoreError extends Error {
+  override name = 'HostStoreError';
+  constructor(readonly sessionId: string, readonly operation: string, override readonly cause: unknown) {
+    super(`session ${sessionId}: the store failed during ${operation}: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}
+
+/**
+ * Runs one store call of a request: a store failure becomes a HostStoreError naming the step (a
+ * refused event or row, which is the caller's input, passes through as it is).
+ */
+export function storeStep<T>(sessionId: string, operation: string, call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    if (error instanceof InvalidEventError || error instanceof InvalidQueueRowError) throw error;
+    throw new HostStoreError(sessionId, operation, error);
+  }
 }

@@ -1,9 +1,10 @@
 import { createActor, type Actor } from 'xstate';
 import { turnMachine, type TurnEndOutcome } from '../machines/turnMachine.js';
 import type {
-  InboxItemId, MessageId, MessageSource, QueuedMessage, SessionEvent, SessionId, UserMessageEvent,
+  InboxItemId, MessageId, MessageSource, QueuedMessage, SessionId, TurnId, UserMessageEvent,
 } from '../protocol/index.js';
 import { isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
+import { HostStoreError, storeStep } from './errors.js';
 import type { HostIds } from './ids.js';
 import type { LoadedSession, Sessions } from './sessions.js';
 import type { ToolRegistry } from './tools.js';
@@ -31,6 +32,8 @@ export interface InboxDeps {
   publish(sessionId: SessionId): void;
   /** Called whenever the loop may have become idle (whenIdle waiters re-check). */
   onIdle(): void;
+  /** A failure the inbox settled by itself (a store error while admitting or ending a turn). */
+  report(error: Error): void;
 }
 
 /**
@@ -51,13 +54,23 @@ export class Inbox {
   #order = 0;
 
   constructor(readonly sessionId: SessionId, private readonly deps: InboxDeps) {
-    this.actor = createActor(turnMachine, { input: { sessionId }, inspect: deps.inspect });
-    this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
-    this.actor.start();
+    // Read first: a store that fails here fails the start, before any actor exists.
     const restored = restoreQueued(this.#store, sessionId, this.session.userMessages);
     this.rows.push(...restored.rows);
     this.#order = restored.nextOrder;
+    this.actor = createActor(turnMachine, { input: { sessionId }, inspect: deps.inspect });
+    this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
+    this.actor.start();
     if (this.rows.length) this.#schedule();
+  }
+
+  /** Runs a store call; its failure is reported and the caller goes on (the step can be redone later). */
+  #tolerate(operation: string, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      this.deps.report(new HostStoreError(this.sessionId, operation, error));
+    }
   }
 
   get #store() {
@@ -103,7 +116,7 @@ export class Inbox {
       text: input.text, preview: previewOf(input.text),
     };
     // Saved before it is accepted: a store failure refuses the message instead of losing it later.
-    if (isKept(row)) this.#store.saveQueued(this.sessionId, toStored(row, this.#order++));
+    if (isKept(row)) storeStep(this.sessionId, 'saving a queued message', () => this.#store.saveQueued(this.sessionId, toStored(row, this.#order++)));
     this.rows.push(row);
     this.deps.publish(this.sessionId);
     this.#schedule();
@@ -127,9 +140,11 @@ export class Inbox {
   remove(itemId: InboxItemId, reason = 'removed', keepStored = false): boolean {
     const index = this.rows.findIndex((r) => r.id === itemId);
     if (index < 0) return false;
-    const [row] = this.rows.splice(index, 1);
-    if (!keepStored && isKept(row!)) this.#store.deleteQueued(this.sessionId, row!.id);
-    this.deps.observer.discarded(this.sessionId, row!, reason);
+    const row = this.rows[index]!;
+    // The store first: if it fails the row stays queued and the caller gets the error.
+    if (!keepStored && isKept(row)) storeStep(this.sessionId, 'removing a queued message', () => this.#store.deleteQueued(this.sessionId, row.id));
+    this.rows.splice(index, 1);
+    this.deps.observer.discarded(this.sessionId, row, reason);
     this.deps.publish(this.sessionId);
     this.deps.onIdle();
     return true;
@@ -173,13 +188,32 @@ export class Inbox {
     return row;
   }
 
+  /**
+   * Appends the row's user message. If the store refuses it, the claim ends as an explicit discard
+   * (`store-error`; an ordinary row stays stored and comes back on the next start) and the error is
+   * reported and thrown: the loop goes on with the next row.
+   */
   #commit(itemId: InboxItemId): UserMessageEvent {
     const row = this.#settle(itemId);
-    const event = this.deps.sessions.append(this.sessionId, {
-      type: 'user/message', messageId: row.messageId, text: row.text, source: row.source,
-    }) as UserMessageEvent;
-    // After the append: a stop in between leaves a stored row that #restore drops as durable.
-    if (isKept(row)) this.#store.deleteQueued(this.sessionId, row.id);
+    let event: UserMessageEvent;
+    try {
+      event = this.deps.sessions.append(this.sessionId, {
+        type: 'user/message', messageId: row.messageId, text: row.text, source: row.source,
+      }) as UserMessageEvent;
+    } catch (cause) {
+      const durable = this.#durableMessage(row.messageId);
+      if (!durable) {
+        const error = new HostStoreError(this.sessionId, `admission of message ${row.messageId}`, cause);
+        this.#discarded(row, 'store-error', true);
+        this.deps.report(error);
+        throw error;
+      }
+      // Stored, and a listener threw afterwards: the message is durable, so the commit stands.
+      this.deps.report(cause instanceof Error ? cause : new Error(String(cause)));
+      event = durable;
+    }
+    // After the append: a stop (or a store error) here leaves a stored row the next start drops as durable.
+    if (isKept(row)) this.#tolerate('deleting an admitted message\'s queue row', () => this.#store.deleteQueued(this.sessionId, row.id));
     if (!this.actor.getSnapshot().matches('running')) this.#admitted.push(event);
     this.actor.send({ type: 'admission.committed', itemId });
     this.deps.observer.committed(this.sessionId, row, event);
@@ -189,9 +223,29 @@ export class Inbox {
     return event;
   }
 
+  /** The durable user message carrying `messageId`, searched from the newest event. */
+  #durableMessage(messageId: MessageId): UserMessageEvent | undefined {
+    if (!this.session.userMessages.has(messageId)) return undefined;
+    return this.session.effective.findLast((e): e is UserMessageEvent => e.type === 'user/message' && e.messageId === messageId);
+  }
+
+  /** Commits without throwing (auto-admission, steering): a failure is already discarded and reported. */
+  #commitQuietly(claim: ClaimHandle): void {
+    try {
+      claim.commit();
+    } catch (error) {
+      if (!(error instanceof HostStoreError)) this.deps.report(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
   #discard(itemId: InboxItemId, reason: string, keepStored = false): void {
-    const row = this.#settle(itemId);
-    if (!keepStored && isKept(row)) this.#store.deleteQueued(this.sessionId, row.id);
+    this.#discarded(this.#settle(itemId), reason, keepStored);
+  }
+
+  /** A settled claim's discard: the store row (unless kept), the machine, observers, the loop. */
+  #discarded(row: QueuedMessage, reason: string, keepStored: boolean): void {
+    const itemId = row.id;
+    if (!keepStored && isKept(row)) this.#tolerate('deleting a discarded queue row', () => this.#store.deleteQueued(this.sessionId, row.id));
     this.actor.send({ type: 'admission.discarded', itemId, reason });
     this.deps.observer.discarded(this.sessionId, row, reason);
     this.#maybeStartTurn();
@@ -202,7 +256,10 @@ export class Inbox {
 
   /** Claims and commits every steering row into the running turn (called at each model step). */
   admitSteering(): void {
-    for (const row of this.rows.filter((r) => r.placement === 'steering')) this.#claim(row)?.commit();
+    for (const row of this.rows.filter((r) => r.placement === 'steering')) {
+      const claim = this.#claim(row);
+      if (claim) this.#commitQuietly(claim);
+    }
   }
 
   #schedule(): void {
@@ -224,7 +281,7 @@ export class Inbox {
     const claims = order.map((row) => this.#claim(row)).filter((c): c is ClaimHandle => c !== null);
     // Admission is asynchronous: clients see the claim (queued → claiming) before durability.
     queueMicrotask(() => {
-      for (const claim of claims) if (this.#claimed.has(claim.itemId)) claim.commit();
+      for (const claim of claims) if (this.#claimed.has(claim.itemId)) this.#commitQuietly(claim);
     });
   }
 
@@ -240,8 +297,24 @@ export class Inbox {
     if (!this.actor.getSnapshot().can({ type: 'turn.started', turnId })) return;
     const input = this.#admitted;
     this.#admitted = [];
-    this.deps.sessions.append(this.sessionId, { type: 'turn/started', turnId });
-    this.actor.send({ type: 'turn.started', turnId });
+    this.#startTurn(turnId, input);
+  }
+
+  /**
+   * Starts a turn for `input`: after admission (the machine is admitting), or on load for work a
+   * stopped process left (`recovered`; `rerunOf` names the interrupted turn this one runs again).
+   */
+  #startTurn(turnId: TurnId, input: UserMessageEvent[], rerunOf?: TurnId): void {
+    const recovered = this.actor.getSnapshot().matches('idle');
+    let started = true;
+    try {
+      this.deps.sessions.append(this.sessionId, rerunOf ? { type: 'turn/started', turnId, rerunOf } : { type: 'turn/started', turnId });
+    } catch (error) {
+      // The turn cannot be logged: it ends at once (the messages stay durable; the next start answers them).
+      started = false;
+      this.deps.report(new HostStoreError(this.sessionId, `the start of turn ${turnId}`, error));
+    }
+    this.actor.send(recovered ? { type: 'turn.recovered', turnId } : { type: 'turn.started', turnId });
     const controller = new AbortController();
     const turn = createAgentTurn({
       sessionId: this.sessionId, turnId, input, signal: controller.signal,
@@ -262,15 +335,16 @@ export class Inbox {
       this.#running = null;
       const ended = error === undefined ? { type: 'turn/ended' as const, turnId, outcome }
         : { type: 'turn/ended' as const, turnId, outcome, error };
-      this.deps.sessions.append(this.sessionId, ended);
+      // Not stored: the turn still ends here; the next start of the session finds it interrupted.
+      if (started) this.#tolerate(`the end of turn ${turnId}`, () => this.deps.sessions.append(this.sessionId, ended));
       this.actor.send({ type: 'turn.ended', outcome });
       this.deps.publish(this.sessionId);
       this.#schedule();
       this.deps.onIdle();
     };
     const driver = this.deps.driver;
-    if (!driver) {
-      finish('completed');
+    if (!driver || !started) {
+      finish(started ? 'completed' : 'failed');
       return;
     }
     const outcomeOf = () => (controller.signal.aborted ? 'cancelled' : turn.concluded ? 'concluded' : 'completed');
@@ -279,7 +353,8 @@ export class Inbox {
       .then(
         () => finish(outcomeOf()),
         (error: unknown) => finish(controller.signal.aborted ? 'cancelled' : 'failed', String((error as Error)?.message ?? error)),
-      );
+      )
+      .catch((error: unknown) => this.deps.report(error instanceof Error ? error : new Error(String(error))));
     this.#running = { controller, done };
   }
 

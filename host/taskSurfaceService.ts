@@ -7,7 +7,7 @@ import {
   type NormalizedTaskSurfaceModel, type QueuedMessage, type SessionEvent, type SessionId, type SubmitTaskSurfaceResult,
   type TaskSurfaceLimits, type TaskSurfacePendingSubmission, type TaskSurfaceService, type TaskSurfaceSubmissionId,
 } from '../protocol/index.js';
-import { parseInput } from './errors.js';
+import { parseInput, storeStep } from './errors.js';
 import type { HostIds } from './ids.js';
 import type { Inbox, InboxObserver } from './inbox.js';
 import type { LoadedSession, Sessions } from './sessions.js';
@@ -101,9 +101,10 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
     if (this.#actors.get(request.sessionId)?.get(active.callId)?.getSnapshot().context.pending) {
       return { dismissed: false, reason: 'submission-pending' };
     }
-    const event = this.deps.sessions.append(request.sessionId, {
+    // A store failure stores nothing: the surface stays open and the same dismissalId may be retried.
+    const event = storeStep(request.sessionId, 'taskSurface.dismiss', () => this.deps.sessions.append(request.sessionId, {
       type: 'task-surface/dismissed', callId: active.callId, surfaceId: active.surfaceId, dismissalId: request.dismissalId,
-    });
+    }));
     return { dismissed: true, eventSeq: event.seq };
   }
 

@@ -253,6 +253,12 @@ export interface CreateHostOptions {
   driver?: AgentDriver;
   /** false: rows wait until host code claims them (tests step the loop by hand). Default true. */
   autoAdmit?: boolean;
+  /**
+   * Told of every failure the host settles by itself instead of throwing to a caller (a store error
+   * while admitting a row or ending a turn, say: the row is discarded, the turn ends in memory).
+   * Default: `console.error`.
+   */
+  onError?: (error: Error) => void;
   actionCards?: {
     queuedMessageLimit?: number;
     /** Whether acts on a session may use card verbs that need `global` access. Default: allowed. */
