@@ -6,10 +6,14 @@ import type {
 import { isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
 import { HostStoreError, storeStep } from './errors.js';
 import type { HostIds } from './ids.js';
+import { recoverUnfinished } from './recovery.js';
 import type { LoadedSession, Sessions } from './sessions.js';
 import type { ToolRegistry } from './tools.js';
 import { createAgentTurn } from './turn.js';
 import type { AgentDriver, ClaimHandle, InspectObserver, StepContext } from './types.js';
+
+/** Turns running in this host (per Sessions): a session closed and reopened while one runs is not a crash. */
+const liveTurns = new WeakMap<Sessions, Set<TurnId>>();
 
 /** Learns every row's fate without knowing what the row is for (the Task Surface service listens). */
 export interface InboxObserver {
@@ -61,6 +65,11 @@ export class Inbox {
     this.actor = createActor(turnMachine, { input: { sessionId }, inspect: deps.inspect });
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
     this.actor.start();
+    recoverUnfinished(this.session, liveTurns.get(deps.sessions) ?? new Set(), {
+      append: (event) => this.deps.sessions.append(sessionId, event),
+      rerun: (input, rerunOf) => this.#startTurn(deps.ids.turn(), input, rerunOf),
+      report: (error) => deps.report(new HostStoreError(sessionId, 'the recovery of unfinished work', error)),
+    });
     if (this.rows.length) this.#schedule();
   }
 
@@ -305,6 +314,8 @@ export class Inbox {
    * stopped process left (`recovered`; `rerunOf` names the interrupted turn this one runs again).
    */
   #startTurn(turnId: TurnId, input: UserMessageEvent[], rerunOf?: TurnId): void {
+    const live = liveTurns.get(this.deps.sessions) ?? liveTurns.set(this.deps.sessions, new Set()).get(this.deps.sessions)!;
+    live.add(turnId);
     const recovered = this.actor.getSnapshot().matches('idle');
     let started = true;
     try {
@@ -333,6 +344,7 @@ export class Inbox {
     const finish = (outcome: TurnEndOutcome, error?: string) => {
       turn.close();
       this.#running = null;
+      live.delete(turnId);
       const ended = error === undefined ? { type: 'turn/ended' as const, turnId, outcome }
         : { type: 'turn/ended' as const, turnId, outcome, error };
       // Not stored: the turn still ends here; the next start of the session finds it interrupted.

@@ -1,10 +1,11 @@
 import type { SessionEvent } from '../protocol/index.js';
+import { INTERRUPTED_TURN_TEXT } from './recovery.js';
 import type { PromptMessage } from './types.js';
 
 /**
  * The prompt messages of an effective log. User, assistant and tool text go as they are; a tool
  * call is shown to the model as its own assistant step; notices and dismissals are developer
- * messages so the model learns what happened without a user turn.
+ * messages so the model learns what happened without a user turn (also that a crash interrupted a turn).
  */
 export function promptMessages(events: Iterable<SessionEvent>): PromptMessage[] {
   const out: PromptMessage[] = [];
@@ -34,6 +35,9 @@ function promptMessage(event: SessionEvent): PromptMessage | null {
       };
     case 'action-cards/notice':
       return { role: 'developer', text: event.text, seq };
+    case 'turn/ended':
+      // A crash cut the turn short: its events stay, but the model must not take them as complete.
+      return event.outcome === 'interrupted' ? { role: 'developer', text: INTERRUPTED_TURN_TEXT, seq } : null;
     default:
       return null;
   }

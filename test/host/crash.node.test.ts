@@ -1,0 +1,125 @@
+// A turn a crash interrupted is answered: a real host process is killed with SIGKILL mid-turn and a
+// new host on the same SQLite file ends that turn `interrupted` and runs it again, exactly once.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { createHost } from '../../host/createHost.js';
+import { INTERRUPTED_CALL_TEXT, INTERRUPTED_TURN_TEXT } from '../../host/recovery.js';
+import { createSqliteStore } from '../../host/store/sqlite.js';
+import type { AgentTurn } from '../../host/types.js';
+import type { SessionEvent, SessionId } from '../../protocol/index.js';
+import { ScriptedDriver, say } from './helpers.js';
+
+const child = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
+
+/** Runs the child until its turn blocks, then kills it with SIGKILL. */
+function runAndKill(path: string, sessionId: SessionId, mode: 'first' | 'again'): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, path, sessionId, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('blocked')) proc.kill('SIGKILL');
+    });
+    proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    proc.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited ${code}: ${err}`))));
+  });
+}
+
+const summary = (events: SessionEvent[]) => events.map((e) => {
+  switch (e.type) {
+    case 'turn/started': return e.rerunOf ? `started ${e.turnId} rerunOf ${e.rerunOf}` : `started ${e.turnId}`;
+    case 'turn/ended': return `ended ${e.turnId} ${e.outcome}`;
+    case 'tool/result': return `result ${e.name} ${e.ok ? 'ok' : 'failed'}`;
+    case 'tool/call': return `call ${e.name}`;
+    case 'assistant/message': return `assistant ${e.text}`;
+    case 'user/message': return `user ${e.text}`;
+    default: return e.type;
+  }
+});
+
+describe('a turn interrupted by kill -9 (SQLite, real process)', () => {
+  let dir: string;
+  let path: string;
+  const sessionId = 'crash-session' as SessionId;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'task-surface-crash-'));
+    path = join(dir, 'log.db');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A host in this process over the file; `use` touches the session first (its inbox starts). */
+  async function reopen(driver: ScriptedDriver) {
+    const store = createSqliteStore(path);
+    const host = createHost({ store, driver, onError: (e) => assert.fail(e) });
+    assert.equal(host.getView(sessionId).turn, 'running');
+    await host.whenIdle(sessionId);
+    return { store, host };
+  }
+
+  it('is ended interrupted and run again once; the rerun sees the partial turn marked incomplete', async () => {
+    await runAndKill(path, sessionId, 'first');
+    const driver = new ScriptedDriver();
+    let prompt: { role: string; text: string }[] = [];
+    driver.then((turn: AgentTurn) => {
+      prompt = turn.step().messages;
+      turn.reply('done');
+    });
+    const { store, host } = await reopen(driver);
+    const events = store.read(sessionId);
+    const [first] = events.filter((e) => e.type === 'turn/started');
+    const turnId = first!.type === 'turn/started' ? first!.turnId : '';
+    assert.deepEqual(summary(events).slice(0, 8), [
+      'user please work', `started ${turnId}`, 'assistant partial answer (first)', 'call wait_forever',
+      'result wait_forever failed', `ended ${turnId} interrupted`,
+      summary(events)[6]!, 'assistant done',
+    ]);
+    assert.match(summary(events)[6]!, new RegExp(`^started .* rerunOf ${turnId}$`));
+    assert.equal(summary(events)[8], summary(events)[6]!.replace(/^started (\S+).*/, 'ended $1 completed'));
+    assert.equal(events.length, 9);
+    const result = events[4]!;
+    assert.equal(result.type === 'tool/result' && result.content, INTERRUPTED_CALL_TEXT);
+    assert.equal(driver.turns.length, 1);
+    assert.deepEqual(driver.turns[0]!.input.map((m) => m.text), ['please work']);
+    // The partial turn stays in the prompt, closed by the failed result and then the developer note.
+    assert.deepEqual(prompt.map((m) => m.role), ['user', 'assistant', 'assistant', 'tool', 'developer']);
+    assert.equal(prompt[1]!.text, 'partial answer (first)');
+    assert.match(prompt[3]!.text, /^\[result wait_forever \S+ failed\] The call was interrupted/);
+    assert.equal(prompt[4]!.text, INTERRUPTED_TURN_TEXT);
+    assert.equal(host.getView(sessionId).turn, 'idle');
+    await host.dispose();
+    store.close();
+    // A later host finds nothing unfinished: the turn is not run a second time.
+    const later = createHost({ store: createSqliteStore(path), driver: new ScriptedDriver() });
+    assert.equal(later.getView(sessionId).turn, 'idle');
+    await later.whenIdle(sessionId);
+    assert.equal(createSqliteStore(path).read(sessionId).length, 9);
+    await later.dispose();
+  });
+
+  it('a crash during the rerun ends it interrupted and does not run it again; the next message starts a fresh turn', async () => {
+    const fresh = 'crash-again' as SessionId;
+    await runAndKill(path, fresh, 'first');
+    await runAndKill(path, fresh, 'again'); // the rerun blocks too, and is killed
+    const driver = new ScriptedDriver();
+    const store = createSqliteStore(path);
+    const host = createHost({ store, driver, onError: (e) => assert.fail(e) });
+    assert.equal(host.getView(fresh).turn, 'idle');
+    await host.whenIdle(fresh);
+    assert.equal(driver.turns.length, 0);
+    const ended = store.read(fresh).filter((e) => e.type === 'turn/ended').map((e) => e.type === 'turn/ended' && e.outcome);
+    assert.deepEqual(ended, ['interrupted', 'interrupted']);
+    assert.equal(store.read(fresh).filter((e) => e.type === 'turn/started' && e.rerunOf).length, 1);
+    await say(host, fresh, 'try again');
+    await host.whenIdle(fresh);
+    assert.equal(driver.turns.length, 1);
+    assert.equal(summary(store.read(fresh)).at(-1)?.endsWith('completed'), true);
+    await host.dispose();
+    store.close();
+  });
+});
