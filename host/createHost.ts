@@ -3,7 +3,7 @@ import {
   type SendMessageResult, type SessionId, type UpdateQueueResult,
 } from '../protocol/index.js';
 import { createActionCardsService } from './actionCards/index.js';
-import { parseInput, UnknownSessionError } from './errors.js';
+import { HostStoreError, parseInput, UnknownSessionError } from './errors.js';
 import { resolveIds } from './ids.js';
 import { Inbox } from './inbox.js';
 import { createPluginApi, HostSignals } from './pluginApi.js';
@@ -220,10 +220,15 @@ export function createHost(options: CreateHostOptions): Host {
     rewind(input, toSeq) {
       assertOpen();
       const sessionId = sessionIdInput('rewind', input);
-      inboxes.get(sessionId)?.cancel('rewound');
+      // The marker first: a bad toSeq or a store error refuses the rewind before anything is dropped.
       rewindSession(sessions, sessionId, toSeq);
+      inboxes.get(sessionId)?.cancel('rewound');
       // Also when the session is not live (closed): a rewind drops every message that was waiting.
-      for (const row of store.listQueued(sessionId)) store.deleteQueued(sessionId, row.itemId);
+      try {
+        for (const row of store.listQueued(sessionId)) store.deleteQueued(sessionId, row.itemId);
+      } catch (error) {
+        report(new HostStoreError(sessionId, 'deleting the rows a rewind dropped', error));
+      }
     },
     whenIdle(sessionId) {
       return new Promise<void>((resolve) => {

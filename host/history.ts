@@ -1,4 +1,5 @@
 import type { NewSessionEvent, SessionId } from '../protocol/index.js';
+import { storeStep } from './errors.js';
 import type { Sessions } from './sessions.js';
 import type { SessionLogStore } from './store/types.js';
 
@@ -22,7 +23,7 @@ export function forkSession(
   const { store } = sessions;
   store.createSession({ ...source.record, sessionId: newId, title: options.title ?? `${source.record.title} (fork)`, createdAt: now });
   // One batch (one SQLite transaction): the copy and its marker land together or not at all.
-  store.appendMany(newId, forkEntries(store, from, throughSeq, now));
+  storeStep(newId, 'the copy of a fork', () => store.appendMany(newId, forkEntries(store, from, throughSeq, now)));
   sessions.get(newId);
   return newId;
 }

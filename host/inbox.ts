@@ -380,7 +380,15 @@ export class Inbox {
    * turn has ended (`cancelled`). The durable log is otherwise untouched.
    */
   cancel(reason: string, keepStored = false): Promise<void> {
-    for (const row of [...this.rows]) this.remove(row.id, reason, keepStored);
+    for (const row of [...this.rows]) {
+      try {
+        this.remove(row.id, reason, keepStored);
+      } catch (error) {
+        // The store kept the row: it still leaves the live queue (and comes back on the next start).
+        this.deps.report(error as Error);
+        this.remove(row.id, reason, true);
+      }
+    }
     for (const itemId of [...this.#claimed.keys()]) this.#discard(itemId, reason, keepStored);
     const running = this.#running;
     if (!running) return Promise.resolve();

@@ -5,8 +5,10 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createHost } from '../../host/createHost.js';
 import { HostStoreError } from '../../host/errors.js';
 import type { Host } from '../../host/types.js';
-import type { MessageId, SessionId } from '../../protocol/index.js';
+import type { CallId, MessageId, SessionId } from '../../protocol/index.js';
 import { appending, faultyStore, INJECTED, type FaultyStore } from './faultyStore.js';
+import { createPageKind } from '../../host/actionCards/kinds/index.js';
+import { pageArgs } from '../action-cards/helpers.js';
 import { counterIds, goodValues, ids, ScriptedDriver, withOpenSurface } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
@@ -179,6 +181,45 @@ for (const factory of storeFactories) {
       assert.deepEqual(host.getView(sessionId).queue, []);
     });
 
+    it('a rewind refused (bad toSeq, or its marker cannot be stored) drops nothing that waited', async () => {
+      await host.dispose();
+      start(false);
+      const sessionId = host.openSession({ title: 'T' });
+      await send(sessionId, 'waiting');
+      assert.throws(() => host.rewind(sessionId, 99), /toSeq must be an integer from 0 to 0/);
+      faulty.fail('append', appending('session/rewound'));
+      assert.throws(() => host.rewind(sessionId, 0), INJECTED);
+      assert.deepEqual(host.getView(sessionId).queue.map((r) => r.text), ['waiting']);
+      assert.equal(handle.store.listQueued(sessionId).length, 1);
+      host.rewind(sessionId, 0);
+      assert.deepEqual(host.getView(sessionId).queue, []);
+      assert.deepEqual(handle.store.listQueued(sessionId), []);
+    });
+
+    it('a message the store cannot save is refused with HostStoreError; the same messageId may be sent again', async () => {
+      const sessionId = host.openSession({ title: 'T' });
+      faulty.fail('saveQueued');
+      const request = { sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'retry me' };
+      await assert.rejects(host.session.send(request), (e: unknown) => e instanceof HostStoreError && /saving a queued message/.test(e.message));
+      assert.deepEqual(host.getView(sessionId).queue, []);
+      assert.deepEqual(await host.session.send(request), { accepted: true, messageId: request.messageId, itemId: 'item-2' });
+      await host.whenIdle(sessionId);
+      assert.deepEqual(userTexts(sessionId), ['retry me']);
+    });
+
+    it('a fork whose copy cannot be stored throws HostStoreError; the source session goes on', async () => {
+      const sessionId = host.openSession({ title: 'T' });
+      await send(sessionId, 'one');
+      await host.whenIdle(sessionId);
+      faulty.fail('appendMany');
+      assert.throws(() => host.fork(sessionId), (e: unknown) => e instanceof HostStoreError && /the copy of a fork/.test(e.message));
+      await send(sessionId, 'two');
+      await host.whenIdle(sessionId);
+      assert.deepEqual(userTexts(sessionId), ['one', 'two']);
+      const fork = host.fork(sessionId);
+      assert.deepEqual(userTexts(fork), ['one', 'two']);
+    });
+
     it('a stored row that cannot be deleted after its message is durable is reported, and never admitted twice', async () => {
       const sessionId = host.openSession({ title: 'T' });
       faulty.fail('deleteQueued');
@@ -206,6 +247,32 @@ for (const factory of storeFactories) {
       await send(sessionId, 'still here');
       await host.whenIdle(sessionId);
       assert.deepEqual(userTexts(sessionId), ['hello', 'still here']);
+    });
+
+    it('an action card decision or notice that cannot be stored: the act is unconfirmed, the turn fails, both retry cleanly', async () => {
+      host.actionCards.register(createPageKind());
+      const sessionId = host.openSession({ title: 'T' });
+      let callId: CallId | undefined;
+      driver.then(async (turn) => {
+        turn.step();
+        await turn.callTool('skill', { name: 'create-page' });
+        callId = (await turn.callTool('propose_action', pageArgs())).callId;
+      });
+      await send(sessionId, 'plan');
+      await host.whenIdle(sessionId);
+      assert.ok(callId);
+      faulty.fail('append', appending('action-cards/decision'));
+      assert.deepEqual(await host.actionCards.act({ sessionId, callId, verb: 'dismiss' }), { status: 'unconfirmed' });
+      assert.deepEqual(host.actionCards.view(sessionId).decisions, {});
+      assert.deepEqual(await host.actionCards.act({ sessionId, callId, verb: 'dismiss' }), { status: 'accepted', phase: 'dismissed' });
+      // The next step's status notice cannot be stored: that turn fails and ends; the next one reports it.
+      faulty.fail('append', appending('action-cards/notice'));
+      await send(sessionId, 'next');
+      await host.whenIdle(sessionId);
+      assert.equal(types(sessionId).at(-1), 'turn/ended:failed');
+      await send(sessionId, 'again');
+      await host.whenIdle(sessionId);
+      assert.deepEqual(types(sessionId).slice(-4), ['turn/started', 'action-cards/notice', 'assistant/message', 'turn/ended:completed']);
     });
 
     it('a permanently failing store: every row ends discarded and whenIdle resolves', async () => {
