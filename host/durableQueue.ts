@@ -1,4 +1,5 @@
-import type { MessageId, QueuedMessage, SessionId } from '../protocol/index.js';
+import type { MessageId, QueuedMessage, SessionId, UserMessageEvent } from '../protocol/index.js';
+import type { LoadedSession } from './sessions.js';
 import type { SessionLogStore, StoredQueueRow } from './store/types.js';
 
 /** Preview: the first line, at most 120 characters. */
@@ -37,4 +38,10 @@ export function restoreQueued(
     });
   }
   return { rows, nextOrder };
+}
+
+/** The durable user message carrying `messageId` (searched from the newest event), if any. */
+export function durableMessage(session: LoadedSession, messageId: MessageId): UserMessageEvent | undefined {
+  if (!session.userMessages.has(messageId)) return undefined;
+  return session.effective.findLast((e): e is UserMessageEvent => e.type === 'user/message' && e.messageId === messageId);
 }

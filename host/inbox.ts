@@ -3,17 +3,14 @@ import { turnMachine, type TurnEndOutcome } from '../machines/turnMachine.js';
 import type {
   InboxItemId, MessageId, MessageSource, QueuedMessage, SessionId, TurnId, UserMessageEvent,
 } from '../protocol/index.js';
-import { isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
+import { durableMessage, isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
 import { HostStoreError, storeStep } from './errors.js';
 import type { HostIds } from './ids.js';
-import { recoverUnfinished } from './recovery.js';
+import { liveTurnsOf, recoverUnfinished } from './recovery.js';
 import type { LoadedSession, Sessions } from './sessions.js';
 import type { ToolRegistry } from './tools.js';
 import { createAgentTurn } from './turn.js';
 import type { AgentDriver, ClaimHandle, InspectObserver, StepContext } from './types.js';
-
-/** Turns running in this host (per Sessions): a session closed and reopened while one runs is not a crash. */
-const liveTurns = new WeakMap<Sessions, Set<TurnId>>();
 
 /** Learns every row's fate without knowing what the row is for (the Task Surface service listens). */
 export interface InboxObserver {
@@ -65,7 +62,7 @@ export class Inbox {
     this.actor = createActor(turnMachine, { input: { sessionId }, inspect: deps.inspect });
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
     this.actor.start();
-    recoverUnfinished(this.session, liveTurns.get(deps.sessions) ?? new Set(), {
+    recoverUnfinished(this.session, liveTurnsOf(deps.sessions), {
       append: (event) => this.deps.sessions.append(sessionId, event),
       rerun: (input, rerunOf) => this.#startTurn(deps.ids.turn(), input, rerunOf),
       report: (error) => deps.report(new HostStoreError(sessionId, 'the recovery of unfinished work', error)),
@@ -165,7 +162,7 @@ export class Inbox {
     if (!row) return;
     const next = { ...row, ...change };
     if (change.text !== undefined) next.preview = previewOf(change.text);
-    if (isKept(row)) this.#store.updateQueued(this.sessionId, itemId, change);
+    if (isKept(row)) storeStep(this.sessionId, 'changing a queued message', () => this.#store.updateQueued(this.sessionId, itemId, change));
     this.rows[index] = next;
     this.deps.publish(this.sessionId);
   }
@@ -210,7 +207,7 @@ export class Inbox {
         type: 'user/message', messageId: row.messageId, text: row.text, source: row.source,
       }) as UserMessageEvent;
     } catch (cause) {
-      const durable = this.#durableMessage(row.messageId);
+      const durable = durableMessage(this.session, row.messageId);
       if (!durable) {
         const error = new HostStoreError(this.sessionId, `admission of message ${row.messageId}`, cause);
         this.#discarded(row, 'store-error', true);
@@ -230,12 +227,6 @@ export class Inbox {
     this.deps.publish(this.sessionId);
     this.deps.onIdle();
     return event;
-  }
-
-  /** The durable user message carrying `messageId`, searched from the newest event. */
-  #durableMessage(messageId: MessageId): UserMessageEvent | undefined {
-    if (!this.session.userMessages.has(messageId)) return undefined;
-    return this.session.effective.findLast((e): e is UserMessageEvent => e.type === 'user/message' && e.messageId === messageId);
   }
 
   /** Commits without throwing (auto-admission, steering): a failure is already discarded and reported. */
@@ -314,7 +305,7 @@ export class Inbox {
    * stopped process left (`recovered`; `rerunOf` names the interrupted turn this one runs again).
    */
   #startTurn(turnId: TurnId, input: UserMessageEvent[], rerunOf?: TurnId): void {
-    const live = liveTurns.get(this.deps.sessions) ?? liveTurns.set(this.deps.sessions, new Set()).get(this.deps.sessions)!;
+    const live = liveTurnsOf(this.deps.sessions);
     live.add(turnId);
     const recovered = this.actor.getSnapshot().matches('idle');
     let started = true;

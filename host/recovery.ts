@@ -1,6 +1,15 @@
 import type { NewSessionEvent, SessionEvent, ToolCallEvent, TurnId, UserMessageEvent } from '../protocol/index.js';
 import type { LoadedSession } from './sessions.js';
 
+const liveTurns = new WeakMap<object, Set<TurnId>>();
+
+/** Turns running in this host (keyed by its Sessions): a session closed and reopened while one runs is not a crash. */
+export function liveTurnsOf(host: object): Set<TurnId> {
+  let turns = liveTurns.get(host);
+  if (!turns) liveTurns.set(host, (turns = new Set()));
+  return turns;
+}
+
 /** The `tool/result` content of a call a crash interrupted (the tool may or may not have acted). */
 export const INTERRUPTED_CALL_TEXT = 'The call was interrupted when the host stopped; whether it took effect is unknown.';
 

@@ -220,6 +220,36 @@ for (const factory of storeFactories) {
       assert.deepEqual(userTexts(fork), ['one', 'two']);
     });
 
+    it('a message stored before a plugin listener threw is durable: the commit stands and its turn runs', async () => {
+      const sessionId = host.openSession({ title: 'T' });
+      let thrown = false;
+      host.plugins.onEvent((_sessionId, event) => {
+        if (event.type === 'user/message' && !thrown) {
+          thrown = true;
+          throw new Error('listener bug');
+        }
+      });
+      await send(sessionId, 'kept');
+      await host.whenIdle(sessionId);
+      assert.deepEqual(userTexts(sessionId), ['kept']);
+      assert.equal(types(sessionId).at(-1), 'turn/ended:completed');
+      assert.deepEqual(errors.map((e) => e.message), ['listener bug']);
+    });
+
+    it('an edit or steer the store cannot save is refused; the row stays as it was', async () => {
+      await host.dispose();
+      start(false);
+      const sessionId = host.openSession({ title: 'T' });
+      const sent = await send(sessionId, 'draft');
+      assert.ok(sent.accepted);
+      faulty.fail('updateQueued', () => true, 2);
+      const changing = (e: unknown) => e instanceof HostStoreError && /changing a queued message: disk I\/O error/.test(e.message);
+      await assert.rejects(host.session.updateQueue({ sessionId, op: 'edit', itemId: sent.itemId, text: 'changed' }), changing);
+      await assert.rejects(host.session.updateQueue({ sessionId, op: 'steer', itemId: sent.itemId }), changing);
+      assert.deepEqual(host.getView(sessionId).queue.map((r) => [r.text, r.placement]), [['draft', 'queued']]);
+      assert.deepEqual(handle.store.listQueued(sessionId).map((r) => [r.text, r.placement]), [['draft', 'queued']]);
+    });
+
     it('a stored row that cannot be deleted after its message is durable is reported, and never admitted twice', async () => {
       const sessionId = host.openSession({ title: 'T' });
       faulty.fail('deleteQueued');
@@ -273,6 +303,19 @@ for (const factory of storeFactories) {
       await send(sessionId, 'again');
       await host.whenIdle(sessionId);
       assert.deepEqual(types(sessionId).slice(-4), ['turn/started', 'action-cards/notice', 'assistant/message', 'turn/ended:completed']);
+    });
+
+    it('without onError, a failure the host settles goes to console.error', async (t) => {
+      const logged = t.mock.method(console, 'error', () => {});
+      const quiet = createHost({ store: faulty.store, driver: new ScriptedDriver() });
+      const sessionId = quiet.openSession({ title: 'T' });
+      faulty.fail('append', appending('turn/ended'));
+      await quiet.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'x' });
+      await quiet.whenIdle(sessionId);
+      await quiet.dispose();
+      assert.equal(logged.mock.callCount(), 1);
+      const [error] = logged.mock.calls[0]!.arguments as [Error];
+      assert.ok(error instanceof HostStoreError && /the end of turn/.test(error.message));
     });
 
     it('a permanently failing store: every row ends discarded and whenIdle resolves', async () => {
