@@ -1,4 +1,6 @@
-import type { NewSessionEvent, SessionEvent, ToolCallEvent, TurnId, UserMessageEvent } from '../protocol/index.js';
+import {
+  SHOW_TASK_SURFACE, type NewSessionEvent, type SessionEvent, type ToolCallEvent, type TurnId, type UserMessageEvent,
+} from '../protocol/index.js';
 import type { LoadedSession } from './sessions.js';
 
 const liveTurns = new WeakMap<object, Set<TurnId>>();
@@ -20,7 +22,11 @@ export const INTERRUPTED_TURN_TEXT =
 /** Work a stopped process left unfinished in a session's log, found when the session's inbox starts. */
 export interface UnfinishedWork {
   /** A turn that started and never ended; its calls without a result; the messages it answered. */
-  interrupted: { turnId: TurnId; rerunOf: TurnId | undefined; calls: ToolCallEvent[]; input: UserMessageEvent[] } | null;
+  interrupted: {
+    turnId: TurnId; rerunOf: TurnId | undefined; calls: ToolCallEvent[]; input: UserMessageEvent[];
+    /** It showed a Task Surface (a human checkpoint): the agent must not continue past it. */
+    concluded: boolean;
+  } | null;
   /** Durable user messages after the last turn, which no turn started for (a stop between the two). */
   unanswered: UserMessageEvent[];
 }
@@ -46,7 +52,7 @@ export function unfinishedWork(session: LoadedSession): UnfinishedWork {
       // While a turn runs, a message steers into it and that turn answers it.
       if (!running) pending.push(event);
     } else if (event.type === 'turn/started') {
-      running = { turnId: event.turnId, rerunOf: event.rerunOf, calls: [], input: pending };
+      running = { turnId: event.turnId, rerunOf: event.rerunOf, calls: [], input: pending, concluded: false };
       pending = [];
     } else if (event.type === 'turn/ended') {
       if (running?.turnId === event.turnId) running = null;
@@ -54,6 +60,7 @@ export function unfinishedWork(session: LoadedSession): UnfinishedWork {
       running.calls.push(event);
     } else if (event.type === 'tool/result' && running) {
       running.calls = running.calls.filter((c) => c.callId !== event.callId);
+      if (event.ok && event.name === SHOW_TASK_SURFACE && event.turnId === running.turnId) running.concluded = true;
     }
   }
   return { interrupted: running, unanswered: pending };
@@ -71,7 +78,7 @@ export function interruptedEnding(interrupted: NonNullable<UnfinishedWork['inter
 /**
  * Answers what a stopped process left unanswered, when the session's inbox starts: an interrupted
  * turn is ended `interrupted` (each unfinished call first gets a failed result) and run again once
- * (`rerunOf`), unless it was itself a rerun; user messages no turn started for get a turn. A store
+ * (`rerunOf`), unless it was itself a rerun or had shown a Task Surface (the user answers next); user messages no turn started for get a turn. A store
  * error is reported and the inbox starts anyway (the next start tries again). A turn `running` in
  * this process is not interrupted.
  */
@@ -87,7 +94,7 @@ export function recoverUnfinished(session: LoadedSession, running: ReadonlySet<T
   try {
     if (interrupted) {
       for (const event of interruptedEnding(interrupted)) o.append(event);
-      if (interrupted.rerunOf === undefined) o.rerun(interrupted.input, interrupted.turnId);
+      if (interrupted.rerunOf === undefined && !interrupted.concluded) o.rerun(interrupted.input, interrupted.turnId);
     } else if (unanswered.length) {
       o.rerun(unanswered);
     }

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { AgentTurn, Host } from '../../host/types.js';
-import type { SessionId } from '../../protocol/index.js';
-import { ids, makeHost, say, ScriptedDriver } from './helpers.js';
+import type { SessionId, TaskSurfaceId } from '../../protocol/index.js';
+import { goodValues, ids, makeHost, sampleModel, say, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
 /** A script that blocks its turn (ignoring cancellation) until `release`; `started` resolves once it runs. */
@@ -65,6 +65,35 @@ for (const factory of storeFactories) {
       start(third).getView(sessionId);
       assert.equal(third.turns.length, 0);
       assert.deepEqual(outcomes(sessionId), ['started', 'interrupted', 'rerun', 'completed']);
+    });
+
+    it('a turn that showed a Task Surface before the stop is not rerun: the agent waits for the submission', async () => {
+      let started!: () => void;
+      const running = new Promise<void>((resolve) => (started = resolve));
+      const dead = start(new ScriptedDriver().then(async (turn) => {
+        turn.step();
+        await turn.callTool('show_task_surface', { model: sampleModel() });
+        started();
+        await new Promise(() => {});
+      }));
+      const sessionId = dead.openSession({ title: 'T' });
+      await say(dead, sessionId, 'show me');
+      await running;
+      hosts.splice(hosts.indexOf(dead), 1);
+      const driver = new ScriptedDriver();
+      const host = start(driver);
+      const surface = host.getView(sessionId).taskSurface.active;
+      await host.whenIdle(sessionId);
+      assert.equal(driver.turns.length, 0);
+      assert.deepEqual(outcomes(sessionId), ['started', 'interrupted']);
+      assert.ok(surface);
+      const submitted = await host.taskSurface.submit({
+        sessionId, surfaceId: surface.surfaceId as TaskSurfaceId, submissionId: ids.submission(), values: goodValues,
+      });
+      assert.ok(submitted.accepted);
+      await host.whenIdle(sessionId);
+      assert.equal(driver.turns.length, 1);
+      assert.deepEqual(outcomes(sessionId), ['started', 'interrupted', 'started', 'completed']);
     });
 
     it('a fork taken mid-turn inherits the unended turn but starts nothing', async () => {
