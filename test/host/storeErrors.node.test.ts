@@ -141,6 +141,25 @@ for (const factory of storeFactories) {
       assert.equal(types(sessionId).at(-1), 'turn/ended:completed');
     });
 
+    it('after a restart, a turn whose start or end the store refused is answered (a turn; interrupted and rerun)', async () => {
+      const sessionId = host.openSession({ title: 'T' });
+      faulty.fail('append', appending('turn/started'));
+      await send(sessionId, 'never started');
+      await host.whenIdle(sessionId);
+      await restart();
+      host.getView(sessionId);
+      await host.whenIdle(sessionId);
+      assert.deepEqual(driver.turns.map((t) => t.input.map((m) => m.text)), [['never started']]);
+      faulty.fail('append', appending('turn/ended'));
+      await send(sessionId, 'never ended');
+      await host.whenIdle(sessionId);
+      await restart();
+      host.getView(sessionId);
+      await host.whenIdle(sessionId);
+      assert.deepEqual(driver.turns.map((t) => t.input.map((m) => m.text)), [['never ended']]);
+      assert.deepEqual(types(sessionId).slice(-4), ['turn/ended:interrupted', 'turn/started', 'assistant/message', 'turn/ended:completed']);
+    });
+
     it('a tool result that cannot be stored fails the turn, which still ends and is logged', async () => {
       const sessionId = host.openSession({ title: 'T' });
       faulty.fail('append', appending('tool/result'));
