@@ -32,8 +32,8 @@ export interface UnfinishedWork {
 }
 
 /**
- * Scans the log's tail since the last fork or rewind (an inherited prefix starts nothing, and a
- * rewind ends the turn it cut): a turn started without `turn/ended` was interrupted; user messages
+ * Scans the log's tail since the last fork, rewind or ended turn (an inherited prefix starts nothing,
+ * and a rewind ends the turn it cut): a turn started without `turn/ended` was interrupted; user messages
  * after the last turn with no `turn/started` after them were never answered. A log that ends in a
  * rewind (or the late events it ignores) has nothing unfinished.
  */
@@ -42,8 +42,9 @@ export function unfinishedWork(session: LoadedSession): UnfinishedWork {
   const events = session.effective;
   if (events.length === 0 || events[events.length - 1]!.seq !== session.lastSeq) return none;
   let start = events.length;
-  // A gap in seq is a rewind marker (with what it cut or ignored); a fork marker starts the log anew.
-  while (start > 0 && events[start - 1]!.type !== 'session/forked'
+  // A gap in seq is a rewind marker (with what it cut or ignored); a fork marker starts the log anew;
+  // everything up to the last `turn/ended` was answered (so a long log costs only its last turn).
+  while (start > 0 && events[start - 1]!.type !== 'session/forked' && events[start - 1]!.type !== 'turn/ended'
     && (start === events.length || events[start]!.seq === events[start - 1]!.seq + 1)) start--;
   let running: UnfinishedWork['interrupted'] = null;
   let pending: UserMessageEvent[] = [];
