@@ -214,7 +214,7 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
     const sessionId = session.record.sessionId;
     const cached = this.#models.get(sessionId);
     if (cached?.callId === callId) return cached.model;
-    const { result } = this.deps.sessions.store.findCall(sessionId, callId);
+    const { result } = storeStep(sessionId, 'reading the surface\'s tool result', () => this.deps.sessions.store.findCall(sessionId, callId));
     if (result?.type !== 'tool/result' || !result.ok) return null;
     const meta = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(result.meta);
     if (!meta.success) return null;

@@ -174,6 +174,19 @@ for (const factory of storeFactories) {
       assert.equal(types(sessionId).at(-1), 'turn/ended:completed');
     });
 
+    it('a surface whose tool result cannot be read answers HostStoreError; the next call reads it', async () => {
+      const { sessionId, surfaceId } = await withOpenSurface(host, driver);
+      await restart(); // the model is read from the store again
+      faulty.fail('findCall', () => true, 2);
+      const reading = (e: unknown) => e instanceof HostStoreError && /reading the surface's tool result/.test(e.message);
+      await assert.rejects(host.taskSurface.getActive({ sessionId, surfaceId }), reading);
+      await assert.rejects(host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues }), reading);
+      assert.equal((await host.taskSurface.getActive({ sessionId, surfaceId })).active, true);
+      const submitted = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
+      assert.ok(submitted.accepted);
+      await host.whenIdle(sessionId);
+    });
+
     it('a dismissal that cannot be stored is refused with the error; the surface stays open and a retry works', async () => {
       const { sessionId, surfaceId } = await withOpenSurface(host, driver);
       faulty.fail('append', appending('task-surface/dismissed'));
