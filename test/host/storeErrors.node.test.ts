@@ -245,6 +245,8 @@ for (const factory of storeFactories) {
       await host.whenIdle(sessionId);
       faulty.fail('appendMany');
       assert.throws(() => host.fork(sessionId), (e: unknown) => e instanceof HostStoreError && /the copy of a fork/.test(e.message));
+      // The fork's record was created before the copy failed: it stays, empty.
+      assert.deepEqual(host.listSessions().map((r) => [r.title, r.lastSeq]).filter(([, seq]) => seq === 0), [['T (fork)', 0]]);
       await send(sessionId, 'two');
       await host.whenIdle(sessionId);
       assert.deepEqual(userTexts(sessionId), ['one', 'two']);
