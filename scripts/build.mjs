@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const BUDGET_GZIP = 110 * 1024;
-const layers = ['protocol', 'machines', 'host', 'transport', 'components'];
+const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components'];
 
 function run(command, args) {
   const { status } = spawnSync(command, args, { stdio: 'inherit' });
