@@ -27,29 +27,42 @@ describe('showTaskSurfaceTool', () => {
     assert.equal(JSON.stringify(showTaskSurfaceTool), JSON.stringify(showTaskSurfaceTool));
   });
 
-  it('names the tool and says what it is for, that it ends the turn and how the reply arrives', () => {
+  it('names the tool, says that it ends the turn, how the reply arrives and the rules JSON Schema cannot say', () => {
     assert.equal(showTaskSurfaceTool.name, SHOW_TASK_SURFACE);
     assert.equal(showTaskSurfaceTool.name, 'show_task_surface');
     const { description } = showTaskSurfaceTool;
     assert.match(description, /ends your turn/);
     assert.match(description, /next user message/);
-    assert.ok(description.length < 800, `description is ${description.length} characters`);
+    for (const rule of [/One panel at a time/, /No keys beyond the schema/, /not blank/, /at least one block or field/,
+      /ids unique/, /initials use option ids/, /no line breaks/, /row keys are column ids/, /64 blocks, 32 fields, 200 rows/]) {
+      assert.match(description, rule);
+    }
   });
 
-  it('has an input schema of { model } that carries the strict rules', () => {
+  it('is lean: at most 3,000 characters of JSON in all', () => {
+    assert.ok(JSON.stringify(showTaskSurfaceTool).length <= 3000, `${JSON.stringify(showTaskSurfaceTool).length} characters`);
+  });
+
+  it('has an input schema of { model } that carries the rules JSON Schema can say', () => {
     const schema = showTaskSurfaceTool.inputSchema as Record<string, any>;
     assert.equal(schema.type, 'object');
     assert.deepEqual(schema.required, ['model']);
     assert.equal(schema.additionalProperties, false);
     const model = schema.properties.model;
     assert.deepEqual(model.required, ['version', 'title', 'sections', 'submit']);
-    assert.equal(model.additionalProperties, false);
     assert.equal(model.properties.version.const, 1);
-    const sectionId = model.properties.sections.items.properties.id;
-    assert.equal(sectionId.pattern, '^[A-Za-z0-9][A-Za-z0-9_.:-]*$');
-    assert.equal(model.properties.title.pattern, '\\S');
-    const kinds = model.properties.fields.items.oneOf.map((f: any) => f.properties.kind.const);
-    assert.deepEqual(kinds, ['text', 'choice', 'multi-choice', 'toggle', 'order']);
+    assert.equal(schema.$defs.id.pattern, '^[A-Za-z0-9][\\w.:-]{0,127}$');
+    assert.deepEqual(schema.$defs.field.properties.kind.enum, ['text', 'choice', 'multi-choice', 'toggle', 'order']);
+    assert.deepEqual(schema.$defs.block.oneOf.map((b: any) => b.properties.kind.const), ['markdown', 'metrics', 'table', 'diff', 'notice']);
+    assert.equal(schema.$defs.options.minItems, 1);
+    assert.equal(model.properties.sections.items.properties.blocks.minItems, 1);
+    assert.deepEqual(model.properties.sections.items.properties.layout.properties.columns.enum, [2, 3]);
+  });
+
+  it('its id pattern is the parser\'s id rule', () => {
+    const pattern = new RegExp((showTaskSurfaceTool.inputSchema as any).$defs.id.pattern);
+    for (const ok of ['a', 'A1', '0_x.y:z-w', 'x'.repeat(128)]) assert.ok(pattern.test(ok), ok);
+    for (const bad of ['', '_a', '-a', 'a b', 'x'.repeat(129), '__proto__', 'é']) assert.ok(!pattern.test(bad), bad);
   });
 });
 
