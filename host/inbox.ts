@@ -49,6 +49,8 @@ export class Inbox {
   readonly #claimed = new Map<InboxItemId, QueuedMessage>();
   #admitted: UserMessageEvent[] = [];
   #running: { controller: AbortController; done: Promise<void> } | null = null;
+  /** The running turn's reply as streamed so far (transient, never logged). */
+  #streaming: { turnId: TurnId; text: string } | null = null;
   #scheduled = false;
   #disposed = false;
   /** The next row's `order` in the store. */
@@ -92,6 +94,10 @@ export class Inbox {
 
   get session(): LoadedSession {
     return this.deps.sessions.get(this.sessionId);
+  }
+
+  get streaming(): { turnId: TurnId; text: string } | null {
+    return this.#streaming;
   }
 
   /** 'running' while a turn runs (admitting rows alone is not the agent working). */
@@ -329,6 +335,11 @@ export class Inbox {
       mintMessageId: this.deps.ids.message,
       onConcluded: () => {
         this.actor.send({ type: 'agent.concluded' });
+        this.deps.publish(this.sessionId);
+      },
+      onPartial: (text) => {
+        if (text === null && this.#streaming === null) return;
+        this.#streaming = text === null ? null : { turnId, text };
         this.deps.publish(this.sessionId);
       },
     });

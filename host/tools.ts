@@ -18,6 +18,11 @@ export class ToolRegistry {
     return this.#tools.get(name);
   }
 
+  /** A tool offered only under a condition (`when`): its arrival is announced to the model. */
+  isConditional(name: string): boolean {
+    return this.#tools.get(name)?.when !== undefined;
+  }
+
   /** Whether `tool` is offered to this session's agent now. A throwing `when` hides the tool. */
   isAdvertised(tool: HostTool, toolMode: ToolMode, ctx: { sessionId: SessionId; agent: 'root' | 'subagent' }): boolean {
     if (!tool.modes.includes(toolMode)) return false;

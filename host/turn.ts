@@ -21,6 +21,19 @@ export interface AgentTurnOptions {
   mintMessageId(): MessageId;
   /** A tool concluded the turn. */
   onConcluded(): void;
+  /** The reply streamed so far (null: none); transient, for the session's watchers. */
+  onPartial?(text: string | null): void;
+}
+
+/** The conditional tools announced by `tools/changed` events of the effective log. */
+function announcedTools(events: Iterable<SessionEvent>): Set<string> {
+  const announced = new Set<string>();
+  for (const event of events) {
+    if (event.type !== 'tools/changed') continue;
+    for (const name of event.added) announced.add(name);
+    for (const name of event.removed) announced.delete(name);
+  }
+  return announced;
 }
 
 /**
@@ -55,6 +68,28 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
   const refusal = () => (concluded
     ? 'The turn has concluded (a human checkpoint); no further tool calls run in it.'
     : 'The turn has ended; the call did not run.');
+
+  const partial = (text: string | null) => o.onPartial?.(text);
+
+  /** A call that does not run: logged with a failed result, so the model sees what became of it. */
+  const logRefused = (name: string, args: JsonValue, options: ToolCallOptions, callId: CallId, content: string): ToolOutcome => {
+    o.append({ type: 'tool/call', callId, turnId: o.turnId, name, args, origin: options.origin ?? 'model', agent: options.agent ?? 'root' });
+    o.append({ type: 'tool/result', callId, turnId: o.turnId, name, ok: false, content });
+    return { ok: false, content };
+  };
+
+  /**
+   * Appends one `tools/changed` notice when the conditional tools offered now differ from those the
+   * log announced (a card skill loaded; a reopened agent lost its activation). Append-only: earlier
+   * messages, and so the cached prefix, never change.
+   */
+  const announceToolChanges = (offered: readonly string[]) => {
+    const now = new Set(offered.filter((name) => o.tools.isConditional(name)));
+    const announced = announcedTools(o.session().effective);
+    const added = [...now].filter((name) => !announced.has(name));
+    const removed = [...announced].filter((name) => !now.has(name));
+    if (added.length > 0 || removed.length > 0) o.append({ type: 'tools/changed', added, removed });
+  };
 
   const invoke = async (name: string, args: JsonValue, options: ToolCallOptions, callId: CallId): Promise<ToolOutcome> => {
     const origin = options.origin ?? 'model';
@@ -100,12 +135,11 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
       if (ended()) throw new Error(`turn ${o.turnId} has ended`);
       if (concluded) throw new Error(`turn ${o.turnId} has concluded; the agent must not continue past it`);
       o.admitSteering();
+      // Before the step hooks, so a status notice stays the request's last message.
+      announceToolChanges(o.tools.advertised(o.session().record.toolMode, { sessionId: o.sessionId, agent: 'root' }).map((t) => t.name));
       o.beforeStep({ sessionId: o.sessionId, turnId: o.turnId });
-      const session = o.session();
-      return {
-        tools: o.tools.advertised(session.record.toolMode, { sessionId: o.sessionId, agent: 'root' }),
-        messages: promptMessages(session.effective),
-      };
+      const tools = o.tools.advertised(o.session().record.toolMode, { sessionId: o.sessionId, agent: 'root' });
+      return { tools, messages: promptMessages(o.session().effective) };
     },
     async callTool(name, args, options = {}) {
       const callId = o.mintCallId();
@@ -118,12 +152,25 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
       });
       return { ...outcome, callId };
     },
+    async rejectCall(name, rawArgs, reason) {
+      const callId = o.mintCallId();
+      if (ended() || concluded) return { callId };
+      await scheduler.run(false, async () => {
+        if (!ended() && !concluded) logRefused(name, rawArgs, {}, callId, reason);
+      });
+      return { callId };
+    },
+    showPartial(text) {
+      if (!ended()) partial(text);
+    },
     reply(text: string) {
       if (ended()) throw new Error(`turn ${o.turnId} has ended`);
       o.append({ type: 'assistant/message', messageId: o.mintMessageId(), turnId: o.turnId, text });
+      partial(null);
     },
     close() {
       closed = true;
+      partial(null);
     },
   };
 }

@@ -104,9 +104,14 @@ export interface AgentDriver {
 
 export interface PromptMessage {
   role: 'user' | 'assistant' | 'tool' | 'developer';
+  /** The message as plain text (a tool call or result flattened, for text-only models). */
   text: string;
   /** seq of the log event it came from */
   seq: number;
+  /** On an assistant tool-call message: the call, for a provider's native tool-call item. */
+  toolCall?: { callId: CallId; name: string; args: JsonValue };
+  /** On a tool message: the call it answers (paired by `callId`) and whether it succeeded. */
+  toolResult?: { callId: CallId; name: string; ok: boolean; content: string };
 }
 
 /** One model request: what the model would be sent. */
@@ -136,8 +141,20 @@ export interface AgentTurn {
   step(): ModelRequest;
   /** Logs tool/call, runs the tool, logs tool/result. Refused (ok: false) once the turn concluded. */
   callTool(name: string, args: JsonValue, options?: ToolCallOptions): Promise<ToolOutcome & { callId: CallId }>;
-  /** Appends the agent's answer as an assistant message. */
+  /** Appends the agent's answer as an assistant message (and ends any partial text shown). */
   reply(text: string): void;
+  /**
+   * Shows the reply while it streams: `text` is everything so far. Watchers see it as the view's
+   * transient `streaming` field; nothing is logged. `null` clears it (a cut stream); `reply` and the
+   * end of the turn clear it too.
+   */
+  showPartial(text: string | null): void;
+  /**
+   * A call the model made whose arguments could not be read (not JSON, not an object): logs the
+   * call with its raw arguments and a failed result carrying `reason`, so the model can correct it
+   * on its next step. Nothing runs.
+   */
+  rejectCall(name: string, rawArgs: string, reason: string): Promise<{ callId: CallId }>;
   /** True once a tool concluded the turn (show_task_surface does). */
   readonly concluded: boolean;
 }
@@ -224,7 +241,8 @@ export type CardHandlerResult =
 
 export interface CardKind {
   action: string;
-  skill: { name: string; text: string };
+  /** `purpose`: one line the `skill` tool lists so a model can discover the kind (default: the text's first line). */
+  skill: { name: string; text: string; purpose?: string };
   /** One or two sentences: how to invite the user to the card, in the user's language. */
   invitation: string;
   /** zod (or zod/mini) schema of `details`. */

@@ -16,6 +16,7 @@ export function sessionView(session: LoadedSession, inbox: Inbox | undefined, ca
     taskSurface: taskSurfaceProjection(session.surface),
     queue: inbox ? inbox.rows.map((row) => ({ ...row, source: structuredClone(row.source) })) : [],
     actionCards: cards.view(sessionId),
+    ...(inbox?.streaming ? { streaming: { ...inbox.streaming } } : {}),
   };
 }
 

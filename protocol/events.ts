@@ -61,6 +61,14 @@ export const ActionCardsNoticeEventSchema = event('action-cards/notice', {
   through: seq,
   text: z.string(),
 });
+/**
+ * The agent's conditional tools changed (a card skill loaded, or a reopened agent lost an
+ * activation): the append-only `tool-addition` notice, so the request prefix before it stays cached.
+ */
+export const ToolsChangedEventSchema = event('tools/changed', {
+  added: z.array(z.string().check(z.minLength(1))),
+  removed: z.array(z.string().check(z.minLength(1))),
+});
 export const TurnStartedEventSchema = event('turn/started', {
   turnId: TurnIdSchema,
   /** Set on the one rerun of a turn a crash interrupted; a rerun is never run again. */
@@ -90,6 +98,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   TaskSurfaceDismissedEventSchema,
   ActionCardsDecisionEventSchema,
   ActionCardsNoticeEventSchema,
+  ToolsChangedEventSchema,
   TurnStartedEventSchema,
   TurnEndedEventSchema,
   SessionForkedEventSchema,

@@ -1,5 +1,5 @@
 import type { ActionCardsView } from './actionCards.js';
-import type { SessionId } from './ids.js';
+import type { SessionId, TurnId } from './ids.js';
 import type { QueuedMessage } from './message.js';
 import type { TaskSurfaceProjection } from './taskSurface.js';
 
@@ -16,6 +16,11 @@ export interface SessionView {
   taskSurface: TaskSurfaceProjection;
   queue: QueuedMessage[];
   actionCards: ActionCardsView;
+  /**
+   * The agent's reply while it streams: everything so far, transient (never logged). Absent when
+   * nothing streams; the final text arrives once, as an `assistant/message` in the log.
+   */
+  streaming?: { turnId: TurnId; text: string };
 }
 
 export interface SessionSummary {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {
-  CallIdSchema, InboxItemIdSchema, MessageIdSchema, SessionIdSchema, TaskSurfaceIdSchema, TaskSurfaceSubmissionIdSchema,
+  CallIdSchema, InboxItemIdSchema, MessageIdSchema, SessionIdSchema, TaskSurfaceIdSchema, TurnIdSchema, TaskSurfaceSubmissionIdSchema,
 } from './ids.js';
 import { JsonObjectSchema } from './json.js';
 import { MessageSourceSchema } from './message.js';
@@ -53,6 +53,7 @@ export const SessionViewSchema = z.looseObject({
   }),
   queue: z.array(QueuedMessageSchema),
   actionCards: ActionCardsViewSchema,
+  streaming: z.optional(z.strictObject({ turnId: TurnIdSchema, text: z.string() })),
 });
 
 export const SessionSummarySchema = z.looseObject({

@@ -76,7 +76,7 @@ for (const factory of storeFactories) {
         const request = turn.step();
         const last = request.messages.at(-1)!;
         notices.push([last.role, last.text]);
-        const again = turn.step().messages.filter((m) => m.role === 'developer');
+        const again = turn.step().messages.filter((m) => m.role === 'developer' && m.text.startsWith('Latest status'));
         notices.push([String(again.length)]);
         turn.reply('ok');
       });
