@@ -51,6 +51,11 @@ export class KindRegistry {
   skills(): string[] {
     return [...this.#kinds.values()].map((k) => k.skill.name);
   }
+
+  /** Each registered kind's skill with its one-line purpose (its own, or the text's first line). */
+  skillList(): { name: string; purpose: string }[] {
+    return [...this.#kinds.values()].map((k) => ({ name: k.skill.name, purpose: skillPurpose(k.skill) }));
+  }
 }
 
 function validateKind(kind: CardKind): void {
@@ -64,4 +69,10 @@ function validateKind(kind: CardKind): void {
   for (const phase of ['proposed', 'replaced']) {
     if (kind.dismissibleIn?.includes(phase)) throw new Error(`${where}: dismissibleIn must list recorded phases, not "${phase}"`);
   }
+}
+
+/** A skill's one-line purpose: `purpose`, else the first non-blank line of its text (markdown marks dropped), at most 120 characters. */
+export function skillPurpose(skill: { text: string; purpose?: string }): string {
+  const line = (skill.purpose ?? skill.text.split('\n').find((l) => l.trim() !== '') ?? '').replace(/^[#>*\-\s]+/, '').replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

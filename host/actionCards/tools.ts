@@ -51,10 +51,30 @@ export interface ToolDeps {
   isActive(sessionId: SessionId): boolean;
 }
 
+/**
+ * The `skill` declaration with the loadable skills listed (name and one-line purpose), so a model
+ * can discover card kinds. It changes only when a kind registers or unregisters.
+ */
+export function skillDefinition(skills: readonly { name: string; purpose: string }[]): ToolDefinition {
+  if (skills.length === 0) return SKILL_DEFINITION;
+  const listed = skills.map((s) => `- ${s.name}: ${s.purpose}`).join('\n');
+  return {
+    ...SKILL_DEFINITION,
+    description: `${SKILL_DEFINITION.description} Skills you can load:\n${listed}`,
+    inputSchema: { ...SKILL_DEFINITION.inputSchema, properties: { name: { type: 'string', enum: skills.map((s) => s.name) } } },
+  };
+}
+
 /** The minimal `skill` tool: returns a registered kind's skill text; a direct root load activates cards. */
 export function createSkillTool(deps: ToolDeps): HostTool {
+  let cached: { key: string; definition: ToolDefinition } | undefined;
   return {
-    definition: SKILL_DEFINITION,
+    get definition() {
+      const skills = deps.registry.skillList();
+      const key = JSON.stringify(skills);
+      if (cached?.key !== key) cached = { key, definition: skillDefinition(skills) };
+      return cached.definition;
+    },
     concurrencySafe: true,
     modes: ['native', 'both', 'code'],
     execute(args: JsonValue, ctx: ToolContext): ToolOutcome {
