@@ -1,0 +1,97 @@
+import type { JsonValue } from '../protocol/index.js';
+import type { AgentDriver, AgentTurn, ModelRequest } from '../host/types.js';
+import { describeModelError, ModelTurnError } from './errors.js';
+
+/** A tool call as the provider returned it: arguments as raw JSON text, or already parsed. */
+export interface ModelToolCall {
+  name: string;
+  arguments: string | JsonValue;
+  /** The SDK already found the arguments unreadable (the AI SDK's `invalid` calls). */
+  invalid?: string;
+}
+
+export interface ModelStepResult {
+  text: string;
+  toolCalls: ModelToolCall[];
+}
+
+/** One provider behind the shared turn loop: one model call per step. */
+export interface ModelAdapter {
+  /** For error texts: "OpenAI (gpt-4.1-mini)". */
+  readonly label: string;
+  readonly retries: number;
+  readonly timeoutMs: number;
+  call(request: ModelRequest, io: { signal: AbortSignal; onText(delta: string): void }): Promise<ModelStepResult>;
+}
+
+export interface LoopOptions {
+  /** Model calls per turn before the turn fails (a model that keeps calling tools). Default 16. */
+  maxSteps?: number;
+}
+
+/**
+ * The turn loop every driver shares: step, call the model (streaming text to watchers), log the
+ * answer once, run the tool calls in the order they arrived (show_task_surface is an exclusive
+ * barrier: later calls wait for it and are refused once it concluded the turn), and go on until
+ * the model answers without tools or a tool concluded the turn.
+ */
+export function createLoopDriver(adapter: ModelAdapter, options: LoopOptions = {}): AgentDriver {
+  const maxSteps = options.maxSteps ?? 16;
+  return {
+    async runTurn(turn) {
+      for (let step = 0; step < maxSteps; step += 1) {
+        const request = turn.step();
+        const result = await callModel(adapter, turn, request);
+        if (result.text.trim() !== '') turn.reply(result.text);
+        if (result.toolCalls.length === 0) {
+          if (result.text.trim() === '') throw new ModelTurnError(`${adapter.label} returned an empty answer.`);
+          return;
+        }
+        await Promise.all(result.toolCalls.map((call) => dispatch(turn, call)));
+        if (turn.concluded || turn.signal.aborted) return;
+      }
+      throw new ModelTurnError(`${adapter.label} called tools ${maxSteps} times without answering; the turn stops here.`);
+    },
+  };
+}
+
+async function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest): Promise<ModelStepResult> {
+  let streamed = '';
+  try {
+    return await adapter.call(request, {
+      signal: turn.signal,
+      onText: (delta) => {
+        streamed += delta;
+        turn.showPartial(streamed);
+      },
+    });
+  } catch (error) {
+    turn.showPartial(null);
+    if (turn.signal.aborted) throw error; // cancelled: the host records that, not a provider failure
+    throw new ModelTurnError(describeModelError(error, {
+      provider: adapter.label, retries: adapter.retries, timeoutMs: adapter.timeoutMs, streamed: streamed.length,
+    }));
+  }
+}
+
+/** Runs one call, or hands its unreadable arguments back to the model as a failed result. */
+function dispatch(turn: AgentTurn, call: ModelToolCall): Promise<unknown> {
+  const correct = (reason: string) => turn.rejectCall(call.name, typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+    `${reason} Call ${call.name} again with a JSON object as its arguments.`);
+  if (call.invalid !== undefined) return correct(`The arguments of ${call.name} could not be read: ${call.invalid}.`);
+  let args: unknown = call.arguments;
+  if (typeof args === 'string') {
+    if (args.trim() === '') args = {};
+    else {
+      try {
+        args = JSON.parse(args);
+      } catch (error) {
+        return correct(`The arguments of ${call.name} are not valid JSON (${(error as Error).message}).`);
+      }
+    }
+  }
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    return correct(`The arguments of ${call.name} must be a JSON object, not ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}.`);
+  }
+  return turn.callTool(call.name, args as JsonValue);
+}
