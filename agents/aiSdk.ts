@@ -79,11 +79,17 @@ export function createAiSdkDriver(options: AiSdkDriverOptions): AgentDriver {
         model: options.model, system, messages: aiSdkMessages(request), maxRetries, abortSignal: signal,
         ...(request.tools.length > 0 ? { tools: aiSdkTools(request.tools) } : {}),
       };
-      if (!stream) {
-        const result = await generateText(call);
-        return { text: result.text, toolCalls: result.toolCalls.map(toModelCall) };
+      try {
+        if (!stream) {
+          const result = await generateText(call);
+          return { text: result.text, toolCalls: result.toolCalls.map(toModelCall) };
+        }
+        return await readParts(streamText({ ...call, onError: () => {} }).fullStream, io.onText);
+      } catch (error) {
+        // The AI SDK has no timeout of its own: ours aborted the call (a stream just ends).
+        if (signal.aborted && !io.signal.aborted) throw signal.reason;
+        throw error;
       }
-      return readParts(streamText({ ...call, onError: () => {} }).fullStream, io.onText);
     },
   }, options);
 }

@@ -21,7 +21,8 @@ interface ErrorLike { status?: unknown; statusCode?: unknown; message?: unknown;
 
 const statusOf = (e: ErrorLike): number | undefined => {
   const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
-  return status;
+  // A 200 whose body broke off (the AI SDK reports the status it had) is a cut stream, not an HTTP error.
+  return status !== undefined && status >= 400 ? status : undefined;
 };
 
 /** The provider's own message, without the SDK's "401 " prefix and cut to one line. */

@@ -78,6 +78,11 @@ const pieces = (text: string, size = 7) => {
   return out;
 };
 
+/** Drops the connection once what was written has reached the client (a cut mid-stream, not a refused request). */
+const cutAfterFlush = (res: ServerResponse) => {
+  res.write('', () => setTimeout(() => res.socket?.destroy(), 30));
+};
+
 const sse = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
 
 /* ---- OpenAI Chat Completions ---- */
@@ -107,7 +112,7 @@ const writeOpenAI: Writer = (res, answer, stream) => {
   chunk({ role: 'assistant', content: '' });
   for (const piece of pieces(text)) chunk({ content: piece });
   if ('cut' in answer) {
-    res.socket?.destroy();
+    cutAfterFlush(res);
     return;
   }
   toolCalls.forEach((c, index) => {
@@ -150,7 +155,7 @@ const writeAnthropic: Writer = (res, answer, stream) => {
     event('content_block_start', { index, content_block: { type: 'text', text: '' } });
     for (const piece of pieces(text)) event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
     if ('cut' in answer) {
-      res.socket?.destroy();
+      cutAfterFlush(res);
       return;
     }
     event('content_block_stop', { index });

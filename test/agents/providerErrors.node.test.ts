@@ -1,0 +1,119 @@
+// Provider failures end the turn `failed` with a readable reason in the log (turn/ended.error);
+// 429 and 5xx are retried first (honouring retry-after). The same table runs through all three SDKs.
+import { after, before, beforeEach, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createAiSdkDriver } from '../../agents/aiSdk.js';
+import { createAnthropicDriver } from '../../agents/anthropic.js';
+import { createOpenAIDriver } from '../../agents/openai.js';
+import type { AgentDriver, Host } from '../../host/types.js';
+import type { SessionId } from '../../protocol/index.js';
+import { startFakeAnthropic, startFakeOpenAI, type FakeProvider } from './fakeProviders.js';
+import { driverHost, lastTurnEnd, log, recordViews, turn } from './helpers.js';
+
+interface Provider {
+  name: string;
+  start(): Promise<FakeProvider>;
+  driver(url: string, o: { maxRetries: number; timeoutMs: number }): AgentDriver;
+}
+
+const providers: Provider[] = [
+  {
+    name: 'OpenAI', start: startFakeOpenAI,
+    driver: (url, o) => createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${url}/v1`, ...o }),
+  },
+  {
+    name: 'Anthropic', start: startFakeAnthropic,
+    driver: (url, o) => createAnthropicDriver({ model: 'm', apiKey: 'k', baseURL: url, ...o }),
+  },
+  {
+    name: 'AI SDK', start: startFakeOpenAI,
+    driver: (url, o) => createAiSdkDriver({ model: createOpenAI({ apiKey: 'k', baseURL: `${url}/v1` }).chat('m'), ...o }),
+  },
+];
+
+const fast = { 'retry-after-ms': '20' };
+
+for (const provider of providers) {
+  describe(`${provider.name} driver: provider errors`, () => {
+    let fake: FakeProvider;
+    let host: Host;
+    let sessionId: SessionId;
+    const setUp = (o = { maxRetries: 1, timeoutMs: 5_000 }) => {
+      host = driverHost(provider.driver(fake.url, o));
+      sessionId = host.openSession({ title: 'Errors' });
+    };
+    before(async () => { fake = await provider.start(); });
+    after(async () => { await fake.close(); });
+    beforeEach(() => {
+      fake.requests.length = 0;
+      fake.respondWith(undefined);
+      setUp();
+    });
+
+    const failedWith = async (pattern: RegExp) => {
+      const ended = await lastTurnEnd(host, sessionId);
+      assert.equal(ended.outcome, 'failed');
+      assert.match(ended.error ?? '', pattern);
+      assert.equal((await log(host, sessionId)).filter((e) => e.type === 'assistant/message').length, 0, 'no answer logged');
+      assert.equal(host.getView(sessionId).turn, 'idle');
+    };
+
+    it('401: fails at once, naming the refused key', async () => {
+      fake.script({ status: 401, message: 'Incorrect API key provided: sk-bad' });
+      await turn(host, sessionId, 'hi');
+      await failedWith(/^The model provider \(.+\) refused the API key \(401\): .*Incorrect API key provided.*\. Check the key and the base URL\.$/);
+      assert.equal(fake.requests.length, 1, 'a 401 is not retried');
+    });
+
+    it('429 with retry-after: retried, then the turn completes', async () => {
+      fake.script({ status: 429, message: 'Rate limit reached', headers: fast }, { text: 'Recovered.' });
+      await turn(host, sessionId, 'hi');
+      assert.equal(fake.requests.length, 2);
+      assert.equal((await lastTurnEnd(host, sessionId)).outcome, 'completed');
+    });
+
+    it('429 that persists: fails after the retries, saying so', async () => {
+      fake.script({ status: 429, message: 'Rate limit reached', headers: fast }, { status: 429, message: 'Rate limit reached', headers: fast });
+      await turn(host, sessionId, 'hi');
+      assert.equal(fake.requests.length, 2);
+      await failedWith(/is rate-limiting requests \(429\) \(after 1 retry\): .*Rate limit reached.*Try again later\.$/);
+    });
+
+    it('5xx: retried, then the turn completes', async () => {
+      fake.script({ status: 503, message: 'Overloaded', headers: fast }, { text: 'Recovered.' });
+      await turn(host, sessionId, 'hi');
+      assert.equal(fake.requests.length, 2);
+      assert.equal((await lastTurnEnd(host, sessionId)).outcome, 'completed');
+    });
+
+    it('5xx that persists: fails with the status', async () => {
+      fake.script({ status: 500, message: 'Internal error', headers: fast }, { status: 502, message: 'Bad gateway', headers: fast });
+      await turn(host, sessionId, 'hi');
+      await failedWith(/failed \(50[02]\) \(after 1 retry\): /);
+    });
+
+    it('a timeout: fails saying how long it waited', async () => {
+      setUp({ maxRetries: 0, timeoutMs: 300 });
+      fake.script({ hang: true });
+      await turn(host, sessionId, 'hi');
+      await failedWith(/did not answer within 0\.3 s\.$/);
+    });
+
+    it('a stream cut mid-way: fails with how much had arrived; the partial text is cleared, not logged', async () => {
+      const views = recordViews(host, sessionId);
+      fake.script({ cut: 'The beginning of an answer that never' });
+      await turn(host, sessionId, 'hi');
+      await failedWith(/reply was cut off after \d+ characters|could not be reached or closed the connection/);
+      assert.ok(views.some((v) => v.streaming?.text.startsWith('The beginning')), 'watchers saw the partial text');
+      assert.equal(views.at(-1)!.streaming, undefined, 'and then it was cleared');
+    });
+
+    it('the next message after a failure runs a fresh turn normally', async () => {
+      fake.script({ status: 401, message: 'bad key' }, { text: 'Back again.' });
+      await turn(host, sessionId, 'hi');
+      await turn(host, sessionId, 'again');
+      assert.equal((await lastTurnEnd(host, sessionId)).outcome, 'completed');
+    });
+  });
+}
