@@ -5,7 +5,7 @@ import { createMemoryPageStore, createMemoryFollowUps, createPageKind, scheduleF
 import { createMemoryStore } from '../host/store/memory.js';
 import { createSqliteStore } from '../host/store/sqlite.js';
 import type { SessionLogStore } from '../host/store/types.js';
-import type { Host, InspectObserver } from '../host/types.js';
+import type { AgentDriver, Host, InspectObserver } from '../host/types.js';
 import { createScriptedAgent } from './agent/driver.js';
 
 export interface DemoHostOptions {
@@ -19,6 +19,8 @@ export interface DemoHostOptions {
   logStore?: SessionLogStore;
   /** false: queued rows wait until host code claims them (tests step queued → claiming by hand). */
   autoAdmit?: boolean;
+  /** A real model's driver (see demo/agent/model.ts); the scripted agent without one. */
+  driver?: AgentDriver;
 }
 
 export interface DemoHost {
@@ -46,7 +48,7 @@ export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
   }
   const host = createHost({
     store,
-    driver: createScriptedAgent({ thinkMs: options.thinkMs ?? 0 }),
+    driver: options.driver ?? createScriptedAgent({ thinkMs: options.thinkMs ?? 0 }),
     ...(options.autoAdmit === false ? { autoAdmit: false } : {}),
     ...(options.inspect ? { inspect: options.inspect } : {}),
   });

@@ -1,8 +1,11 @@
 // `npm start`: builds the demo page and runs the demo host.
 //   PORT=8787 (default)  TASK_SURFACE_STORE=sqlite|memory (default sqlite, under .data/)
 //   --inspect            relay the host's actors to pages opened with ?inspect
+//   OPENAI_API_KEY (+ OPENAI_BASE_URL) or ANTHROPIC_API_KEY (+ ANTHROPIC_BASE_URL), TASK_SURFACE_MODEL:
+//                        a real model instead of the scripted agent
 import { buildDemo } from './build.js';
 import { startDemoServer } from './app.js';
+import { chooseModel } from './agent/model.js';
 
 const args = process.argv.slice(2);
 const storeKind = process.env.TASK_SURFACE_STORE ?? (args.includes('--memory') ? 'memory' : 'sqlite');
@@ -16,12 +19,15 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+const model = chooseModel(process.env);
 const root = await buildDemo();
 const server = await startDemoServer({
   root, port, store: storeKind, thinkMs: 350, inspectHost: args.includes('--inspect'),
+  ...(model.driver ? { driver: model.driver } : {}),
 });
 const sessions = server.demo.host.listSessions().length;
 console.log(`task-surface demo on ${server.url}  (store: ${server.demo.storeLabel}, ${sessions} session${sessions === 1 ? '' : 's'})`);
+console.log(`agent: ${model.label}`);
 console.log(`inspector: ${server.url}?inspect${args.includes('--inspect') ? ' (host actors relayed)' : ' (Dock actors; start with --inspect for the host\'s too)'}`);
 console.log('Ctrl+C stops.');
 
