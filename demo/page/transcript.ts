@@ -26,6 +26,8 @@ export class DemoTranscript extends LitElement {
 
   @state() private accessor revision = 0;
   @state() private accessor loadingOlder = false;
+  /** The reply as it streams (view.streaming), held until the logged message has loaded. */
+  @state() private accessor streamText: string | undefined = undefined;
   private history: HistoryWindow | undefined;
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -36,12 +38,21 @@ export class DemoTranscript extends LitElement {
       this.history = history;
       void history.loadLatest();
     }
-    if (changed.has('view') && this.view && this.view.sessionId === this.history?.sessionId) void this.history.catchUp(this.view.lastSeq);
+    if (changed.has('view') && this.view && this.view.sessionId === this.history?.sessionId) {
+      const view = this.view;
+      if (view.streaming) this.streamText = view.streaming.text;
+      void this.history.catchUp(view.lastSeq).then(() => {
+        // The final message is in the history now (or the stream failed): no gap, no double.
+        if (!this.view?.streaming) this.streamText = undefined;
+      });
+    }
+    if (changed.has('sessionId')) this.streamText = undefined;
   }
 
   protected override updated(changed: PropertyValues<this>): void {
     // After the rows' own elements rendered (toolviews, cards), so the end really is the end.
-    if ((changed as Map<PropertyKey, unknown>).has('revision') && !this.loadingOlder) requestAnimationFrame(() => this.scrollToEnd());
+    const grew = (changed as Map<PropertyKey, unknown>).has('revision') || (changed as Map<PropertyKey, unknown>).has('streamText');
+    if (grew && !this.loadingOlder) requestAnimationFrame(() => this.scrollToEnd());
   }
 
   private scrollToEnd() {
@@ -78,6 +89,8 @@ export class DemoTranscript extends LitElement {
       </div>
       <ol class="events" aria-live="polite">
         ${history.events.map((event) => this.renderEvent(event, cardsByTurn))}
+        ${this.streamText !== undefined ? html`<li class="row agent streaming" aria-busy="true" aria-label=${s.streaming}><div class="bubble agent">
+          <task-surface-markdown .text=${this.streamText}></task-surface-markdown></div></li>` : nothing}
       </ol>`;
   }
 
@@ -105,6 +118,9 @@ export class DemoTranscript extends LitElement {
       case 'task-surface/dismissed':
         return html`<li class="row note" data-seq=${event.seq}><span class="tool-note">${s.dismissed}</span></li>`;
       case 'turn/ended': {
+        if (event.outcome === 'failed') {
+          return html`<li class="row note failed" data-seq=${event.seq}><span class="tool-note">${s.turnFailed} ${event.error ?? ''}</span></li>`;
+        }
         const cards = cardsByTurn.get(event.turnId);
         if (!cards) return nothing;
         return html`${cards.map((callId) => html`<li class="row agent card" data-seq=${event.seq}>
