@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 export interface ScriptedCall { name: string; arguments: string }
 
 export type Script =
-  /** An answer: text (streamed in pieces), tool calls (arguments streamed in pieces). */
-  | { text?: string; toolCalls?: ScriptedCall[] }
+  /** An answer: text (streamed in pieces, `paceMs` apart), tool calls (arguments streamed in pieces). */
+  | { text?: string; toolCalls?: ScriptedCall[]; paceMs?: number }
   /** An HTTP error with the provider's error body. */
   | { status: number; message: string; headers?: Record<string, string> }
   /** Streams `text`, then drops the connection without finishing. */
@@ -28,7 +28,9 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-type Writer = (res: ServerResponse, answer: Exclude<Script, { status: number } | { hang: true }>, stream: boolean) => void;
+type Writer = (res: ServerResponse, answer: Exclude<Script, { status: number } | { hang: true }>, stream: boolean) => void | Promise<void>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function start(path: string, write: Writer, errorBody: (status: number, message: string) => object): Promise<FakeProvider> {
   const requests: Record<string, any>[] = [];
@@ -54,7 +56,7 @@ async function start(path: string, write: Writer, errorBody: (status: number, me
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(errorBody(answer.status, answer.message)));
       return;
     }
-    write(res, answer, body.stream === true);
+    await write(res, answer, body.stream === true);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -89,7 +91,7 @@ const sse = (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/
 
 let openAIIds = 0;
 
-const writeOpenAI: Writer = (res, answer, stream) => {
+const writeOpenAI: Writer = async (res, answer, stream) => {
   const id = `chatcmpl-${++openAIIds}`;
   const created = 1_700_000_000;
   const text = 'cut' in answer ? answer.cut : answer.text ?? '';
@@ -110,7 +112,11 @@ const writeOpenAI: Writer = (res, answer, stream) => {
   const chunk = (delta: object, finishReason: string | null = null) =>
     res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'fake', choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] })}\n\n`);
   chunk({ role: 'assistant', content: '' });
-  for (const piece of pieces(text)) chunk({ content: piece });
+  const pace = 'paceMs' in answer ? answer.paceMs ?? 0 : 0;
+  for (const piece of pieces(text)) {
+    chunk({ content: piece });
+    if (pace > 0) await sleep(pace);
+  }
   if ('cut' in answer) {
     cutAfterFlush(res);
     return;

@@ -9,6 +9,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { buildDemo } from '../../demo/build.js';
 import { startDemoServer, type DemoServer } from '../../demo/app.js';
 import type { SessionEvent, SessionId } from '../../protocol/index.js';
+import type { AgentDriver } from '../../host/types.js';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
   '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -86,7 +87,7 @@ export function e2eSuite() {
   });
   return {
     /** Starts the demo host and server for the current test. */
-    async start(options?: { autoAdmit?: boolean }): Promise<Demo> {
+    async start(options?: DemoOptions): Promise<Demo> {
       demo = await startDemo(e2e, options);
       return demo;
     },
@@ -106,7 +107,10 @@ export interface Demo {
 }
 
 /** A fresh demo host (SQLite in a temp dir) and a browser context for one test. */
-export async function startDemo(e2e: E2E, options: { autoAdmit?: boolean } = {}): Promise<Demo> {
+/** `driver`: a real model's driver instead of the scripted agent. */
+export interface DemoOptions { autoAdmit?: boolean; driver?: AgentDriver }
+
+export async function startDemo(e2e: E2E, options: DemoOptions = {}): Promise<Demo> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ts-e2e-data-'));
   const server = await startDemoServer({ root: e2e.root, store: 'sqlite', dataDir, thinkMs: 0, ...options });
   const context = await e2e.browser.newContext({ viewport: { width: 1200, height: 900 } });
