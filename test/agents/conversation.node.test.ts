@@ -1,0 +1,82 @@
+// The provider-neutral conversation every driver maps, and the failures the error table promises.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { MISSING_RESULT, nativeConversation } from '../../agents/conversation.js';
+import { createOpenAIDriver } from '../../agents/openai.js';
+import type { PromptMessage } from '../../host/types.js';
+import type { CallId } from '../../protocol/index.js';
+import { startFakeOpenAI } from './fakeProviders.js';
+import { driverHost, lastTurnEnd, say, turn } from './helpers.js';
+
+let seq = 0;
+const user = (text: string): PromptMessage => ({ role: 'user', text, seq: ++seq });
+const dev = (text: string): PromptMessage => ({ role: 'developer', text, seq: ++seq });
+const said = (text: string): PromptMessage => ({ role: 'assistant', text, seq: ++seq });
+const call = (id: string, name = 'skill'): PromptMessage => ({ role: 'assistant', text: `[call ${name}]`, seq: ++seq, toolCall: { callId: id as CallId, name, args: {} } });
+const result = (id: string, ok = true, name = 'skill'): PromptMessage => ({ role: 'tool', text: `[result ${id}]`, seq: ++seq, toolResult: { callId: id as CallId, name, ok, content: `r ${id}` } });
+
+describe('nativeConversation', () => {
+  it('joins an answer with its calls, and the results follow together in call order', () => {
+    const items = nativeConversation([user('q'), said('Let me check.'), call('a'), call('b'), result('b'), result('a'), said('Done.')]);
+    assert.deepEqual(items.map((i) => i.kind), ['user', 'assistant', 'results', 'assistant']);
+    assert.deepEqual(items[1], { kind: 'assistant', text: 'Let me check.', calls: [{ callId: 'a', name: 'skill', args: {} }, { callId: 'b', name: 'skill', args: {} }] });
+    assert.deepEqual(items[2]!.kind === 'results' && items[2]!.results.map((r) => r.callId), ['a', 'b']);
+  });
+
+  it('holds a notice that landed while a call ran until the call is answered', () => {
+    const items = nativeConversation([user('q'), call('a'), dev('The user dismissed task surface s1 without submitting it.'), result('a')]);
+    assert.deepEqual(items.map((i) => i.kind), ['user', 'assistant', 'results', 'developer']);
+  });
+
+  it('answers a call that has no logged result with a failed one, and keeps an orphan result as a notice', () => {
+    const items = nativeConversation([user('q'), call('a'), user('hello?'), result('zzz')]);
+    assert.deepEqual(items.map((i) => i.kind), ['user', 'assistant', 'results', 'user', 'developer']);
+    assert.deepEqual(items[2], { kind: 'results', results: [{ callId: 'a', name: 'skill', ok: false, content: MISSING_RESULT }] });
+    assert.deepEqual(items[4], { kind: 'developer', text: '[result zzz]' });
+  });
+
+  it('starts a new step for a call after results (sequential calls stay paired)', () => {
+    const items = nativeConversation([call('a'), result('a'), call('b'), result('b', false)]);
+    assert.deepEqual(items.map((i) => i.kind), ['assistant', 'results', 'assistant', 'results']);
+  });
+});
+
+describe('more provider failures', () => {
+  it('an unreachable server: failed, saying it could not be reached', async () => {
+    const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0 }));
+    const sessionId = host.openSession();
+    await turn(host, sessionId, 'hi');
+    const ended = await lastTurnEnd(host, sessionId);
+    assert.equal(ended.outcome, 'failed');
+    assert.match(ended.error!, /could not be reached or closed the connection: /);
+  });
+
+  it('another 4xx: failed, naming the status and the provider message', async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      fake.script({ status: 400, message: "Invalid schema for function 'show_task_surface'" });
+      const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0 }));
+      const sessionId = host.openSession();
+      await turn(host, sessionId, 'hi');
+      assert.match((await lastTurnEnd(host, sessionId)).error!, /rejected the request \(400\): Invalid schema for function 'show_task_surface'\.$/);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('a turn cancelled while the model is answering ends cancelled, not failed', async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      fake.script({ hang: true });
+      const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0 }));
+      const sessionId = host.openSession();
+      await say(host, sessionId, 'hi');
+      while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+      host.closeSession(sessionId);
+      while (!(await lastTurnEnd(host, sessionId))) await new Promise((r) => setTimeout(r, 5));
+      assert.equal((await lastTurnEnd(host, sessionId)).outcome, 'cancelled');
+    } finally {
+      await fake.close();
+    }
+  });
+});
