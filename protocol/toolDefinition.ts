@@ -28,7 +28,9 @@ const list = (items: unknown, minItems = 1) => (minItems > 0 ? { type: 'array', 
 const text = { type: 'string' };
 const bool = { type: 'boolean' };
 
-const MODEL = { type: 'object', ...obj(['version', 'title', 'sections', 'submit'], {
+/** Built on first use only: a browser bundle that never advertises the tool drops all of it. */
+function inputSchema(): JsonObject {
+  const model = { type: 'object', ...obj(['version', 'title', 'sections', 'submit'], {
     version: { const: 1 },
     title: text,
     description: text,
@@ -42,46 +44,49 @@ const MODEL = { type: 'object', ...obj(['version', 'title', 'sections', 'submit'
     submit: obj(['label'], { label: text }),
   }) };
 
-const INPUT_SCHEMA = {
-  type: 'object',
-  ...obj(['model'], { model: MODEL }),
-  additionalProperties: false,
-  $defs: {
-    id: { type: 'string', pattern: '^[A-Za-z0-9][\\w.:-]{0,127}$' },
-    options: list(obj(['id', 'label'], { id: ref('id'), label: text, detail: text })),
-    block: {
-      oneOf: [
-        obj(['kind', 'text'], { kind: kind('markdown'), text }),
-        obj(['kind', 'items'], {
-          kind: kind('metrics'),
-          items: list(obj(['label', 'value'], { label: text, value: text, detail: text })),
+  const schema = {
+    type: 'object',
+    ...obj(['model'], { model }),
+    additionalProperties: false,
+    $defs: {
+      id: { type: 'string', pattern: '^[A-Za-z0-9][\\w.:-]{0,127}$' },
+      options: list(obj(['id', 'label'], { id: ref('id'), label: text, detail: text })),
+      block: {
+        oneOf: [
+          obj(['kind', 'text'], { kind: kind('markdown'), text }),
+          obj(['kind', 'items'], {
+            kind: kind('metrics'),
+            items: list(obj(['label', 'value'], { label: text, value: text, detail: text })),
+          }),
+          obj(['kind', 'columns', 'rows'], {
+            kind: kind('table'),
+            columns: list(obj(['id', 'label'], { id: ref('id'), label: text })),
+            rows: list({ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } }, 0),
+          }),
+          obj(['kind', 'before', 'after'], {
+            kind: kind('diff'), path: text, before: { type: ['string', 'null'] }, after: text, language: text,
+          }),
+          obj(['kind', 'tone', 'text'], { kind: kind('notice'), tone: { enum: ['neutral', 'info', 'warning'] }, text }),
+        ],
+      },
+      // One object for the five field kinds (a oneOf of five costs 400 more characters); which keys go
+      // with which kind is said in descriptions, and the parser names any key that does not belong.
+      field: {
+        description: 'options: choice, multi-choice, order only; multiline, required: text only',
+        ...obj(['kind', 'id', 'label'], {
+          kind: { enum: ['text', 'choice', 'multi-choice', 'toggle', 'order'] },
+          id: ref('id'),
+          label: text,
+          options: ref('options'),
+          multiline: bool,
+          required: bool,
+          initial: { description: 'text: string; toggle: boolean; choice: option id; multi-choice, order: option ids' },
         }),
-        obj(['kind', 'columns', 'rows'], {
-          kind: kind('table'),
-          columns: list(obj(['id', 'label'], { id: ref('id'), label: text })),
-          rows: list({ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } }, 0),
-        }),
-        obj(['kind', 'before', 'after'], {
-          kind: kind('diff'), path: text, before: { type: ['string', 'null'] }, after: text, language: text,
-        }),
-        obj(['kind', 'tone', 'text'], { kind: kind('notice'), tone: { enum: ['neutral', 'info', 'warning'] }, text }),
-      ],
+      },
     },
-    // One object for the five field kinds (a oneOf of five costs 400 more characters); which keys go
-    // with which kind is said in descriptions, and the parser names any key that does not belong.
-    field: {
-      description: 'options: choice, multi-choice, order only; multiline, required: text only',
-      ...obj(['kind', 'id', 'label'], {
-      kind: { enum: ['text', 'choice', 'multi-choice', 'toggle', 'order'] },
-      id: ref('id'),
-      label: text,
-      options: ref('options'),
-      multiline: bool,
-      required: bool,
-      initial: { description: 'text: string; toggle: boolean; choice: option id; multi-choice, order: option ids' },
-    }) },
-  },
-};
+  };
+  return schema as JsonObject;
+}
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null) {
@@ -95,7 +100,7 @@ function deepFreeze<T>(value: T): T {
 export const showTaskSurfaceTool: ToolDefinition = /* @__PURE__ */ deepFreeze({
   name: SHOW_TASK_SURFACE,
   description: DESCRIPTION,
-  inputSchema: INPUT_SCHEMA as JsonObject,
+  inputSchema: /* @__PURE__ */ inputSchema(),
 });
 
 /**
