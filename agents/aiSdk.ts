@@ -16,7 +16,7 @@ export interface AiSdkDriverOptions extends LoopOptions {
   stream?: boolean;
   /** Retries of retryable failures (429, 5xx) with the AI SDK's back-off (default 2). */
   maxRetries?: number;
-  /** Per step (default 60 s). */
+  /** The longest silence: before the answer starts, between streamed parts, or the whole call without streaming (default 60 s). */
   timeoutMs?: number;
 }
 
@@ -74,22 +74,18 @@ export function createAiSdkDriver(options: AiSdkDriverOptions): AgentDriver {
     retries: maxRetries,
     timeoutMs,
     async call(request, io) {
-      const signal = AbortSignal.any([io.signal, AbortSignal.timeout(timeoutMs)]);
+      // The AI SDK has no timeout of its own: the loop's watchdog bounds each silence (the whole call
+      // without streaming).
+      io.touch();
       const call = {
-        model: options.model, system, messages: aiSdkMessages(request), maxRetries, abortSignal: signal,
+        model: options.model, system, messages: aiSdkMessages(request), maxRetries, abortSignal: io.signal,
         ...(request.tools.length > 0 ? { tools: aiSdkTools(request.tools) } : {}),
       };
-      try {
-        if (!stream) {
-          const result = await generateText(call);
-          return { text: result.text, toolCalls: result.toolCalls.map(toModelCall) };
-        }
-        return await readParts(streamText({ ...call, onError: () => {} }).fullStream, io.onText);
-      } catch (error) {
-        // The AI SDK has no timeout of its own: ours aborted the call (a stream just ends).
-        if (signal.aborted && !io.signal.aborted) throw signal.reason;
-        throw error;
+      if (!stream) {
+        const result = await generateText(call);
+        return { text: result.text, toolCalls: result.toolCalls.map(toModelCall) };
       }
+      return readParts(streamText({ ...call, onError: () => {} }).fullStream, io);
     },
   }, options);
 }
@@ -105,14 +101,16 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 type Part = { type: string; text?: string; error?: unknown; toolName?: string; input?: unknown; invalid?: boolean };
 
 /** Text deltas to `onText`; tool calls collected; an `error` part throws; no `finish`: the stream was cut. */
-async function readParts(parts: AsyncIterable<Part>, onText: (delta: string) => void): Promise<ModelStepResult> {
+async function readParts(parts: AsyncIterable<Part>, io: { onText(delta: string): void; touch(): void }): Promise<ModelStepResult> {
   let text = '';
   let finished = false;
   const toolCalls: ModelToolCall[] = [];
   for await (const part of parts) {
+    // Parts arrive after the response headers: from here the watchdog bounds each silence.
+    io.touch();
     if (part.type === 'text-delta' && part.text) {
       text += part.text;
-      onText(part.text);
+      io.onText(part.text);
     } else if (part.type === 'tool-call') {
       toolCalls.push(toModelCall(part as Parameters<typeof toModelCall>[0]));
     } else if (part.type === 'error') {

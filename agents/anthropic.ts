@@ -105,23 +105,25 @@ export function createAnthropicDriver(options: AnthropicDriverOptions): AgentDri
         }
         return { text, toolCalls };
       }
-      return readEvents(await client.messages.create({ ...body, stream: true }, { signal: io.signal }), io.onText);
+      return readEvents(await client.messages.create({ ...body, stream: true }, { signal: io.signal }), io);
     },
   }, options);
 }
 
 /** Text deltas to `onText`; tool inputs joined from `input_json_delta`. No message_stop: the stream was cut. */
-async function readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, onText: (delta: string) => void): Promise<ModelStepResult> {
+async function readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, io: { onText(delta: string): void; touch(): void }): Promise<ModelStepResult> {
   let text = '';
   let stopped = false;
   const blocks = new Map<number, { name: string; json: string; input: unknown }>();
+  io.touch();
   for await (const event of events) {
+    io.touch();
     if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
       blocks.set(event.index, { name: event.content_block.name, json: '', input: event.content_block.input });
     } else if (event.type === 'content_block_delta') {
       if (event.delta.type === 'text_delta') {
         text += event.delta.text;
-        onText(event.delta.text);
+        io.onText(event.delta.text);
       } else if (event.delta.type === 'input_json_delta') {
         const block = blocks.get(event.index);
         if (block) block.json += event.delta.partial_json;

@@ -21,7 +21,11 @@ export interface ModelAdapter {
   readonly label: string;
   readonly retries: number;
   readonly timeoutMs: number;
-  call(request: ModelRequest, io: { signal: AbortSignal; onText(delta: string): void }): Promise<ModelStepResult>;
+  /**
+   * `signal`: pass it to the SDK (the turn's cancellation and the stall watchdog). `touch()`: call it
+   * on every streamed chunk; `timeoutMs` without one ends the call as stalled.
+   */
+  call(request: ModelRequest, io: { signal: AbortSignal; onText(delta: string): void; touch(): void }): Promise<ModelStepResult>;
 }
 
 export interface LoopOptions {
@@ -57,9 +61,11 @@ export function createLoopDriver(adapter: ModelAdapter, options: LoopOptions = {
 
 async function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest): Promise<ModelStepResult> {
   let streamed = '';
+  const watch = idleWatch(turn.signal, adapter.timeoutMs);
   try {
     return await adapter.call(request, {
-      signal: turn.signal,
+      signal: watch.signal,
+      touch: watch.touch,
       onText: (delta) => {
         streamed += delta;
         turn.showPartial(streamed);
@@ -68,14 +74,25 @@ async function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelR
   } catch (error) {
     turn.showPartial(null);
     if (turn.signal.aborted) throw error; // cancelled: the host records that, not a provider failure
+    if (watch.stalled) {
+      const seconds = `${Math.round(adapter.timeoutMs / 100) / 10} s`;
+      throw new ModelTurnError(streamed.length === 0 ? `${adapter.label} did not answer within ${seconds}.`
+        : `${adapter.label} stopped sending mid-reply: nothing arrived for ${seconds} (after ${streamed.length} characters).`);
+    }
     throw new ModelTurnError(describeModelError(error, {
       provider: adapter.label, retries: adapter.retries, timeoutMs: adapter.timeoutMs, streamed: streamed.length,
     }));
+  } finally {
+    watch.dispose();
   }
 }
 
 /** Runs one call, or hands its unreadable arguments back to the model as a failed result. */
 function dispatch(turn: AgentTurn, call: ModelToolCall): Promise<unknown> {
+  if (call.name.trim() === '') {
+    return turn.rejectCall('(unnamed)', typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+      'A tool call had no name. Call one of your declared tools by its name.');
+  }
   const correct = (reason: string) => turn.rejectCall(call.name, typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
     `${reason} Call ${call.name} again with a JSON object as its arguments.`);
   if (call.invalid !== undefined) return correct(`The arguments of ${call.name} could not be read: ${call.invalid}.`);
@@ -94,4 +111,29 @@ function dispatch(turn: AgentTurn, call: ModelToolCall): Promise<unknown> {
     return correct(`The arguments of ${call.name} must be a JSON object, not ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}.`);
   }
   return turn.callTool(call.name, args as JsonValue);
+}
+
+/**
+ * A stalled stream's bound: `touch()` on every chunk; `timeoutMs` without one aborts `signal` (pass it
+ * to the SDK with the turn's own), and `stalled` says the watchdog did it. The SDKs' own timeouts end
+ * at the response headers, so a reply that stops mid-way would otherwise hang the turn.
+ */
+export function idleWatch(turnSignal: AbortSignal, timeoutMs: number) {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const watch = {
+    signal: AbortSignal.any([turnSignal, controller.signal]),
+    stalled: false,
+    touch() {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        watch.stalled = true;
+        controller.abort(new ModelTurnError('stalled'));
+      }, timeoutMs);
+    },
+    dispose() {
+      clearTimeout(timer);
+    },
+  };
+  return watch;
 }

@@ -90,7 +90,7 @@ export function createOpenAIDriver(options: OpenAIDriverOptions): AgentDriver {
           ? [{ name: c.function.name, arguments: c.function.arguments }] : []));
         return { text: message.content ?? '', toolCalls };
       }
-      return readStream(await client.chat.completions.create({ ...body, stream: true }, { signal: io.signal }), io.onText);
+      return readStream(await client.chat.completions.create({ ...body, stream: true }, { signal: io.signal }), io);
     },
   }, options);
 }
@@ -98,25 +98,40 @@ export function createOpenAIDriver(options: OpenAIDriverOptions): AgentDriver {
 type ChunkStream = AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
 
 /** Text deltas to `onText`; tool-call deltas joined by index. No finish_reason: the stream was cut. */
-async function readStream(chunks: ChunkStream, onText: (delta: string) => void): Promise<ModelStepResult> {
+async function readStream(chunks: ChunkStream, io: { onText(delta: string): void; touch(): void }): Promise<ModelStepResult> {
   let text = '';
   let finished = false;
-  const calls: { name: string; arguments: string }[] = [];
+  const calls: { id?: string; name: string; arguments: string }[] = [];
+  io.touch();
   for await (const chunk of chunks) {
+    io.touch();
     const choice = chunk.choices[0];
     if (!choice) continue;
     const delta = choice.delta;
     if (delta?.content) {
       text += delta.content;
-      onText(delta.content);
+      io.onText(delta.content);
     }
     for (const part of delta?.tool_calls ?? []) {
-      const call = (calls[part.index] ??= { name: '', arguments: '' });
+      const call = toolCallSlot(calls, part);
       if (part.function?.name) call.name += part.function.name;
       if (part.function?.arguments) call.arguments += part.function.arguments;
     }
     if (choice.finish_reason) finished = true;
   }
   if (!finished) throw new StreamCutError();
-  return { text, toolCalls: calls.filter((c) => c !== undefined) };
+  return { text, toolCalls: calls.filter((c) => c !== undefined).map((c) => ({ name: c.name, arguments: c.arguments })) };
+}
+
+/**
+ * The call a tool-call delta continues: by `index` (the API's rule); servers that omit it start a
+ * new call with each new `id` and continue the last one otherwise.
+ */
+function toolCallSlot(calls: { id?: string; name: string; arguments: string }[], part: { index?: number; id?: string }) {
+  if (typeof part.index === 'number') return (calls[part.index] ??= { name: '', arguments: '' });
+  const last = calls.at(-1);
+  if (last && (part.id === undefined || part.id === last.id)) return last;
+  const call = { ...(part.id !== undefined ? { id: part.id } : {}), name: '', arguments: '' };
+  calls.push(call);
+  return call;
 }

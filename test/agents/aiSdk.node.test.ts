@@ -21,7 +21,7 @@ for (const stream of [true, false]) {
     before(async () => { fake = await startFakeOpenAI(); });
     after(async () => { await fake.close(); });
     beforeEach(() => {
-      fake.requests.length = 0;
+      fake.reset();
       const provider = createOpenAI({ apiKey: 'sk-test', baseURL: `${fake.url}/v1` });
       host = driverHost(createAiSdkDriver({ model: provider.chat('fake-model'), stream, maxRetries: 0 }));
       sessionId = host.openSession({ title: 'Chat' });

@@ -28,7 +28,7 @@ for (const stream of [true, false]) {
     before(async () => { fake = await startFakeAnthropic(); });
     after(async () => { await fake.close(); });
     beforeEach(() => {
-      fake.requests.length = 0;
+      fake.reset();
       host = driverHost(createAnthropicDriver({ model: 'claude-fake', apiKey: 'sk-ant-test', baseURL: fake.url, stream, maxRetries: 0 }));
       sessionId = host.openSession({ title: 'Chat' });
     });

@@ -9,11 +9,13 @@ export interface ScriptedCall { name: string; arguments: string }
 
 export type Script =
   /** An answer: text (streamed in pieces, `paceMs` apart), tool calls (arguments streamed in pieces). */
-  | { text?: string; toolCalls?: ScriptedCall[]; paceMs?: number }
+  | { text?: string; toolCalls?: ScriptedCall[]; paceMs?: number; /** OpenAI: tool-call deltas without `index`, as some local servers send them. */ noIndex?: boolean }
   /** An HTTP error with the provider's error body. */
   | { status: number; message: string; headers?: Record<string, string> }
   /** Streams `text`, then drops the connection without finishing. */
   | { cut: string }
+  /** Streams `text`, then sends nothing more and keeps the connection open. */
+  | { stall: string }
   /** Never answers. */
   | { hang: true };
 
@@ -23,19 +25,18 @@ export interface FakeProvider {
   requests: Record<string, any>[];
   /** Queue answers; a request with nothing queued gets "(no script)" text. */
   script(...answers: Script[]): void;
-  /** A scripted answer computed from the request body (checked before the queue). */
-  respondWith(fn: ((body: Record<string, any>) => Script | undefined) | undefined): void;
+  /** Forgets recorded requests and unused answers (between tests). */
+  reset(): void;
   close(): Promise<void>;
 }
 
-type Writer = (res: ServerResponse, answer: Exclude<Script, { status: number } | { hang: true }>, stream: boolean) => void | Promise<void>;
+type Writer = (res: ServerResponse, answer: Exclude<Script, { status: number } | { hang: true } | { stall: string }>, stream: boolean) => void | Promise<void>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function start(path: string, write: Writer, errorBody: (status: number, message: string) => object): Promise<FakeProvider> {
   const requests: Record<string, any>[] = [];
   const queue: Script[] = [];
-  let computed: ((body: Record<string, any>) => Script | undefined) | undefined;
   const hanging = new Set<ServerResponse>();
   const server: Server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     let raw = '';
@@ -46,10 +47,17 @@ async function start(path: string, write: Writer, errorBody: (status: number, me
     }
     const body = JSON.parse(raw) as Record<string, any>;
     requests.push(body);
-    const answer = computed?.(body) ?? queue.shift() ?? { text: '(no script)' };
+    const answer = queue.shift() ?? { text: '(no script)' };
     if ('hang' in answer) {
       hanging.add(res);
       res.on('close', () => hanging.delete(res));
+      return;
+    }
+    if ('stall' in answer) {
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      // The start of a reply (headers, first text), then silence: a cut that never closes.
+      await write(res, { cut: answer.stall, hold: true } as never, true);
       return;
     }
     if ('status' in answer) {
@@ -64,7 +72,10 @@ async function start(path: string, write: Writer, errorBody: (status: number, me
     url: `http://127.0.0.1:${port}`,
     requests,
     script: (...answers) => { queue.push(...answers); },
-    respondWith: (fn) => { computed = fn; },
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
+    },
     async close() {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();
@@ -81,7 +92,8 @@ const pieces = (text: string, size = 7) => {
 };
 
 /** Drops the connection once what was written has reached the client (a cut mid-stream, not a refused request). */
-const cutAfterFlush = (res: ServerResponse) => {
+const cutAfterFlush = (res: ServerResponse, answer?: object) => {
+  if (answer && 'hold' in answer) return; // a stall: keep the connection open, send nothing more
   res.write('', () => setTimeout(() => res.socket?.destroy(), 30));
 };
 
@@ -118,12 +130,14 @@ const writeOpenAI: Writer = async (res, answer, stream) => {
     if (pace > 0) await sleep(pace);
   }
   if ('cut' in answer) {
-    cutAfterFlush(res);
+    cutAfterFlush(res, answer);
     return;
   }
+  const noIndex = 'noIndex' in answer && answer.noIndex === true;
   toolCalls.forEach((c, index) => {
-    chunk({ tool_calls: [{ index, id: `call_${id}_${index}`, type: 'function', function: { name: c.name, arguments: '' } }] });
-    for (const piece of pieces(c.arguments, 40)) chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+    const at = noIndex ? {} : { index };
+    chunk({ tool_calls: [{ ...at, id: `call_${id}_${index}`, type: 'function', function: { name: c.name, arguments: '' } }] });
+    for (const piece of pieces(c.arguments, 40)) chunk({ tool_calls: [{ ...at, function: { arguments: piece } }] });
   });
   chunk({}, finish);
   res.end('data: [DONE]\n\n');
@@ -161,7 +175,7 @@ const writeAnthropic: Writer = (res, answer, stream) => {
     event('content_block_start', { index, content_block: { type: 'text', text: '' } });
     for (const piece of pieces(text)) event('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
     if ('cut' in answer) {
-      cutAfterFlush(res);
+      cutAfterFlush(res, answer);
       return;
     }
     event('content_block_stop', { index });

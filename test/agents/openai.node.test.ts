@@ -19,7 +19,7 @@ for (const stream of [true, false]) {
     before(async () => { fake = await startFakeOpenAI(); });
     after(async () => { await fake.close(); });
     beforeEach(async () => {
-      fake.requests.length = 0;
+      fake.reset();
       host = driverHost(createOpenAIDriver({ model: 'fake-model', apiKey: 'sk-test', baseURL: `${fake.url}/v1`, stream, maxRetries: 0 }));
       sessionId = host.openSession({ title: 'Chat' });
     });
@@ -129,6 +129,19 @@ for (const stream of [true, false]) {
       messages.forEach((m: any, i: number) => {
         for (const [k, c] of (m.tool_calls ?? []).entries()) assert.equal(messages[i + 1 + k].tool_call_id, c.id, 'each result follows its call');
       });
+    });
+
+    it('reads parallel tool calls from a server that omits the delta index, and a call without a name is handed back', async () => {
+      fake.script({ toolCalls: [{ name: 'skill', arguments: '{"name":"create-page"}' }, show()], noIndex: true });
+      await turn(host, sessionId, 'go');
+      const calls = (await log(host, sessionId)).filter((e) => e.type === 'tool/call').map((e) => e.type === 'tool/call' && [e.name, e.args]);
+      assert.deepEqual(calls, [['skill', { name: 'create-page' }], ['show_task_surface', { model: sampleModel() }]]);
+      fake.script({ toolCalls: [{ name: '', arguments: '{}' }] }, { text: 'Sorry, answering in words.' });
+      const other = host.openSession();
+      await turn(host, other, 'go');
+      const result = (await log(host, other)).find((e) => e.type === 'tool/result');
+      assert.ok(result?.type === 'tool/result' && !result.ok && result.name === '(unnamed)' && /had no name/.test(result.content));
+      assert.equal((await lastTurnEnd(host, other)).outcome, 'completed');
     });
 
     if (stream) {

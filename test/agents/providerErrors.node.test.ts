@@ -46,8 +46,7 @@ for (const provider of providers) {
     before(async () => { fake = await provider.start(); });
     after(async () => { await fake.close(); });
     beforeEach(() => {
-      fake.requests.length = 0;
-      fake.respondWith(undefined);
+      fake.reset();
       setUp();
     });
 
@@ -107,6 +106,16 @@ for (const provider of providers) {
       await failedWith(/reply was cut off after \d+ characters|could not be reached or closed the connection/);
       assert.ok(views.some((v) => v.streaming?.text.startsWith('The beginning')), 'watchers saw the partial text');
       assert.equal(views.at(-1)!.streaming, undefined, 'and then it was cleared');
+    });
+
+    it('a stream that stalls mid-way: fails once nothing arrived for the timeout, with what had arrived', async () => {
+      setUp({ maxRetries: 0, timeoutMs: 400 });
+      const views = recordViews(host, sessionId);
+      fake.script({ stall: 'Half of an answer that then' });
+      await turn(host, sessionId, 'hi');
+      await failedWith(/stopped sending mid-reply: nothing arrived for 0\.4 s \(after \d+ characters\)\.$/);
+      assert.ok(views.some((v) => v.streaming?.text.startsWith('Half of')));
+      assert.equal(views.at(-1)!.streaming, undefined);
     });
 
     it('the next message after a failure runs a fresh turn normally', async () => {
