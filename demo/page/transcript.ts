@@ -89,7 +89,7 @@ export class DemoTranscript extends LitElement {
       </div>
       <ol class="events" aria-live="polite">
         ${history.events.map((event) => this.renderEvent(event, cardsByTurn))}
-        ${this.streamText !== undefined ? html`<li class="row agent streaming" aria-busy="true" aria-label=${s.streaming}><div class="bubble agent">
+        ${this.streamText !== undefined ? html`<li class="row agent streaming" aria-busy="true"><div class="bubble agent">
           <task-surface-markdown .text=${this.streamText}></task-surface-markdown></div></li>` : nothing}
       </ol>`;
   }
