@@ -1,5 +1,4 @@
-import { jsonSchema, streamText, generateText, tool, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
-import type { JSONSchema7 } from '@ai-sdk/provider';
+import { jsonSchema, streamText, generateText, tool, type JSONSchema7, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { DEFAULT_SYSTEM_PROMPT } from '../host/prompt.js';
 import type { AgentDriver, ModelRequest } from '../host/types.js';
 import type { ToolDefinition } from '../protocol/index.js';
