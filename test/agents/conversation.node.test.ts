@@ -2,11 +2,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MISSING_RESULT, nativeConversation } from '../../agents/conversation.js';
+import OpenAI from 'openai';
 import { createOpenAIDriver } from '../../agents/openai.js';
 import type { PromptMessage } from '../../host/types.js';
 import type { CallId } from '../../protocol/index.js';
 import { startFakeOpenAI } from './fakeProviders.js';
-import { driverHost, lastTurnEnd, say, turn } from './helpers.js';
+import { driverHost, ids, lastTurnEnd, say, turn } from './helpers.js';
 
 let seq = 0;
 const user = (text: string): PromptMessage => ({ role: 'user', text, seq: ++seq });
@@ -75,6 +76,46 @@ describe('more provider failures', () => {
       host.closeSession(sessionId);
       while (!(await lastTurnEnd(host, sessionId))) await new Promise((r) => setTimeout(r, 5));
       assert.equal((await lastTurnEnd(host, sessionId)).outcome, 'cancelled');
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('loop bounds and roles', () => {
+  it('fails a turn whose model keeps calling tools past maxSteps, and one that answers nothing', async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      const loadSkill = { toolCalls: [{ name: 'skill', arguments: '{"name":"create-page"}' }] };
+      fake.script(loadSkill, loadSkill, loadSkill, { text: '' });
+      const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0, maxSteps: 3 }));
+      const sessionId = host.openSession();
+      await turn(host, sessionId, 'hi');
+      assert.equal(fake.requests.length, 3);
+      assert.match((await lastTurnEnd(host, sessionId)).error!, /called tools 3 times without answering; the turn stops here\.$/);
+      await turn(host, sessionId, 'again');
+      assert.match((await lastTurnEnd(host, sessionId)).error!, /returned an empty answer\.$/);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("sends notices as `developer` to OpenAI's own API (no baseURL), `system` elsewhere", async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      // OpenAI's own address, delivered to the fake by the SDK's `fetch` option.
+      const fetchToFake = (url: string | URL | Request, init?: RequestInit) =>
+        fetch(String(url instanceof Request ? url.url : url).replace('https://api.openai.com', fake.url), init);
+      const client = new OpenAI({ apiKey: 'k', baseURL: 'https://api.openai.com/v1', fetch: fetchToFake, maxRetries: 0 });
+      const host = driverHost(createOpenAIDriver({ model: 'm', client }));
+      const sessionId = host.openSession();
+      fake.script({ toolCalls: [{ name: 'show_task_surface', arguments: JSON.stringify({ model: { version: 1, title: 'T', sections: [], fields: [{ kind: 'toggle', id: 't', label: 'T' }], submit: { label: 'Go' } } }) }] });
+      await turn(host, sessionId, 'hi');
+      const { surfaceId } = host.getView(sessionId).taskSurface.active!;
+      await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() });
+      fake.script({ text: 'ok' });
+      await turn(host, sessionId, 'next');
+      assert.equal(fake.requests.at(-1)!.messages.at(-2).role, 'developer');
     } finally {
       await fake.close();
     }
