@@ -1,6 +1,7 @@
 // The demo on a "real" model: OPENAI_API_KEY and OPENAI_BASE_URL point the demo's model choice at
 // a fake Chat Completions server; the official openai SDK drives the host; Chromium shows it all.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { chooseModel } from '../../demo/agent/model.js';
 import { startFakeOpenAI, type FakeProvider } from '../agents/fakeProviders.js';
@@ -57,6 +58,23 @@ describe('the demo on a model behind OPENAI_BASE_URL (fake provider, real SDK, C
     const result = second.find((m: any) => m.role === 'tool');
     assert.equal(result.tool_call_id, call.tool_calls[0].id);
     assert.match(second.at(-1).content, /^Pick a plan\nPlan: Plan B\nWhy: faster/);
+  });
+
+  it('`npm start` with the variables set names the driver and the model on its startup line, and answers with it', async () => {
+    const env = { ...process.env, PORT: '0', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${fake.url}/v1`, TASK_SURFACE_MODEL: 'fake-model' };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => { out += chunk; });
+    try {
+      while (!/Ctrl\+C stops/.test(out)) {
+        if (child.exitCode !== null) assert.fail(`the demo exited: ${out}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.match(out, new RegExp(`^agent: OpenAI Chat Completions driver, model fake-model at ${fake.url.replace(/\./g, '\\.')}/v1$`, 'm'));
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
   });
 
   it('a refused key ends the turn with the reason in the transcript', async () => {
