@@ -31,6 +31,8 @@ export interface ModelAdapter {
 export interface LoopOptions {
   /** Model calls per turn before the turn fails (a model that keeps calling tools). Default 16. */
   maxSteps?: number;
+  /** Tool calls run from one model response; later ones are handed back unrun. Default 16. */
+  maxCallsPerStep?: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export interface LoopOptions {
  */
 export function createLoopDriver(adapter: ModelAdapter, options: LoopOptions = {}): AgentDriver {
   const maxSteps = options.maxSteps ?? 16;
+  const maxCalls = options.maxCallsPerStep ?? 16;
   return {
     async runTurn(turn) {
       for (let step = 0; step < maxSteps; step += 1) {
@@ -51,7 +54,9 @@ export function createLoopDriver(adapter: ModelAdapter, options: LoopOptions = {
           if (result.text.trim() === '') throw new ModelTurnError(`${adapter.label} returned an empty answer.`);
           return;
         }
-        await Promise.all(result.toolCalls.map((call) => dispatch(turn, call)));
+        await Promise.all(result.toolCalls.map((call, i) => (i < maxCalls ? dispatch(turn, call)
+          : turn.rejectCall(call.name.trim() || '(unnamed)', rawText(call.arguments),
+            `Too many tool calls in one response (at most ${maxCalls}); this one did not run. Call it again if you still need it.`))));
         if (turn.concluded || turn.signal.aborted) return;
       }
       throw new ModelTurnError(`${adapter.label} called tools ${maxSteps} times without answering; the turn stops here.`);
@@ -87,13 +92,14 @@ async function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelR
   }
 }
 
+const rawText = (args: ModelToolCall['arguments']) => (typeof args === 'string' ? args : JSON.stringify(args));
+
 /** Runs one call, or hands its unreadable arguments back to the model as a failed result. */
 function dispatch(turn: AgentTurn, call: ModelToolCall): Promise<unknown> {
   if (call.name.trim() === '') {
-    return turn.rejectCall('(unnamed)', typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
-      'A tool call had no name. Call one of your declared tools by its name.');
+    return turn.rejectCall('(unnamed)', rawText(call.arguments), 'A tool call had no name. Call one of your declared tools by its name.');
   }
-  const correct = (reason: string) => turn.rejectCall(call.name, typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+  const correct = (reason: string) => turn.rejectCall(call.name, rawText(call.arguments),
     `${reason} Call ${call.name} again with a JSON object as its arguments.`);
   if (call.invalid !== undefined) return correct(`The arguments of ${call.name} could not be read: ${call.invalid}.`);
   let args: unknown = call.arguments;

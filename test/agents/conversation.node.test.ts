@@ -121,3 +121,25 @@ describe('loop bounds and roles', () => {
     }
   });
 });
+
+describe('calls per response', () => {
+  it('runs at most maxCallsPerStep calls of one response and hands the rest back unrun', async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      const skill = { name: 'skill', arguments: '{"name":"create-page"}' };
+      fake.script({ toolCalls: [skill, skill, skill] }, { text: 'done' });
+      const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0, maxCallsPerStep: 2 }));
+      const sessionId = host.openSession();
+      await turn(host, sessionId, 'hi');
+      const events = (await host.readLog(sessionId, { limit: 100 })).events;
+      const calls = events.flatMap((e) => (e.type === 'tool/call' ? [e.callId] : []));
+      const results = new Map(events.flatMap((e) => (e.type === 'tool/result' ? [[e.callId, e] as const] : [])));
+      assert.equal(calls.length, 3);
+      assert.deepEqual(calls.map((id) => results.get(id)!.ok), [true, true, false], 'in the order the model sent them');
+      assert.match(results.get(calls[2]!)!.content, /^Too many tool calls in one response \(at most 2\); this one did not run\./);
+      assert.equal((await lastTurnEnd(host, sessionId)).outcome, 'completed');
+    } finally {
+      await fake.close();
+    }
+  });
+});
