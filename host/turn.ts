@@ -71,11 +71,10 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
 
   const partial = (text: string | null) => o.onPartial?.(text);
 
-  /** A call that does not run: logged with a failed result, so the model sees what became of it. */
-  const logRefused = (name: string, args: JsonValue, options: ToolCallOptions, callId: CallId, content: string): ToolOutcome => {
-    o.append({ type: 'tool/call', callId, turnId: o.turnId, name, args, origin: options.origin ?? 'model', agent: options.agent ?? 'root' });
+  /** A model's call that does not run: logged with a failed result, so the model sees what became of it. */
+  const logRejected = (name: string, args: JsonValue, callId: CallId, content: string) => {
+    o.append({ type: 'tool/call', callId, turnId: o.turnId, name, args, origin: 'model', agent: 'root' });
     o.append({ type: 'tool/result', callId, turnId: o.turnId, name, ok: false, content });
-    return { ok: false, content };
   };
 
   /**
@@ -156,7 +155,7 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
       const callId = o.mintCallId();
       if (ended() || concluded) return { callId };
       await scheduler.run(false, async () => {
-        if (!ended() && !concluded) logRefused(name, rawArgs, {}, callId, reason);
+        if (!ended() && !concluded) logRejected(name, rawArgs, callId, reason);
       });
       return { callId };
     },
