@@ -94,6 +94,12 @@ async function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelR
 
 const rawText = (args: ModelToolCall['arguments']) => (typeof args === 'string' ? args : JSON.stringify(args));
 
+/**
+ * The most characters of arguments one call may carry: four times the largest model the Host
+ * accepts (64 KiB), so no valid call is refused and the log never holds megabytes of one call.
+ */
+export const MAX_ARGUMENT_CHARS = 256 * 1024;
+
 /** Runs one call, or hands its unreadable arguments back to the model as a failed result. */
 function dispatch(turn: AgentTurn, call: ModelToolCall): Promise<unknown> {
   if (call.name.trim() === '') {
@@ -101,6 +107,12 @@ function dispatch(turn: AgentTurn, call: ModelToolCall): Promise<unknown> {
   }
   const correct = (reason: string) => turn.rejectCall(call.name, rawText(call.arguments),
     `${reason} Call ${call.name} again with a JSON object as its arguments.`);
+  const raw = rawText(call.arguments);
+  if (raw.length > MAX_ARGUMENT_CHARS) {
+    // Only the start is logged: the point is that it was too long.
+    return turn.rejectCall(call.name, `${raw.slice(0, 200)}…`, `The arguments of ${call.name} are ${raw.length.toLocaleString('en')} ` +
+      `characters, more than the ${MAX_ARGUMENT_CHARS.toLocaleString('en')} a call may have; nothing ran. Send a smaller call.`);
+  }
   if (call.invalid !== undefined) return correct(`The arguments of ${call.name} could not be read: ${call.invalid}.`);
   let args: unknown = call.arguments;
   if (typeof args === 'string') {

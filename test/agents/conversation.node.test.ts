@@ -143,3 +143,25 @@ describe('calls per response', () => {
     }
   });
 });
+
+describe('oversized arguments', () => {
+  it('are handed back unrun, and only their start is logged', async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      const huge = JSON.stringify({ model: { version: 1, title: 'x'.repeat(300_000), sections: [], submit: { label: 'Go' } } });
+      fake.script({ toolCalls: [{ name: 'show_task_surface', arguments: huge }] }, { text: 'Sorry.' });
+      const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0 }));
+      const sessionId = host.openSession();
+      await turn(host, sessionId, 'hi');
+      const events = (await host.readLog(sessionId, { limit: 100 })).events;
+      const call = events.find((e) => e.type === 'tool/call');
+      const result = events.find((e) => e.type === 'tool/result');
+      assert.ok(call?.type === 'tool/call' && typeof call.args === 'string' && call.args.length <= 201);
+      assert.ok(result?.type === 'tool/result' && !result.ok);
+      assert.match(result.content, /^The arguments of show_task_surface are 300,\d{3} characters, more than the 262,144 a call may have; nothing ran\./);
+      assert.equal(host.getView(sessionId).taskSurface.active, null);
+    } finally {
+      await fake.close();
+    }
+  });
+});
