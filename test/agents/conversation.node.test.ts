@@ -6,7 +6,8 @@ import OpenAI from 'openai';
 import { createOpenAIDriver } from '../../agents/openai.js';
 import type { PromptMessage } from '../../host/types.js';
 import type { CallId } from '../../protocol/index.js';
-import { startFakeOpenAI } from './fakeProviders.js';
+import { startFakeAnthropic, startFakeOpenAI } from './fakeProviders.js';
+import { createAnthropicDriver } from '../../agents/anthropic.js';
 import { driverHost, ids, lastTurnEnd, say, turn } from './helpers.js';
 
 let seq = 0;
@@ -162,6 +163,29 @@ describe('oversized arguments', () => {
       assert.equal(host.getView(sessionId).taskSurface.active, null);
     } finally {
       await fake.close();
+    }
+  });
+});
+
+describe('system prompt override', () => {
+  it('`system` replaces the default prompt for OpenAI and Anthropic', async () => {
+    const openai = await startFakeOpenAI();
+    const anthropic = await startFakeAnthropic();
+    try {
+      for (const [fake, driver] of [
+        [openai, createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${openai.url}/v1`, system: 'You are terse.' })],
+        [anthropic, createAnthropicDriver({ model: 'm', apiKey: 'k', baseURL: anthropic.url, system: 'You are terse.' })],
+      ] as const) {
+        fake.script({ text: 'ok' });
+        const host = driverHost(driver);
+        await turn(host, host.openSession(), 'hi');
+        const body = fake.requests.at(-1)!;
+        assert.equal(body.system ?? body.messages[0].content, 'You are terse.');
+        assert.ok(!JSON.stringify(body).includes('show_task_surface tool: a temporary panel'), 'the default prompt is not sent');
+      }
+    } finally {
+      await openai.close();
+      await anthropic.close();
     }
   });
 });
