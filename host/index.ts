@@ -9,3 +9,4 @@ export { effectiveLog, foldTaskSurface, taskSurfaceProjection } from './projecti
 export * from './actionCards/index.js';
 export * from './actionCards/kinds/index.js';
 export { InvalidQueueRowError } from './store/codec.js';
+export { DEFAULT_SYSTEM_PROMPT, promptMessages } from './prompt.js';
