@@ -19,7 +19,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-const model = chooseModel(process.env);
+let model: ReturnType<typeof chooseModel>;
+try {
+  model = chooseModel(process.env);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(2);
+}
 const root = await buildDemo();
 const server = await startDemoServer({
   root, port, store: storeKind, thinkMs: 350, inspectHost: args.includes('--inspect'),

@@ -13,13 +13,26 @@ export interface ModelChoice {
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1-mini';
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
 
+const isHttpUrl = (text: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(text).protocol);
+  } catch {
+    return false;
+  }
+};
+
 /**
  * `OPENAI_API_KEY` set: the Chat Completions driver (`OPENAI_BASE_URL` honoured, so a local
  * OpenAI-compatible server works); else `ANTHROPIC_API_KEY`: the Anthropic driver
- * (`ANTHROPIC_BASE_URL` honoured); `TASK_SURFACE_MODEL` names the model. Blank values count as unset.
+ * (`ANTHROPIC_BASE_URL` honoured); `TASK_SURFACE_MODEL` names the model. Blank values count as unset;
+ * a base URL that is not http(s) throws, naming the variable.
  */
 export function chooseModel(env: Record<string, string | undefined>): ModelChoice {
   const set = (name: string) => (env[name]?.trim() ? env[name]!.trim() : undefined);
+  for (const name of ['OPENAI_BASE_URL', 'ANTHROPIC_BASE_URL']) {
+    const url = set(name);
+    if (url !== undefined && !isHttpUrl(url)) throw new Error(`${name} must be an http:// or https:// URL, not "${url}"`);
+  }
   const model = set('TASK_SURFACE_MODEL');
   const openAIKey = set('OPENAI_API_KEY');
   if (openAIKey) {

@@ -20,6 +20,11 @@ describe('demo model choice', () => {
       'OpenAI Chat Completions driver, model llama3 at http://localhost:11434/v1');
   });
 
+  it('refuses a base URL that is not http(s), naming the variable', () => {
+    assert.throws(() => chooseModel({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'localhost:11434' }), /^Error: OPENAI_BASE_URL must be an http:\/\/ or https:\/\/ URL, not "localhost:11434"$/);
+    assert.throws(() => chooseModel({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'ftp://x' }), /ANTHROPIC_BASE_URL must be an http/);
+  });
+
   it('ANTHROPIC_API_KEY picks Messages', () => {
     assert.equal(chooseModel({ ANTHROPIC_API_KEY: 'a' }).label, `Anthropic Messages driver, model ${DEFAULT_ANTHROPIC_MODEL}`);
   });
