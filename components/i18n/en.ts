@@ -22,6 +22,7 @@ export const en = {
   orderHint: 'Select an item, then press Alt+Up or Alt+Down, or use the buttons, to move it.',
   moved: (label: string, position: number, total: number) => `Moved ${label} to position ${position} of ${total}.`,
   cannotMove: (label: string, position: number, total: number) => `${label} is already at position ${position} of ${total}.`,
+  contextRegion: 'Details',
   dismiss: 'Dismiss',
   collapse: 'Collapse',
   expand: 'Expand',

@@ -24,6 +24,7 @@ export const zh: Strings = {
   orderHint: '选中一项后，按 Alt+上/下方向键或使用按钮移动它。',
   moved: (label, position, total) => `已将 ${label} 移到第 ${position} 位，共 ${total} 项。`,
   cannotMove: (label, position, total) => `${label} 已在第 ${position} 位，共 ${total} 项。`,
+  contextRegion: '详情',
   dismiss: '关闭任务',
   collapse: '收起',
   expand: '展开',

@@ -3,6 +3,7 @@ import { css } from 'lit';
 export const viewStyles = css`
   :host { display: block; font-size: 0.9375rem; min-width: 0; background: var(--_bg); }
   .base { display: flex; flex-direction: column; gap: var(--_space); color: var(--_fg); }
+  .context { display: flex; flex-direction: column; gap: var(--_space); min-width: 0; }
   .header { display: flex; flex-direction: column; gap: 0.25rem; }
   .title { margin: 0; font-size: 1.125rem; line-height: 1.3; }
   .description { margin: 0; color: var(--_muted); }

@@ -21,7 +21,9 @@ import { viewStyles } from './task-surface-view.styles.js';
  * @fires task-surface-value-change - A field changed: `{ fieldId, value, values }`.
  * @fires task-surface-submit - The submit button was pressed and every required field is filled: `{ values }`.
  * @slot actions - Extra controls placed after the submit button (the Dock puts Dismiss here).
+ * @slot note - Placed after the fields, before the submit row (the Dock puts its note here).
  * @csspart base - The outer wrapper.
+ * @csspart context - Title, description and sections (everything before the fields).
  * @csspart header - Title and description.
  * @csspart section - One section.
  * @csspart block - Every block; also `markdown`, `metrics`, `table`, `diff`, `notice` by kind.
@@ -53,6 +55,8 @@ export class TaskSurfaceView extends LitElement {
   @property({ type: Boolean, reflect: true }) accessor disabled = false;
   /** Leaves out the title (the Dock shows it in its own header). */
   @property({ type: Boolean, attribute: 'hide-title' }) accessor hideTitle = false;
+  /** Makes the description and sections one focusable, labelled region (the Dock bounds and scrolls it). */
+  @property({ type: Boolean, attribute: 'context-region' }) accessor contextRegion = false;
   /** Language of the chrome: `en` or `zh`. */
   @property({ reflect: true }) override accessor lang: Lang = 'en';
   /** `light` or `dark`; unset follows `prefers-color-scheme`. */
@@ -82,7 +86,10 @@ export class TaskSurfaceView extends LitElement {
     const s = strings(this.lang);
     const blocks: BlockContext = { s, lang: this.lang, expanded: this.expanded, expand: (key) => { this.expanded = new Set([...this.expanded, key]); } };
     const fields = model.fields ?? [];
+    const region = this.contextRegion;
+    const hasContext = !(this.hideTitle && !model.description) || model.sections.length > 0;
     return html`<div class="base" part="base">
+      ${hasContext ? html`<div class="context" part="context" role=${region ? 'region' : nothing} tabindex=${region ? '0' : nothing} aria-label=${region ? s.contextRegion : nothing}>
       ${this.hideTitle && !model.description ? nothing : html`<div class="header" part="header">
         ${this.hideTitle ? nothing : html`<h2 class="title">${model.title}</h2>`}
         ${model.description ? html`<p class="description">${model.description}</p>` : nothing}
@@ -94,10 +101,11 @@ export class TaskSurfaceView extends LitElement {
             ${section.blocks.map((block, j) => renderBlock(block, `${i}.${j}`, blocks))}
           </div>
         </section>`))}
+      </div>` : nothing}
       ${fields.length === 0 ? nothing : this.readonly
         ? html`<dl class="fields answers" part="fields">${fields.map((f) => renderAnswer(f, this.currentValues[f.id], s))}</dl>`
         : html`<div class="fields" part="fields">${fields.map((f, i) => renderField(f, i, this.fieldContext))}</div>`}
-      ${this.readonly ? nothing : html`<div class="actions" part="actions">
+      ${this.readonly ? nothing : html`<slot name="note"></slot><div class="actions" part="actions">
         <button type="button" class="button primary" part="submit" ?disabled=${this.disabled} @click=${this.onSubmit}>${model.submit.label}</button>
         <slot name="actions"></slot>
       </div>`}
