@@ -73,7 +73,7 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
     const inbox = this.deps.inbox(sessionId);
     let messageId = this.deps.ids.message();
     while (session.userMessages.has(messageId) || inbox.findMessage(messageId)) messageId = this.deps.ids.message();
-    const text = formatSubmission(model, valid.values, valid.note, { locale: session.record.locale });
+    const text = formatSubmission(model, valid.values, valid.note, { locale: request.locale ?? session.record.locale });
     const row = inbox.enqueue({
       messageId,
       text,

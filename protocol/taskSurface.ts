@@ -70,6 +70,8 @@ export const SubmitTaskSurfaceRequestSchema = z.strictObject({
   submissionId: TaskSurfaceSubmissionIdSchema,
   values: z.record(z.string(), JsonValueSchema),
   note: z.optional(z.string()),
+  /** The person's language: the submitted text is written in it (default: the session's locale). */
+  locale: z.optional(z.enum(['en', 'zh'])),
 });
 export type SubmitTaskSurfaceRequest = z.infer<typeof SubmitTaskSurfaceRequestSchema>;
 

@@ -35,6 +35,8 @@ export const ReadLogParamsSchema = z.strictObject({
 
 export const OpenSessionParamsSchema = z.strictObject({
   title: z.optional(z.string().check(z.maxLength(200, 'title must be at most 200 characters'))),
+  /** The session's locale (submission text when a submit names none). */
+  locale: z.optional(z.enum(['en', 'zh'])),
 });
 
 /** Every request a client may send, by `type`. `ping` is the client's liveness probe. */

@@ -41,7 +41,7 @@ export interface WebSocketTransport extends HostTransport {
   /** The sessions this connection may see. */
   listSessions(): Promise<SessionSummary[]>;
   /** Opens a new session on the host. */
-  openSession(options?: { title?: string }): Promise<SessionSummary>;
+  openSession(options?: { title?: string; locale?: 'en' | 'zh' }): Promise<SessionSummary>;
 }
 
 interface Pending {

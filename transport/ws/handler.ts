@@ -75,7 +75,8 @@ export function createRequestHandler(options: HandlerOptions) {
         if (options.canOpenSession && !(await options.canOpenSession(ctx.connection))) {
           return wireError(request.id, 'bad-request', 'this connection may not open sessions');
         }
-        const sessionId = host.openSession(request.params.title === undefined ? {} : { title: request.params.title });
+        const { title, locale } = request.params;
+        const sessionId = host.openSession({ ...(title === undefined ? {} : { title }), ...(locale === undefined ? {} : { locale }) });
         options.onSessionOpened?.(ctx.connection, sessionId);
         return result(summaryOf(sessionId));
       }

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createHost } from '../../host/createHost.js';
+import { createMemoryStore } from '../../host/store/memory.js';
+import type { AgentTurn } from '../../host/types.js';
+import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, type SessionId, type TaskSurfaceId } from '../../protocol/index.js';
+import { createWebSocketServer } from '../../transport/ws/server.js';
+import { connectClient, rawSocket } from './helpers.js';
+
+const MODEL = {
+  version: 1, title: 'Pick one', sections: [], submit: { label: 'Go' },
+  fields: [{ kind: 'toggle', id: 'ok', label: 'Ready' }],
+};
+
+/** A real host behind the WebSocket server; every user message that is not an answer shows MODEL. */
+async function setup() {
+  const store = createMemoryStore();
+  const host = createHost({
+    store,
+    driver: { async runTurn(turn: AgentTurn) { if (!turn.input.at(-1)?.source.taskSurface) await turn.callTool('show_task_surface', { model: MODEL }); else turn.reply('ok'); } },
+  });
+  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+  const client = connectClient(server.port);
+  /** Opens a surface in `sessionId` and returns its id. */
+  const surfaceIn = async (sessionId: SessionId) => {
+    await client.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'ask me' });
+    await host.whenIdle(sessionId);
+    return host.getView(sessionId).taskSurface.active?.surfaceId as TaskSurfaceId;
+  };
+  const answerText = async (sessionId: SessionId) => {
+    await host.whenIdle(sessionId);
+    const events = (await host.readLog(sessionId, { limit: 100 })).events;
+    const answer = events.filter((e) => e.type === 'user/message').at(-1);
+    return answer?.type === 'user/message' ? answer.text : '';
+  };
+  return { host, store, server, client, surfaceIn, answerText, async close() { client.dispose(); await server.close(); await host.dispose(); } };
+}
+
+describe('the answer\'s language over the wire', () => {
+  it('session.open carries a locale: the submitted text is written in it', async () => {
+    const h = await setup();
+    try {
+      const { sessionId } = await h.client.openSession({ title: '中文', locale: 'zh' });
+      assert.equal(h.store.getSession(sessionId)?.locale, 'zh');
+      const surfaceId = await h.surfaceIn(sessionId);
+      const result = await h.client.taskSurface.submit({ sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: true } });
+      assert.equal(result.accepted, true);
+      assert.equal(await h.answerText(sessionId), 'Pick one\nReady：是');
+    } finally { await h.close(); }
+  });
+
+  it('a submit\'s locale wins over the session\'s', async () => {
+    const h = await setup();
+    try {
+      const { sessionId } = await h.client.openSession({ title: 'English session' });
+      const surfaceId = await h.surfaceIn(sessionId);
+      await h.client.taskSurface.submit({ sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: false }, note: '谢谢', locale: 'zh' });
+      assert.equal(await h.answerText(sessionId), 'Pick one\nReady：否\n备注：谢谢');
+    } finally { await h.close(); }
+  });
+
+  it('refuses an unknown locale with a clear error and changes nothing', async () => {
+    const h = await setup();
+    const { sessionId } = await h.client.openSession({ title: 'x' });
+    const surfaceId = await h.surfaceIn(sessionId);
+    const raw = await rawSocket(h.server.port);
+    const submit = await raw.ask(JSON.stringify({ id: 'r1', type: 'taskSurface.submit', params: { sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: true }, locale: 'fr' } }));
+    assert.equal(submit['type'], 'error');
+    assert.match(String(submit['message']), /params\.locale/);
+    const open = await raw.ask(JSON.stringify({ id: 'r2', type: 'session.open', params: { title: 'y', locale: 'de' } }));
+    assert.equal(open['type'], 'error');
+    assert.match(String(open['message']), /params\.locale/);
+    assert.equal(h.host.getView(sessionId).queue.length, 0);
+    raw.close();
+    await h.close();
+  });
+});
