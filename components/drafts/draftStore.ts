@@ -1,8 +1,8 @@
 import { createStore } from '@xstate/store';
 import type { SessionId, TaskSurfaceValues } from '../../protocol/index.js';
 
-/** One surface's unsubmitted values and when they last changed. */
-export interface Draft { values: TaskSurfaceValues; at: number }
+/** One surface's unsubmitted values (and note, when there is one) and when they last changed. */
+export interface Draft { values: TaskSurfaceValues; note?: string; at: number }
 
 export interface DraftStoreOptions {
   sessionId: SessionId;
@@ -37,7 +37,9 @@ function load(storage: DraftStoreOptions['storage'], key: string): Record<string
     const drafts: Record<string, Draft> = {};
     for (const [surfaceId, draft] of Object.entries(parsed as Record<string, unknown>)) {
       const d = draft as Partial<Draft> | null;
-      if (d && typeof d.values === 'object' && d.values !== null && !Array.isArray(d.values) && typeof d.at === 'number') drafts[surfaceId] = { values: d.values, at: d.at };
+      if (d && typeof d.values === 'object' && d.values !== null && !Array.isArray(d.values) && typeof d.at === 'number') {
+        drafts[surfaceId] = typeof d.note === 'string' && d.note !== '' ? { values: d.values, note: d.note, at: d.at } : { values: d.values, at: d.at };
+      }
     }
     return drafts;
   } catch {
@@ -59,8 +61,8 @@ export function createDraftStore(options: DraftStoreOptions) {
   const store = createStore({
     context: { drafts: load(storage, key) },
     on: {
-      save: (context, event: { surfaceId: string; values: TaskSurfaceValues }) => {
-        const draft: Draft = { values: event.values, at: now() };
+      save: (context, event: { surfaceId: string; values: TaskSurfaceValues; note?: string }) => {
+        const draft: Draft = event.note ? { values: event.values, note: event.note, at: now() } : { values: event.values, at: now() };
         if (bytesOf(draft) > maxDraft) return context;
         const drafts = { ...context.drafts, [event.surfaceId]: draft };
         // Evict the oldest other drafts until the session fits its bound.
@@ -89,9 +91,11 @@ export function createDraftStore(options: DraftStoreOptions) {
     store,
     /** The saved values of a surface, if any. */
     get: (surfaceId: string): TaskSurfaceValues | undefined => store.getSnapshot().context.drafts[surfaceId]?.values,
-    /** Saves a draft; returns false when it is over the per-draft bound and was not kept. */
-    save(surfaceId: string, values: TaskSurfaceValues): boolean {
-      store.trigger.save({ surfaceId, values });
+    /** The saved note of a surface, if any. */
+    getNote: (surfaceId: string): string | undefined => store.getSnapshot().context.drafts[surfaceId]?.note,
+    /** Saves a draft (values and the optional note); returns false when it is over the per-draft bound and was not kept. */
+    save(surfaceId: string, values: TaskSurfaceValues, note?: string): boolean {
+      store.trigger.save(note ? { surfaceId, values, note } : { surfaceId, values });
       return store.getSnapshot().context.drafts[surfaceId]?.values === values;
     },
     clear: (surfaceId: string) => store.trigger.clear({ surfaceId }),

@@ -27,6 +27,18 @@ describe('draft store', () => {
     assert.deepEqual(store.get('sf-1'), { a: 'short' });
   });
 
+  it('keeps the note with the values, counts it in the per-draft bound, and drops a blank one', () => {
+    const storage = memoryStorage();
+    const store = createDraftStore({ sessionId: s1, storage, maxDraftBytes: 120 });
+    assert.equal(store.save('sf-1', { a: 'x' }, 'call me later'), true);
+    assert.equal(createDraftStore({ sessionId: s1, storage }).getNote('sf-1'), 'call me later');
+    assert.equal(store.save('sf-1', { a: 'x' }, 'n'.repeat(200)), false, 'a note that makes the draft too big is not kept');
+    assert.equal(store.getNote('sf-1'), 'call me later');
+    assert.equal(store.save('sf-1', { a: 'y' }, ''), true);
+    assert.equal(store.getNote('sf-1'), undefined);
+    assert.doesNotMatch(storage.map.get(draftStorageKey(s1))!, /note/);
+  });
+
   it('evicts the oldest drafts to stay under the per-session bound', () => {
     let now = 0;
     const store = createDraftStore({ sessionId: s1, storage: memoryStorage(), maxSessionBytes: 200, now: () => ++now });
