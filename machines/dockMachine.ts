@@ -1,17 +1,20 @@
-import { and, assertEvent, assign, emit, fromPromise, setup } from 'xstate';
+import { and, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type {
-  CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, MessageId, SessionId,
+  CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, MessageId, SessionId, SubmissionLocale,
   SubmitTaskSurfaceRejection, SubmitTaskSurfaceResult, TaskSurfaceDismissalId, TaskSurfaceId,
   TaskSurfaceModelV1, TaskSurfaceSubmissionId, TaskSurfaceSubmissionPhase, TaskSurfaceValues,
 } from '../protocol/index.js';
 import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../protocol/ids.js';
 
 /*
- * The Dock's UI state. `hidden` (no active surface), `loading` (getActive), `editing`, `submitting`,
- * `pending` (queued or claiming: every control disabled), `rejected` (reason shown, values kept,
- * still editable), `dismissing`. Collapse is local context and sends nothing. The Host is reached
- * only through the three actors, which the Dock provides (`dockMachine.provide({ actors })`).
- * The Dock never guesses: when the queue row of its submission disappears it re-reads getActive.
+ * The Dock's UI state. `hidden` (no active surface); inside `open`: `loading` (getActive),
+ * `retrying` (getActive failed: back-off, then again), `editing`, `submitting`, `pending` (queued or
+ * claiming), `rejected` (reason shown, values kept, still editable), `dismissing`. Tags say what the
+ * element needs: `locked` (every control disabled) and `busy` (a request is out). Collapse is local
+ * context and sends nothing. The Host is reached only through the three actors, which the Dock
+ * provides (`dockMachine.provide({ actors })`). The Dock never guesses: when the queue row of its
+ * submission disappears, or a submit or dismiss lost its answer, it re-reads getActive (and keeps
+ * re-reading, with back-off, until it knows) before anything becomes editable again.
  */
 
 export interface DockActive { callId: CallId; surfaceId: TaskSurfaceId }
@@ -28,13 +31,16 @@ export interface DockMachineContext {
   submissionId: TaskSurfaceSubmissionId | null;
   /** Reused by a dismiss retry after a transport error. */
   dismissalId: TaskSurfaceDismissalId | null;
-  rejection: { action: 'submit' | 'dismiss' | 'load'; reason: DockRejectionReason } | null;
+  /** `transport` while re-reading after a lost answer means: not yet known whether the Host has it. */
+  rejection: { action: 'submit' | 'dismiss'; reason: DockRejectionReason } | null;
   collapsed: boolean;
+  /** getActive failures in a row (the back-off grows with it). */
+  failures: number;
 }
 
 export type DockMachineEvent =
   | { type: 'projection.changed'; active: DockActive | null; queuedSubmissionIds: readonly string[] }
-  | { type: 'user.submit'; values: TaskSurfaceValues }
+  | { type: 'user.submit'; values: TaskSurfaceValues; note?: string; locale?: SubmissionLocale }
   | { type: 'user.dismiss' }
   | { type: 'user.collapse' }
   | { type: 'user.expand' };
@@ -46,10 +52,27 @@ export type DockMachineEmitted =
   | { type: 'closed'; surfaceId: TaskSurfaceId };
 
 export interface GetActiveInput { sessionId: SessionId; surfaceId: TaskSurfaceId }
-export interface SubmitInput extends GetActiveInput { submissionId: TaskSurfaceSubmissionId; values: TaskSurfaceValues }
+export interface SubmitInput extends GetActiveInput {
+  submissionId: TaskSurfaceSubmissionId; values: TaskSurfaceValues; note?: string; locale?: SubmissionLocale;
+}
 export interface DismissInput extends GetActiveInput { dismissalId: TaskSurfaceDismissalId }
 
+/** Back-off between getActive attempts: 250 ms doubling to 8 s, with ±20 % jitter. */
+export function retryDelay(failures: number): number {
+  const base = Math.min(8000, 250 * 2 ** Math.max(0, failures - 1));
+  return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
 const unprovided = (name: string) => () => Promise.reject(new Error(`dockMachine: provide the ${name} actor`));
+
+/** The open surface; every state under `open` has one (recordActive sets it on entry). */
+function openSurface(context: DockMachineContext): DockActive {
+  if (!context.active) throw new Error('dockMachine: no open surface');
+  return context.active;
+}
+
+type Loaded = Extract<GetActiveTaskSurfaceResult, { active: true }>;
+const loaded = (output: GetActiveTaskSurfaceResult): Loaded | null => (output.active ? output : null);
 
 export const dockMachine = setup({
   types: {
@@ -62,6 +85,9 @@ export const dockMachine = setup({
     getActive: fromPromise<GetActiveTaskSurfaceResult, GetActiveInput>(unprovided('getActive')),
     submit: fromPromise<SubmitTaskSurfaceResult, SubmitInput>(unprovided('submit')),
     dismiss: fromPromise<DismissTaskSurfaceResult, DismissInput>(unprovided('dismiss')),
+  },
+  delays: {
+    retryDelay: ({ context }) => retryDelay(context.failures),
   },
   guards: {
     isSameSurface: ({ context, event }) => {
@@ -76,147 +102,187 @@ export const dockMachine = setup({
       assertEvent(event, 'projection.changed');
       return context.submissionId === null || !event.queuedSubmissionIds.includes(context.submissionId);
     },
+    isClosed: (_, output: GetActiveTaskSurfaceResult) => !output.active,
+    hasPending: (_, output: GetActiveTaskSurfaceResult) => loaded(output)?.pending != null,
+    /** The Host holds the very submission whose answer was lost: it was accepted after all. */
+    isOwnLostSubmission: ({ context }, output: GetActiveTaskSurfaceResult) =>
+      context.rejection?.action === 'submit' && context.rejection.reason === 'transport'
+      && context.submissionId !== null && loaded(output)?.pending?.submissionId === context.submissionId,
+    /** A submit or dismiss lost its answer and the Host holds nothing: it really was not sent. */
+    wasLostRequest: ({ context }) => context.rejection?.reason === 'transport',
+    isAccepted: (_, output: SubmitTaskSurfaceResult) => output.accepted,
+    isDismissed: (_, output: DismissTaskSurfaceResult) => output.dismissed,
+    isSubmissionPending: (_, output: SubmitTaskSurfaceResult | DismissTaskSurfaceResult) =>
+      'reason' in output && output.reason === 'submission-pending',
   },
   actions: {
     recordActive: assign(({ event }) => {
       assertEvent(event, 'projection.changed');
-      return { active: event.active, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false };
+      return { active: event.active, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false, failures: 0 };
     }),
-    emitClosed: emit(({ context }) => ({ type: 'closed' as const, surfaceId: context.active!.surfaceId })),
-    forgetSurface: assign({ active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null }),
+    emitClosed: enqueueActions(({ context, enqueue }) => {
+      if (context.active) enqueue.emit({ type: 'closed', surfaceId: context.active.surfaceId });
+    }),
+    forgetSurface: assign({ active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, failures: 0 }),
     mintSubmission: assign(({ context }) => ({ submissionId: context.submissionId ?? mintTaskSurfaceSubmissionId(), rejection: null })),
     mintDismissal: assign(({ context }) => ({ dismissalId: context.dismissalId ?? mintTaskSurfaceDismissalId(), rejection: null })),
+    collapse: assign({ collapsed: true }),
+    expand: assign({ collapsed: false }),
+    countFailure: assign(({ context }) => ({ failures: context.failures + 1 })),
+    recordPending: assign(({ context }, output: GetActiveTaskSurfaceResult) => {
+      const out = loaded(output);
+      return out?.pending ? { model: out.model, phase: out.pending.phase, submissionId: out.pending.submissionId, rejection: null, failures: 0 } : {};
+    }),
+    recordEditable: assign(({ context }, output: GetActiveTaskSurfaceResult) => ({
+      model: loaded(output)?.model ?? context.model, phase: null, failures: 0,
+      // A discarded submission (pending: null after queued/claiming) frees its id: the next attempt mints a new one.
+      submissionId: context.phase === null ? context.submissionId : null,
+    })),
+    recordQueued: assign({ phase: 'queued' as const, rejection: null }),
+    emitSubmitted: enqueueActions(({ context, enqueue }, messageId: MessageId | null) => {
+      if (context.active && context.submissionId && messageId) {
+        enqueue.emit({ type: 'submitted', surfaceId: context.active.surfaceId, submissionId: context.submissionId, messageId });
+      }
+    }),
+    emitRejected: enqueueActions(({ context, enqueue }) => {
+      if (context.active && context.rejection) {
+        enqueue.emit({ type: 'rejected', surfaceId: context.active.surfaceId, action: context.rejection.action, reason: context.rejection.reason });
+      }
+    }),
+    emitDismissed: enqueueActions(({ context, enqueue }) => {
+      if (context.active) enqueue.emit({ type: 'dismissed', surfaceId: context.active.surfaceId });
+    }),
+    refuseSubmission: assign((_, reason: DockRejectionReason) => ({ submissionId: null, rejection: { action: 'submit' as const, reason } })),
+    refuseDismissal: assign((_, reason: DockRejectionReason) => ({ dismissalId: null, rejection: { action: 'dismiss' as const, reason } })),
+    loseSubmitAnswer: assign({ rejection: { action: 'submit', reason: 'transport' } }),
+    loseDismissAnswer: assign({ rejection: { action: 'dismiss', reason: 'transport' } }),
   },
 }).createMachine({
   id: 'dock',
   context: ({ input }) => ({
-    sessionId: input.sessionId, active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false,
+    sessionId: input.sessionId, active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false, failures: 0,
   }),
   initial: 'hidden',
   on: {
-    'projection.changed': [
-      { guard: 'isSameSurface' },
-      { guard: 'hasActive', target: '.loading', reenter: true, actions: 'recordActive' },
-      { target: '.hidden', actions: ['emitClosed', 'forgetSurface'] },
-    ],
-    'user.collapse': { actions: assign({ collapsed: true }) },
-    'user.expand': { actions: assign({ collapsed: false }) },
+    'user.collapse': { actions: 'collapse' },
+    'user.expand': { actions: 'expand' },
   },
   states: {
-    hidden: {},
-    loading: {
-      invoke: {
-        src: 'getActive',
-        input: ({ context }) => ({ sessionId: context.sessionId, surfaceId: context.active!.surfaceId }),
-        onDone: [
-          { guard: ({ event }) => !event.output.active, target: 'hidden', actions: ['emitClosed', 'forgetSurface'] },
-          {
-            guard: ({ event }) => event.output.active && event.output.pending !== null,
-            target: 'pending',
-            actions: assign(({ event }) => {
-              const out = event.output as Extract<GetActiveTaskSurfaceResult, { active: true }>;
-              return { model: out.model, phase: out.pending!.phase, submissionId: out.pending!.submissionId, rejection: null };
-            }),
-          },
-          {
-            target: 'editing',
-            // A discarded submission (pending: null) frees its id: the next attempt mints a new one.
-            actions: assign(({ event, context }) => ({
-              model: event.output.active ? event.output.model : context.model, phase: null,
-              submissionId: context.phase === null ? context.submissionId : null,
-            })),
-          },
-        ],
-        onError: { target: 'hidden', actions: assign({ rejection: { action: 'load', reason: 'transport' } }) },
-      },
+    hidden: {
+      on: { 'projection.changed': { guard: 'hasActive', target: 'open', actions: 'recordActive' } },
     },
-    editing: {
-      on: {
-        'user.submit': { target: 'submitting', actions: 'mintSubmission' },
-        'user.dismiss': { target: 'dismissing', actions: 'mintDismissal' },
-      },
-    },
-    rejected: {
-      on: {
-        'user.submit': { target: 'submitting', actions: 'mintSubmission' },
-        'user.dismiss': { target: 'dismissing', actions: 'mintDismissal' },
-      },
-    },
-    submitting: {
-      // A second click while the request is out sends nothing: the same attempt is in flight.
-      invoke: {
-        src: 'submit',
-        input: ({ context, event }) => {
-          assertEvent(event, 'user.submit');
-          return { sessionId: context.sessionId, surfaceId: context.active!.surfaceId, submissionId: context.submissionId!, values: event.values };
-        },
-        onDone: [
-          {
-            guard: ({ event }) => event.output.accepted,
-            target: 'pending',
-            actions: [
-              assign({ phase: 'queued' }),
-              emit(({ context, event }) => ({
-                type: 'submitted' as const, surfaceId: context.active!.surfaceId, submissionId: context.submissionId!,
-                messageId: (event.output as Extract<SubmitTaskSurfaceResult, { accepted: true }>).messageId,
-              })),
-            ],
-          },
-          { guard: ({ event }) => !event.output.accepted && event.output.reason === 'submission-pending', target: 'loading' },
-          {
-            target: 'rejected',
-            actions: [
-              assign(({ event }) => ({ submissionId: null, rejection: { action: 'submit' as const, reason: (event.output as { reason: SubmitTaskSurfaceRejection }).reason } })),
-              emit(({ context }) => ({ type: 'rejected' as const, surfaceId: context.active!.surfaceId, action: 'submit' as const, reason: context.rejection!.reason })),
-            ],
-          },
-        ],
-        onError: {
-          target: 'rejected',
-          actions: [
-            assign({ rejection: { action: 'submit', reason: 'transport' } }),
-            emit(({ context }) => ({ type: 'rejected' as const, surfaceId: context.active!.surfaceId, action: 'submit' as const, reason: 'transport' as const })),
-          ],
-        },
-      },
-    },
-    pending: {
+    open: {
+      initial: 'loading',
+      // Shared by every state below unless a state handles the view itself.
       on: {
         'projection.changed': [
-          { guard: and(['isSameSurface', 'isQueueRowGone']), target: 'loading' },
           { guard: 'isSameSurface' },
-          { guard: 'hasActive', target: 'loading', actions: 'recordActive' },
+          { guard: 'hasActive', target: '.loading', reenter: true, actions: 'recordActive' },
           { target: 'hidden', actions: ['emitClosed', 'forgetSurface'] },
         ],
       },
-    },
-    dismissing: {
-      invoke: {
-        src: 'dismiss',
-        input: ({ context }) => ({ sessionId: context.sessionId, surfaceId: context.active!.surfaceId, dismissalId: context.dismissalId! }),
-        onDone: [
-          {
-            guard: ({ event }) => event.output.dismissed,
-            target: 'hidden',
-            actions: [emit(({ context }) => ({ type: 'dismissed' as const, surfaceId: context.active!.surfaceId })), 'emitClosed', 'forgetSurface'],
-          },
-          { guard: ({ event }) => !event.output.dismissed && event.output.reason === 'submission-pending', target: 'loading', actions: assign({ dismissalId: null }) },
-          {
-            target: 'rejected',
-            actions: [
-              assign(({ event }) => ({ dismissalId: null, rejection: { action: 'dismiss' as const, reason: (event.output as { reason: SubmitTaskSurfaceRejection }).reason } })),
-              emit(({ context }) => ({ type: 'rejected' as const, surfaceId: context.active!.surfaceId, action: 'dismiss' as const, reason: context.rejection!.reason })),
+      states: {
+        loading: {
+          tags: ['locked', 'busy'],
+          invoke: {
+            src: 'getActive',
+            input: ({ context }) => ({ sessionId: context.sessionId, surfaceId: openSurface(context).surfaceId }),
+            onDone: [
+              { guard: { type: 'isClosed', params: ({ event }) => event.output }, target: '#dock.hidden', actions: ['emitClosed', 'forgetSurface'] },
+              {
+                guard: { type: 'isOwnLostSubmission', params: ({ event }) => event.output },
+                target: 'pending',
+                actions: [
+                  { type: 'recordPending', params: ({ event }) => event.output },
+                  { type: 'emitSubmitted', params: ({ event }) => loaded(event.output)?.pending?.messageId ?? null },
+                ],
+              },
+              { guard: { type: 'hasPending', params: ({ event }) => event.output }, target: 'pending', actions: { type: 'recordPending', params: ({ event }) => event.output } },
+              { guard: 'wasLostRequest', target: 'rejected', actions: [{ type: 'recordEditable', params: ({ event }) => event.output }, 'emitRejected'] },
+              { target: 'editing', actions: { type: 'recordEditable', params: ({ event }) => event.output } },
             ],
+            onError: { target: 'retrying', actions: 'countFailure' },
           },
-        ],
-        onError: {
-          target: 'rejected',
-          actions: [
-            assign({ rejection: { action: 'dismiss', reason: 'transport' } }),
-            emit(({ context }) => ({ type: 'rejected' as const, surfaceId: context.active!.surfaceId, action: 'dismiss' as const, reason: 'transport' as const })),
-          ],
+        },
+        retrying: {
+          tags: ['locked'],
+          after: { retryDelay: { target: 'loading' } },
+          // A view of the same surface means the connection is back: try at once.
+          on: { 'projection.changed': { guard: 'isSameSurface', target: 'loading' } },
+        },
+        editing: {
+          on: {
+            'user.submit': { target: 'submitting', actions: 'mintSubmission' },
+            'user.dismiss': { target: 'dismissing', actions: 'mintDismissal' },
+          },
+        },
+        rejected: {
+          on: {
+            'user.submit': { target: 'submitting', actions: 'mintSubmission' },
+            'user.dismiss': { target: 'dismissing', actions: 'mintDismissal' },
+          },
+        },
+        submitting: {
+          tags: ['locked', 'busy'],
+          // A second click while the request is out sends nothing: the same attempt is in flight.
+          invoke: {
+            src: 'submit',
+            input: ({ context, event }) => {
+              assertEvent(event, 'user.submit');
+              const { surfaceId } = openSurface(context);
+              const submissionId = context.submissionId ?? mintTaskSurfaceSubmissionId();
+              return {
+                sessionId: context.sessionId, surfaceId, submissionId, values: event.values,
+                ...(event.note === undefined ? {} : { note: event.note }), ...(event.locale === undefined ? {} : { locale: event.locale }),
+              };
+            },
+            onDone: [
+              {
+                guard: { type: 'isAccepted', params: ({ event }) => event.output },
+                target: 'pending',
+                actions: ['recordQueued', { type: 'emitSubmitted', params: ({ event }) => (event.output.accepted ? event.output.messageId : null) }],
+              },
+              { guard: { type: 'isSubmissionPending', params: ({ event }) => event.output }, target: 'loading' },
+              {
+                target: 'rejected',
+                actions: [{ type: 'refuseSubmission', params: ({ event }) => (event.output.accepted ? 'transport' : event.output.reason) }, 'emitRejected'],
+              },
+            ],
+            // The Host may have accepted it: stay locked and ask before anything is editable again.
+            onError: { target: 'loading', actions: 'loseSubmitAnswer' },
+          },
+        },
+        pending: {
+          tags: ['locked'],
+          on: {
+            'projection.changed': { guard: and(['isSameSurface', 'isQueueRowGone']), target: 'loading' },
+          },
+        },
+        dismissing: {
+          tags: ['locked', 'busy'],
+          invoke: {
+            src: 'dismiss',
+            input: ({ context }) => {
+              const { surfaceId } = openSurface(context);
+              return { sessionId: context.sessionId, surfaceId, dismissalId: context.dismissalId ?? mintTaskSurfaceDismissalId() };
+            },
+            onDone: [
+              { guard: { type: 'isDismissed', params: ({ event }) => event.output }, target: '#dock.hidden', actions: ['emitDismissed', 'emitClosed', 'forgetSurface'] },
+              { guard: { type: 'isSubmissionPending', params: ({ event }) => event.output }, target: 'loading', actions: assign({ dismissalId: null }) },
+              {
+                target: 'rejected',
+                actions: [{ type: 'refuseDismissal', params: ({ event }) => (event.output.dismissed ? 'transport' : event.output.reason) }, 'emitRejected'],
+              },
+            ],
+            onError: { target: 'loading', actions: 'loseDismissAnswer' },
+          },
         },
       },
     },
   },
 });
+
+/** Leaf state name of a Dock snapshot value (`hidden`, `loading`, `editing`, …). */
+export function dockStateName(value: string | Record<string, unknown>): string {
+  return typeof value === 'string' ? value : Object.values(value).map((v) => dockStateName(v as string | Record<string, unknown>))[0] ?? 'hidden';
+}

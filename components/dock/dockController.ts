@@ -25,6 +25,8 @@ export class DockController implements ReactiveController {
   drafts: DraftStore | undefined;
   /** The values the Dock shows for the active surface (draft over initial values). */
   values: TaskSurfaceValues | undefined;
+  /** The note the person is writing for the active surface (kept in the draft). */
+  note = '';
   private actor: Actor<typeof dockMachine> | undefined;
   private release: (() => void)[] = [];
   private running: DockConfig | undefined;
@@ -54,8 +56,17 @@ export class DockController implements ReactiveController {
 
   setValues(values: TaskSurfaceValues): void {
     this.values = values;
+    this.saveDraft();
+  }
+
+  setNote(note: string): void {
+    this.note = note;
+    this.saveDraft();
+  }
+
+  private saveDraft(): void {
     const surfaceId = this.snapshot?.context.active?.surfaceId;
-    if (surfaceId) this.drafts?.save(surfaceId, values);
+    if (surfaceId && this.values) this.drafts?.save(surfaceId, this.values, this.note);
   }
 
   private start(transport: HostTransport, sessionId: SessionId, config: DockConfig): void {
@@ -75,6 +86,7 @@ export class DockController implements ReactiveController {
       if (key !== this.valuesFor) {
         this.valuesFor = key;
         this.values = key && model ? mergeDraft(model, drafts.get(key)) : undefined;
+        this.note = (key && drafts.getNote(key)) ?? '';
       }
       this.host.requestUpdate();
     });
@@ -111,6 +123,7 @@ export class DockController implements ReactiveController {
     this.drafts = undefined;
     this.snapshot = undefined;
     this.values = undefined;
+    this.note = '';
     this.valuesFor = undefined;
     this.running = undefined;
   }

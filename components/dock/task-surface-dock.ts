@@ -1,43 +1,56 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { consume } from '@lit/context';
-import { property, query } from 'lit/decorators.js';
-import type { DockMachineEmitted } from '../../machines/dockMachine.js';
-import type { SessionId, TaskSurfaceValues } from '../../protocol/index.js';
+import { property, query, state } from 'lit/decorators.js';
+import { classMap } from 'lit/directives/class-map.js';
+import { live } from 'lit/directives/live.js';
+import { dockStateName, type DockMachineEmitted } from '../../machines/dockMachine.js';
+import { DEFAULT_LIMITS, type SessionId, type TaskSurfaceValues } from '../../protocol/index.js';
+import { jsonUtf8Length } from '../../protocol/utf8.js';
 import type { HostTransport } from '../../transport/types.js';
 import { strings, type Lang } from '../i18n/index.js';
 import { transportContext } from '../shared/context.js';
 import { emit, type FocusReturnReason } from '../shared/events.js';
 import { themeStyles } from '../shared/theme.js';
+import type { TaskSurfaceView } from '../view/task-surface-view.js';
 import '../view/task-surface-view.js';
 import { DockController, type InspectOption } from './dockController.js';
+import { deepActiveElement, findComposer, isInert } from './focus.js';
 import { dockStyles } from './task-surface-dock.styles.js';
 
 /**
  * The only Task Surface editor. Mount one above the composer: it watches the session's projection,
  * reads the active surface with `getActive` (independently of which transcript rows are loaded),
  * keeps drafts per session in `localStorage`, submits and dismisses with client-minted ids, and
- * stays disabled while a submission is queued or claiming. `hidden` keeps it mounted with its draft.
+ * stays disabled while a submission is queued or claiming, or while it cannot tell whether a
+ * request whose answer was lost reached the Host. `hidden` keeps it mounted with its draft.
  *
  * @fires task-surface-submit-request - Cancelable; before a submission is sent: `{ surfaceId, values }`.
  * @fires task-surface-submitted - The Host accepted the submission: `{ surfaceId, submissionId, messageId }`.
- * @fires task-surface-rejected - A submit or dismiss was refused or could not reach the Host: `{ surfaceId, action, reason }`.
+ * @fires task-surface-rejected - A submit or dismiss was refused or did not reach the Host: `{ surfaceId, action, reason }`.
  * @fires task-surface-dismiss-request - Cancelable; before a dismissal is sent: `{ surfaceId }`.
  * @fires task-surface-dismissed - The dismissal was recorded: `{ surfaceId }`.
  * @fires task-surface-closed - The active surface closed and the Dock hid itself: `{ surfaceId }`.
  * @fires task-surface-focus-return - Cancelable; before focus moves after submit, dismiss or close: `{ reason, target }`.
  * @fires task-surface-collapse-change - Collapsed or expanded (local only): `{ collapsed }`.
- * @csspart base - The Dock's panel.
- * @csspart header - Title row with the collapse button.
- * @csspart title - The surface title.
+ * @csspart base - The Dock's panel (a region named "Task: <title>").
+ * @csspart header - Title row with the size and collapse buttons.
+ * @csspart title - The surface title (clamped to two lines unless full height; the full text stays in it).
+ * @csspart size - The "Full height" toggle (`aria-pressed`).
  * @csspart collapse - The collapse/expand button.
  * @csspart body - The renderer's wrapper (hidden while collapsed).
- * @csspart view - The nested `task-surface-view`; its parts are exported as `view-base`, `view-header`,
+ * @csspart details - The "Hide details"/"Show details" toggle of the description and sections.
+ * @csspart view - The nested `task-surface-view`; its parts are exported as `view-base`, `view-context`, `view-header`,
  *   `view-section`, `view-block`, `view-fields`, `view-field`, `view-actions`, `view-submit`.
+ * @csspart note - The note's wrapper (between the fields and the submit row).
+ * @csspart note-toggle - The "Add a note" button.
+ * @csspart note-input - The note's textarea.
  * @csspart dismiss - The dismiss button.
- * @csspart status - The status line (pending phase, rejection reason).
+ * @csspart status - The status line (pending phase, rejection reason, "waiting for your answer" while collapsed).
  * @cssproperty --task-surface-bg - Panel background (and every token of `task-surface-view`).
- * @cssproperty --task-surface-dock-max-height - Height above which the body scrolls (default 70vh).
+ * @cssproperty --task-surface-dock-max-height - Height above which the body scrolls (default 70vh; on screens under 40rem wide, the viewport's height less 7rem).
+ * @cssproperty --task-surface-dock-context-max-height - Height above which the description and sections scroll in their own region (default min(40vh, 24rem)).
  * @cssproperty --task-surface-dock-shadow - Panel shadow.
+ * @cssproperty --task-surface-dock-edge - The panel's border (default: visible against the page in both themes).
  */
 export class TaskSurfaceDock extends LitElement {
   static override styles = [themeStyles, dockStyles];
@@ -46,12 +59,19 @@ export class TaskSurfaceDock extends LitElement {
   @property({ attribute: 'session-id' }) accessor sessionId: SessionId | undefined = undefined;
   /** The Host connection; when unset, one provided through `transportContext` by an ancestor. */
   @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
-  /** Language of the chrome: `en` or `zh`. */
+  /** Language of the chrome, and of the submitted text: `en` or `zh`. */
   @property({ reflect: true }) override accessor lang: Lang = 'en';
   /** `light` or `dark`; unset follows `prefers-color-scheme`. */
   @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
-  /** Where focus goes after submit or dismiss; default: where it was before it entered the Dock. */
+  /** Where focus goes after submit or dismiss; default: the composer (see `composer`). */
   @property({ attribute: false }) accessor focusReturnTarget: HTMLElement | null = null;
+  /**
+   * The id of the page's composer, looked up in the Dock's root (document or shadow root). Without
+   * it the composer is the first text entry after the Dock. Focus returns there after submit or dismiss.
+   */
+  @property() accessor composer: string | undefined = undefined;
+  /** UTF-8 bytes of `{ values, note }` the Dock lets through (set it to the Host's `submissionBytes`). */
+  @property({ type: Number, attribute: 'submission-limit' }) accessor submissionLimit: number = DEFAULT_LIMITS.submissionBytes;
   /** A composer takeover: hidden like `hidden`, still mounted, keeps its draft. */
   @property({ type: Boolean, reflect: true }) accessor takeover = false;
   /** An XState inspection observer, passed to the Dock's actor. */
@@ -63,10 +83,21 @@ export class TaskSurfaceDock extends LitElement {
   private accessor contextTransport: HostTransport | undefined = undefined;
 
   @query('.title') private accessor titleEl!: HTMLElement | null;
+  @query('task-surface-view') private accessor viewEl!: TaskSurfaceView | null;
+  @query('#note') private accessor noteEl!: HTMLTextAreaElement | null;
+
+  /** The panel takes all the height it may (a person's choice; kept across surfaces). */
+  @state() private accessor fullHeight = false;
+  @state() private accessor detailsHidden = false;
+  @state() private accessor noteOpen = false;
+  /** Bytes of the last attempt that was over `submissionLimit` (not sent). */
+  @state() private accessor tooLarge: number | null = null;
 
   private lastOutsideFocus: HTMLElement | null = null;
   /** Where focus was when the current surface opened (the composer, usually). */
   private focusAtOpen: HTMLElement | null = null;
+  /** The Dock's own control that had focus when a submit or dismiss started. */
+  private focusAtAttempt: HTMLElement | null = null;
   private openedFor: string | undefined;
 
   private readonly dock = new DockController(
@@ -83,9 +114,9 @@ export class TaskSurfaceDock extends LitElement {
     });
   }
 
-  /** The Dock's state: `hidden`, `loading`, `editing`, `submitting`, `pending`, `rejected` or `dismissing`. */
+  /** The Dock's state: `hidden`, `loading`, `retrying`, `editing`, `submitting`, `pending`, `rejected` or `dismissing`. */
   get state(): string {
-    return String(this.dock.snapshot?.value ?? 'hidden');
+    return this.dock.snapshot ? dockStateName(this.dock.snapshot.value) : 'hidden';
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -94,9 +125,15 @@ export class TaskSurfaceDock extends LitElement {
     if (surfaceId !== this.openedFor) {
       this.openedFor = surfaceId;
       this.lastOutsideFocus = null;
+      this.focusAtAttempt = null;
+      this.detailsHidden = false;
+      this.noteOpen = false;
+      this.tooLarge = null;
       const focused = deepActiveElement();
       this.focusAtOpen = focused && !this.contains(focused) && focused !== this ? focused : null;
     }
+    // A draft with a note shows it.
+    if (this.dock.note !== '' && !this.noteOpen) this.noteOpen = true;
   }
 
   protected override updated(): void {
@@ -107,52 +144,108 @@ export class TaskSurfaceDock extends LitElement {
     const snapshot = this.dock.snapshot;
     const s = strings(this.lang);
     const model = snapshot?.context.model;
-    if (!snapshot || snapshot.matches('hidden') || !model) {
-      return snapshot?.matches('loading') ? html`<p class="status" part="status" role="status">${s.loading}</p>` : nothing;
+    if (!snapshot || !model) {
+      const waiting = this.state === 'loading' ? s.loading : this.state === 'retrying' ? s.dock.retrying : '';
+      return waiting ? html`<p class="status" part="status" role="status">${waiting}</p>` : nothing;
     }
-    const { collapsed, rejection, phase } = snapshot.context;
-    const locked = !(snapshot.matches('editing') || snapshot.matches('rejected'));
-    const status = snapshot.matches('submitting') ? s.submitting
-      : snapshot.matches('dismissing') ? s.dismissing
-      : snapshot.matches('pending') || (snapshot.matches('loading') && phase) ? s.pending[phase ?? 'queued']
-      : snapshot.matches('rejected') && rejection ? (rejection.action === 'dismiss'
-        ? s.dismissRejected[rejection.reason as keyof typeof s.dismissRejected] ?? s.rejected[rejection.reason]
-        : s.rejected[rejection.reason]) : '';
-    return html`<section class="base" part="base" aria-labelledby="title" aria-busy=${locked ? 'true' : 'false'}>
+    const { collapsed } = snapshot.context;
+    const locked = snapshot.hasTag('locked');
+    const error = (this.state === 'rejected' && snapshot.context.rejection !== null) || (this.tooLarge !== null && !locked);
+    const hasContext = Boolean(model.description) || model.sections.length > 0;
+    return html`<section class=${classMap({ base: true, full: this.fullHeight })} part="base" aria-label=${s.dockLabel(model.title)}>
       <div class="header" part="header">
-        <h2 class="title" id="title" part="title" tabindex="-1">${model.title}</h2>
-        <button type="button" class="button ghost" part="collapse" aria-expanded=${collapsed ? 'false' : 'true'} aria-controls="body"
-          @click=${this.onCollapse}>${collapsed ? s.expand : s.collapse}</button>
+        <h2 class="title" id="title" part="title" tabindex="-1" title=${model.title}>${model.title}</h2>
+        <div class="tools">
+          <button type="button" class="button ghost" part="size" aria-pressed=${this.fullHeight ? 'true' : 'false'} ?hidden=${collapsed}
+            @click=${this.onFullHeight}>${s.dock.fullHeight}</button>
+          <button type="button" class="button ghost" part="collapse" aria-expanded=${collapsed ? 'false' : 'true'} aria-controls="body"
+            @click=${this.onCollapse}>${collapsed ? s.expand : s.collapse}</button>
+        </div>
       </div>
-      <div class="body" id="body" part="body" ?hidden=${collapsed}>
-        <task-surface-view part="view" exportparts="base:view-base, header:view-header, section:view-section, block:view-block, fields:view-fields, field:view-field, actions:view-actions, submit:view-submit"
+      <div class="body" id="body" part="body" ?hidden=${collapsed} aria-busy=${snapshot.hasTag('busy') ? 'true' : 'false'}>
+        ${hasContext ? html`<button type="button" class="button ghost details" part="details" aria-expanded=${this.detailsHidden ? 'false' : 'true'}
+          @click=${this.onDetails}>${this.detailsHidden ? s.dock.showDetails : s.dock.hideDetails}</button>` : nothing}
+        <task-surface-view part="view" class=${classMap({ 'no-context': this.detailsHidden, bounded: !this.fullHeight })} context-region
+          exportparts="base:view-base, context:view-context, header:view-header, section:view-section, block:view-block, fields:view-fields, field:view-field, actions:view-actions, submit:view-submit"
           .model=${model} .values=${this.dock.values} ?disabled=${locked} hide-title lang=${this.lang} theme=${this.theme ?? nothing}
           @task-surface-value-change=${this.onValueChange} @task-surface-submit=${this.onSubmit}>
+          <div slot="note" class="note" part="note">${this.noteOpen
+            ? html`<label class="note-label" for="note">${s.dock.noteLabel}</label>
+              <textarea id="note" part="note-input" rows="2" aria-describedby="note-hint" .value=${live(this.dock.note)} ?disabled=${locked}
+                @input=${this.onNoteInput}></textarea>
+              <p class="note-hint" id="note-hint">${s.dock.noteHint}</p>`
+            : html`<button type="button" class="button ghost" part="note-toggle" ?disabled=${locked} @click=${this.onAddNote}>${s.dock.addNote}</button>`}</div>
           <button slot="actions" type="button" class="button" part="dismiss" ?disabled=${locked} @click=${this.onDismiss}>${s.dismiss}</button>
         </task-surface-view>
       </div>
-      <p class=${rejection && snapshot.matches('rejected') ? 'status error' : 'status'} part="status" role="status">${status}</p>
+      <p class=${error ? 'status error' : 'status'} part="status" role="status">${this.statusText()}</p>
     </section>`;
+  }
+
+  /** The status line: what is happening, why it was refused, or (collapsed) that an answer is awaited. */
+  private statusText(): string {
+    const snapshot = this.dock.snapshot;
+    if (!snapshot) return '';
+    const s = strings(this.lang);
+    const { rejection, phase, collapsed } = snapshot.context;
+    switch (this.state) {
+      case 'submitting': return s.submitting;
+      case 'dismissing': return s.dismissing;
+      case 'retrying': return rejection?.reason === 'transport' ? s.dock.verifying : s.dock.retrying;
+      case 'loading': return rejection?.reason === 'transport' ? s.dock.verifying : phase ? s.pending[phase] : '';
+      case 'pending': return s.pending[phase ?? 'queued'];
+      case 'rejected':
+        if (rejection) {
+          return rejection.action === 'dismiss'
+            ? s.dismissRejected[rejection.reason as keyof typeof s.dismissRejected] ?? s.rejected[rejection.reason]
+            : s.rejected[rejection.reason];
+        }
+    }
+    if (this.tooLarge !== null) return s.dock.tooLarge(this.tooLarge, this.submissionLimit);
+    return collapsed ? s.dock.waiting : '';
   }
 
   private onValueChange = (e: CustomEvent<{ values: TaskSurfaceValues }>): void => {
     e.stopPropagation();
+    this.tooLarge = null;
     this.dock.setValues(e.detail.values);
+  };
+
+  private onNoteInput = (e: Event): void => {
+    this.tooLarge = null;
+    this.dock.setNote((e.target as HTMLTextAreaElement).value);
+  };
+
+  private onAddNote = async (): Promise<void> => {
+    this.noteOpen = true;
+    await this.updateComplete;
+    this.noteEl?.focus();
   };
 
   private onSubmit = (e: CustomEvent<{ values: TaskSurfaceValues }>): void => {
     e.stopPropagation();
     const snapshot = this.dock.snapshot;
     const active = snapshot?.context.active;
-    if (!active || !(snapshot.matches('editing') || snapshot.matches('rejected') || snapshot.matches('submitting'))) return;
-    if (snapshot.matches('submitting')) return; // a double click: the attempt in flight answers it
-    if (!emit(this, 'task-surface-submit-request', { surfaceId: active.surfaceId, values: e.detail.values }, { cancelable: true })) return;
-    this.dock.send({ type: 'user.submit', values: e.detail.values });
+    const values = e.detail.values;
+    // A double click while the attempt is out is answered by that attempt: nothing more is sent.
+    if (!active || !snapshot.can({ type: 'user.submit', values })) return;
+    const note = /\S/.test(this.dock.note) ? this.dock.note : undefined;
+    const bytes = jsonUtf8Length(note === undefined ? { values } : { values, note });
+    if (bytes > this.submissionLimit) {
+      this.tooLarge = bytes;
+      return;
+    }
+    if (!emit(this, 'task-surface-submit-request', { surfaceId: active.surfaceId, values }, { cancelable: true })) return;
+    this.rememberAttemptFocus();
+    this.dock.send({ type: 'user.submit', values, locale: this.lang === 'zh' ? 'zh' : 'en', ...(note === undefined ? {} : { note }) });
   };
 
   private onDismiss = (): void => {
-    const active = this.dock.snapshot?.context.active;
-    if (!active || !emit(this, 'task-surface-dismiss-request', { surfaceId: active.surfaceId }, { cancelable: true })) return;
+    const snapshot = this.dock.snapshot;
+    const active = snapshot?.context.active;
+    if (!active || !snapshot.can({ type: 'user.dismiss' })) return;
+    if (!emit(this, 'task-surface-dismiss-request', { surfaceId: active.surfaceId }, { cancelable: true })) return;
+    this.rememberAttemptFocus();
     this.dock.send({ type: 'user.dismiss' });
   };
 
@@ -162,6 +255,15 @@ export class TaskSurfaceDock extends LitElement {
     emit(this, 'task-surface-collapse-change', { collapsed });
   };
 
+  private onFullHeight = (): void => { this.fullHeight = !this.fullHeight; };
+  private onDetails = (): void => { this.detailsHidden = !this.detailsHidden; };
+
+  private rememberAttemptFocus(): void {
+    const focused = deepActiveElement();
+    const ours = focused && (this.shadowRoot?.contains(focused) || this.viewEl?.shadowRoot?.contains(focused));
+    this.focusAtAttempt = ours ? focused : null;
+  }
+
   private onEmitted(event: DockMachineEmitted): void {
     switch (event.type) {
       case 'submitted':
@@ -170,6 +272,7 @@ export class TaskSurfaceDock extends LitElement {
         break;
       case 'rejected':
         emit(this, 'task-surface-rejected', { surfaceId: event.surfaceId, action: event.action, reason: event.reason });
+        void this.keepFocusAfterRefusal();
         break;
       case 'dismissed':
         emit(this, 'task-surface-dismissed', { surfaceId: event.surfaceId });
@@ -184,22 +287,32 @@ export class TaskSurfaceDock extends LitElement {
     }
   }
 
+  /**
+   * Controls are disabled while an attempt is out, so the focused one loses focus; after a refusal
+   * it gets it back (or Submit does), unless the person has moved focus elsewhere meanwhile.
+   */
+  private async keepFocusAfterRefusal(): Promise<void> {
+    const before = this.focusAtAttempt;
+    this.focusAtAttempt = null;
+    await this.updateComplete;
+    await this.viewEl?.updateComplete;
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== this) return;
+    const submit = this.viewEl?.shadowRoot?.querySelector<HTMLElement>('[part~="submit"]') ?? null;
+    (before && !isInert(before) ? before : submit)?.focus();
+  }
+
   /** Moves focus after submit, dismiss or close, unless the page cancels `task-surface-focus-return`. */
   private async returnFocus(reason: FocusReturnReason): Promise<void> {
-    const remembered = [this.lastOutsideFocus, this.focusAtOpen].find((e) => e?.isConnected && e !== document.body) ?? null;
+    this.focusAtAttempt = null;
+    const candidates = [findComposer(this, this.composer ?? null), this.lastOutsideFocus, this.focusAtOpen];
+    const remembered = candidates.find((e) => e && !isInert(e) && e !== document.body) ?? null;
     const target = this.focusReturnTarget ?? remembered;
     if (!emit(this, 'task-surface-focus-return', { reason, target }, { cancelable: true })) return;
     await this.updateComplete;
     if (target) target.focus();
     else if (this.state !== 'hidden') this.titleEl?.focus(); // still visible (pending): its status is next to the title
   }
-}
-
-/** The focused element, looking through open shadow roots. */
-function deepActiveElement(): HTMLElement | null {
-  let el = document.activeElement as HTMLElement | null;
-  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement as HTMLElement;
-  return el;
 }
 
 if (!customElements.get('task-surface-dock')) customElements.define('task-surface-dock', TaskSurfaceDock);

@@ -45,6 +45,8 @@ export class FakeTransport implements HostTransport {
   onSubmit: (input: SubmitTaskSurfaceRequest) => Promise<SubmitTaskSurfaceResult> = async (input) => ({ accepted: true, messageId: `m-${input.submissionId}` as MessageId, phase: 'queued' });
   onDismiss: (input: DismissTaskSurfaceRequest) => Promise<DismissTaskSurfaceResult> = async () => ({ dismissed: true, eventSeq: 9 });
   disposed = false;
+  /** The next this-many getActive calls fail with a transport error (a dropped connection). */
+  failGetActive = 0;
 
   /** Opens `surfaceId` with `model` as the session's active surface and publishes the view. */
   open(sessionId: SessionId, surfaceId: string, model: TaskSurfaceModelV1): void {
@@ -90,6 +92,10 @@ export class FakeTransport implements HostTransport {
   taskSurface = {
     getActive: async (input: GetActiveTaskSurfaceRequest): Promise<GetActiveTaskSurfaceResult> => {
       this.calls.getActive.push(input);
+      if (this.failGetActive > 0) {
+        this.failGetActive--;
+        throw new TransportError('unreachable', 'the connection dropped');
+      }
       const view = this.views.get(input.sessionId);
       const model = this.models.get(input.surfaceId);
       if (!model || view?.taskSurface.active?.surfaceId !== input.surfaceId) return { active: false, reason: 'not-open' };

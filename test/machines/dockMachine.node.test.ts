@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { dockMachine, type DockMachineEmitted } from '../../machines/dockMachine.js';
+import { dockMachine, dockStateName, retryDelay, type DockMachineEmitted } from '../../machines/dockMachine.js';
 import { mintUuid } from '../../protocol/ids.js';
 import type {
   CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, SessionId, SubmitTaskSurfaceResult, TaskSurfaceId, TaskSurfaceModelV1,
@@ -28,16 +28,17 @@ function start(opts: {
   actor.start();
   return { actor, calls, emitted };
 }
+const stateOf = (s: { value: string | Record<string, unknown> }) => dockStateName(s.value);
 const open = (queued: string[] = []) => ({ type: 'projection.changed' as const, active, queuedSubmissionIds: queued });
 const closed = { type: 'projection.changed' as const, active: null, queuedSubmissionIds: [] };
 
 describe('dockMachine', () => {
   it('loads the active surface and edits it', async () => {
     const { actor, calls } = start();
-    assert.equal(actor.getSnapshot().value, 'hidden');
+    assert.equal(stateOf(actor.getSnapshot()), 'hidden');
     actor.send(open());
-    assert.equal(actor.getSnapshot().value, 'loading');
-    await waitFor(actor, (s) => s.matches('editing'));
+    assert.equal(stateOf(actor.getSnapshot()), 'loading');
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
     assert.equal(calls.getActive, 1);
     actor.send(open()); // the same identity again: nothing to do
     assert.equal(calls.getActive, 1);
@@ -47,20 +48,20 @@ describe('dockMachine', () => {
     let pending: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
     const { actor, calls, emitted } = start({ getActive: async () => pending });
     actor.send(open());
-    await waitFor(actor, (s) => s.matches('editing'));
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: { a: 'x' } });
     actor.send({ type: 'user.submit', values: { a: 'x' } });
-    await waitFor(actor, (s) => s.matches('pending'));
+    await waitFor(actor, (s) => stateOf(s) === 'pending');
     assert.equal(calls.submit.length, 1);
     assert.equal(emitted.filter((e) => e.type === 'submitted').length, 1);
     const id = calls.submit[0]!;
     actor.send(open([id]));
-    assert.equal(actor.getSnapshot().value, 'pending');
+    assert.equal(stateOf(actor.getSnapshot()), 'pending');
     pending = { active: true, ...active, model, pending: { submissionId: id as never, messageId: 'm1' as never, phase: 'claiming' } };
     actor.send(open([]));
-    await waitFor(actor, (s) => s.matches('pending') && s.context.phase === 'claiming');
+    await waitFor(actor, (s) => stateOf(s) === 'pending' && s.context.phase === 'claiming');
     actor.send(closed);
-    assert.equal(actor.getSnapshot().value, 'hidden');
+    assert.equal(stateOf(actor.getSnapshot()), 'hidden');
     assert.deepEqual(emitted.at(-1), { type: 'closed', surfaceId: 'sf1' });
   });
 
@@ -68,14 +69,14 @@ describe('dockMachine', () => {
     let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
     const { actor, calls } = start({ getActive: async () => result });
     actor.send(open());
-    await waitFor(actor, (s) => s.matches('editing'));
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: {} });
-    await waitFor(actor, (s) => s.matches('pending'));
+    await waitFor(actor, (s) => stateOf(s) === 'pending');
     result = { active: true, ...active, model, pending: null };
     actor.send(open([]));
-    await waitFor(actor, (s) => s.matches('editing'));
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: {} });
-    await waitFor(actor, (s) => s.matches('pending'));
+    await waitFor(actor, (s) => stateOf(s) === 'pending');
     assert.notEqual(calls.submit[0], calls.submit[1]);
   });
 
@@ -83,13 +84,13 @@ describe('dockMachine', () => {
     let fail = true;
     const { actor, calls } = start({ submit: async () => { if (fail) throw new Error('offline'); return { accepted: false, reason: 'invalid-submission' }; } });
     actor.send(open());
-    await waitFor(actor, (s) => s.matches('editing'));
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: {} });
-    await waitFor(actor, (s) => s.matches('rejected'));
+    await waitFor(actor, (s) => stateOf(s) === 'rejected');
     assert.deepEqual(actor.getSnapshot().context.rejection, { action: 'submit', reason: 'transport' });
     fail = false;
     actor.send({ type: 'user.submit', values: {} });
-    await waitFor(actor, (s) => s.matches('rejected') && s.context.rejection?.reason === 'invalid-submission');
+    await waitFor(actor, (s) => stateOf(s) === 'rejected' && s.context.rejection?.reason === 'invalid-submission');
     assert.equal(calls.submit[0], calls.submit[1]);
     assert.equal(actor.getSnapshot().context.submissionId, null);
   });
@@ -98,15 +99,15 @@ describe('dockMachine', () => {
     let fail = true;
     const { actor, calls, emitted } = start({ dismiss: async () => { if (fail) throw new Error('offline'); return { dismissed: true, eventSeq: 4 }; } });
     actor.send(open());
-    await waitFor(actor, (s) => s.matches('editing'));
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.collapse' });
     assert.equal(actor.getSnapshot().context.collapsed, true);
-    assert.equal(actor.getSnapshot().value, 'editing');
+    assert.equal(stateOf(actor.getSnapshot()), 'editing');
     actor.send({ type: 'user.dismiss' });
-    await waitFor(actor, (s) => s.matches('rejected'));
+    await waitFor(actor, (s) => stateOf(s) === 'rejected');
     fail = false;
     actor.send({ type: 'user.dismiss' });
-    await waitFor(actor, (s) => s.matches('hidden'));
+    await waitFor(actor, (s) => stateOf(s) === 'hidden');
     assert.equal(calls.dismiss[0], calls.dismiss[1]);
     assert.deepEqual(emitted.slice(-2).map((e) => e.type), ['dismissed', 'closed']);
   });
@@ -115,14 +116,91 @@ describe('dockMachine', () => {
     let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
     const { actor } = start({ getActive: async () => result, submit: async () => ({ accepted: false, reason: 'submission-pending' }) });
     actor.send(open());
-    await waitFor(actor, (s) => s.matches('editing'));
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
     result = { active: true, ...active, model, pending: { submissionId: 'other' as never, messageId: 'm' as never, phase: 'queued' } };
     actor.send({ type: 'user.submit', values: {} });
-    await waitFor(actor, (s) => s.matches('pending'));
+    await waitFor(actor, (s) => stateOf(s) === 'pending');
     assert.equal(actor.getSnapshot().context.submissionId, 'other');
     result = { active: false, reason: 'not-open' };
     actor.send(open([]));
-    await waitFor(actor, (s) => s.matches('hidden'));
+    await waitFor(actor, (s) => stateOf(s) === 'hidden');
+  });
+
+  it('a submit whose answer is lost stays locked and re-reads getActive (with back-off) until it knows', async () => {
+    // The Host accepted it; the answer is lost, then the first re-read fails too.
+    let reads = 0;
+    let submissionId = '';
+    const { actor, calls, emitted } = start({
+      submit: async () => { throw new Error('connection dropped'); },
+      getActive: async () => {
+        reads++;
+        if (reads === 2) throw new Error('still offline');
+        return { active: true, ...active, model, pending: reads === 1 ? null : { submissionId: submissionId as never, messageId: 'm9' as never, phase: 'queued' } };
+      },
+    });
+    const seen: string[] = [];
+    actor.subscribe((s) => seen.push(`${stateOf(s)}:${s.hasTag('locked') ? 'locked' : 'editable'}`));
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
+    seen.length = 0;
+    actor.send({ type: 'user.submit', values: { a: 'x' } });
+    submissionId = calls.submit[0]!;
+    await waitFor(actor, (s) => stateOf(s) === 'pending', { timeout: 3000 });
+    assert.deepEqual([...new Set(seen)], ['submitting:locked', 'loading:locked', 'retrying:locked', 'pending:locked']);
+    assert.equal(calls.submit.length, 1);
+    assert.deepEqual(emitted.filter((e) => e.type !== 'closed'), [{ type: 'submitted', surfaceId: 'sf1', submissionId, messageId: 'm9' }]);
+    assert.equal(actor.getSnapshot().can({ type: 'user.submit', values: {} }), false);
+  });
+
+  it('a submit whose answer is lost and that the Host never got becomes editable again, with the same id for the retry', async () => {
+    let fail = true;
+    const { actor, calls, emitted } = start({ submit: async () => { if (fail) throw new Error('offline'); return { accepted: true, messageId: 'm2' as never, phase: 'queued' }; } });
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => stateOf(s) === 'rejected');
+    assert.equal(calls.getActive, 2, 'it asked the Host before unlocking');
+    assert.deepEqual(emitted.at(-1), { type: 'rejected', surfaceId: 'sf1', action: 'submit', reason: 'transport' });
+    assert.equal(actor.getSnapshot().hasTag('locked'), false);
+    fail = false;
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => stateOf(s) === 'pending');
+    assert.equal(calls.submit[1], calls.submit[0]);
+  });
+
+  it('a failed getActive retries with back-off and the surface comes back by itself', async () => {
+    let failures = 2;
+    const { actor, calls } = start({
+      getActive: async () => { if (failures-- > 0) throw new Error('offline'); return { active: true, ...active, model, pending: null }; },
+    });
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'retrying');
+    assert.equal(actor.getSnapshot().context.failures, 1);
+    actor.send(open()); // a view of the same surface: the connection is back, try at once
+    await waitFor(actor, (s) => stateOf(s) === 'retrying' && s.context.failures === 2);
+    await waitFor(actor, (s) => stateOf(s) === 'editing', { timeout: 3000 });
+    assert.equal(calls.getActive, 3);
+    assert.equal(actor.getSnapshot().context.failures, 0);
+    assert.equal(actor.getSnapshot().context.model, model);
+  });
+
+  it('back-off doubles from 250 ms to at most 8 s, with jitter', () => {
+    for (let i = 0; i < 50; i++) {
+      const first = retryDelay(1);
+      assert.ok(first >= 200 && first <= 300, `first delay ${first}`);
+      const third = retryDelay(3);
+      assert.ok(third >= 800 && third <= 1200, `third delay ${third}`);
+      assert.ok(retryDelay(30) <= 9600);
+    }
+  });
+
+  it('closes while retrying when the surface closes', async () => {
+    const { actor, emitted } = start({ getActive: async () => { throw new Error('offline'); } });
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'retrying');
+    actor.send(closed);
+    assert.equal(stateOf(actor.getSnapshot()), 'hidden');
+    assert.deepEqual(emitted, [{ type: 'closed', surfaceId: 'sf1' }]);
   });
 
   it('mints UUIDs without randomUUID (pages served over plain http)', () => {
