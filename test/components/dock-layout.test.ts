@@ -1,0 +1,178 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
+import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js';
+import type { MessageId, TaskSurfaceModelV1 } from '../../protocol/index.js';
+import { FakeTransport, sid, submissionRow } from './fakeTransport.js';
+import { everyKindModel, maximalModel } from './models.js';
+import { inDock, inState, mountDock, statusText, submitButton, viewOf } from './dockHelpers.js';
+
+const S1 = sid('s1');
+
+/** A maximal model whose description is long too: everything before the first field is as big as the limits allow. */
+function bigModel(): TaskSurfaceModelV1 {
+  const model = maximalModel();
+  // '### Part n' would render as h6 under the Dock's h2 (markdown's heading offset, the view's rule): plain text here.
+  const sections = model.sections.map((section) => ({
+    ...section, blocks: section.blocks.map((b) => (b.kind === 'markdown' ? { ...b, text: b.text.replace(/^### /, '') } : b)),
+  }));
+  return { ...model, sections, title: 'Choose what to ship this week and in which order. '.repeat(6), description: 'Read the numbers first. '.repeat(40) };
+}
+
+/** The element's box is inside the viewport and not clipped by the Dock's scrolling body. */
+function inReach(dock: TaskSurfaceDock, el: Element): string | null {
+  const r = el.getBoundingClientRect();
+  const body = inDock(dock, '.body').getBoundingClientRect();
+  if (r.height === 0) return 'has no box';
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return `outside the ${innerWidth}x${innerHeight} viewport: ${JSON.stringify(r)}`;
+  if (r.top < body.top - 1 || r.bottom > body.bottom + 1) return `clipped by the Dock's body (${body.top}–${body.bottom}): ${r.top}–${r.bottom}`;
+  return null;
+}
+
+describe('task-surface-dock: the question within reach', () => {
+  afterEach(async () => { await setViewport({ width: 800, height: 600 }); });
+
+  for (const [width, height] of [[1280, 800], [320, 640]] as const) {
+    it(`at ${width}x${height} the first field and Submit are in view when a maximal panel opens`, async () => {
+      localStorage.clear();
+      await setViewport({ width, height });
+      const t = new FakeTransport();
+      t.open(S1, 'sf-1', bigModel());
+      const el = await mountDock(t);
+      await inState(el, 'editing');
+      const firstField = viewOf(el).shadowRoot!.querySelector('[part~="field"]')!;
+      expect(inReach(el, firstField), 'first field').to.equal(null);
+      expect(inReach(el, submitButton(el)), 'Submit').to.equal(null);
+      expect(document.documentElement.scrollWidth).to.be.at.most(width);
+      // The details scroll in their own labelled, focusable region.
+      const context = viewOf(el).shadowRoot!.querySelector<HTMLElement>('[part~="context"]')!;
+      expect(context.getAttribute('role')).to.equal('region');
+      expect(context.getAttribute('aria-label')).to.equal('Details');
+      expect(context.scrollHeight).to.be.greaterThan(context.clientHeight);
+      await expect(el).to.be.accessible();
+    });
+  }
+
+  it('the details can be hidden and shown, and Full height lets the panel grow (keyboard only)', async () => {
+    localStorage.clear();
+    await setViewport({ width: 1280, height: 800 });
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', bigModel());
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    const context = viewOf(el).shadowRoot!.querySelector<HTMLElement>('[part~="context"]')!;
+    const details = inDock<HTMLButtonElement>(el, '[part="details"]');
+    expect([details.textContent, details.getAttribute('aria-expanded')]).to.deep.equal(['Hide details', 'true']);
+    details.focus();
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(getComputedStyle(context).display).to.equal('none');
+    expect([details.textContent, details.getAttribute('aria-expanded')]).to.deep.equal(['Show details', 'false']);
+    await sendKeys({ press: 'Space' });
+    await el.updateComplete;
+    expect(getComputedStyle(context).display).to.not.equal('none');
+
+    const size = inDock<HTMLButtonElement>(el, '[part="size"]');
+    const before = inDock(el, '.body').getBoundingClientRect().height;
+    const contextBefore = context.getBoundingClientRect().height;
+    expect(size.getAttribute('aria-pressed')).to.equal('false');
+    size.focus();
+    await sendKeys({ press: 'Enter' });
+    await el.updateComplete;
+    expect(size.getAttribute('aria-pressed')).to.equal('true');
+    expect(inDock(el, '.body').getBoundingClientRect().height).to.be.greaterThan(before);
+    expect(context.getBoundingClientRect().height, 'the details are no longer bounded').to.be.greaterThan(contextBefore);
+    expect(inDock(el, '.title').scrollHeight, 'the whole title shows').to.be.at.most(inDock(el, '.title').clientHeight + 1);
+  });
+});
+
+describe('task-surface-dock: region, collapse and edge', () => {
+  afterEach(async () => { await setViewport({ width: 800, height: 600 }); await emulateMedia({ colorScheme: 'light' }); });
+
+  it('its region is named "Task: <title>" in both languages', async () => {
+    localStorage.clear();
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', everyKindModel);
+    const en = await mountDock(t);
+    await inState(en, 'editing');
+    expect(inDock(en, 'section[part="base"]').getAttribute('aria-label')).to.equal('Task: Pick a release plan');
+    const zh = await mountDock(t, 's1', { lang: 'zh' });
+    await inState(zh, 'editing');
+    expect(inDock(zh, 'section[part="base"]').getAttribute('aria-label')).to.equal('任务：Pick a release plan');
+  });
+
+  it('a collapsed Dock says that an answer is waiting (and, once sent, that it is on its way)', async () => {
+    localStorage.clear();
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', everyKindModel);
+    const el = await mountDock(t, 's1', { lang: 'zh' });
+    await inState(el, 'editing');
+    expect(statusText(el)).to.equal('');
+    inDock(el, '[part="collapse"]').click();
+    await el.updateComplete;
+    expect(statusText(el)).to.equal('助手正在等待你的回答。');
+    el.lang = 'en';
+    await el.updateComplete;
+    expect(statusText(el)).to.equal('The agent is waiting for your answer.');
+    expect(inDock(el, '[part="status"]').getBoundingClientRect().height).to.be.greaterThan(0);
+  });
+
+  it('has a visible edge in the dark theme, where its background is the page\'s', async () => {
+    localStorage.clear();
+    await emulateMedia({ colorScheme: 'dark' });
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', everyKindModel);
+    const el = await fixture<TaskSurfaceDock>(html`<task-surface-dock session-id="s1" .transport=${t}></task-surface-dock>`);
+    await inState(el, 'editing');
+    const base = getComputedStyle(inDock(el, '.base'));
+    expect(base.backgroundColor).to.equal('rgb(13, 17, 23)');
+    expect(base.borderTopColor).to.equal('rgb(110, 118, 129)');
+    expect(base.borderTopWidth).to.equal('1px');
+    el.style.setProperty('--task-surface-dock-edge', 'rgb(255, 0, 0)');
+    expect(getComputedStyle(inDock(el, '.base')).borderTopColor).to.equal('rgb(255, 0, 0)');
+  });
+});
+
+describe('task-surface-dock accessibility in every state', () => {
+  afterEach(async () => { await setViewport({ width: 800, height: 600 }); });
+
+  /** Brings a Dock to `state` over a FakeTransport. */
+  async function dockIn(state: string, theme: string, lang: string) {
+    localStorage.clear();
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', everyKindModel);
+    const el = await mountDock(t, 's1', { theme, lang });
+    await inState(el, 'editing');
+    if (state === 'pending') {
+      t.onSubmit = async (input) => ({ accepted: true, messageId: 'm' as MessageId, phase: 'queued' as const, ...(input ? {} : {}) });
+      viewOf(el).values = { ...viewOf(el).currentValues, name: 'v2' };
+      submitButton(el).click();
+      await inState(el, 'pending');
+      t.update(S1, { queue: [submissionRow(t.calls.submit[0]!.submissionId)] });
+    } else if (state === 'rejected') {
+      t.onSubmit = async () => ({ accepted: false, reason: 'stale' });
+      viewOf(el).values = { ...viewOf(el).currentValues, name: 'v2' };
+      submitButton(el).click();
+      await inState(el, 'rejected');
+    } else if (state === 'collapsed') {
+      inDock(el, '[part="collapse"]').click();
+    } else if (state === 'note') {
+      inDock(el, '[part="note-toggle"]').click();
+    }
+    await el.updateComplete;
+    return el;
+  }
+
+  for (const theme of ['light', 'dark']) {
+    for (const lang of ['en', 'zh']) {
+      it(`axe finds nothing at 320 px while pending, rejected, collapsed and with the note open (${theme}, ${lang})`, async () => {
+        await setViewport({ width: 320, height: 640 });
+        for (const state of ['pending', 'rejected', 'collapsed', 'note']) {
+          const el = await dockIn(state, theme, lang);
+          expect(el.getBoundingClientRect().width).to.be.at.most(320);
+          await expect(el, `${state}`).to.be.accessible();
+          el.remove();
+        }
+      });
+    }
+  }
+});
