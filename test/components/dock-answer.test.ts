@@ -7,14 +7,8 @@ import type { Host } from '../../host/types.js';
 import { formatSubmission, parseTaskSurfaceModel, type SessionId, type UserMessageEvent } from '../../protocol/index.js';
 import { createLocalTransport } from '../../transport/local.js';
 import { ScriptedDriver, sampleModel, withOpenSurface } from '../host/helpers.js';
-import { inDock, inState, inView, mountDock, statusText, submitButton, typeInto } from './dockHelpers.js';
+import { deepActive, inDock, inState, inView, mountDock, statusText, submitButton, typeInto } from './dockHelpers.js';
 
-/** The focused element, through open shadow roots. */
-function deepActive(): Element | null {
-  let el: Element | null = document.activeElement;
-  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-  return el;
-}
 
 async function setup() {
   const driver = new ScriptedDriver();

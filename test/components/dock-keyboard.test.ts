@@ -3,14 +3,8 @@ import { sendKeys } from '@web/test-runner-commands';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { FakeTransport, sid } from './fakeTransport.js';
 import { everyKindModel } from './models.js';
-import { inState, mountDock } from './dockHelpers.js';
+import { deepActive, inState, mountDock } from './dockHelpers.js';
 
-/** The focused element, through open shadow roots. */
-function deepActive(): HTMLElement | null {
-  let el = document.activeElement as HTMLElement | null;
-  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement as HTMLElement;
-  return el;
-}
 
 describe('task-surface-dock keyboard walk', () => {
   // No localStorage.clear(): test files run side by side on one origin and share it. Tabbing

@@ -143,7 +143,7 @@ describe('task-surface-dock accessibility in every state', () => {
     const el = await mountDock(t, 's1', { theme, lang });
     await inState(el, 'editing');
     if (state === 'pending') {
-      t.onSubmit = async (input) => ({ accepted: true, messageId: 'm' as MessageId, phase: 'queued' as const, ...(input ? {} : {}) });
+      t.onSubmit = async () => ({ accepted: true, messageId: 'm' as MessageId, phase: 'queued' as const });
       viewOf(el).values = { ...viewOf(el).currentValues, name: 'v2' };
       submitButton(el).click();
       await inState(el, 'pending');

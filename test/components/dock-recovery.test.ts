@@ -4,7 +4,7 @@ import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js
 import type { MessageId, TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import { FakeTransport, sid } from './fakeTransport.js';
-import { dismissButton, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
+import { deepActive, dismissButton, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
 
 const simple: TaskSurfaceModelV1 = {
   version: 1, title: 'Name it', sections: [], submit: { label: 'Send' },
@@ -12,12 +12,6 @@ const simple: TaskSurfaceModelV1 = {
 };
 const S1 = sid('s1');
 
-/** The focused element, through open shadow roots. */
-function deepActive(): Element | null {
-  let el: Element | null = document.activeElement;
-  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-  return el;
-}
 
 /** Every state the Dock shows from now on, with whether its name field could be edited. */
 function recordStates(el: TaskSurfaceDock) {

@@ -30,3 +30,10 @@ export async function typeInto(dock: TaskSurfaceDock, index: number, text: strin
 
 export const submitButton = (dock: TaskSurfaceDock) => inView<HTMLButtonElement>(dock, 'button[part="submit"]');
 export const dismissButton = (dock: TaskSurfaceDock) => inDock<HTMLButtonElement>(dock, 'button[part="dismiss"]');
+
+/** The focused element, through open shadow roots. */
+export function deepActive(): HTMLElement | null {
+  let el = document.activeElement as HTMLElement | null;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement as HTMLElement;
+  return el;
+}
