@@ -1,4 +1,4 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js';
 import type { MessageId, TaskSurfaceModelV1 } from '../../protocol/index.js';
@@ -82,6 +82,9 @@ describe('task-surface-dock: the question within reach', () => {
     expect(inDock(el, '.body').getBoundingClientRect().height).to.be.greaterThan(before);
     expect(context.getBoundingClientRect().height, 'the details are no longer bounded').to.be.greaterThan(contextBefore);
     expect(inDock(el, '.title').scrollHeight, 'the whole title shows').to.be.at.most(inDock(el, '.title').clientHeight + 1);
+    t.open(S1, 'sf-2', everyKindModel); // the next surface keeps the person's choice
+    await waitUntil(() => inDock(el, '.title')?.textContent === 'Pick a release plan');
+    expect(inDock(el, '[part="size"]').getAttribute('aria-pressed')).to.equal('true');
   });
 });
 

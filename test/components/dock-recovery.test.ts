@@ -43,6 +43,9 @@ describe('task-surface-dock after transport errors', () => {
     el.addEventListener('task-surface-submitted', (e) => submitted.push(e.detail.messageId));
     const states = recordStates(el);
     submitButton(el).click();
+    await el.updateComplete;
+    expect(inDock(el, '.body').getAttribute('aria-busy'), 'busy while the request is out').to.equal('true');
+    expect(inDock(el, '[part="status"]').closest('[aria-busy="true"]'), 'the status line is never inside a busy subtree').to.equal(null);
     await waitUntil(() => el.state === 'retrying');
     expect(statusText(el)).to.equal('The connection dropped. Checking whether the agent received it…');
     expect(inView<HTMLInputElement>(el, '#f0').disabled, 'locked while unknown').to.equal(true);
@@ -176,6 +179,23 @@ describe('task-surface-dock focus', () => {
     await inState(el, 'rejected');
     await waitUntil(() => deepActive() === submitButton(el), `focus is on ${deepActive()?.localName}`);
     expect(document.activeElement).to.not.equal(document.body);
+  });
+
+  it('after a refusal focus stays where the person moved it meanwhile', async () => {
+    const elsewhere = fixtureSync<HTMLInputElement>(html`<input aria-label="Elsewhere">`);
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    let refuse!: () => void;
+    t.onSubmit = () => new Promise((resolve) => { refuse = () => resolve({ accepted: false, reason: 'stale' }); });
+    submitButton(el).focus();
+    submitButton(el).click();
+    await waitUntil(() => el.state === 'submitting');
+    elsewhere.focus();
+    refuse();
+    await inState(el, 'rejected');
+    await el.updateComplete;
+    expect(document.activeElement).to.equal(elsewhere);
   });
 
   it('after a refused dismissal focus is back on Dismiss', async () => {
