@@ -154,6 +154,7 @@ export const dockMachine = setup({
     }),
     refuseSubmission: assign((_, reason: DockRejectionReason) => ({ submissionId: null, rejection: { action: 'submit' as const, reason } })),
     refuseDismissal: assign((_, reason: DockRejectionReason) => ({ dismissalId: null, rejection: { action: 'dismiss' as const, reason } })),
+    forgetDismissal: assign({ dismissalId: null }),
     loseSubmitAnswer: assign({ rejection: { action: 'submit', reason: 'transport' } }),
     loseDismissAnswer: assign({ rejection: { action: 'dismiss', reason: 'transport' } }),
   },
@@ -268,7 +269,7 @@ export const dockMachine = setup({
             },
             onDone: [
               { guard: { type: 'isDismissed', params: ({ event }) => event.output }, target: '#dock.hidden', actions: ['emitDismissed', 'emitClosed', 'forgetSurface'] },
-              { guard: { type: 'isSubmissionPending', params: ({ event }) => event.output }, target: 'loading', actions: assign({ dismissalId: null }) },
+              { guard: { type: 'isSubmissionPending', params: ({ event }) => event.output }, target: 'loading', actions: 'forgetDismissal' },
               {
                 target: 'rejected',
                 actions: [{ type: 'refuseDismissal', params: ({ event }) => (event.output.dismissed ? 'transport' : event.output.reason) }, 'emitRejected'],
