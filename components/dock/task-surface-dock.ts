@@ -48,7 +48,7 @@ import { dockStyles } from './task-surface-dock.styles.js';
  * @csspart status - The status line (pending phase, rejection reason, "waiting for your answer" while collapsed).
  * @cssproperty --task-surface-bg - Panel background (and every token of `task-surface-view`).
  * @cssproperty --task-surface-dock-max-height - Height above which the body scrolls (default 70vh; on screens under 40rem wide, the viewport's height less 7rem).
- * @cssproperty --task-surface-dock-context-max-height - Height above which the description and sections scroll in their own region (default min(40vh, 24rem)).
+ * @cssproperty --task-surface-dock-context-max-height - Height above which the description and sections scroll in their own region (default min(24rem, half the Dock's max height)).
  * @cssproperty --task-surface-dock-shadow - Panel shadow.
  * @cssproperty --task-surface-dock-edge - The panel's border (default: visible against the page in both themes).
  */

@@ -31,13 +31,14 @@ function inReach(dock: TaskSurfaceDock, el: Element): string | null {
 describe('task-surface-dock: the question within reach', () => {
   afterEach(async () => { await setViewport({ width: 800, height: 600 }); });
 
-  for (const [width, height] of [[1280, 800], [320, 640]] as const) {
-    it(`at ${width}x${height} the first field and Submit are in view when a maximal panel opens`, async () => {
+  for (const [width, height, maxHeight] of [[1280, 800, ''], [320, 640, ''], [320, 640, '44vh']] as const) {
+    it(`at ${width}x${height}${maxHeight ? ` with a ${maxHeight} Dock` : ''} the first field and Submit are in view when a maximal panel opens`, async () => {
       localStorage.clear();
       await setViewport({ width, height });
       const t = new FakeTransport();
       t.open(S1, 'sf-1', bigModel());
       const el = await mountDock(t);
+      if (maxHeight) el.style.setProperty('--task-surface-dock-max-height', maxHeight);
       await inState(el, 'editing');
       const firstField = viewOf(el).shadowRoot!.querySelector('[part~="field"]')!;
       expect(inReach(el, firstField), 'first field').to.equal(null);
