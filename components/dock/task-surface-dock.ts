@@ -238,6 +238,7 @@ export class TaskSurfaceDock extends LitElement {
     if (!emit(this, 'task-surface-submit-request', { surfaceId: active.surfaceId, values }, { cancelable: true })) return;
     this.rememberAttemptFocus();
     this.dock.send({ type: 'user.submit', values, locale: this.lang === 'zh' ? 'zh' : 'en', ...(note === undefined ? {} : { note }) });
+    void this.holdFocus();
   };
 
   private onDismiss = (): void => {
@@ -247,6 +248,7 @@ export class TaskSurfaceDock extends LitElement {
     if (!emit(this, 'task-surface-dismiss-request', { surfaceId: active.surfaceId }, { cancelable: true })) return;
     this.rememberAttemptFocus();
     this.dock.send({ type: 'user.dismiss' });
+    void this.holdFocus();
   };
 
   private onCollapse = (): void => {
@@ -262,6 +264,17 @@ export class TaskSurfaceDock extends LitElement {
     const focused = deepActiveElement();
     const ours = focused && (this.shadowRoot?.contains(focused) || this.viewEl?.shadowRoot?.contains(focused));
     this.focusAtAttempt = ours ? focused : null;
+  }
+
+  /** The focused control is disabled while the attempt is out: focus waits on the title (next to the status), not <body>. */
+  private async holdFocus(): Promise<void> {
+    if (!this.focusAtAttempt) return;
+    await this.updateComplete;
+    await this.viewEl?.updateComplete;
+    const now = deepActiveElement();
+    // Chromium drops focus from a disabled control a frame later: move it before that happens.
+    const lost = !now || now === document.body || (now as HTMLButtonElement).disabled === true;
+    if (this.focusAtAttempt && this.dock.snapshot?.hasTag('locked') && lost) this.titleEl?.focus();
   }
 
   private onEmitted(event: DockMachineEmitted): void {
@@ -294,10 +307,11 @@ export class TaskSurfaceDock extends LitElement {
   private async keepFocusAfterRefusal(): Promise<void> {
     const before = this.focusAtAttempt;
     this.focusAtAttempt = null;
+    await Promise.resolve(); // the machine emits before its new snapshot reaches the element
     await this.updateComplete;
     await this.viewEl?.updateComplete;
-    const now = document.activeElement;
-    if (now && now !== document.body && now !== this) return;
+    const now = deepActiveElement();
+    if (now && now !== document.body && now !== this.titleEl) return; // the person moved focus: leave it there
     const submit = this.viewEl?.shadowRoot?.querySelector<HTMLElement>('[part~="submit"]') ?? null;
     (before && !isInert(before) ? before : submit)?.focus();
   }

@@ -169,13 +169,17 @@ describe('task-surface-dock focus', () => {
     await waitUntil(() => deepActive() === other);
   });
 
-  it('after a refused submit focus is back on Submit, never on <body>', async () => {
+  it('while sending focus waits on the Dock\'s title; after a refused submit it is back on Submit, never on <body>', async () => {
     t.open(S1, 'sf-1', simple);
     const el = await mountDock(t);
     await inState(el, 'editing');
-    t.onSubmit = async () => ({ accepted: false, reason: 'stale' });
+    let refuse!: () => void;
+    t.onSubmit = () => new Promise((resolve) => { refuse = () => resolve({ accepted: false, reason: 'stale' }); });
     submitButton(el).focus();
     await sendKeys({ press: 'Enter' });
+    await waitUntil(() => el.state === 'submitting');
+    await waitUntil(() => deepActive() === inDock(el, '.title'), `while sending, focus is on ${deepActive()?.localName}`);
+    refuse();
     await inState(el, 'rejected');
     await waitUntil(() => deepActive() === submitButton(el), `focus is on ${deepActive()?.localName}`);
     expect(document.activeElement).to.not.equal(document.body);
