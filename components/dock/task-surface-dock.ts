@@ -201,7 +201,7 @@ export class TaskSurfaceDock extends LitElement {
             : s.rejected[rejection.reason];
         }
     }
-    if (this.tooLarge !== null) return s.dock.tooLarge(this.tooLarge, this.submissionLimit);
+    if (this.tooLarge !== null) return s.dock.tooLarge(this.tooLarge, this.limit);
     return collapsed ? s.dock.waiting : '';
   }
 
@@ -231,7 +231,7 @@ export class TaskSurfaceDock extends LitElement {
     if (!active || !snapshot.can({ type: 'user.submit', values })) return;
     const note = /\S/.test(this.dock.note) ? this.dock.note : undefined;
     const bytes = jsonUtf8Length(note === undefined ? { values } : { values, note });
-    if (bytes > this.submissionLimit) {
+    if (bytes > this.limit) {
       this.tooLarge = bytes;
       return;
     }
@@ -259,6 +259,12 @@ export class TaskSurfaceDock extends LitElement {
 
   private onFullHeight = (): void => { this.fullHeight = !this.fullHeight; };
   private onDetails = (): void => { this.detailsHidden = !this.detailsHidden; };
+
+  /** `submissionLimit` when it is a positive number; the default otherwise (a typo must not block or unbound sending). */
+  private get limit(): number {
+    const limit = this.submissionLimit;
+    return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : DEFAULT_LIMITS.submissionBytes;
+  }
 
   private rememberAttemptFocus(): void {
     const focused = deepActiveElement();

@@ -107,6 +107,12 @@ describe('task-surface-dock: the note and the answer\'s language (real host, loc
     expect(await answers(ctx.host, ctx.sessionId)).to.have.length(0);
     await writeNote(dock, 'short');
     expect(statusText(dock)).to.equal('');
+    dock.setAttribute('submission-limit', 'lots'); // not a number: the default limit (32 KiB) applies
+    await writeNote(dock, 'y'.repeat(40 * 1024));
+    submitButton(dock).click();
+    await dock.updateComplete;
+    expect(statusText(dock)).to.match(/\(4\d{4} of 32768 bytes\)/);
+    await writeNote(dock, 'short');
     submitButton(dock).click();
     await inState(dock, 'hidden');
     await waitUntil(async () => (await answers(ctx.host, ctx.sessionId)).length === 1);
