@@ -8,7 +8,7 @@ export const dockStyles = css`
     --_dock-max: var(--task-surface-dock-max-height, 70vh);
   }
   /* Narrow screens: the panel may take the screen's height less the header and the composer's row. */
-  @media (max-width: 40rem) { :host { --_dock-max: var(--task-surface-dock-max-height, calc(100dvh - 7rem)); } }
+  @media (max-width: 40rem) { :host { --_dock-max: var(--task-surface-dock-max-height, calc(100dvh - 9rem)); } }
   /* the page's [hidden] rule loses to :host { display }: composer takeover must really hide it */
   :host([hidden]), :host([takeover]) { display: none; }
   .base {
@@ -26,19 +26,17 @@ export const dockStyles = css`
   .full .title { display: block; -webkit-line-clamp: unset; line-clamp: none; }
   .title:focus { outline: none; }
   .title:focus-visible { outline: 2px solid var(--_focus); outline-offset: -2px; }
-  .tools { display: flex; gap: 0.25rem; flex: none; margin-inline-start: auto; }
+  .tools { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 0.25rem; flex: 0 1 auto; margin-inline-start: auto; }
   .tools [hidden] { display: none; }
   .body { max-height: var(--_dock-max); overflow: auto; overscroll-behavior: contain;
-    display: flex; flex-direction: column; gap: 0.25rem;
     /* Room for a focus ring (2px + 2px offset) around full-width controls, which overflow would clip. */
     padding: 4px; margin: -2px; }
   .full .body { max-height: calc(100dvh - 5rem); }
   .body[hidden] { display: none; }
-  .details { align-self: flex-start; }
   /* The description and sections scroll in their own region so the fields stay in reach; fades say there is more. */
   task-surface-view.bounded::part(context) {
-    /* At most half the body, so a page that lowers the Dock's height keeps the fields in reach too. */
-    max-height: var(--task-surface-dock-context-max-height, min(24rem, calc(var(--_dock-max) * 0.5))); overflow: auto; overscroll-behavior: contain;
+    /* A third of the body (6–24rem), so a page that lowers the Dock's height keeps the fields in reach too. */
+    max-height: var(--task-surface-dock-context-max-height, clamp(6rem, calc(var(--_dock-max) / 3), 24rem)); overflow: auto; overscroll-behavior: contain;
     padding: 4px; border-bottom: 1px solid var(--_border);
     background:
       linear-gradient(var(--_bg) 30%, transparent) center top / 100% 2rem no-repeat local,

@@ -33,7 +33,7 @@ import { dockStyles } from './task-surface-dock.styles.js';
  * @fires task-surface-focus-return - Cancelable; before focus moves after submit, dismiss or close: `{ reason, target }`.
  * @fires task-surface-collapse-change - Collapsed or expanded (local only): `{ collapsed }`.
  * @csspart base - The Dock's panel (a region named "Task: <title>").
- * @csspart header - Title row with the size and collapse buttons.
+ * @csspart header - Title row with the details, size and collapse buttons.
  * @csspart title - The surface title (clamped to two lines unless full height; the full text stays in it).
  * @csspart size - The "Full height" toggle (`aria-pressed`).
  * @csspart collapse - The collapse/expand button.
@@ -47,8 +47,8 @@ import { dockStyles } from './task-surface-dock.styles.js';
  * @csspart dismiss - The dismiss button.
  * @csspart status - The status line (pending phase, rejection reason, "waiting for your answer" while collapsed).
  * @cssproperty --task-surface-bg - Panel background (and every token of `task-surface-view`).
- * @cssproperty --task-surface-dock-max-height - Height above which the body scrolls (default 70vh; on screens under 40rem wide, the viewport's height less 7rem).
- * @cssproperty --task-surface-dock-context-max-height - Height above which the description and sections scroll in their own region (default min(24rem, half the Dock's max height)).
+ * @cssproperty --task-surface-dock-max-height - Height above which the body scrolls (default 70vh; on screens under 40rem wide, the viewport's height less 9rem).
+ * @cssproperty --task-surface-dock-context-max-height - Height above which the description and sections scroll in their own region (default a third of the Dock's max height, 6–24rem).
  * @cssproperty --task-surface-dock-shadow - Panel shadow.
  * @cssproperty --task-surface-dock-edge - The panel's border (default: visible against the page in both themes).
  */
@@ -156,6 +156,8 @@ export class TaskSurfaceDock extends LitElement {
       <div class="header" part="header">
         <h2 class="title" id="title" part="title" tabindex="-1" title=${model.title}>${model.title}</h2>
         <div class="tools">
+          ${hasContext ? html`<button type="button" class="button ghost" part="details" aria-expanded=${this.detailsHidden ? 'false' : 'true'}
+            ?hidden=${collapsed} @click=${this.onDetails}>${this.detailsHidden ? s.dock.showDetails : s.dock.hideDetails}</button>` : nothing}
           <button type="button" class="button ghost" part="size" aria-pressed=${this.fullHeight ? 'true' : 'false'} ?hidden=${collapsed}
             @click=${this.onFullHeight}>${s.dock.fullHeight}</button>
           <button type="button" class="button ghost" part="collapse" aria-expanded=${collapsed ? 'false' : 'true'} aria-controls="body"
@@ -163,8 +165,6 @@ export class TaskSurfaceDock extends LitElement {
         </div>
       </div>
       <div class="body" id="body" part="body" ?hidden=${collapsed} aria-busy=${snapshot.hasTag('busy') ? 'true' : 'false'}>
-        ${hasContext ? html`<button type="button" class="button ghost details" part="details" aria-expanded=${this.detailsHidden ? 'false' : 'true'}
-          @click=${this.onDetails}>${this.detailsHidden ? s.dock.showDetails : s.dock.hideDetails}</button>` : nothing}
         <task-surface-view part="view" class=${classMap({ 'no-context': this.detailsHidden, bounded: !this.fullHeight })} context-region
           exportparts="base:view-base, context:view-context, header:view-header, section:view-section, block:view-block, fields:view-fields, field:view-field, actions:view-actions, submit:view-submit"
           .model=${model} .values=${this.dock.values} ?disabled=${locked} hide-title lang=${this.lang} theme=${this.theme ?? nothing}

@@ -38,10 +38,10 @@ describe('task-surface-dock keyboard walk', () => {
         expect(r.left - 4 >= body.left && r.right + 4 <= body.right, `ring of ${stop.localName} fits the body`).to.equal(true);
       }
       const labels = stops.map((s) => s.getAttribute('part') ?? s.getAttribute('role') ?? s.localName);
-      // Full height, collapse, the details toggle, the details region (it scrolls), the link, the table and the two diffs
+      // The details toggle, full height, collapse, the details region (it scrolls), the link, the table and the two diffs
       // (scrolling regions), text, textarea, one radio stop, 3 checkboxes, switch, one option stop, Move down (Move up is
       // disabled at the top), Add a note, submit, dismiss.
-      expect(labels).to.deep.equal(['size', 'collapse', 'details', 'context', 'a', 'region', 'region', 'region', 'input', 'textarea', 'radio', 'input', 'input', 'input', 'switch', 'option', 'button', 'note-toggle', 'submit', 'dismiss']);
+      expect(labels).to.deep.equal(['details', 'size', 'collapse', 'context', 'a', 'region', 'region', 'region', 'input', 'textarea', 'radio', 'input', 'input', 'input', 'switch', 'option', 'button', 'note-toggle', 'submit', 'dismiss']);
       await sendKeys({ down: 'Shift' });
       for (let i = stops.length - 1; i >= 0; i--) {
         await sendKeys({ press: 'Tab' });
