@@ -154,7 +154,7 @@ export class TaskSurfaceDock extends LitElement {
     const hasContext = Boolean(model.description) || model.sections.length > 0;
     return html`<section class=${classMap({ base: true, full: this.fullHeight })} part="base" aria-label=${s.dockLabel(model.title)}>
       <div class="header" part="header">
-        <h2 class="title" id="title" part="title" tabindex="-1" title=${model.title}>${model.title}</h2>
+        <h2 class="title" id="title" part="title" tabindex="-1" dir="auto" title=${model.title}>${model.title}</h2>
         <div class="tools">
           ${hasContext ? html`<button type="button" class="button ghost" part="details" aria-expanded=${this.detailsHidden ? 'false' : 'true'}
             ?hidden=${collapsed} @click=${this.onDetails}>${this.detailsHidden ? s.dock.showDetails : s.dock.hideDetails}</button>` : nothing}

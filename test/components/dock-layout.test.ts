@@ -87,6 +87,21 @@ describe('task-surface-dock: the question within reach', () => {
     await waitUntil(() => inDock(el, '.title')?.textContent === 'Pick a release plan');
     expect(inDock(el, '[part="size"]').getAttribute('aria-pressed')).to.equal('true');
   });
+
+  it('a runaway title takes two lines, isolated from the page\'s direction, with the whole text kept', async () => {
+    localStorage.clear();
+    const t = new FakeTransport();
+    const title = `\u202Egnp.exe ${'long words '.repeat(400)}`;
+    t.open(S1, 'sf-1', { ...everyKindModel, title });
+    const el = await mountDock(t);
+    await inState(el, 'editing');
+    const heading = inDock(el, '.title');
+    expect(heading.textContent).to.equal(title);
+    expect(heading.getAttribute('dir')).to.equal('auto');
+    expect(getComputedStyle(heading).unicodeBidi).to.equal('isolate');
+    const lineHeight = parseFloat(getComputedStyle(heading).lineHeight);
+    expect(heading.getBoundingClientRect().height).to.be.at.most(lineHeight * 2 + 1);
+  });
 });
 
 describe('task-surface-dock: region, collapse and edge', () => {
