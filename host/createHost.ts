@@ -24,6 +24,10 @@ export function createHost(options: CreateHostOptions): Host {
   const { store, inspect, driver } = options;
   const limits = resolveLimits(options.limits);
   const clock = options.clock ?? Date.now;
+  // Sessions list in creation order, which stores keep by createdAt: two sessions opened in the
+  // same millisecond must not come back in another order after a restart.
+  let lastCreatedAt = 0;
+  const creationTime = () => (lastCreatedAt = Math.max(clock(), lastCreatedAt + 1));
   const ids = resolveIds(options.ids);
   const autoAdmit = options.autoAdmit ?? true;
   const report = options.onError ?? ((error: Error) => console.error(error));
@@ -182,7 +186,7 @@ export function createHost(options: CreateHostOptions): Host {
         sessions.create({
           sessionId,
           title: opts.title ?? 'Untitled',
-          createdAt: clock(),
+          createdAt: creationTime(),
           toolMode: opts.toolMode ?? 'native',
           readOnly: opts.readOnly ?? false,
           locale: opts.locale ?? 'en',
@@ -213,7 +217,7 @@ export function createHost(options: CreateHostOptions): Host {
     },
     fork(sessionId, opts) {
       assertOpen();
-      const forked = forkSession(sessions, freshSessionId(), sessionIdInput('fork', sessionId), forkInput(opts), clock());
+      const forked = forkSession(sessions, freshSessionId(), sessionIdInput('fork', sessionId), forkInput(opts), creationTime());
       inboxFor(forked);
       return forked;
     },

@@ -132,6 +132,20 @@ for (const factory of storeFactories) {
       assert.equal(resubmit.accepted, true);
     });
 
+    it('lists sessions opened in the same millisecond in opening order, also after a restart', async () => {
+      await host.dispose();
+      host = makeHost(handle, { clock: () => 5_000 });
+      // Ids that sort against the opening order: a store that breaks ties by id would reverse them.
+      const opened = ['z-1', 'y-2', 'x-3'].map((id) => host.openSession({ sessionId: id as SessionId, title: id }));
+      opened.push(host.fork(opened[0]!, { title: 'fork of z-1' }));
+      const order = () => host.listSessions().map((s) => s.sessionId);
+      assert.deepEqual(order(), opened);
+      await host.dispose();
+      handle.reopen();
+      host = makeHost(handle, { clock: () => 5_000 });
+      assert.deepEqual(order(), opened, 'the same order from the stored records');
+    });
+
     it('reports a corrupt stored event clearly instead of folding it', async () => {
       const { sessionId } = await manualSurface(host, driver);
       await host.dispose();
