@@ -129,7 +129,7 @@ export const dockMachine = setup({
     collapse: assign({ collapsed: true }),
     expand: assign({ collapsed: false }),
     countFailure: assign(({ context }) => ({ failures: context.failures + 1 })),
-    recordPending: assign(({ context }, output: GetActiveTaskSurfaceResult) => {
+    recordPending: assign((_, output: GetActiveTaskSurfaceResult) => {
       const out = loaded(output);
       return out?.pending ? { model: out.model, phase: out.pending.phase, submissionId: out.pending.submissionId, rejection: null, failures: 0 } : {};
     }),

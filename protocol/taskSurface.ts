@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import {
-  CallIdSchema, MessageIdSchema, SessionIdSchema, TaskSurfaceDismissalIdSchema, TaskSurfaceIdSchema,
+  CallIdSchema, SessionIdSchema, TaskSurfaceDismissalIdSchema, TaskSurfaceIdSchema,
   TaskSurfaceSubmissionIdSchema,
   type CallId, type MessageId, type TaskSurfaceId, type TaskSurfaceSubmissionId,
 } from './ids.js';

@@ -4,6 +4,8 @@
  * the whole text is about ten times slower in V8).
  */
 
+/* eslint-disable no-control-regex -- JSON escapes control characters: these patterns must name them. */
+
 /** Runs of non-ASCII units. */
 const NON_ASCII_RUN = /[^\x00-\x7f]+/g;
 /** Runs of units JSON.stringify writes as more than one byte: escapes and non-ASCII. */

@@ -19,7 +19,7 @@ const entryPoints = layers
   .flatMap((layer) => readdirSync(layer, { recursive: true }).map((f) => `${layer}/${f}`))
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
 await build({ entryPoints, outdir: 'dist/lib', outbase: '.', format: 'esm', target: 'es2022', platform: 'neutral', sourcemap: true, logLevel: 'warning' });
-run('npx', ['tsc', '-p', 'tsconfig.build.json']);
+run('node', ['node_modules/typescript-native/bin/tsc', '-p', 'tsconfig.build.json']); // TypeScript 7 (see scripts/test.mjs)
 run('npx', ['rollup', '-c', '--silent']);
 
 const bytes = readFileSync('dist/task-surface.js');

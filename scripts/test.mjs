@@ -3,6 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 
+// The native TypeScript 7 compiler type-checks; the root `typescript` (5.9) is only there for
+// typescript-eslint, which needs the JavaScript compiler API that 7 no longer has.
+const TSC = 'node_modules/typescript-native/bin/tsc';
 const find = (dir, suffix) =>
   existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(suffix)).map((f) => `${dir}/${f}`).sort() : [];
 const nodeTests = find('test', '.node.test.ts');
@@ -11,7 +14,8 @@ const nodeTest = (files, concurrency) =>
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, '--test-timeout=60000', ...files];
 
 const steps = {
-  typecheck: ['type-check', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+  typecheck: ['type-check', 'node', [TSC, '--noEmit', '-p', 'tsconfig.json']],
+  lint: ['lint', 'npx', ['eslint', '--max-warnings=0', '.']],
   node: ['node tests', 'node', nodeTest(nodeTests, 2)],
   chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   browser: ['browser tests', 'npx', ['web-test-runner']],

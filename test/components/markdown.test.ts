@@ -94,7 +94,7 @@ describe('markdown policy', () => {
     const host = document.createElement('div');
     render(renderMarkdown('# T\n\n> q\n\n1. a\n2. b\n\n```\ncode <b>\n```\n\n| h |\n|---|\n| c |', { headingOffset: 2 }), host);
     expect(host.querySelector('h3')!.textContent).to.equal('T');
-    expect(host.querySelector('blockquote')).to.exist;
+    expect(host.querySelector('blockquote')).to.not.equal(null);
     expect(host.querySelectorAll('ol li').length).to.equal(2);
     expect(host.querySelector('pre code')!.textContent).to.equal('code <b>\n');
     expect(host.querySelector('th')!.textContent).to.equal('h');

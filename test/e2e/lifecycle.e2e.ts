@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dock, dockState, rowStatus, say, e2eSuite, surfaceAnswers, userMessages } from './harness.js';
+import { dock, dockState, rowStatus, say, e2eSuite, surfaceAnswers } from './harness.js';
 
 const suite = e2eSuite();
 

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
 import { CorruptEventError } from '../../host/store/types.js';
 import type { Host } from '../../host/types.js';
 import type { SessionId, TaskSurfaceId } from '../../protocol/index.js';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  DEFAULT_LIMITS, formatModelIssues, parseShowTaskSurfaceArgs, parseTaskSurfaceModel,
+  DEFAULT_LIMITS, formatModelIssues, parseShowTaskSurfaceArgs,
   type ModelIssue, type NormalizedTaskSurfaceModel, type TaskSurfaceModelV1,
 } from '../../protocol/index.js';
 import { everyKindModel, maximalModel } from './fixtures/models.js';

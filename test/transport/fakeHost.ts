@@ -65,7 +65,7 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
     bump,
     answerWith: (method, value) => overrides.set(method, value),
     taskSurface: {
-      getActive: (input) => track('getActive', () => ({ active: false, reason: 'not-open' }) as const),
+      getActive: (_input) => track('getActive', () => ({ active: false, reason: 'not-open' }) as const),
       submit: (input) => track('submit', () => {
         const first = submissions.get(input.submissionId);
         if (first) return first;
@@ -74,11 +74,11 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
         bump(input.sessionId);
         return result;
       }),
-      dismiss: (input) => track('dismiss', () => ({ dismissed: false, reason: 'not-open' }) as const),
+      dismiss: (_input) => track('dismiss', () => ({ dismissed: false, reason: 'not-open' }) as const),
     },
     actionCards: {
       register: () => () => {},
-      act: (input) => track('act', () => ({ status: 'accepted', phase: 'started' }) as const),
+      act: (_input) => track('act', () => ({ status: 'accepted', phase: 'started' }) as const),
       view: () => ({ proposals: [], decisions: {} }),
       record: () => { throw new Error('not in the fake'); },
     },
@@ -87,7 +87,7 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
         bump(input.sessionId);
         return { accepted: true, messageId: input.messageId, itemId: `i-${input.messageId}` as InboxItemId } as const;
       }),
-      updateQueue: (input) => track('updateQueue', () => ({ ok: false, reason: 'queue-item-not-found' }) as const),
+      updateQueue: (_input) => track('updateQueue', () => ({ ok: false, reason: 'queue-item-not-found' }) as const),
     },
     openSession: (options) => open(options?.sessionId ?? `new${++opened}`),
     hasSession: (sessionId) => views.has(sessionId),
