@@ -31,6 +31,7 @@ export function createHost(options: CreateHostOptions): Host {
   const ids = resolveIds(options.ids);
   const autoAdmit = options.autoAdmit ?? true;
   const report = options.onError ?? ((error: Error) => console.error(error));
+  const maxQueuedMessages = positiveOr(options.maxQueuedMessages, 100);
   const tools = new ToolRegistry();
   const signals = new HostSignals();
   const inboxes = new Map<SessionId, Inbox>();
@@ -152,6 +153,7 @@ export function createHost(options: CreateHostOptions): Host {
         // Already on its way (a submission's row, say): one message per messageId, never two.
         const live = inbox.findMessage(request.messageId);
         if (live) return { accepted: true, messageId: request.messageId, itemId: live.id };
+        if (inbox.rows.length >= maxQueuedMessages) return { accepted: false, reason: 'queue-full' };
         const row = inbox.enqueue({
           messageId: request.messageId, text: request.text, source: { kind: 'user', rpcId: request.rpcId },
         });
@@ -196,6 +198,10 @@ export function createHost(options: CreateHostOptions): Host {
       return sessionId;
     },
     hasSession: (sessionId) => sessions.has(sessionId),
+    sessionSummary(input) {
+      const session = sessions.get(sessionIdInput('sessionSummary', input));
+      return { sessionId: session.record.sessionId, title: session.record.title, lastSeq: session.lastSeq };
+    },
     listSessions: () => store.listSessions().map((r) => ({
       sessionId: r.sessionId, title: r.title, lastSeq: sessions.isLoaded(r.sessionId) ? sessions.get(r.sessionId).lastSeq : store.lastSeq(r.sessionId),
     })),
@@ -254,4 +260,8 @@ export function createHost(options: CreateHostOptions): Host {
     },
   };
   return host;
+}
+
+function positiveOr(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
 }

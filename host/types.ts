@@ -35,6 +35,8 @@ export interface Host {
   openSession(options?: OpenSessionOptions): SessionId;
   hasSession(sessionId: SessionId): boolean;
   listSessions(): SessionSummary[];
+  /** One session's summary (title, lastSeq) without listing the store. Throws for an unknown session. */
+  sessionSummary(sessionId: SessionId): SessionSummary;
   /** Disposes the session's live agent; its log stays. Reopened lazily by the next use. */
   closeSession(sessionId: SessionId): void;
   getView(sessionId: SessionId): SessionView;
@@ -277,6 +279,12 @@ export interface CreateHostOptions {
    * Default: `console.error`.
    */
   onError?: (error: Error) => void;
+  /**
+   * Rows one session's queue may hold; `session.send` past it answers `{ accepted: false, reason:
+   * 'queue-full' }` and adds nothing. Task Surface submissions are not refused (one per surface).
+   * Default 100.
+   */
+  maxQueuedMessages?: number;
   actionCards?: {
     queuedMessageLimit?: number;
     /** Whether acts on a session may use card verbs that need `global` access. Default: allowed. */

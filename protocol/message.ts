@@ -44,7 +44,8 @@ export const SendMessageRequestSchema = z.strictObject({
 export type SendMessageRequest = z.infer<typeof SendMessageRequestSchema>;
 export type SendMessageResult =
   | { accepted: true; messageId: MessageId; itemId: InboxItemId }
-  | { accepted: false; reason: 'unknown-session' | 'read-only' };
+  /** `queue-full`: the session already holds the host's `maxQueuedMessages` rows; nothing was added. */
+  | { accepted: false; reason: 'unknown-session' | 'read-only' | 'queue-full' };
 
 export const UpdateQueueRequestSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('remove'), sessionId: SessionIdSchema, itemId: InboxItemIdSchema }),

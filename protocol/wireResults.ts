@@ -100,7 +100,7 @@ export const DismissResultSchema = z.discriminatedUnion('dismissed', [
 
 export const SendMessageResultSchema = z.discriminatedUnion('accepted', [
   z.looseObject({ accepted: z.literal(true), messageId: MessageIdSchema, itemId: InboxItemIdSchema }),
-  z.looseObject({ accepted: z.literal(false), reason: z.enum(['unknown-session', 'read-only']) }),
+  z.looseObject({ accepted: z.literal(false), reason: z.enum(['unknown-session', 'read-only', 'queue-full']) }),
 ]);
 
 export const UpdateQueueResultSchema = z.discriminatedUnion('ok', [
