@@ -34,7 +34,9 @@ export const ReadLogParamsSchema = z.strictObject({
 });
 
 export const OpenSessionParamsSchema = z.strictObject({
-  title: z.optional(z.string().check(z.maxLength(200, 'title must be at most 200 characters'))),
+  title: z.optional(z.string().check(
+    z.minLength(1, 'title must not be empty'), z.maxLength(200, 'title must be at most 200 characters'),
+  )),
   /** The session's locale (submission text when a submit names none). */
   locale: z.optional(z.enum(['en', 'zh'])),
 });
@@ -80,8 +82,12 @@ export const ResultSchemas = {
 
 export type ResultOf<T extends ClientRequestType> = z.infer<(typeof ResultSchemas)[T]>;
 
-/** Why the server refused a request. `unknown-session` also covers a session the connection may not see. */
-export const WireErrorCodeSchema = z.enum(['bad-request', 'too-large', 'unknown-session', 'server-error']);
+/**
+ * Why the server refused a request. `unknown-session` also covers a session the connection may not
+ * see; `rate-limited` (too many frames per second) and `busy` (too many requests of this connection
+ * still running) carry `retryAfterMs` and change nothing: the same request may be sent again.
+ */
+export const WireErrorCodeSchema = z.enum(['bad-request', 'too-large', 'unknown-session', 'server-error', 'rate-limited', 'busy']);
 export type WireErrorCode = z.infer<typeof WireErrorCodeSchema>;
 
 export const ServerResultSchema = z.strictObject({
@@ -95,6 +101,8 @@ export const ServerErrorSchema = z.strictObject({
   id: z.nullable(WireRequestIdSchema),
   code: WireErrorCodeSchema,
   message: z.string(),
+  /** With `rate-limited` and `busy`: how long to wait before sending it again. */
+  retryAfterMs: z.optional(z.int().check(z.nonnegative())),
 });
 export const ServerViewSchema = z.strictObject({
   type: z.literal('session.view'),
@@ -138,8 +146,8 @@ export function parseClientRequest(data: string): { ok: true; request: ClientReq
 }
 
 /** Builds an error frame. */
-export function wireError(id: string | null, code: WireErrorCode, message: string): ServerError {
-  return { type: 'error', id, code, message };
+export function wireError(id: string | null, code: WireErrorCode, message: string, retryAfterMs?: number): ServerError {
+  return retryAfterMs === undefined ? { type: 'error', id, code, message } : { type: 'error', id, code, message, retryAfterMs };
 }
 
 /** An issue as zod reports it; zod/mini ships no locale, so generic ones are worded here. */

@@ -52,9 +52,13 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
+// `rate-limited` and `busy` are retried after their `retryAfterMs` (until `requestTimeoutMs`), never surfaced.
 const ERROR_CODES: Record<WireErrorCode, TransportError['code']> = {
   'bad-request': 'bad-request', 'too-large': 'bad-request', 'unknown-session': 'unknown-session', 'server-error': 'server-error',
+  'rate-limited': 'unreachable', 'busy': 'unreachable',
 };
+/** Shortest wait before re-sending a request the server asked to retry. */
+const MIN_RETRY_MS = 10;
 const encoder = new TextEncoder();
 
 /**
@@ -177,6 +181,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     if (message.id === null) return console.warn(`[task-surface] host error: ${message.type === 'error' ? message.message : ''}`);
     if (pongIds.delete(message.id)) return;
     const watched = watchRequests.get(message.id);
+    if (message.type === 'error' && (message.code === 'rate-limited' || message.code === 'busy')) {
+      return retryLater(message.id, watched, Math.max(MIN_RETRY_MS, message.retryAfterMs ?? 100));
+    }
     if (watched !== undefined) {
       watchRequests.delete(message.id);
       if (message.type === 'error') console.warn(`[task-surface] cannot watch session "${watched}": ${message.message}`);
@@ -192,6 +199,16 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       return request.reject(new TransportError('server-error', `invalid ${request.type} answer: ${describeIssues(result.error.issues)}`));
     }
     request.resolve(result.data);
+  }
+
+  /** The server asked to send this request again later: the same frame (same id), once the wait is over. */
+  function retryLater(id: string, watched: SessionId | undefined, delayMs: number) {
+    const request = pending.get(id);
+    if (watched !== undefined) watchRequests.delete(id);
+    setTimeout(() => {
+      if (watched !== undefined && watchers.has(watched) && status === 'open') sendWatch(watched);
+      if (request && pending.get(id) === request) sendRaw(request.frame);
+    }, delayMs);
   }
 
   function call<T extends ClientRequestType, R>(type: T, params: ClientRequestParams<T>): Promise<R> {

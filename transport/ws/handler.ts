@@ -1,5 +1,5 @@
 import type { Host } from '../../host/types.js';
-import type { SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
+import type { LogPage, SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
 import type { WebSocketConnection } from './server.js';
 
@@ -9,6 +9,11 @@ export interface HandlerOptions {
   canOpenSession?(connection: WebSocketConnection): boolean | Promise<boolean>;
   onSessionOpened?(connection: WebSocketConnection, sessionId: SessionId): void;
   retryWindowMs: number;
+  /** Sessions one connection may watch at once. */
+  maxWatches: number;
+  /** Largest `log.read` answer in bytes (the newest event always fits). */
+  maxLogPageBytes: number;
+  onError(error: unknown): void;
 }
 
 export interface ConnectionContext {
@@ -22,6 +27,8 @@ export interface ConnectionContext {
   closed(): boolean;
 }
 
+export type RequestHandler = (request: ClientRequest, ctx: ConnectionContext) => Promise<ServerMessage>;
+
 const RETRY_CACHE_LIMIT = 20_000;
 
 /**
@@ -31,12 +38,27 @@ const RETRY_CACHE_LIMIT = 20_000;
  * dedupes submissions and dismissals by their own ids too; this covers `session.send`,
  * `session.updateQueue` and `actionCards.act`, whose retries only the request id identifies.
  */
-export function createRequestHandler(options: HandlerOptions) {
+export function createRequestHandler(options: HandlerOptions): RequestHandler {
   const { host } = options;
   const answered = new Map<string, { at: number; answer: Promise<unknown> }>();
 
-  const allowed = async (ctx: ConnectionContext, sessionId: SessionId) =>
-    host.hasSession(sessionId) && (options.authorize ? await options.authorize(ctx.connection, sessionId) : true);
+  /**
+   * `authorize` runs first, for existing and missing sessions alike, and only then is existence
+   * checked: an async `authorize` takes the same time either way, so timing does not tell them
+   * apart. One that throws (or rejects) is a refusal, reported to `onError`.
+   */
+  const allowed = async (ctx: ConnectionContext, sessionId: SessionId) => {
+    let granted = true;
+    if (options.authorize) {
+      try {
+        granted = (await options.authorize(ctx.connection, sessionId)) === true;
+      } catch (error) {
+        options.onError(error);
+        granted = false;
+      }
+    }
+    return granted && host.hasSession(sessionId);
+  };
 
   const once = (request: ClientRequest & { params: { sessionId: SessionId } }, run: () => Promise<unknown>): Promise<unknown> => {
     const now = Date.now();
@@ -54,9 +76,6 @@ export function createRequestHandler(options: HandlerOptions) {
     answer.catch(() => answered.delete(key));
     return answer;
   };
-
-  const summaryOf = (sessionId: SessionId): SessionSummary =>
-    host.listSessions().find((s) => s.sessionId === sessionId) ?? { sessionId, title: '', lastSeq: 0 };
 
   return async function handle(request: ClientRequest, ctx: ConnectionContext): Promise<ServerMessage> {
     const result = (value: unknown): ServerMessage => ({ type: 'result', id: request.id, result: value });
@@ -78,7 +97,7 @@ export function createRequestHandler(options: HandlerOptions) {
         const { title, locale } = request.params;
         const sessionId = host.openSession({ ...(title === undefined ? {} : { title }), ...(locale === undefined ? {} : { locale }) });
         options.onSessionOpened?.(ctx.connection, sessionId);
-        return result(summaryOf(sessionId));
+        return result(host.sessionSummary(sessionId));
       }
       default:
         break;
@@ -91,6 +110,9 @@ export function createRequestHandler(options: HandlerOptions) {
       case 'session.watch': {
         if (ctx.closed()) return result('watching');
         if (!ctx.watches.has(sessionId)) {
+          if (ctx.watches.size >= options.maxWatches) {
+            return wireError(request.id, 'bad-request', `this connection already watches ${ctx.watches.size} sessions (at most ${options.maxWatches}); unwatch one first`);
+          }
           // Placeholder first: the host calls the listener synchronously with the current view.
           ctx.watches.set(sessionId, () => {});
           ctx.watches.set(sessionId, host.watchSession(sessionId, (view) => ctx.sendView(sessionId, view)));
@@ -105,7 +127,8 @@ export function createRequestHandler(options: HandlerOptions) {
         return result('unwatched');
       case 'log.read': {
         const { before, limit } = request.params;
-        return result(await host.readLog(sessionId, before === undefined ? { limit } : { before, limit }));
+        const page = await host.readLog(sessionId, before === undefined ? { limit } : { before, limit });
+        return result(capLogPage(page, options.maxLogPageBytes));
       }
       case 'taskSurface.getActive':
         return result(await host.taskSurface.getActive(request.params));
@@ -121,4 +144,21 @@ export function createRequestHandler(options: HandlerOptions) {
         return result(await once(request, () => host.actionCards.act(request.params)));
     }
   };
+}
+
+/**
+ * Keeps the newest events of a page that fit in `maxBytes` of JSON and says `hasMore` when it drops
+ * older ones (the client pages on with `before` = the first event's seq). The newest event is always
+ * kept, even alone over the cap, so paging always moves (events are bounded by the host's limits).
+ */
+export function capLogPage(page: LogPage, maxBytes: number): LogPage {
+  let bytes = 0;
+  let start = page.events.length;
+  while (start > 0) {
+    const size = Buffer.byteLength(JSON.stringify(page.events[start - 1])) + 1;
+    if (start < page.events.length && bytes + size > maxBytes) break;
+    bytes += size;
+    start--;
+  }
+  return start === 0 ? page : { ...page, events: page.events.slice(start), hasMore: true };
 }

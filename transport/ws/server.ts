@@ -1,10 +1,15 @@
-import type { IncomingMessage, Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Host } from '../../host/types.js';
-import type { SessionId, SessionView } from '../../protocol/index.js';
-import { WIRE_MAX_MESSAGE_BYTES, parseClientRequest, wireError, type ServerMessage } from '../../protocol/wire.js';
+import type { SessionId } from '../../protocol/index.js';
+import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
+import { serveConnection, type ConnectionLimits } from './connection.js';
+import { MAX_FRAME_DEPTH } from './frames.js';
 import { createRequestHandler } from './handler.js';
+import { checkHost, originAllowed, servedHosts } from './origin.js';
+
+export { CLOSE_NOT_READING } from './connection.js';
 
 /** One client connection, as the `authorize` hook sees it. */
 export interface WebSocketConnection {
@@ -20,21 +25,53 @@ export interface WebSocketServerOptions {
   host: Host;
   /** Attach to an existing HTTP server (its upgrade requests on `path`)… */
   server?: Server;
-  /** …or listen on this port (0 picks a free one). */
+  /** …or listen on this port (0 picks a free one), on `listenHost` (default `127.0.0.1`). */
   port?: number;
+  listenHost?: string;
   /** Upgrade path when attached to `server`. Default `/ws`. */
   path?: string;
   /**
    * May this connection see and act on this session? A refused session is answered exactly like a
-   * missing one (`unknown-session`). Default: every session.
+   * missing one (`unknown-session`), and so is a hook that throws. It runs before the existence
+   * check, for missing sessions too. Default: every session.
    */
   authorize?(connection: WebSocketConnection, sessionId: SessionId): boolean | Promise<boolean>;
   /** May this connection open a new session (`session.open`)? Default: yes. */
   canOpenSession?(connection: WebSocketConnection): boolean | Promise<boolean>;
   /** Called after a connection opened a session, e.g. to record who owns it. */
   onSessionOpened?(connection: WebSocketConnection, sessionId: SessionId): void;
+  /**
+   * Page origins allowed to open a socket (`'https://chat.example.com'`), or `'*'`. Default: only
+   * the server's own origin (`http(s)://` + the request's Host). Others get HTTP 403 at the upgrade.
+   */
+  allowedOrigins?: readonly string[] | '*';
+  /**
+   * `host[:port]` names the server answers to besides the addresses it listens on (with
+   * `localhost` for loopback), e.g. its DNS name behind a proxy; `'*'` accepts any well-formed Host.
+   * A malformed or unserved Host gets HTTP 400 at the upgrade.
+   */
+  allowedHosts?: readonly string[] | '*';
   /** Largest accepted client frame in bytes; larger ones get a `too-large` error. Default 256 KiB. */
   maxMessageBytes?: number;
+  /**
+   * Frames past this size are not read at all: `ws` closes the connection with 1009. Default
+   * max(4 × maxMessageBytes, 1 MiB).
+   */
+  maxFrameBytes?: number;
+  /** Deepest nesting of arrays/objects in a frame (the frame itself is 1); deeper is `bad-request`. Default 64. */
+  maxDepth?: number;
+  /** Requests of one connection running at once; past it `busy` (retry after `retryAfterMs`). Default 32. */
+  maxInFlight?: number;
+  /** Frames per second per connection (token bucket); past it `rate-limited`. Default 100/s, bursts of 200; `false` disables. */
+  rateLimit?: { perSecond: number; burst: number } | false;
+  /** Unsent bytes a connection may hold before it is closed with 4008 (it does not read). Default 4 MiB. */
+  maxBufferedBytes?: number;
+  /** Largest `log.read` answer in bytes (older events are left for the next page). Default 1 MiB. */
+  maxLogPageBytes?: number;
+  /** Sessions one connection may watch at once. Default 256. */
+  maxWatches?: number;
+  /** Open connections; past it an upgrade gets HTTP 503. Default 10,000. */
+  maxConnections?: number;
   /** Ping interval; a connection that missed the previous pong is closed. Default 15 s; 0 disables. */
   heartbeatMs?: number;
   /** How long the answer of a mutation is kept for a retry of the same request id. Default 10 min. */
@@ -57,27 +94,52 @@ export interface TaskSurfaceWebSocketServer {
 
 /** Serves `host` over WebSocket: JSON frames checked by the wire schemas, one handler per connection. */
 export async function createWebSocketServer(options: WebSocketServerOptions): Promise<TaskSurfaceWebSocketServer> {
-  const maxMessageBytes = options.maxMessageBytes ?? WIRE_MAX_MESSAGE_BYTES;
+  const maxMessageBytes = positive(options.maxMessageBytes, WIRE_MAX_MESSAGE_BYTES);
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const maxConnections = positive(options.maxConnections, 10_000);
   const onError = options.onError ?? ((error: unknown) => console.error('[task-surface ws]', error));
-  // ws closes the socket on frames over maxPayload; keep that far above our limit so an oversized
-  // request gets an error answer instead of a dropped connection.
-  const maxPayload = Math.max(maxMessageBytes * 4, 1024 * 1024);
-  const attached = options.server;
-  const wss = attached ? new WebSocketServer({ noServer: true, maxPayload }) : new WebSocketServer({ port: options.port ?? 0, maxPayload });
-  if (!attached) await new Promise<void>((resolve, reject) => {
-    wss.once('listening', resolve);
-    wss.once('error', reject);
-  });
+  const rate = options.rateLimit === false ? null : options.rateLimit ?? { perSecond: 100, burst: 200 };
+  const limits: ConnectionLimits = {
+    maxMessageBytes,
+    maxDepth: positive(options.maxDepth, MAX_FRAME_DEPTH),
+    maxInFlight: positive(options.maxInFlight, 32),
+    maxBufferedBytes: positive(options.maxBufferedBytes, 4 * 1024 * 1024),
+    rateLimit: rate && { perSecond: positive(rate.perSecond, 100), burst: positive(rate.burst, 200) },
+  };
+  // ws closes the socket (1009) on frames over maxPayload without reading them; between
+  // maxMessageBytes and it, a frame gets a `too-large` answer and the connection stays.
+  const maxPayload = Math.max(maxMessageBytes, positive(options.maxFrameBytes, Math.max(maxMessageBytes * 4, 1024 * 1024)));
+  const wss = new WebSocketServer({ noServer: true, maxPayload });
   wss.on('error', onError);
+  const http = options.server ?? createServer((_request, response) => {
+    response.writeHead(426, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    response.end('this endpoint speaks WebSocket only');
+  });
+  if (!options.server) {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port ?? 0, options.listenHost ?? '127.0.0.1', () => resolve());
+    });
+  }
+  const sockets = new Set<WebSocket>();
+  const alive = new WeakMap<WebSocket, boolean>();
+
   // Routed by hand (not ws's `server` option, which refuses every other path) so that other
-  // upgrade handlers can share the HTTP server.
+  // upgrade handlers can share the HTTP server. Standalone, every path is this endpoint.
   const path = options.path ?? '/ws';
+  let served: Set<string> | undefined;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== path) return;
+    if (options.server && new URL(request.url ?? '/', 'http://localhost').pathname !== path) return;
+    served ??= servedHosts(http.address());
+    const host = checkHost(request, served, options.allowedHosts);
+    if (host === null) return refuseUpgrade(socket, 400, 'Bad Request', 'the Host header is malformed or not one this server serves');
+    if (!originAllowed(request.headers.origin, host, options.allowedOrigins)) {
+      return refuseUpgrade(socket, 403, 'Forbidden', 'this Origin may not open a socket here');
+    }
+    if (sockets.size >= maxConnections) return refuseUpgrade(socket, 503, 'Service Unavailable', `at most ${maxConnections} connections`);
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
   };
-  attached?.on('upgrade', onUpgrade);
+  http.on('upgrade', onUpgrade);
 
   const handle = createRequestHandler({
     host: options.host,
@@ -85,52 +147,18 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     canOpenSession: options.canOpenSession,
     onSessionOpened: options.onSessionOpened,
     retryWindowMs: options.retryWindowMs ?? 10 * 60_000,
+    maxWatches: positive(options.maxWatches, 256),
+    maxLogPageBytes: positive(options.maxLogPageBytes, 1024 * 1024),
+    onError,
   });
-  const sockets = new Set<WebSocket>();
-  const alive = new WeakMap<WebSocket, boolean>();
   let nextId = 0;
 
-  wss.on('connection', (socket, request) => {
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
     const connection: WebSocketConnection = { id: `c${++nextId}`, request, data: {} };
-    const watches = new Map<SessionId, () => void>();
-    let closed = false;
     sockets.add(socket);
     alive.set(socket, true);
-    const send = (message: ServerMessage) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
-    };
-    // A turn appends several events in one go; the client needs only the newest view of each.
-    const pendingViews = new Map<SessionId, SessionView>();
-    const flushViews = () => {
-      for (const [sessionId, view] of pendingViews) send({ type: 'session.view', sessionId, view });
-      pendingViews.clear();
-    };
-    const sendView = (sessionId: SessionId, view: SessionView) => {
-      if (pendingViews.size === 0) setImmediate(flushViews);
-      pendingViews.set(sessionId, view);
-    };
-    socket.on('pong', () => alive.set(socket, true));
-    socket.on('error', onError);
-    socket.on('close', () => {
-      closed = true;
-      sockets.delete(socket);
-      for (const release of watches.values()) release();
-      watches.clear();
-    });
-    socket.on('message', (data: RawData, isBinary: boolean) => {
-      alive.set(socket, true);
-      const size = byteLength(data);
-      if (isBinary) return send(wireError(null, 'bad-request', 'binary frames are not supported; send JSON text'));
-      if (size > maxMessageBytes) {
-        return send(wireError(null, 'too-large', `message of ${size} bytes is over the limit of ${maxMessageBytes} bytes`));
-      }
-      const parsed = parseClientRequest(rawToString(data));
-      if (!parsed.ok) return send(parsed.error);
-      handle(parsed.request, { connection, watches, send, sendView, closed: () => closed }).then(send, (error: unknown) => {
-        onError(error);
-        send(wireError(parsed.request.id, 'server-error', 'the host failed to handle this request'));
-      });
-    });
+    socket.on('close', () => sockets.delete(socket));
+    serveConnection(socket, connection, { handle, limits, onError, onPong: () => alive.set(socket, true) });
   });
 
   const timer = heartbeatMs > 0
@@ -144,28 +172,31 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     : undefined;
   timer?.unref?.();
 
-  const address = options.server ? options.server.address() : wss.address();
+  const address = http.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
 
   return {
     port,
     get connectionCount() { return sockets.size; },
     dropConnections() { for (const socket of sockets) socket.terminate(); },
-    close() {
-      attached?.off('upgrade', onUpgrade);
+    async close() {
+      http.off('upgrade', onUpgrade);
       if (timer) clearInterval(timer);
       for (const socket of sockets) socket.terminate();
-      return new Promise<void>((resolve) => wss.close(() => resolve()));
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      if (!options.server) {
+        http.closeAllConnections();
+        await new Promise<void>((resolve) => http.close(() => resolve()));
+      }
     },
   };
 }
 
-function byteLength(data: RawData): number {
-  if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
-  return data instanceof ArrayBuffer ? data.byteLength : data.length;
+/** `value` when it is a positive integer, else `fallback`. */
+function positive(value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;
 }
 
-function rawToString(data: RawData): string {
-  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
-  return (data instanceof ArrayBuffer ? Buffer.from(data) : data).toString('utf8');
+function refuseUpgrade(socket: Duplex, status: number, statusText: string, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
 }

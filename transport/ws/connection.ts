@@ -1,0 +1,190 @@
+import type { RawData, WebSocket } from 'ws';
+import { HostInputError } from '../../host/errors.js';
+import type { SessionId, SessionView } from '../../protocol/index.js';
+import { parseClientRequest, wireError, type ServerMessage } from '../../protocol/wire.js';
+import { nestsDeeperThan, peekRequestId, ID_PEEK_CHARS } from './frames.js';
+import type { ConnectionContext, RequestHandler } from './handler.js';
+import type { WebSocketConnection } from './server.js';
+
+/** The per-connection bounds, resolved from `WebSocketServerOptions`. */
+export interface ConnectionLimits {
+  maxMessageBytes: number;
+  maxDepth: number;
+  maxInFlight: number;
+  maxBufferedBytes: number;
+  rateLimit: { perSecond: number; burst: number } | null;
+}
+
+/** Close code for a connection whose unsent data passed `maxBufferedBytes` (the client does not read). */
+export const CLOSE_NOT_READING = 4008;
+/** After closing a connection that does not read, how long its close handshake may take before the socket is cut. */
+const CUT_OFF_MS = 1_000;
+/** What `busy` asks a client to wait before sending a request again. */
+const BUSY_RETRY_MS = 50;
+
+/** Serialised view frames, shared by every connection that watches the same session. */
+const viewFrames = new WeakMap<SessionView, string>();
+function viewFrame(sessionId: SessionId, view: SessionView): string {
+  let frame = viewFrames.get(view);
+  if (frame === undefined) viewFrames.set(view, (frame = JSON.stringify({ type: 'session.view', sessionId, view })));
+  return frame;
+}
+
+/** A token bucket: `burst` frames at once, refilled at `perSecond`. */
+class TokenBucket {
+  #tokens: number;
+  #at = performance.now();
+  constructor(private readonly perSecond: number, private readonly burst: number) {
+    this.#tokens = burst;
+  }
+
+  /** Takes one token: 0 when granted, else the milliseconds until one is available. */
+  take(): number {
+    const now = performance.now();
+    this.#tokens = Math.min(this.burst, this.#tokens + ((now - this.#at) * this.perSecond) / 1000);
+    this.#at = now;
+    if (this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return 0;
+    }
+    return Math.ceil(((1 - this.#tokens) * 1000) / this.perSecond);
+  }
+}
+
+/**
+ * Serves one socket: every frame is rate-limited, size- and depth-checked, parsed and handled; no
+ * exception escapes the `message` listener (it is answered `server-error` and reported). Views
+ * coalesce per session, and a session never has more than one view frame waiting in the socket, so
+ * a watcher that stalls holds at most one frame per watched session plus the newest view.
+ */
+export function serveConnection(
+  socket: WebSocket,
+  connection: WebSocketConnection,
+  deps: { handle: RequestHandler; limits: ConnectionLimits; onError(error: unknown): void; onPong(): void },
+): void {
+  const { limits, onError } = deps;
+  const watches = new Map<SessionId, () => void>();
+  const bucket = limits.rateLimit ? new TokenBucket(limits.rateLimit.perSecond, limits.rateLimit.burst) : null;
+  let inFlight = 0;
+  let closed = false;
+
+  const cutOff = () => {
+    if (closed) return;
+    closed = true;
+    socket.close(CLOSE_NOT_READING, `not reading: over ${limits.maxBufferedBytes} bytes unsent`);
+    setTimeout(() => socket.terminate(), CUT_OFF_MS).unref?.();
+  };
+  const sendFrame = (frame: string, written?: (error?: Error) => void) => {
+    if (closed || socket.readyState !== socket.OPEN) return written?.();
+    socket.send(frame, written);
+    if (socket.bufferedAmount > limits.maxBufferedBytes) cutOff();
+  };
+  const send = (message: ServerMessage) => sendFrame(JSON.stringify(message));
+
+  // A turn appends several events in one go: the client needs only each session's newest view, and
+  // no second view of a session is written while the previous one still waits in the socket.
+  const pendingViews = new Map<SessionId, SessionView>();
+  const viewsInSocket = new Set<SessionId>();
+  let flushScheduled = false;
+  const scheduleFlush = () => {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(flushViews);
+  };
+  const flushViews = () => {
+    flushScheduled = false;
+    for (const [sessionId, view] of pendingViews) {
+      if (viewsInSocket.has(sessionId)) continue;
+      pendingViews.delete(sessionId);
+      if (!watches.has(sessionId)) continue;
+      viewsInSocket.add(sessionId);
+      sendFrame(viewFrame(sessionId, view), () => {
+        viewsInSocket.delete(sessionId);
+        if (pendingViews.has(sessionId)) scheduleFlush();
+      });
+    }
+  };
+  const ctx: ConnectionContext = {
+    connection,
+    watches,
+    send,
+    sendView(sessionId, view) {
+      pendingViews.set(sessionId, view);
+      scheduleFlush();
+    },
+    closed: () => closed,
+  };
+
+  socket.on('pong', deps.onPong);
+  socket.on('error', onError);
+  socket.on('close', () => {
+    closed = true;
+    for (const release of watches.values()) release();
+    watches.clear();
+    pendingViews.clear();
+  });
+  socket.on('message', (data: RawData, isBinary: boolean) => {
+    deps.onPong();
+    try {
+      receive(data, isBinary);
+    } catch (error) {
+      onError(error);
+      send(wireError(null, 'server-error', 'the server failed to read this message'));
+    }
+  });
+
+  function receive(data: RawData, isBinary: boolean) {
+    const size = byteLength(data);
+    const tooLarge = size > limits.maxMessageBytes;
+    // Only a prefix of an oversized frame is ever decoded (enough to find its id).
+    const text = isBinary ? '' : rawToString(data, tooLarge ? ID_PEEK_CHARS : Infinity);
+    const wait = bucket?.take() ?? 0;
+    if (wait > 0) {
+      const { perSecond, burst } = limits.rateLimit!;
+      return send(wireError(peekRequestId(text), 'rate-limited',
+        `too many messages: at most ${perSecond} per second (bursts of ${burst}); retry in ${wait} ms`, wait));
+    }
+    if (isBinary) return send(wireError(null, 'bad-request', 'binary frames are not supported; send JSON text'));
+    if (tooLarge) {
+      return send(wireError(peekRequestId(text), 'too-large', `message of ${size} bytes is over the limit of ${limits.maxMessageBytes} bytes`));
+    }
+    if (nestsDeeperThan(text, limits.maxDepth)) {
+      return send(wireError(peekRequestId(text), 'bad-request', `message nests arrays and objects deeper than ${limits.maxDepth} levels`));
+    }
+    const parsed = parseClientRequest(text);
+    if (!parsed.ok) return send(parsed.error);
+    const { request } = parsed;
+    if (inFlight >= limits.maxInFlight) {
+      return send(wireError(request.id, 'busy',
+        `${inFlight} requests of this connection are still running (at most ${limits.maxInFlight}); retry in ${BUSY_RETRY_MS} ms`, BUSY_RETRY_MS));
+    }
+    inFlight++;
+    void deps.handle(request, ctx)
+      .catch((error: unknown) => failure(request.id, error))
+      .then((message) => {
+        try {
+          send(message);
+        } catch (error) {
+          send(failure(request.id, error));
+        }
+      })
+      .finally(() => inFlight--);
+  }
+
+  /** The answer to a request whose handling threw: host-code input errors name the problem. */
+  function failure(id: string, error: unknown): ServerMessage {
+    if (error instanceof HostInputError) return wireError(id, 'bad-request', error.message);
+    onError(error);
+    return wireError(id, 'server-error', 'the host failed to handle this request');
+  }
+}
+
+function byteLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
+  return data instanceof ArrayBuffer ? data.byteLength : data.length;
+}
+
+function rawToString(data: RawData, maxBytes: number): string {
+  const buffer = Array.isArray(data) ? Buffer.concat(data) : data instanceof ArrayBuffer ? Buffer.from(data) : data;
+  return buffer.toString('utf8', 0, Math.min(buffer.length, maxBytes));
+}
