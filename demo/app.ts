@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import { checkHost, originAllowed, servedHosts } from '../transport/ws/origin.js';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer } from './http.js';
@@ -10,6 +11,10 @@ export interface DemoServerOptions extends DemoHostOptions {
   /** Built page directory (see buildDemo). */
   root: string;
   port?: number;
+  /** Names the demo answers to besides 127.0.0.1:<port> and localhost:<port> (e.g. behind a proxy). */
+  allowedHosts?: readonly string[];
+  /** Page origins that may open `/ws` and `/inspect` besides the demo's own. */
+  allowedOrigins?: readonly string[];
   /** Relay the host's actors to `?inspect` pages (the `--inspect` flag). */
   inspectHost?: boolean;
 }
@@ -29,7 +34,9 @@ export interface DemoServer {
 
 /** The demo host on an HTTP server: page, assets, `/ws` for the transport, `/inspect` with the relay. */
 export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
-  const http: Server = createDemoHttpServer(options.root);
+  let served: Set<string> | undefined;
+  const validHost = (request: IncomingMessage) => checkHost(request, (served ??= servedHosts(http.address())), options.allowedHosts);
+  const http: Server = createDemoHttpServer(options.root, validHost);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -39,14 +46,25 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   // Upgrades nobody serves (e.g. `/inspect` without --inspect) are refused, not left hanging.
   // So is `/ws` while a restarting host has no endpoint: the client's back-off retries it.
   let wsAttached = false;
-  http.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+  // `/ws` checks Host and Origin itself; `/inspect` (the host's actors) gets the same checks here,
+  // before the relay's own listener (a refused socket is ended, and the relay skips ended sockets).
+  http.prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
-    if (!(path === '/ws' && wsAttached) && !(path === '/inspect' && relay)) {
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+    if (path === '/ws' && wsAttached) return;
+    if (!(path === '/inspect' && relay)) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
+    const host = validHost(request);
+    if (host === null) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    if (!originAllowed(request.headers.origin, host, options.allowedOrigins)) {
+      return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
     }
   });
   let demo = createDemoHost({ ...options, ...(relay ? { inspect: relay.inspect } : {}) });
-  let ws = await createWebSocketServer({ host: demo.host, server: http, path: '/ws' });
+  const endpoint = () => createWebSocketServer({
+    host: demo.host, server: http, path: '/ws',
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+  });
+  let ws = await endpoint();
   wsAttached = true;
   const server: DemoServer = {
     port,
@@ -58,7 +76,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       await ws.close();
       await demo.dispose();
       demo = createDemoHost({ ...options, ...(relay ? { inspect: relay.inspect } : {}) });
-      ws = await createWebSocketServer({ host: demo.host, server: http, path: '/ws' });
+      ws = await endpoint();
       wsAttached = true;
     },
     async close() {

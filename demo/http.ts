@@ -19,12 +19,20 @@ const PAGES: Record<string, string> = {
   '/embed/react': 'embed-react.html',
 };
 
-/** An HTTP server for the built demo (`root`), every response with the strict CSP and no sniffing. */
-export function createDemoHttpServer(root: string): Server {
+/**
+ * An HTTP server for the built demo (`root`), every response with the strict CSP and no sniffing.
+ * `validHost` checks the Host header before anything uses it: a malformed or unserved one gets 400.
+ */
+export function createDemoHttpServer(root: string, validHost: (request: IncomingMessage) => string | null): Server {
   const base = resolve(root);
   return createServer((request: IncomingMessage, response: ServerResponse) => {
+    const host = validHost(request);
+    if (host === null) {
+      response.setHeader('Content-Security-Policy', "default-src 'none'");
+      return reply(response, 400, 'bad request: the Host header is malformed or not one this server serves');
+    }
     const url = new URL(request.url ?? '/', 'http://localhost');
-    response.setHeader('Content-Security-Policy', contentSecurityPolicy(request));
+    response.setHeader('Content-Security-Policy', contentSecurityPolicy(host));
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Referrer-Policy', 'no-referrer');
     response.setHeader('Cache-Control', 'no-store');
