@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { WebSocket } from 'ws';
+import { startDemoServer, type DemoServer } from '../../demo/app.js';
+import { canonicalHost } from '../../transport/ws/origin.js';
+import { createWebSocketServer } from '../../transport/ws/server.js';
+import { createFakeHost } from './fakeHost.js';
+
+/** Opens a socket with these headers: 'open', or the HTTP status of the refused upgrade. */
+function upgrade(url: string, headers: Record<string, string>): Promise<number | 'open'> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url, { headers });
+    socket.once('open', () => { socket.close(); resolve('open'); });
+    socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+    socket.once('error', reject);
+  });
+}
+
+/** A plain GET with a chosen Host header (fetch will not send one). */
+function get(port: number, path: string, host: string): Promise<{ status: number; csp: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers: { Host: host } }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, csp: String(res.headers['content-security-policy'] ?? ''), body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('WebSocket server: Origin and Host at the upgrade', () => {
+  it('allows its own origin and no Origin (not a browser); refuses other origins with 403', async () => {
+    const server = await createWebSocketServer({ host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    const url = `ws://127.0.0.1:${server.port}`;
+    assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 'open');
+    assert.equal(await upgrade(url, { Origin: `http://localhost:${server.port}`, Host: `localhost:${server.port}` }), 'open');
+    assert.equal(await upgrade(url, {}), 'open');
+    for (const origin of ['http://evil.example', `http://127.0.0.1:${server.port + 1}`, 'null', `http://127.0.0.1:${server.port}.evil.example`]) {
+      assert.equal(await upgrade(url, { Origin: origin }), 403, origin);
+    }
+    await server.close();
+  });
+
+  it('refuses a malformed Host or one it does not serve (DNS rebinding) with 400', async () => {
+    const server = await createWebSocketServer({ host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    const url = `ws://127.0.0.1:${server.port}`;
+    for (const host of ['x; script-src *', `evil.example:${server.port}`, '127.0.0.1:99999', 'a b', '[zz::1]:80']) {
+      assert.equal(await upgrade(url, { Host: host, Origin: `http://${host}` }), 400, host);
+    }
+    await server.close();
+  });
+
+  it('takes allowedOrigins and allowedHosts', async () => {
+    const server = await createWebSocketServer({
+      host: createFakeHost(), port: 0, heartbeatMs: 0,
+      allowedOrigins: ['https://app.example'], allowedHosts: ['chat.example'],
+    });
+    const url = `ws://127.0.0.1:${server.port}`;
+    assert.equal(await upgrade(url, { Host: 'chat.example', Origin: 'https://app.example' }), 'open');
+    assert.equal(await upgrade(url, { Host: 'Chat.Example', Origin: 'https://chat.example' }), 403, 'the list replaces the default');
+    assert.equal(await upgrade(url, { Host: 'other.example', Origin: 'https://app.example' }), 400);
+    await server.close();
+  });
+
+  it('reads Host with a strict host[:port] grammar', () => {
+    assert.equal(canonicalHost('LocalHost:8787'), 'localhost:8787');
+    assert.equal(canonicalHost('[::1]:80'), '[::1]:80');
+    for (const bad of [undefined, '', 'x; script-src *', 'a:0', 'a:65536', 'a:', ':80', '-a.example', 'a..b', 'a/b', '[::1', 'h\u00e9.example']) {
+      assert.equal(canonicalHost(bad), null, String(bad));
+    }
+  });
+});
+
+describe('demo server: Host and Origin over real HTTP', () => {
+  let root: string;
+  let server: DemoServer;
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'demo-origin-'));
+    writeFileSync(join(root, 'index.html'), '<!doctype html><title>demo</title>');
+    server = await startDemoServer({ root, store: 'memory', inspectHost: true });
+  });
+  after(async () => { await server.close(); rmSync(root, { recursive: true, force: true }); });
+
+  it('answers a bad Host with 400 before using it, and puts a served one in the CSP', async () => {
+    const injected = await get(server.port, '/', 'x; script-src *');
+    assert.equal(injected.status, 400);
+    assert.ok(!injected.csp.includes('script-src *'), injected.csp);
+    assert.equal((await get(server.port, '/', `attacker.example:${server.port}`)).status, 400);
+    const ok = await get(server.port, '/', `localhost:${server.port}`);
+    assert.equal(ok.status, 200);
+    assert.ok(ok.csp.includes(`connect-src 'self' ws://localhost:${server.port} wss://localhost:${server.port}`), ok.csp);
+  });
+
+  it('refuses /ws and /inspect upgrades from another origin (403) or with a bad Host (400)', async () => {
+    for (const path of ['/ws', '/inspect']) {
+      const url = `ws://127.0.0.1:${server.port}${path}`;
+      assert.equal(await upgrade(url, { Origin: 'http://evil.example' }), 403, path);
+      assert.equal(await upgrade(url, { Host: `evil.example:${server.port}`, Origin: `http://evil.example:${server.port}` }), 400, path);
+      assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 'open', path);
+    }
+  });
+});
