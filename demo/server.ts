@@ -3,6 +3,7 @@
 //   --inspect            relay the host's actors to pages opened with ?inspect
 //   OPENAI_API_KEY (+ OPENAI_BASE_URL) or ANTHROPIC_API_KEY (+ ANTHROPIC_BASE_URL), TASK_SURFACE_MODEL:
 //                        a real model instead of the scripted agent
+//   TASK_SURFACE_DEMO_OUT=dist/demo (default)  where the page is built
 import { buildDemo } from './build.js';
 import { startDemoServer } from './app.js';
 import { chooseModel } from './agent/model.js';
@@ -26,7 +27,7 @@ try {
   console.error((error as Error).message);
   process.exit(2);
 }
-const root = await buildDemo();
+const root = await buildDemo(process.env.TASK_SURFACE_DEMO_OUT || undefined);
 const server = await startDemoServer({
   root, port, store: storeKind, thinkMs: 350, inspectHost: args.includes('--inspect'),
   ...(model.driver ? { driver: model.driver } : {}),

@@ -20,8 +20,9 @@ export async function until(check: () => boolean, everyMs = 5): Promise<void> {
 }
 
 /** A raw socket that sends frames and collects every answer, for malformed-input tests. */
-export async function rawSocket(port: number, options: { autoPong?: boolean } = {}) {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}`, options);
+export async function rawSocket(port: number, options: { autoPong?: boolean; path?: string } = {}) {
+  const { path = '', ...socketOptions } = options;
+  const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, socketOptions);
   const received: Record<string, unknown>[] = [];
   socket.on('message', (data) => received.push(JSON.parse(String(data)) as Record<string, unknown>));
   await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
