@@ -1,9 +1,20 @@
-import type { LogPage, SessionId, SessionView } from '../protocol/index.js';
+import type { LogPage, QueuedMessage, SessionId, SessionView } from '../protocol/index.js';
 import type { SessionListener } from '../transport/types.js';
 import { taskSurfaceProjection } from './projection.js';
 import type { LoadedSession } from './sessions.js';
 import type { ActionCardsService } from './types.js';
 import type { Inbox } from './inbox.js';
+
+/**
+ * Each queue row's copy for views, made once per row object (the inbox replaces a row object when
+ * it changes): a view costs a shallow array copy per publish instead of a deep clone of every row.
+ */
+const rowCopies = new WeakMap<QueuedMessage, QueuedMessage>();
+function rowCopy(row: QueuedMessage): QueuedMessage {
+  let copy = rowCopies.get(row);
+  if (!copy) rowCopies.set(row, (copy = { ...row, source: structuredClone(row.source) }));
+  return copy;
+}
 
 /** The client view of one session: projection, queue rows with their full source, card view. */
 export function sessionView(session: LoadedSession, inbox: Inbox | undefined, cards: ActionCardsService): SessionView {
@@ -14,7 +25,7 @@ export function sessionView(session: LoadedSession, inbox: Inbox | undefined, ca
     readOnly: session.record.readOnly,
     turn: inbox?.turnState ?? 'idle',
     taskSurface: taskSurfaceProjection(session.surface),
-    queue: inbox ? inbox.rows.map((row) => ({ ...row, source: structuredClone(row.source) })) : [],
+    queue: inbox ? inbox.rows.map(rowCopy) : [],
     actionCards: cards.view(sessionId),
     ...(inbox?.streaming ? { streaming: { ...inbox.streaming } } : {}),
   };
@@ -55,10 +66,17 @@ export class Watchers {
     };
   }
 
+  /** Delivers the session's view now (synchronously: host code may rely on the order of changes). */
   publish(sessionId: SessionId): void {
     const set = this.#listeners.get(sessionId);
     if (!set || set.size === 0) return;
-    const view = this.view(sessionId);
+    let view: SessionView;
+    try {
+      view = this.view(sessionId);
+    } catch (error) {
+      console.error(`task-surface host: the view of session ${sessionId} could not be built`, error);
+      return;
+    }
     for (const listener of [...set]) {
       try {
         listener(view);

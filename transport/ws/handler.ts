@@ -41,6 +41,9 @@ const RETRY_CACHE_LIMIT = 20_000;
 export function createRequestHandler(options: HandlerOptions): RequestHandler {
   const { host } = options;
   const answered = new Map<string, { at: number; answer: Promise<unknown> }>();
+  /** `answered`'s keys in insertion order from `head` on (a key may repeat after a failed call). */
+  const order: string[] = [];
+  let head = 0;
 
   /**
    * `authorize` runs first, for existing and missing sessions alike, and only then is existence
@@ -66,12 +69,20 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
     const key = `${request.params.sessionId}\u0000${request.type}\u0000${request.id}`;
     const hit = answered.get(key);
     if (hit && now - hit.at < options.retryWindowMs) return hit.answer;
-    for (const [k, v] of answered) {
-      if (answered.size < RETRY_CACHE_LIMIT && now - v.at < options.retryWindowMs) break;
-      answered.delete(k);
+    // Oldest first, from a queue of keys: iterating the Map from its start after many deletions
+    // walks the deleted slots again each time (a flood made that the server's hottest loop).
+    while (head < order.length) {
+      const oldest = answered.get(order[head]!);
+      if (oldest && answered.size < RETRY_CACHE_LIMIT && now - oldest.at < options.retryWindowMs) break;
+      answered.delete(order[head++]!);
+    }
+    if (head > 4096 && head * 2 > order.length) {
+      order.splice(0, head);
+      head = 0;
     }
     const answer = run();
     answered.set(key, { at: now, answer });
+    order.push(key);
     // A failed call is not an answer: a retry runs it again.
     answer.catch(() => answered.delete(key));
     return answer;
