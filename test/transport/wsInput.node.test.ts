@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
-import { createWebSocketServer } from '../../transport/ws/server.js';
+import { createWebSocketServer, type WebSocketServerOptions } from '../../transport/ws/server.js';
 import { nestsDeeperThan, peekRequestId } from '../../transport/ws/frames.js';
 import { createFakeHost } from './fakeHost.js';
 import { rawSocket } from './helpers.js';

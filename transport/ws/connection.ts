@@ -124,6 +124,7 @@ export function serveConnection(
     pendingViews.clear();
   });
   socket.on('message', (data: RawData, isBinary: boolean) => {
+    if (closed) return; // cut off: what it still sent is not read
     deps.onPong();
     try {
       receive(data, isBinary);
