@@ -9,6 +9,8 @@ import { Inbox } from './inbox.js';
 import { createPluginApi, HostSignals } from './pluginApi.js';
 import { forkSession, rewindSession } from './history.js';
 import { forkInput, openSessionInput, readLogInput, sessionIdInput } from './inputs.js';
+import { isKept } from './durableQueue.js';
+import { Residency } from './residency.js';
 import { Sessions } from './sessions.js';
 import { TaskSurfaceCoordinator } from './taskSurfaceService.js';
 import { ToolRegistry } from './tools.js';
@@ -55,6 +57,7 @@ export function createHost(options: CreateHostOptions): Host {
   }, (session) => {
     surfaces.reset(session);
     signals.reset(session.record.sessionId);
+    residency.loaded();
   });
 
   const checkIdle = () => {
@@ -117,6 +120,34 @@ export function createHost(options: CreateHostOptions): Host {
     activeSurface: (sessionId) => sessions.get(sessionId).surface.active,
   }));
   const actionCards = createActionCardsService(plugins, options.actionCards ?? {});
+
+  /** Nothing in flight: no watcher, no running or scheduled turn, no claim, only stored (ordinary) rows. */
+  const idleSession = (sessionId: SessionId): boolean => {
+    if (watchers.has(sessionId)) return false;
+    const inbox = inboxes.get(sessionId);
+    return !inbox || (inbox.turnState === 'idle' && inbox.isIdle && inbox.claimedRows().length === 0 && inbox.rows.every(isKept));
+  };
+  /**
+   * Drops the session from memory without touching the store: its inbox (stored rows stay and are
+   * restored), projections and card state come back from the log on the next use. The live agent's
+   * card-skill activation is kept (no agent-disposed signal): unloading is invisible to the agent.
+   */
+  const unloadSession = (sessionId: SessionId) => {
+    const inbox = inboxes.get(sessionId);
+    if (inbox) {
+      inboxes.delete(sessionId);
+      void inbox.dispose('unloaded');
+    }
+    sendResults.delete(sessionId);
+    surfaces.unload(sessionId);
+    signals.reset(sessionId);
+    sessions.unload(sessionId);
+  };
+  const residency: Residency = new Residency({
+    sessions, idle: idleSession, unload: unloadSession,
+    maxLoadedSessions: positiveOr(options.maxLoadedSessions, 1_000),
+    idleMs: positiveOr(options.sessionIdleMs, 5 * 60_000),
+  });
 
   const closeInbox = (sessionId: SessionId, reason: string) => {
     const inbox = inboxes.get(sessionId);
@@ -198,6 +229,7 @@ export function createHost(options: CreateHostOptions): Host {
       return sessionId;
     },
     hasSession: (sessionId) => sessions.has(sessionId),
+    loadedSessionCount: () => sessions.loadedCount,
     sessionSummary(input) {
       const session = sessions.get(sessionIdInput('sessionSummary', input));
       return { sessionId: session.record.sessionId, title: session.record.title, lastSeq: session.lastSeq };
@@ -248,6 +280,7 @@ export function createHost(options: CreateHostOptions): Host {
     },
     async dispose() {
       if (disposed) return;
+      residency.dispose();
       // First, so an act racing disposal is refused as `closing` and running card operations abort.
       actionCards.dispose();
       for (const sessionId of [...inboxes.keys()]) closeInbox(sessionId, 'host-disposed');

@@ -17,6 +17,8 @@ export interface LoadedSession {
   surface: TaskSurfaceFold;
   /** messageIds of durable user messages: a retried send never doubles a message. */
   userMessages: Set<MessageId>;
+  /** When host code last used it (`Date.now()`): idle sessions are unloaded, least recently used first. */
+  usedAt: number;
 }
 
 export interface AppendListener {
@@ -51,7 +53,16 @@ export class Sessions {
   /** The loaded session, loading it from the store on first use; undefined when unknown. */
   find(sessionId: SessionId): LoadedSession | undefined {
     const loaded = this.#loaded.get(sessionId);
-    if (loaded) return loaded;
+    if (loaded) {
+      // Most recently used last: the map's order is the order in which to unload.
+      const now = Date.now();
+      if (loaded.usedAt !== now) {
+        loaded.usedAt = now;
+        this.#loaded.delete(sessionId);
+        this.#loaded.set(sessionId, loaded);
+      }
+      return loaded;
+    }
     const record = this.store.getSession(sessionId);
     if (!record) return undefined;
     const session = load(this.store, record);
@@ -68,6 +79,21 @@ export class Sessions {
 
   isLoaded(sessionId: SessionId): boolean {
     return this.#loaded.has(sessionId);
+  }
+
+  /** How many sessions are in memory. */
+  get loadedCount(): number {
+    return this.#loaded.size;
+  }
+
+  /** The loaded sessions, least recently used first. */
+  leastRecentlyUsed(): LoadedSession[] {
+    return [...this.#loaded.values()];
+  }
+
+  /** Drops a session's fold from memory; the next use loads it from the store again. */
+  unload(sessionId: SessionId): void {
+    this.#loaded.delete(sessionId);
   }
 
   create(record: SessionRecord): LoadedSession {
@@ -111,5 +137,6 @@ export function load(store: SessionLogStore, record: SessionRecord): LoadedSessi
     lastSeq: store.lastSeq(record.sessionId),
     surface: effective.length ? foldTaskSurface(effective) : emptyTaskSurfaceFold(),
     userMessages: userMessageIds(effective),
+    usedAt: Date.now(),
   };
 }

@@ -163,6 +163,14 @@ export class TaskSurfaceCoordinator implements TaskSurfaceService, InboxObserver
     if (session.surface.active) this.#actorFor(sessionId, session.surface.active.callId);
   }
 
+  /** Forgets an unloaded session (nothing pending); its actors come back from the fold on the next load. */
+  unload(sessionId: SessionId): void {
+    for (const actor of this.#actors.get(sessionId)?.values() ?? []) actor.stop();
+    this.#actors.delete(sessionId);
+    this.#accepted.delete(sessionId);
+    this.#models.delete(sessionId);
+  }
+
   dispose(): void {
     this.#disposed = true;
     for (const actors of this.#actors.values()) for (const actor of actors.values()) actor.stop();

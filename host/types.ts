@@ -35,6 +35,8 @@ export interface Host {
   openSession(options?: OpenSessionOptions): SessionId;
   hasSession(sessionId: SessionId): boolean;
   listSessions(): SessionSummary[];
+  /** Sessions held in memory now (bounded by `maxLoadedSessions`; idle ones are unloaded). */
+  loadedSessionCount(): number;
   /** One session's summary (title, lastSeq) without listing the store. Throws for an unknown session. */
   sessionSummary(sessionId: SessionId): SessionSummary;
   /** Disposes the session's live agent; its log stays. Reopened lazily by the next use. */
@@ -285,6 +287,14 @@ export interface CreateHostOptions {
    * Default 100.
    */
   maxQueuedMessages?: number;
+  /**
+   * Sessions kept in memory. Past it, idle sessions (no watcher, no running turn, no claimed row, no
+   * Task Surface row) are unloaded, least recently used first; they come back from the store on
+   * their next use, answering exactly as before. Default 1,000.
+   */
+  maxLoadedSessions?: number;
+  /** An idle session unused this long is unloaded from memory (checked at most every minute). Default 5 min. */
+  sessionIdleMs?: number;
   actionCards?: {
     queuedMessageLimit?: number;
     /** Whether acts on a session may use card verbs that need `global` access. Default: allowed. */

@@ -66,6 +66,11 @@ export class Watchers {
     };
   }
 
+  /** Whether anyone watches the session. */
+  has(sessionId: SessionId): boolean {
+    return (this.#listeners.get(sessionId)?.size ?? 0) > 0;
+  }
+
   /** Delivers the session's view now (synchronously: host code may rely on the order of changes). */
   publish(sessionId: SessionId): void {
     const set = this.#listeners.get(sessionId);

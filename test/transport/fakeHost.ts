@@ -91,6 +91,7 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
     },
     openSession: (options) => open(options?.sessionId ?? `new${++opened}`),
     hasSession: (sessionId) => views.has(sessionId),
+    loadedSessionCount: () => views.size,
     listSessions: (): SessionSummary[] => [...views.values()].map((v) => ({ sessionId: v.sessionId, title: `Session ${v.sessionId}`, lastSeq: v.lastSeq })),
     sessionSummary: (sessionId: SessionId): SessionSummary => ({ sessionId, title: `Session ${sessionId}`, lastSeq: views.get(sessionId)?.lastSeq ?? 0 }),
     closeSession: () => {},

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { SessionId } from '../../protocol/index.js';
+import { createWebSocketServer } from '../../transport/ws/server.js';
+import { connectClient, until } from '../transport/helpers.js';
+import { goodValues, ids, makeHost, manualSurface, say, ScriptedDriver } from './helpers.js';
+import { storeFactories } from './stores.js';
+
+const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
+
+/** Everything a client can read about a session. */
+async function snapshot(host: ReturnType<typeof makeHost>, sessionId: SessionId, surfaceId: string) {
+  return {
+    view: host.getView(sessionId),
+    log: await host.readLog(sessionId, { limit: 500 }),
+    active: await host.taskSurface.getActive({ sessionId, surfaceId } as Parameters<typeof host.taskSurface.getActive>[0]),
+    summary: host.sessionSummary(sessionId),
+  };
+}
+
+for (const factory of storeFactories) {
+  describe(`unloading idle sessions (${factory.name} store)`, () => {
+    it('keeps the sessions in memory bounded when many are opened', async () => {
+      const handle = factory.create();
+      const host = makeHost(handle, { maxLoadedSessions: 50 });
+      const opened = Array.from({ length: 400 }, (_, i) => host.openSession({ title: `s${i}` }));
+      // Unloading runs once the burst of opens is over (never inside a load).
+      await until(() => host.loadedSessionCount() <= 50);
+      assert.equal(host.loadedSessionCount(), 50);
+      // Each comes back on its next use.
+      assert.deepEqual(host.sessionSummary(opened[0]!), { sessionId: opened[0], title: 's0', lastSeq: host.getView(opened[0]!).lastSeq });
+      await host.dispose();
+      handle.cleanup();
+    });
+
+    it('an unloaded session answers exactly as before: view, log, getActive, summary, queued rows', async () => {
+      const handle = factory.create();
+      const driver = new ScriptedDriver();
+      const host = makeHost(handle, { driver, autoAdmit: false, maxLoadedSessions: 1 });
+      const { sessionId, surfaceId } = await manualSurface(host, driver);
+      const queued = await say(host, sessionId, 'one more thing');
+      assert.ok(queued.accepted);
+      const before = await snapshot(host, sessionId, surfaceId);
+      host.openSession({ title: 'another' });
+      await until(() => host.loadedSessionCount() === 1); // the first session was unloaded
+      assert.deepEqual(await snapshot(host, sessionId, surfaceId), before);
+      // The stored row is the same row: admitting it makes the same message durable, once.
+      const event = host.inbox.claimNext(sessionId)!.commit();
+      assert.equal(event.messageId, queued.messageId);
+      await host.dispose();
+      handle.cleanup();
+    });
+
+    it('never unloads a session with a watcher or a pending submission; unloads idle ones after sessionIdleMs', async () => {
+      const handle = factory.create();
+      const driver = new ScriptedDriver();
+      const host = makeHost(handle, { driver, autoAdmit: false, sessionIdleMs: 20 });
+      const watched = host.openSession({ title: 'watched' });
+      const stop = host.watchSession(watched, () => {});
+      const { sessionId: pending, surfaceId } = await manualSurface(host, driver);
+      const submitted = await host.taskSurface.submit({ sessionId: pending, surfaceId, submissionId: ids.submission(), values: goodValues });
+      assert.ok(submitted.accepted);
+      const idle = host.openSession({ title: 'idle' });
+      await until(() => host.loadedSessionCount() === 2); // only the idle session leaves memory
+      await tick(60);
+      assert.equal(host.loadedSessionCount(), 2, 'the watched session and the pending submission stay');
+      const active = await host.taskSurface.getActive({ sessionId: pending, surfaceId });
+      assert.ok(active.active && active.pending?.phase === 'queued', 'the process-local submission is still queued');
+      assert.equal(host.getView(idle).sessionId, idle);
+      stop();
+      await host.dispose();
+      handle.cleanup();
+    });
+  });
+}
+
+describe('session.open over WebSocket', () => {
+  it('opens 2,000 sessions with memory bounded, each answered with its summary', async () => {
+    const handle = storeFactories[0]!.create();
+    const host = makeHost(handle, { maxLoadedSessions: 100 });
+    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, rateLimit: false });
+    const client = connectClient(server.port, { heartbeatMs: 0 });
+    for (let i = 0; i < 2_000; i++) {
+      const summary = await client.openSession({ title: `chat ${i}` });
+      assert.equal(summary.title, `chat ${i}`);
+      assert.equal(summary.lastSeq, 0);
+    }
+    await until(() => host.loadedSessionCount() <= 100);
+    assert.equal(host.listSessions().length, 2_000);
+    client.dispose();
+    await server.close();
+    await host.dispose();
+    handle.cleanup();
+  });
+});
