@@ -12,6 +12,7 @@ import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import type { AgentTurn } from '../../host/types.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
+import { askChild } from '../child.js';
 import { percentile } from '../stats.js';
 
 const IDLE_MS = 3_000;
@@ -82,14 +83,7 @@ if (process.env.FLOOD_ROLE) {
   });
 }
 
-function ask<T>(child: ChildProcess, job: Job): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const exited = (code: number | null) => reject(new Error(`a flood client exited (${code})`));
-    child.once('exit', exited);
-    child.once('message', (result) => { child.off('exit', exited); resolve(result as T); });
-    child.send(job);
-  });
-}
+const ask = <T>(child: ChildProcess, job: Job) => askChild<T>(child, job);
 
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;

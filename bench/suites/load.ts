@@ -16,6 +16,7 @@ import type { AgentTurn } from '../../host/types.js';
 import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, type SessionId, type TaskSurfaceId } from '../../protocol/index.js';
 import { createWebSocketTransport, type WebSocketConstructor } from '../../transport/ws/client.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
+import { askChild } from '../child.js';
 import { median, percentile } from '../stats.js';
 
 const MODEL = {
@@ -117,14 +118,7 @@ if (process.env.LOAD_CLIENTS === '1') {
 
 // ---- host side (the bench process) ----
 
-function ask<T>(child: ChildProcess, job: Job): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const exited = (code: number | null) => reject(new Error(`the load clients exited (${code})`));
-    child.once('exit', exited);
-    child.once('message', (result) => { child.off('exit', exited); resolve(result as T); });
-    child.send(job);
-  });
-}
+const ask = <T>(child: ChildProcess, job: Job) => askChild<T>(child, job);
 
 async function echoBaseline(clients: ChildProcess, n: number, durationMs: number): Promise<number[]> {
   const wss = new WebSocketServer({ port: 0 });
