@@ -105,7 +105,12 @@ export class DemoChatApp extends LitElement {
     if (!text || !this.transport || !this.sessionId) return;
     this.draft = '';
     try {
-      await this.transport.session.send({ sessionId: this.sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text });
+      const result = await this.transport.session.send({ sessionId: this.sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text });
+      if (!result.accepted) {
+        // Not sent (the queue is full, say): the text comes back to the composer.
+        this.draft = text;
+        this.notice = pageStrings[this.uiLang].notSent[result.reason];
+      }
     } catch (error) {
       this.draft = text;
       this.notice = error instanceof TransportError ? error.message : String(error);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { mintMessageId, mintRpcId } from '../../protocol/index.js';
 import {
   admitNext, claimNext, dock, dockState, rowStatus, say, e2eSuite, surfaceAnswers, until,
 } from './harness.js';
@@ -97,5 +98,18 @@ describe('Submission lifecycle through the queue', () => {
     await until(async () => surfaceAnswers(await demo.events()).length === 1);
     await page.getByText('Going with SQLite.', { exact: false }).waitFor();
     assert.equal(surfaceAnswers(await demo.events()).length, 1);
+  });
+
+  it('a message refused because the queue is full comes back to the composer with the reason', async () => {
+    const demo = await suite.start({ autoAdmit: false });
+    const page = await demo.open();
+    const host = demo.server.demo.host;
+    for (let i = 0; i < 100; i++) {
+      await host.session.send({ sessionId: demo.sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: `waiting ${i}` });
+    }
+    await say(page, 'one too many');
+    await page.locator('demo-chat-app .notice').filter({ hasText: 'Too many messages are waiting in this chat' }).waitFor();
+    assert.equal(await page.locator('demo-chat-app .composer textarea').inputValue(), 'one too many');
+    assert.equal(host.getView(demo.sessionId).queue.length, 100);
   });
 });
