@@ -125,6 +125,32 @@ describe('WebSocket server: frames over the limits', () => {
   });
 });
 
+describe('WebSocket server: frames ws refuses itself', () => {
+  it('closes a text frame that is not UTF-8 with 1007 and keeps serving others', async () => {
+    const host = createFakeHost();
+    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, onError: () => {} });
+    const raw = await rawSocket(server.port);
+    const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
+    raw.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
+    assert.equal(await closed, 1007);
+    const again = await rawSocket(server.port);
+    assert.equal((await again.ask('{"id":"p","type":"ping"}')).result, 'pong');
+    again.close();
+    await server.close();
+  });
+
+  it('uses the default for a limit that is not a positive integer', async () => {
+    const host = createFakeHost();
+    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxDepth: 0, maxMessageBytes: -1 });
+    const raw = await rawSocket(server.port);
+    // 63 levels pass the depth scan and reach the schema (which refuses the unknown field).
+    assert.match(String((await raw.ask(`{"id":"a","type":"ping","x":${nested(62)}}`)).message), /unknown field "x"/);
+    assert.match(String((await raw.ask(`{"id":"b","type":"ping","x":${nested(64)}}`)).message), /deeper than 64 levels/);
+    raw.close();
+    await server.close();
+  });
+});
+
 describe('frame scanning', () => {
   it('measures depth iteratively, skipping strings and escapes', () => {
     assert.equal(nestsDeeperThan(nested(64), 64), false);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { startDemoServer, type DemoServer } from '../../demo/app.js';
-import { canonicalHost } from '../../transport/ws/origin.js';
+import { canonicalHost, servedHosts } from '../../transport/ws/origin.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost } from './fakeHost.js';
 
@@ -65,6 +65,20 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
     assert.equal(await upgrade(url, { Host: 'Chat.Example', Origin: 'https://chat.example' }), 403, 'the list replaces the default');
     assert.equal(await upgrade(url, { Host: 'other.example', Origin: 'https://app.example' }), 400);
     await server.close();
+  });
+
+  it("takes '*' for any well-formed Host and any Origin", async () => {
+    const server = await createWebSocketServer({ host: createFakeHost(), port: 0, heartbeatMs: 0, allowedOrigins: '*', allowedHosts: '*' });
+    const url = `ws://127.0.0.1:${server.port}`;
+    assert.equal(await upgrade(url, { Host: 'anything.example', Origin: 'https://elsewhere.example' }), 'open');
+    assert.equal(await upgrade(url, { Host: 'bad host' }), 400, 'still a strict grammar');
+    await server.close();
+  });
+
+  it('serves its listening address and localhost, without the port on 80/443', () => {
+    assert.deepEqual([...servedHosts({ address: '127.0.0.1', port: 8787 })].sort(), ['127.0.0.1:8787', 'localhost:8787']);
+    assert.deepEqual([...servedHosts({ address: '::1', port: 80 })].sort(), ['[::1]', '[::1]:80', 'localhost', 'localhost:80']);
+    assert.deepEqual([...servedHosts({ address: '10.1.2.3', port: 443 })].sort(), ['10.1.2.3', '10.1.2.3:443']);
   });
 
   it('reads Host with a strict host[:port] grammar', () => {
