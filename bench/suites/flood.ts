@@ -88,44 +88,54 @@ const ask = <T>(child: ChildProcess, job: Job) => askChild<T>(child, job);
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 
+/** One run: idle pings, pings during the flood, pings after; the server's peak RSS meanwhile. */
+async function floodRun(label: string, rateLimit: false | undefined, pinger: ChildProcess, flooder: ChildProcess) {
+  const host = createHost({
+    store: createMemoryStore(),
+    // An agent that takes a moment per turn, so the flooded session's queue fills.
+    driver: { async runTurn(turn: AgentTurn) { await new Promise((r) => setTimeout(r, 20)); turn.reply('ok'); } },
+  });
+  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, ...(rateLimit === false ? { rateLimit } : {}) });
+  const flooded = host.openSession({ title: 'flooded' });
+  let peakRss = 0;
+  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 20);
+  try {
+    await ask(pinger, { role: 'ping', port: server.port, durationMs: 500 }); // warm-up
+    const rssBefore = process.memoryUsage.rss();
+    const idle = (await ask<{ samples: number[] }>(pinger, { role: 'ping', port: server.port, durationMs: IDLE_MS })).samples;
+    const [during, floodResult] = await Promise.all([
+      ask<{ samples: number[] }>(pinger, { role: 'ping', port: server.port, durationMs: FLOOD_MS }),
+      ask<FloodResult>(flooder, { role: 'flood', port: server.port, sessionId: flooded, durationMs: FLOOD_MS }),
+    ]);
+    const afterFlood = (await ask<{ samples: number[] }>(pinger, { role: 'ping', port: server.port, durationMs: AFTER_MS })).samples;
+    const idleP99 = percentile(idle, 99);
+    const floodP99 = percentile(during.samples, 99);
+    const ratio = floodP99 / idleP99;
+    const refused = Object.entries(floodResult.refused).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
+    console.log(`${label}:`);
+    console.log(`  flood: ${(floodResult.sent / (FLOOD_MS / 1000)).toFixed(0)} session.send/s sent, ${floodResult.accepted} accepted, refused: ${refused}; ${floodResult.views} views pushed to the flooder`);
+    console.log(`  healthy ping p99: idle ${ms(idleP99)} (p50 ${ms(percentile(idle, 50))}), during the flood ${ms(floodP99)} (p50 ${ms(percentile(during.samples, 50))}), after ${ms(percentile(afterFlood, 99))}`);
+    console.log(`  ratio during/idle p99: ${ratio.toFixed(1)}× [aim ≤ 10×: ${ratio <= 10 ? 'met' : 'missed'}]`);
+    console.log(`  server RSS: ${mb(rssBefore)} before, peak ${mb(peakRss)}; flooded session: ${host.getView(flooded).lastSeq} events, ${host.getView(flooded).queue.length} rows left`);
+  } finally {
+    clearInterval(sampler);
+    await server.close();
+    await host.dispose();
+  }
+}
+
 export default {
   title: 'One flooded session (session.send as fast as allowed) while a healthy client pings',
   async run() {
-    const host = createHost({
-      store: createMemoryStore(),
-      // An agent that takes a moment per turn, so the flooded session's queue fills.
-      driver: { async runTurn(turn: AgentTurn) { await new Promise((r) => setTimeout(r, 20)); turn.reply('ok'); } },
-    });
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, ...(process.env.FLOOD_NO_RATE ? { rateLimit: false } : {}) });
-    const flooded = host.openSession({ title: 'flooded' });
     const spawn = (role: string) => fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FLOOD_ROLE: role } });
     const pinger = spawn('ping');
     const flooder = spawn('flood');
-    let peakRss = 0;
-    const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 20);
     try {
-      await ask(pinger, { role: 'ping', port: server.port, durationMs: 500 }); // warm-up
-      const rssBefore = process.memoryUsage.rss();
-      const idle = (await ask<{ samples: number[] }>(pinger, { role: 'ping', port: server.port, durationMs: IDLE_MS })).samples;
-      const [during, floodResult] = await Promise.all([
-        ask<{ samples: number[] }>(pinger, { role: 'ping', port: server.port, durationMs: FLOOD_MS }),
-        ask<FloodResult>(flooder, { role: 'flood', port: server.port, sessionId: flooded, durationMs: FLOOD_MS }),
-      ]);
-      const afterFlood = (await ask<{ samples: number[] }>(pinger, { role: 'ping', port: server.port, durationMs: AFTER_MS })).samples;
-      const idleP99 = percentile(idle, 99);
-      const floodP99 = percentile(during.samples, 99);
-      const ratio = floodP99 / idleP99;
-      const refused = Object.entries(floodResult.refused).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
-      console.log(`flood: ${(floodResult.sent / (FLOOD_MS / 1000)).toFixed(0)} session.send/s sent, ${floodResult.accepted} accepted, refused: ${refused}; ${floodResult.views} views pushed to the flooder`);
-      console.log(`healthy ping p99: idle ${ms(idleP99)} (p50 ${ms(percentile(idle, 50))}), during the flood ${ms(floodP99)} (p50 ${ms(percentile(during.samples, 50))}), after ${ms(percentile(afterFlood, 99))}`);
-      console.log(`  ratio during/idle p99: ${ratio.toFixed(1)}× [aim ≤ 10×: ${ratio <= 10 ? 'met' : 'missed'}]`);
-      console.log(`server RSS: ${mb(rssBefore)} before, peak ${mb(peakRss)} during the run; flooded session log: ${host.getView(flooded).lastSeq} events, queue ${host.getView(flooded).queue.length} rows`);
+      await floodRun('default limits', undefined, pinger, flooder);
+      await floodRun('rate limit off (only the queue bound and maxInFlight hold the flood back)', false, pinger, flooder);
     } finally {
-      clearInterval(sampler);
       pinger.kill();
       flooder.kill();
-      await server.close();
-      await host.dispose();
     }
   },
 };

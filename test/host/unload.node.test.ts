@@ -78,13 +78,16 @@ describe('session.open over WebSocket', () => {
   it('opens 2,000 sessions with memory bounded, each answered with its summary', async () => {
     const handle = storeFactories[0]!.create();
     const host = makeHost(handle, { maxLoadedSessions: 100 });
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, rateLimit: false });
+    let listed = 0;
+    const counted = { ...host, listSessions: () => { listed++; return host.listSessions(); } };
+    const server = await createWebSocketServer({ host: counted, port: 0, heartbeatMs: 0, rateLimit: false });
     const client = connectClient(server.port, { heartbeatMs: 0 });
     for (let i = 0; i < 2_000; i++) {
       const summary = await client.openSession({ title: `chat ${i}` });
       assert.equal(summary.title, `chat ${i}`);
       assert.equal(summary.lastSeq, 0);
     }
+    assert.equal(listed, 0, 'session.open never lists the store');
     await until(() => host.loadedSessionCount() <= 100);
     assert.equal(host.listSessions().length, 2_000);
     client.dispose();
