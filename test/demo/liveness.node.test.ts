@@ -16,7 +16,8 @@ describe('the demo server as a real process: hostile frames do not stop it', () 
   before(async () => {
     out = mkdtempSync(join(tmpdir(), 'demo-live-'));
     child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], {
-      env: { ...process.env, PORT: '0', TASK_SURFACE_DEMO_OUT: out }, stdio: ['ignore', 'pipe', 'pipe'],
+      // The scripted agent, whatever model keys the environment has.
+      env: { ...process.env, PORT: '0', TASK_SURFACE_DEMO_OUT: out, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.on('exit', (code) => (exited = code));
     let stdout = '';
