@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { checkHost, originAllowed, servedHosts } from '../transport/ws/origin.js';
+import { checkHost, originAllowed, requestPath, servedHosts } from '../transport/ws/origin.js';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer } from './http.js';
@@ -49,7 +49,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   // `/ws` checks Host and Origin itself; `/inspect` (the host's actors) gets the same checks here,
   // before the relay's own listener (a refused socket is ended, and the relay skips ended sockets).
   http.prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
-    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    const path = requestPath(request);
+    if (path === null) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
     if (path === '/ws' && wsAttached) return;
     if (!(path === '/inspect' && relay)) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
     const host = validHost(request);

@@ -1,6 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve } from 'node:path';
+import { requestPath } from '../transport/ws/origin.js';
 import { contentSecurityPolicy } from './csp.js';
 
 const TYPES: Record<string, string> = {
@@ -31,14 +32,15 @@ export function createDemoHttpServer(root: string, validHost: (request: Incoming
       response.setHeader('Content-Security-Policy', "default-src 'none'");
       return reply(response, 400, 'bad request: the Host header is malformed or not one this server serves');
     }
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    const pathname = requestPath(request);
+    if (pathname === null) return reply(response, 400, 'bad request: the request target is not a URL');
     response.setHeader('Content-Security-Policy', contentSecurityPolicy(host));
     response.setHeader('X-Content-Type-Options', 'nosniff');
     response.setHeader('Referrer-Policy', 'no-referrer');
     response.setHeader('Cache-Control', 'no-store');
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, 'method not allowed');
-    const page = PAGES[url.pathname];
-    const file = page ?? (url.pathname.startsWith('/assets/') ? url.pathname.slice('/assets/'.length) : undefined);
+    const page = PAGES[pathname];
+    const file = page ?? (pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : undefined);
     if (file === undefined) return reply(response, 404, 'not found');
     const path = normalize(join(base, file));
     if (!path.startsWith(base + '/') || !existsSync(path) || !statSync(path).isFile()) return reply(response, 404, 'not found');

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { createInspector } from '@statelyai/inspect';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { InspectObserver } from '../host/types.js';
+import { requestPath } from '../transport/ws/origin.js';
 
 export interface InspectRelay {
   /** Pass to `createHost({ inspect })`: every host actor reports here. */
@@ -31,7 +32,7 @@ export function createInspectRelay(http: Server): InspectRelay {
     },
   });
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (new URL(request.url ?? '/', 'http://localhost').pathname !== '/inspect') return;
+    if (requestPath(request) !== '/inspect') return;
     wss.handleUpgrade(request, socket, head, (page) => {
       pages.add(page);
       page.on('close', () => pages.delete(page));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +18,17 @@ function upgrade(url: string, headers: Record<string, string>): Promise<number |
     socket.once('open', () => { socket.close(); resolve('open'); });
     socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     socket.once('error', reject);
+  });
+}
+
+/** Writes raw request text to the port and resolves with the status line of the answer. */
+function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(port, '127.0.0.1', () => socket.write(text));
+    let data = '';
+    socket.on('data', (chunk) => (data += String(chunk)));
+    socket.on('end', () => resolve(data.split('\r\n')[0]!));
+    socket.on('error', reject);
   });
 }
 
@@ -43,6 +55,7 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
     for (const origin of ['http://evil.example', `http://127.0.0.1:${server.port + 1}`, 'null', `http://127.0.0.1:${server.port}.evil.example`]) {
       assert.equal(await upgrade(url, { Origin: origin }), 403, origin);
     }
+    assert.equal((await get(server.port, '/', `127.0.0.1:${server.port}`)).status, 426, 'a plain HTTP request');
     await server.close();
   });
 
@@ -64,6 +77,14 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
     assert.equal(await upgrade(url, { Host: 'chat.example', Origin: 'https://app.example' }), 'open');
     assert.equal(await upgrade(url, { Host: 'Chat.Example', Origin: 'https://chat.example' }), 403, 'the list replaces the default');
     assert.equal(await upgrade(url, { Host: 'other.example', Origin: 'https://app.example' }), 400);
+    await server.close();
+  });
+
+  it('answers an upgrade whose target is not a URL with 400 and keeps serving', async () => {
+    const server = await createWebSocketServer({ host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    const upgradeHeaders = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
+    assert.equal(await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${upgradeHeaders}\r\n\r\n`), 'HTTP/1.1 400 Bad Request');
+    assert.equal(await upgrade(`ws://127.0.0.1:${server.port}`, {}), 'open');
     await server.close();
   });
 
@@ -108,6 +129,14 @@ describe('demo server: Host and Origin over real HTTP', () => {
     const ok = await get(server.port, '/', `localhost:${server.port}`);
     assert.equal(ok.status, 200);
     assert.ok(ok.csp.includes(`connect-src 'self' ws://localhost:${server.port} wss://localhost:${server.port}`), ok.csp);
+  });
+
+  it('answers a request target that is not a URL with 400, for pages and upgrades, and keeps serving', async () => {
+    const host = `127.0.0.1:${server.port}`;
+    assert.equal(await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`), 'HTTP/1.1 400 Bad Request');
+    const upgradeHeaders = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
+    assert.equal(await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: ${host}\r\n${upgradeHeaders}\r\n\r\n`), 'HTTP/1.1 400 Bad Request');
+    assert.equal((await get(server.port, '/', host)).status, 200);
   });
 
   it('refuses /ws and /inspect upgrades from another origin (403) or with a bad Host (400)', async () => {

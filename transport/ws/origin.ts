@@ -69,3 +69,12 @@ export function originAllowed(origin: string | undefined, host: string, allowedO
   if (allowedOrigins) return allowedOrigins.some((o) => o.toLowerCase() === wanted);
   return wanted === `http://${host}` || wanted === `https://${host}`;
 }
+
+/** The request target's path, or null when it is not a URL (`GET //[`): answer 400, never throw. */
+export function requestPath(request: IncomingMessage): string | null {
+  try {
+    return new URL(request.url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return null;
+  }
+}

@@ -7,7 +7,7 @@ import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
 import { createRequestHandler } from './handler.js';
-import { checkHost, originAllowed, servedHosts } from './origin.js';
+import { checkHost, originAllowed, requestPath, servedHosts } from './origin.js';
 
 export { CLOSE_NOT_READING } from './connection.js';
 
@@ -129,7 +129,9 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   const path = options.path ?? '/ws';
   let served: Set<string> | undefined;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (options.server && new URL(request.url ?? '/', 'http://localhost').pathname !== path) return;
+    const target = requestPath(request);
+    if (options.server && target !== path) return; // another handler's (or nobody's) upgrade
+    if (target === null) return refuseUpgrade(socket, 400, 'Bad Request', 'the request target is not a URL');
     served ??= servedHosts(http.address());
     const host = checkHost(request, served, options.allowedHosts);
     if (host === null) return refuseUpgrade(socket, 400, 'Bad Request', 'the Host header is malformed or not one this server serves');
