@@ -163,6 +163,20 @@ describe('WebSocket server: authorize', () => {
     await server.close();
   });
 
+  it('answers a canOpenSession that throws like a refusal', async () => {
+    const errors: unknown[] = [];
+    const server = await createWebSocketServer({
+      host: createFakeHost(), port: 0, heartbeatMs: 0, onError: (e) => errors.push(e),
+      canOpenSession: () => { throw new Error('directory down'); },
+    });
+    const raw = await rawSocket(server.port);
+    assert.deepEqual(await raw.ask(JSON.stringify({ id: 'o', type: 'session.open', params: {} })),
+      { type: 'error', id: 'o', code: 'bad-request', message: 'this connection may not open sessions' });
+    assert.equal(errors.length, 1);
+    raw.close();
+    await server.close();
+  });
+
   it('runs authorize before the existence check, for missing sessions too (equal timing)', async () => {
     const host = createFakeHost(['s1']);
     const order: string[] = [];

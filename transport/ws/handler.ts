@@ -48,20 +48,18 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
   /**
    * `authorize` runs first, for existing and missing sessions alike, and only then is existence
    * checked: an async `authorize` takes the same time either way, so timing does not tell them
-   * apart. One that throws (or rejects) is a refusal, reported to `onError`.
+   * apart. A hook that throws (or rejects) is a refusal, reported to `onError` (`canOpenSession` too).
    */
-  const allowed = async (ctx: ConnectionContext, sessionId: SessionId) => {
-    let granted = true;
-    if (options.authorize) {
-      try {
-        granted = (await options.authorize(ctx.connection, sessionId)) === true;
-      } catch (error) {
-        options.onError(error);
-        granted = false;
-      }
+  const hookAllows = async (hook: () => boolean | Promise<boolean>): Promise<boolean> => {
+    try {
+      return (await hook()) === true;
+    } catch (error) {
+      options.onError(error);
+      return false;
     }
-    return granted && host.hasSession(sessionId);
   };
+  const allowed = async (ctx: ConnectionContext, sessionId: SessionId) =>
+    (await hookAllows(() => options.authorize?.(ctx.connection, sessionId) ?? true)) && host.hasSession(sessionId);
 
   const once = (request: ClientRequest & { params: { sessionId: SessionId } }, run: () => Promise<unknown>): Promise<unknown> => {
     const now = Date.now();
@@ -102,7 +100,7 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         return result(visible);
       }
       case 'session.open': {
-        if (options.canOpenSession && !(await options.canOpenSession(ctx.connection))) {
+        if (!(await hookAllows(() => options.canOpenSession?.(ctx.connection) ?? true))) {
           return wireError(request.id, 'bad-request', 'this connection may not open sessions');
         }
         const { title, locale } = request.params;
