@@ -102,11 +102,13 @@ describe('WebSocket server: frames over the limits', () => {
 
   it('past the hard cap, ws closes the connection with 1009 without reading the frame; the server keeps serving', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxMessageBytes: 1024, maxFrameBytes: 64 * 1024, onError: () => {} });
+    const errors: unknown[] = [];
+    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxMessageBytes: 1024, maxFrameBytes: 64 * 1024, onError: (e) => errors.push(e) });
     const raw = await rawSocket(server.port);
     const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
     raw.socket.send(JSON.stringify({ id: 'huge', type: 'ping', pad: 'x'.repeat(70 * 1024) }));
     assert.equal(await closed, 1009);
+    assert.deepEqual(errors, [], "a client's oversized frame is not reported as a server failure");
     const again = await rawSocket(server.port);
     assert.equal((await again.ask('{"id":"p","type":"ping"}')).result, 'pong');
     again.close();

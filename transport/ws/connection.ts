@@ -116,7 +116,11 @@ export function serveConnection(
   };
 
   socket.on('pong', deps.onPong);
-  socket.on('error', onError);
+  // A frame `ws` refuses (over maxFrameBytes, not UTF-8, a bad opcode…) is the client's fault: ws
+  // closes the connection (1009, 1007, 1002) and nothing is reported. Anything else is.
+  socket.on('error', (error: Error & { code?: string }) => {
+    if (!error.code?.startsWith('WS_ERR_')) onError(error);
+  });
   socket.on('close', () => {
     closed = true;
     for (const release of watches.values()) release();
