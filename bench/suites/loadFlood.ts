@@ -1,4 +1,4 @@
-// One flooded session must not stall everyone (`npm run bench -- load` runs this with load.ts).
+// One flooded session must not stall everyone (`npm run bench -- load` runs it after load.ts).
 // A healthy client pings the server over its own connection, first alone (idle), then while a
 // second client floods one watched session with `session.send` as fast as the server lets it
 // (a hostile client: it ignores the retry hints and keeps the server's in-flight limit full), then
