@@ -190,6 +190,9 @@ export function createHost(options: CreateHostOptions): Host {
         });
         const result: SendMessageResult = { accepted: true, messageId: request.messageId, itemId: row.id };
         results.set(request.messageId, result);
+        // Bounded: the newest answers are kept (amortised O(1)); an older message is still never
+        // admitted twice while it is durable or queued (the fold and the live row answer for it).
+        if (results.size > 2 * SEND_ANSWERS_KEPT) sendResults.set(request.sessionId, new Map([...results].slice(-SEND_ANSWERS_KEPT)));
         return result;
       },
       async updateQueue(input): Promise<UpdateQueueResult> {
@@ -294,6 +297,9 @@ export function createHost(options: CreateHostOptions): Host {
   };
   return host;
 }
+
+/** `session.send` answers remembered per session for retries (between this and twice as many). */
+const SEND_ANSWERS_KEPT = 1_000;
 
 function positiveOr(value: number | undefined, fallback: number): number {
   return value !== undefined && Number.isInteger(value) && value > 0 ? value : fallback;

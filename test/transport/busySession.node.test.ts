@@ -29,6 +29,24 @@ describe('one busy session', () => {
     await host.dispose();
   });
 
+  it('a retry of a message sent thousands of messages ago is still admitted once', async () => {
+    const host = createHost({ store: createMemoryStore() });
+    const sessionId = host.openSession({ title: 'long' });
+    const firstId = mintMessageId();
+    const first = await host.session.send({ sessionId, messageId: firstId, rpcId: mintRpcId(), text: 'first' });
+    for (let i = 0; i < 2_500; i++) {
+      await host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: `m${i}` });
+      if (i % 50 === 0) await host.whenIdle(sessionId);
+    }
+    await host.whenIdle(sessionId);
+    const retry = await host.session.send({ sessionId, messageId: firstId, rpcId: mintRpcId(), text: 'first' });
+    assert.ok(first.accepted && retry.accepted);
+    await host.whenIdle(sessionId);
+    const all = (await host.readLog(sessionId, { limit: 100_000 })).events;
+    assert.equal(all.filter((e) => e.type === 'user/message' && e.messageId === firstId).length, 1);
+    await host.dispose();
+  });
+
   it('a publish copies only rows that changed: unchanged rows are the same objects in the next view', async () => {
     const host = createHost({ store: createMemoryStore(), autoAdmit: false });
     const sessionId = host.openSession({ title: 'views' });
