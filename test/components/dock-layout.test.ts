@@ -4,9 +4,9 @@ import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js
 import type { MessageId, TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { FakeTransport, sid, submissionRow } from './fakeTransport.js';
 import { everyKindModel, maximalModel } from './models.js';
-import { inDock, inState, mountDock, statusText, submitButton, viewOf } from './dockHelpers.js';
+import { forgetDrafts, inDock, inState, mountDock, statusText, submitButton, viewOf } from './dockHelpers.js';
 
-const S1 = sid('s1');
+const S1 = sid('layout-s1'); // this file's own: see forgetDrafts
 
 /** A maximal model whose description is long too: everything before the first field is as big as the limits allow. */
 function bigModel(): TaskSurfaceModelV1 {
@@ -33,11 +33,11 @@ describe('task-surface-dock: the question within reach', () => {
 
   for (const [width, height, maxHeight] of [[1280, 800, ''], [320, 640, ''], [320, 640, '44vh']] as const) {
     it(`at ${width}x${height}${maxHeight ? ` with a ${maxHeight} Dock` : ''} the first field and Submit are in view when a maximal panel opens`, async () => {
-      localStorage.clear();
+      forgetDrafts(S1);
       await setViewport({ width, height });
       const t = new FakeTransport();
       t.open(S1, 'sf-1', bigModel());
-      const el = await mountDock(t);
+      const el = await mountDock(t, S1);
       if (maxHeight) el.style.setProperty('--task-surface-dock-max-height', maxHeight);
       await inState(el, 'editing');
       const firstField = viewOf(el).shadowRoot!.querySelector('[part~="field"]')!;
@@ -54,11 +54,11 @@ describe('task-surface-dock: the question within reach', () => {
   }
 
   it('the details can be hidden and shown, and Full height lets the panel grow (keyboard only)', async () => {
-    localStorage.clear();
+    forgetDrafts(S1);
     await setViewport({ width: 1280, height: 800 });
     const t = new FakeTransport();
     t.open(S1, 'sf-1', bigModel());
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     const context = viewOf(el).shadowRoot!.querySelector<HTMLElement>('[part~="context"]')!;
     const details = inDock<HTMLButtonElement>(el, '[part="details"]');
@@ -89,11 +89,11 @@ describe('task-surface-dock: the question within reach', () => {
   });
 
   it('a runaway title takes two lines, isolated from the page\'s direction, with the whole text kept', async () => {
-    localStorage.clear();
+    forgetDrafts(S1);
     const t = new FakeTransport();
     const title = `\u202Egnp.exe ${'long words '.repeat(400)}`;
     t.open(S1, 'sf-1', { ...everyKindModel, title });
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     const heading = inDock(el, '.title');
     expect(heading.textContent).to.equal(title);
@@ -108,22 +108,22 @@ describe('task-surface-dock: region, collapse and edge', () => {
   afterEach(async () => { await setViewport({ width: 800, height: 600 }); await emulateMedia({ colorScheme: 'light' }); });
 
   it('its region is named "Task: <title>" in both languages', async () => {
-    localStorage.clear();
+    forgetDrafts(S1);
     const t = new FakeTransport();
     t.open(S1, 'sf-1', everyKindModel);
-    const en = await mountDock(t);
+    const en = await mountDock(t, S1);
     await inState(en, 'editing');
     expect(inDock(en, 'section[part="base"]').getAttribute('aria-label')).to.equal('Task: Pick a release plan');
-    const zh = await mountDock(t, 's1', { lang: 'zh' });
+    const zh = await mountDock(t, S1, { lang: 'zh' });
     await inState(zh, 'editing');
     expect(inDock(zh, 'section[part="base"]').getAttribute('aria-label')).to.equal('任务：Pick a release plan');
   });
 
   it('a collapsed Dock says that an answer is waiting (and, once sent, that it is on its way)', async () => {
-    localStorage.clear();
+    forgetDrafts(S1);
     const t = new FakeTransport();
     t.open(S1, 'sf-1', everyKindModel);
-    const el = await mountDock(t, 's1', { lang: 'zh' });
+    const el = await mountDock(t, S1, { lang: 'zh' });
     await inState(el, 'editing');
     expect(statusText(el)).to.equal('');
     inDock(el, '[part="collapse"]').click();
@@ -136,11 +136,11 @@ describe('task-surface-dock: region, collapse and edge', () => {
   });
 
   it('has a visible edge in the dark theme, where its background is the page\'s', async () => {
-    localStorage.clear();
+    forgetDrafts(S1);
     await emulateMedia({ colorScheme: 'dark' });
     const t = new FakeTransport();
     t.open(S1, 'sf-1', everyKindModel);
-    const el = await fixture<TaskSurfaceDock>(html`<task-surface-dock session-id="s1" .transport=${t}></task-surface-dock>`);
+    const el = await fixture<TaskSurfaceDock>(html`<task-surface-dock session-id=${S1} .transport=${t}></task-surface-dock>`);
     await inState(el, 'editing');
     const base = getComputedStyle(inDock(el, '.base'));
     expect(base.backgroundColor).to.equal('rgb(13, 17, 23)');
@@ -156,10 +156,10 @@ describe('task-surface-dock accessibility in every state', () => {
 
   /** Brings a Dock to `state` over a FakeTransport. */
   async function dockIn(state: string, theme: string, lang: string) {
-    localStorage.clear();
+    forgetDrafts(S1);
     const t = new FakeTransport();
     t.open(S1, 'sf-1', everyKindModel);
-    const el = await mountDock(t, 's1', { theme, lang });
+    const el = await mountDock(t, S1, { theme, lang });
     await inState(el, 'editing');
     if (state === 'pending') {
       t.onSubmit = async () => ({ accepted: true, messageId: 'm' as MessageId, phase: 'queued' as const });

@@ -4,13 +4,13 @@ import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js
 import type { MessageId, TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import { FakeTransport, sid } from './fakeTransport.js';
-import { deepActive, dismissButton, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
+import { deepActive, dismissButton, forgetDrafts, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
 
 const simple: TaskSurfaceModelV1 = {
   version: 1, title: 'Name it', sections: [], submit: { label: 'Send' },
   fields: [{ kind: 'text', id: 'name', label: 'Name' }, { kind: 'toggle', id: 'ok', label: 'OK' }],
 };
-const S1 = sid('s1');
+const S1 = sid('recovery-s1'); // this file's own: see forgetDrafts
 
 
 /** Every state the Dock shows from now on, with whether its name field could be edited. */
@@ -26,11 +26,11 @@ function recordStates(el: TaskSurfaceDock) {
 
 describe('task-surface-dock after transport errors', () => {
   let t: FakeTransport;
-  beforeEach(() => { localStorage.clear(); t = new FakeTransport(); });
+  beforeEach(() => { forgetDrafts(S1); t = new FakeTransport(); });
 
   it('a submit whose answer is lost after the Host accepted it stays locked, re-reads getActive and ends pending', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'first');
     // The Host accepts, then the answer is lost; the first re-read fails as well.
@@ -60,7 +60,7 @@ describe('task-surface-dock after transport errors', () => {
 
   it('a submit whose answer is lost and that never arrived becomes editable after getActive says so; the retry reuses the id', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'kept');
     t.onSubmit = async () => { throw new TransportError('unreachable', 'offline'); };
@@ -79,7 +79,7 @@ describe('task-surface-dock after transport errors', () => {
   it('a failed getActive retries with back-off and the Dock comes back by itself', async () => {
     t.failGetActive = 2;
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await waitUntil(() => el.state === 'retrying');
     expect(statusText(el)).to.equal('Could not reach the agent to load the task. Trying again…');
     await inState(el, 'editing'); // no new view: the back-off alone brings it back
@@ -90,7 +90,7 @@ describe('task-surface-dock after transport errors', () => {
   it('a view of the same surface while retrying tries again at once', async () => {
     t.failGetActive = 1;
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await waitUntil(() => el.state === 'retrying');
     t.update(S1, {}); // the connection is back: the server re-sends the view
     await waitUntil(() => t.calls.getActive.length === 2, 'retried on the view', { timeout: 200 });
@@ -99,7 +99,7 @@ describe('task-surface-dock after transport errors', () => {
 
   it('a failed re-read while pending keeps the Dock locked until getActive answers', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     submitButton(el).click();
     await inState(el, 'pending');
@@ -115,13 +115,13 @@ describe('task-surface-dock after transport errors', () => {
 
 describe('task-surface-dock focus', () => {
   let t: FakeTransport;
-  beforeEach(() => { localStorage.clear(); t = new FakeTransport(); });
+  beforeEach(() => { forgetDrafts(S1); t = new FakeTransport(); });
 
   async function pageWithComposer(composerAttr?: string) {
     // fixtureSync: fixture() waits for an animation frame for a plain element, and a background test page gets none.
     const page = fixtureSync<HTMLDivElement>(html`<div>
       <button id="voice">Voice note</button>
-      <task-surface-dock session-id="s1" .transport=${t} composer=${composerAttr ?? ''}></task-surface-dock>
+      <task-surface-dock session-id=${S1} .transport=${t} composer=${composerAttr ?? ''}></task-surface-dock>
       <textarea id="composer" aria-label="Message"></textarea>
       <input id="other" aria-label="Other">
     </div>`);
@@ -146,7 +146,7 @@ describe('task-surface-dock focus', () => {
   it('the composer attribute names the composer by id, also inside a shadow root; after dismiss too', async () => {
     const hostEl = fixtureSync<HTMLDivElement>(html`<div></div>`);
     const root = hostEl.attachShadow({ mode: 'open' });
-    root.innerHTML = '<input id="chat" aria-label="Chat"><task-surface-dock session-id="s1" composer="chat"></task-surface-dock><textarea aria-label="Other"></textarea>';
+    root.innerHTML = `<input id="chat" aria-label="Chat"><task-surface-dock session-id="${S1}" composer="chat"></task-surface-dock><textarea aria-label="Other"></textarea>`;
     const el = root.querySelector('task-surface-dock')!;
     el.transport = t;
     t.open(S1, 'sf-1', simple);
@@ -171,7 +171,7 @@ describe('task-surface-dock focus', () => {
 
   it('while sending focus waits on the Dock\'s title; after a refused submit it is back on Submit, never on <body>', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     let refuse!: () => void;
     t.onSubmit = () => new Promise((resolve) => { refuse = () => resolve({ accepted: false, reason: 'stale' }); });
@@ -188,7 +188,7 @@ describe('task-surface-dock focus', () => {
   it('after a refusal focus stays where the person moved it meanwhile', async () => {
     const elsewhere = fixtureSync<HTMLInputElement>(html`<input aria-label="Elsewhere">`);
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     let refuse!: () => void;
     t.onSubmit = () => new Promise((resolve) => { refuse = () => resolve({ accepted: false, reason: 'stale' }); });
@@ -204,7 +204,7 @@ describe('task-surface-dock focus', () => {
 
   it('after a refused dismissal focus is back on Dismiss', async () => {
     t.open(S1, 'sf-1', simple);
-    const el = await mountDock(t);
+    const el = await mountDock(t, S1);
     await inState(el, 'editing');
     t.onDismiss = async () => ({ dismissed: false, reason: 'stale' });
     dismissButton(el).focus();

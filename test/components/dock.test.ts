@@ -8,22 +8,20 @@ import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import { FakeTransport, deferred, sid, submissionRow } from './fakeTransport.js';
 import { everyKindModel } from './models.js';
-import { dismissButton, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
+import { dismissButton, forgetDrafts, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
 
 const simple: TaskSurfaceModelV1 = {
   version: 1, title: 'Name it', sections: [], submit: { label: 'Send' },
   fields: [{ kind: 'text', id: 'name', label: 'Name' }, { kind: 'toggle', id: 'ok', label: 'OK' }],
 };
-// Test files run side by side in one origin and share its localStorage: this file's sessions are
-// its own ('dock-…'), and it forgets only their drafts.
+// This file's own sessions: see forgetDrafts.
 const S1 = sid('dock-s1');
 const S2 = sid('dock-s2');
 const S3 = sid('dock-s3');
-const forgetDrafts = () => { for (const s of [S1, S2, S3]) localStorage.removeItem(draftStorageKey(s)); };
 
 describe('task-surface-dock', () => {
   let t: FakeTransport;
-  beforeEach(() => { forgetDrafts(); t = new FakeTransport(); });
+  beforeEach(() => { forgetDrafts(S1, S2, S3); t = new FakeTransport(); });
 
   it('opens the active surface through getActive without stealing focus', async () => {
     const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
@@ -283,7 +281,7 @@ describe('task-surface-dock', () => {
 
 describe('task-surface-dock transport from context', () => {
   it('uses a transport provided by an ancestor', async () => {
-    forgetDrafts();
+    forgetDrafts(S1, S2, S3);
     const t = new FakeTransport();
     t.open(S1, 'sf-1', simple);
     const wrapper = fixtureSync<HTMLDivElement>(html`<div></div>`);
@@ -301,7 +299,7 @@ describe('task-surface-dock transport from context', () => {
 describe('task-surface-dock accessibility', () => {
   afterEach(async () => { await setViewport({ width: 800, height: 600 }); await emulateMedia({ colorScheme: 'light' }); });
   it('follows prefers-color-scheme without a theme, and axe finds nothing at 320 px', async () => {
-    forgetDrafts();
+    forgetDrafts(S1, S2, S3);
     await setViewport({ width: 320, height: 640 });
     await emulateMedia({ colorScheme: 'dark' });
     const t = new FakeTransport();
@@ -317,7 +315,7 @@ describe('task-surface-dock accessibility', () => {
   for (const theme of ['light', 'dark']) {
     for (const lang of ['en', 'zh']) {
       it(`axe finds nothing (${theme}, ${lang})`, async () => {
-        forgetDrafts();
+        forgetDrafts(S1, S2, S3);
         const t = new FakeTransport();
         t.open(S1, 'sf-1', everyKindModel);
         const el = await mountDock(t, S1, { theme, lang });

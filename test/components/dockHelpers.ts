@@ -3,9 +3,19 @@ import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js
 import '../../components/dock/task-surface-dock.js';
 import type { TaskSurfaceView } from '../../components/view/task-surface-view.js';
 import type { HostTransport } from '../../transport/types.js';
+import type { SessionId } from '../../protocol/index.js';
+import { draftStorageKey } from '../../components/drafts/draftStore.js';
 
-export async function mountDock(transport: HostTransport | undefined, sessionId = 's1', attrs: { lang?: string; theme?: string } = {}) {
+export async function mountDock(transport: HostTransport | undefined, sessionId: string, attrs: { lang?: string; theme?: string } = {}) {
   return fixture<TaskSurfaceDock>(html`<task-surface-dock session-id=${sessionId} .transport=${transport} lang=${attrs.lang ?? 'en'} theme=${attrs.theme ?? 'light'}></task-surface-dock>`);
+}
+
+/**
+ * Forgets the drafts of the given sessions. Test files run side by side on one origin and share its
+ * localStorage: each file uses session ids of its own and forgets only those, never `clear()`.
+ */
+export function forgetDrafts(...sessionIds: string[]): void {
+  for (const sessionId of sessionIds) localStorage.removeItem(draftStorageKey(sessionId as SessionId));
 }
 
 export const viewOf = (dock: TaskSurfaceDock) => dock.shadowRoot!.querySelector<TaskSurfaceView>('task-surface-view')!;
