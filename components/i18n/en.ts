@@ -1,6 +1,7 @@
 /** English chrome. Every other language implements the same `Strings` shape. */
 export const en = {
-  required: 'required',
+  /** After a required field's label, parentheses included (full-width in zh). */
+  required: '(required)',
   requiredMissing: 'Fill in this field before submitting.',
   tableRegion: (rows: number) => `Table, ${rows} rows`,
   showingRows: (shown: number, total: number) => `Showing ${shown} of ${total} rows`,
@@ -11,15 +12,23 @@ export const en = {
   newFile: 'New file',
   diffOf: (path: string) => `Changes to ${path}`,
   diffUntitled: 'Changes',
-  diffCounts: (added: number, removed: number) => `${added} added, ${removed} removed`,
+  diffCounts: (added: number | string, removed: number | string) => `${added} added, ${removed} removed`,
   noChanges: 'No changes',
+  diffTooLarge: 'This change is too large to compare line by line here, so the file is shown as it was before and after.',
+  diffBefore: 'Before',
+  diffAfter: 'After',
+  diffSizes: (before: string, after: string) => `${before} lines before, ${after} lines after`,
+  showingLines: (shown: string, total: string) => `Showing ${shown} of ${total} lines`,
+  showMoreLines: (count: string) => `Show ${count} more lines`,
   noticeTone: { neutral: 'Note', info: 'Information', warning: 'Warning' },
   on: 'On',
   off: 'Off',
   noAnswer: 'No answer',
-  moveUp: 'Move up',
-  moveDown: 'Move down',
-  orderHint: 'Select an item, then press Alt+Up or Alt+Down, or use the buttons, to move it.',
+  noneSelected: 'None selected',
+  moveItemUp: (label: string) => `Move ${label} up`,
+  moveItemDown: (label: string) => `Move ${label} down`,
+  /** Keys are joined with U+2060 (word joiner) so "Alt+↑/↓" never breaks across lines. */
+  orderHint: 'Drag an item by its handle or use its arrow buttons. With the keyboard, press Alt+\u2060↑\u2060/\u2060↓ to move the focused item.',
   moved: (label: string, position: number, total: number) => `Moved ${label} to position ${position} of ${total}.`,
   cannotMove: (label: string, position: number, total: number) => `${label} is already at position ${position} of ${total}.`,
   contextRegion: 'Details',
@@ -61,6 +70,7 @@ export const en = {
   status: { open: 'Open', submitted: 'Submitted', dismissed: 'Dismissed', bypassed: 'Answered in chat', closed: 'Closed' },
   statusLabel: 'Status',
   showReplay: 'Show the task',
+  answerInDock: 'Open: answer in the panel below.',
   hideReplay: 'Hide the task',
   taskSurface: 'Task',
   /** The action card's chrome; a kind's own labels live in its browser body. */
@@ -73,7 +83,7 @@ export const en = {
     phase: { proposed: 'Not started', dismissed: 'Dismissed', replaced: 'Replaced by a newer suggestion' } as Partial<Record<string, string>>,
     /** The service's own refusal reasons (`ActRefusalReason`); anything else reads as `unavailable`. */
     reason: {
-      closing: 'The assistant is shutting down. Try again in a moment.',
+      closing: 'The agent is shutting down. Try again in a moment.',
       'not-live-root': 'This conversation is not active right now. Reopen it and try again.',
       unknown: 'This card is no longer known to the conversation.',
       unavailable: 'This action is not available right now.',
@@ -81,7 +91,7 @@ export const en = {
       'read-only': 'This conversation is read-only, so this action cannot run.',
     },
     unconfirmed: 'The result could not be confirmed yet. Check back shortly.',
-    transport: 'Could not reach the assistant. Try again.',
+    transport: 'Could not reach the agent. Try again.',
     unsupported: 'This card cannot be shown here.',
   },
 };

@@ -1,27 +1,33 @@
-import { html, nothing, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import type { TaskSurfaceField, TaskSurfaceFieldValue } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
+import { clipMarks } from './text.js';
 
-/** A field as a read-only answer: its label and its value in words. Used by `readonly` replays. */
+/**
+ * A field as a read-only answer: its label and its value in words. Used by `readonly` replays,
+ * which have no controls, so no keyboard instructions either. An empty multi-choice is an answer
+ * ("None selected"); "No answer" is for a text left empty or a choice left unselected.
+ */
 export function renderAnswer(field: TaskSurfaceField, value: TaskSurfaceFieldValue | undefined, s: Strings): TemplateResult {
-  const label = (id: string) => ('options' in field ? field.options.find((o) => o.id === id)?.label : undefined) ?? id;
+  const label = (id: string) => clipMarks(('options' in field ? field.options.find((o) => o.id === id)?.label : undefined) ?? id);
+  const item = (id: string) => html`<li class="model-text" dir="auto">${label(id)}</li>`;
   let body: TemplateResult | string;
   switch (field.kind) {
     case 'text':
-      body = typeof value === 'string' && value !== '' ? html`<span class="answer-text">${value}</span>` : s.noAnswer;
+      body = typeof value === 'string' && /\S/.test(value) ? html`<span class="answer-text model-text" dir="auto">${clipMarks(value)}</span>` : s.noAnswer;
       break;
     case 'toggle':
       body = value === true ? s.on : s.off;
       break;
     case 'choice':
-      body = typeof value === 'string' ? label(value) : s.noAnswer;
+      body = typeof value === 'string' ? html`<span class="model-text" dir="auto">${label(value)}</span>` : s.noAnswer;
       break;
     case 'multi-choice':
-      body = Array.isArray(value) && value.length ? html`<ul class="answer-list">${value.map((v) => html`<li>${label(v)}</li>`)}</ul>` : s.noAnswer;
+      body = Array.isArray(value) && value.length ? html`<ul class="answer-list">${value.map(item)}</ul>` : s.noneSelected;
       break;
     case 'order':
-      body = Array.isArray(value) && value.length ? html`<ol class="answer-list">${value.map((v) => html`<li>${label(v)}</li>`)}</ol>` : s.noAnswer;
+      body = Array.isArray(value) && value.length ? html`<ol class="answer-list">${value.map(item)}</ol>` : s.noAnswer;
       break;
   }
-  return html`<div class="answer" part="answer"><dt>${field.label}</dt><dd>${body}</dd>${nothing}</div>`;
+  return html`<div class="answer" part="answer"><dt class="model-text clamp" dir="auto" title=${field.label}>${clipMarks(field.label)}</dt><dd>${body}</dd></div>`;
 }

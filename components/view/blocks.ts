@@ -1,8 +1,9 @@
 import { html, nothing, type TemplateResult } from 'lit';
-import { structuredPatch } from 'diff';
 import type { DiffBlock, MetricsBlock, NoticeBlock, TableBlock, TableCell, TaskSurfaceBlock } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
 import { renderMarkdown } from '../markdown/markdown.js';
+import { DIFF_PAGE_LINES, diffView } from './diffLines.js';
+import { clipMarks, visibleControls } from './text.js';
 
 /** Rows a table shows before the person asks for the rest. */
 export const TABLE_INITIAL_ROWS = 50;
@@ -10,26 +11,29 @@ export const TABLE_INITIAL_ROWS = 50;
 export interface BlockContext {
   s: Strings;
   lang: string;
-  /** Keys of tables the person expanded. */
-  expanded: ReadonlySet<string>;
+  /** Blocks the person expanded, by key: pages of a diff shown, or any entry for a table shown whole. */
+  expanded: ReadonlyMap<string, number>;
+  /** Shows the next page of a block; the element moves focus to its `[data-reveal]` element. */
   expand(key: string): void;
+  /** Added to markdown heading levels (the section titles' level). */
+  headingOffset: number;
 }
 
 /** One content block. Markdown always renders with `remoteImages: 'alt-only'`. */
 export function renderBlock(block: TaskSurfaceBlock, key: string, ctx: BlockContext): TemplateResult {
   switch (block.kind) {
-    case 'markdown': return html`<div class="block md" part="block markdown">${renderMarkdown(block.text, { remoteImages: 'alt-only', headingOffset: 3 })}</div>`;
+    case 'markdown': return html`<div class="block md" part="block markdown">${renderMarkdown(block.text, { remoteImages: 'alt-only', headingOffset: ctx.headingOffset })}</div>`;
     case 'metrics': return metrics(block);
     case 'table': return table(block, key, ctx);
-    case 'diff': return diff(block, ctx);
+    case 'diff': return diff(block, key, ctx);
     case 'notice': return notice(block, ctx);
   }
 }
 
 function metrics(block: MetricsBlock): TemplateResult {
   return html`<dl class="block metrics" part="block metrics">${block.items.map((item) => html`
-    <div class="metric"><dt>${item.label}</dt><dd class="metric-value">${item.value}</dd>${item.detail
-      ? html`<dd class="metric-detail">${item.detail}</dd>` : nothing}</div>`)}</dl>`;
+    <div class="metric"><dt class="model-text clamp" dir="auto" title=${item.label}>${clipMarks(item.label)}</dt><dd class="metric-value model-text" dir="auto">${clipMarks(item.value)}</dd>${item.detail
+      ? html`<dd class="metric-detail model-text" dir="auto">${clipMarks(item.detail)}</dd>` : nothing}</div>`)}</dl>`;
 }
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -43,19 +47,20 @@ function cell(value: TableCell | undefined, ctx: BlockContext): TemplateResult |
   if (value === null || value === undefined) return html`<span class="null" aria-hidden="true">—</span><span class="sr-only">${ctx.s.empty}</span>`;
   if (typeof value === 'number') return formatNumber(value, ctx.lang);
   if (typeof value === 'boolean') return value ? ctx.s.yes : ctx.s.no;
-  return value;
+  return html`<span class="model-text" dir="auto">${clipMarks(value)}</span>`;
 }
 
 function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResult {
   const total = block.rows.length;
   const all = ctx.expanded.has(key) || total <= TABLE_INITIAL_ROWS;
   const rows = all ? block.rows : block.rows.slice(0, TABLE_INITIAL_ROWS);
+  const revealAt = all && total > TABLE_INITIAL_ROWS ? TABLE_INITIAL_ROWS : -1;
   const numeric = block.columns.map((c) => block.rows.length > 0 && block.rows.every((r) => typeof r[c.id] === 'number' || r[c.id] === null || r[c.id] === undefined));
   return html`<div class="block table-block" part="block table">
     <div class="table-scroll" role="region" tabindex="0" aria-label=${ctx.s.tableRegion(total)}>
       <table>
-        <thead><tr>${block.columns.map((c, i) => html`<th scope="col" class=${numeric[i] ? 'num' : ''}>${c.label}</th>`)}</tr></thead>
-        <tbody>${rows.map((row) => html`<tr>${block.columns.map((c, i) => html`<td class=${numeric[i] ? 'num' : ''}>${cell(row[c.id], ctx)}</td>`)}</tr>`)}</tbody>
+        <thead><tr>${block.columns.map((c, i) => html`<th scope="col" class=${numeric[i] ? 'num' : ''} dir="auto" title=${c.label}>${clipMarks(c.label)}</th>`)}</tr></thead>
+        <tbody>${rows.map((row, r) => html`<tr tabindex=${r === revealAt ? '-1' : nothing} data-reveal=${r === revealAt ? key : nothing}>${block.columns.map((c, i) => html`<td class=${numeric[i] ? 'num' : ''}>${cell(row[c.id], ctx)}</td>`)}</tr>`)}</tbody>
       </table>
     </div>
     ${all ? nothing : html`<div class="table-more"><span role="status">${ctx.s.showingRows(rows.length, total)}</span>
@@ -63,36 +68,43 @@ function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResul
   </div>`;
 }
 
-function diff(block: DiffBlock, ctx: BlockContext): TemplateResult {
-  const name = block.path ?? '';
-  const patch = structuredPatch(name, name, block.before ?? '', block.after, '', '', { context: 3 });
-  let added = 0;
-  let removed = 0;
-  const lines: TemplateResult[] = [];
-  for (const hunk of patch.hunks) {
-    lines.push(html`<span class="hunk">@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</span>`);
-    for (const line of hunk.lines) {
-      const sign = line[0];
-      if (sign === '\\') continue; // "\ No newline at end of file"
-      if (sign === '+') added++;
-      if (sign === '-') removed++;
-      lines.push(html`<span class=${sign === '+' ? 'add' : sign === '-' ? 'del' : 'ctx'}>${line}</span>`);
-    }
-  }
+function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult {
+  const view = diffView(block);
+  const pages = ctx.expanded.get(key) ?? 1;
+  const shown = pages * DIFF_PAGE_LINES;
   const label = block.path ? ctx.s.diffOf(block.path) : ctx.s.diffUntitled;
-  return html`<figure class="block diff" part="block diff">
-    <figcaption class="diff-head">
-      ${block.path ? html`<code class="diff-path">${block.path}</code>` : nothing}
+  const total = view.kind === 'patch' ? view.lines.length : Math.max(view.before.length, view.after.length);
+  const count = (n: number) => formatNumber(n, ctx.lang);
+  const head = html`<figcaption class="diff-head">
+      ${block.path ? html`<code class="diff-path model-text" dir="auto" title=${block.path}>${visibleControls(block.path)}</code>` : nothing}
       ${block.before === null ? html`<span class="badge">${ctx.s.newFile}</span>` : nothing}
-      ${block.language ? html`<span class="badge">${block.language}</span>` : nothing}
-      <span class="diff-counts">${lines.length ? ctx.s.diffCounts(added, removed) : ctx.s.noChanges}</span>
-    </figcaption>
-    ${lines.length ? html`<pre class="diff-body" role="region" tabindex="0" aria-label=${label}>${lines}</pre>` : nothing}
+      ${block.language ? html`<span class="badge model-text" dir="auto">${block.language}</span>` : nothing}
+      <span class="diff-counts">${view.kind === 'plain' ? ctx.s.diffSizes(count(view.before.length), count(view.after.length))
+        : view.lines.length ? ctx.s.diffCounts(count(view.added), count(view.removed)) : ctx.s.noChanges}</span>
+    </figcaption>`;
+  const more = total > shown ? html`<div class="table-more"><span>${ctx.s.showingLines(count(shown), count(total))}</span>
+      <button type="button" class="button" @click=${() => ctx.expand(key)}>${ctx.s.showMoreLines(count(Math.min(DIFF_PAGE_LINES, total - shown)))}</button></div>` : nothing;
+  // The first line of the page just revealed takes focus (the button may be gone).
+  const firstNew = pages > 1 ? (pages - 1) * DIFF_PAGE_LINES : -1;
+  if (view.kind === 'plain') {
+    const side = (name: string, lines: string[]) => html`<div class="diff-side">
+      <p class="diff-side-name">${name}</p>
+      <pre class="diff-body plain" role="region" tabindex="0" aria-label=${`${label}: ${name}`} dir="ltr">${lines.slice(0, shown).map((l, i) =>
+        html`<span tabindex=${i === firstNew ? '-1' : nothing} data-reveal=${i === firstNew ? key : nothing}>${l}</span>`)}</pre></div>`;
+    return html`<figure class="block diff" part="block diff">${head}
+      <p class="diff-note" role="note">${ctx.s.diffTooLarge}</p>
+      ${side(ctx.s.diffBefore, view.before)}${side(ctx.s.diffAfter, view.after)}${more}
+    </figure>`;
+  }
+  return html`<figure class="block diff" part="block diff">${head}
+    ${view.lines.length ? html`<pre class="diff-body" role="region" tabindex="0" aria-label=${label} dir="ltr">${view.lines.slice(0, shown).map((line, i) =>
+      html`<span class=${line.kind} tabindex=${i === firstNew ? '-1' : nothing} data-reveal=${i === firstNew ? key : nothing}>${line.text}</span>`)}</pre>` : nothing}
+    ${more}
   </figure>`;
 }
 
 function notice(block: NoticeBlock, ctx: BlockContext): TemplateResult {
   return html`<div class="block notice ${block.tone}" part="block notice" role="note">
     <strong class="notice-tone">${ctx.s.noticeTone[block.tone]}</strong>
-    <span class="notice-text">${block.text}</span></div>`;
+    <span class="notice-text model-text" dir="auto">${clipMarks(block.text)}</span></div>`;
 }

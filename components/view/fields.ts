@@ -1,9 +1,11 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
+import { styleMap } from 'lit/directives/style-map.js';
 import type {
   ChoiceField, MultiChoiceField, OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TextField, ToggleField,
 } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
+import { clipMarks } from './text.js';
 
 /** What a field renderer needs from the element that hosts it. */
 export interface FieldContext {
@@ -21,6 +23,9 @@ export interface FieldContext {
   onOrderClick(e: Event): void;
   onOrderKey(e: KeyboardEvent): void;
   onOrderButton(e: Event): void;
+  onOrderPointerDown(e: PointerEvent): void;
+  /** The option id being dragged in `field`, if any. */
+  dragging(field: OrderField): string | undefined;
 }
 
 /** DOM id prefix of the field at `index` (field ids are free text, so they never become DOM ids). */
@@ -43,7 +48,7 @@ function text(field: TextField, index: number, ctx: FieldContext): TemplateResul
   const invalid = ctx.invalid(field.id);
   const common = { id, invalid, described: invalid ? `${id}-error` : undefined };
   return html`<div class="field" part="field">
-    <label class="label" for=${id}>${field.label}${field.required ? html` <span class="req">(${ctx.s.required})</span>` : nothing}</label>
+    <label class="label" for=${id}><span class="model-text clamp" dir="auto" title=${field.label}>${clipMarks(field.label)}</span>${field.required ? html` <span class="req">${ctx.s.required}</span>` : nothing}</label>
     ${field.multiline
       ? html`<textarea id=${common.id} class="input" rows="3" data-field=${index} .value=${live(value)} ?required=${field.required === true}
           ?disabled=${ctx.disabled} aria-invalid=${invalid ? 'true' : 'false'} aria-describedby=${common.described ?? nothing} @input=${ctx.onText}></textarea>`
@@ -54,7 +59,8 @@ function text(field: TextField, index: number, ctx: FieldContext): TemplateResul
 }
 
 function optionText(label: string, detail: string | undefined): TemplateResult {
-  return html`<span class="option-text"><span>${label}</span>${detail ? html`<span class="detail">${detail}</span>` : nothing}</span>`;
+  return html`<span class="option-text"><span class="model-text clamp" dir="auto" title=${label}>${clipMarks(label)}</span>${detail
+    ? html`<span class="detail model-text" dir="auto">${clipMarks(detail)}</span>` : nothing}</span>`;
 }
 
 function choice(field: ChoiceField, index: number, ctx: FieldContext): TemplateResult {
@@ -62,7 +68,7 @@ function choice(field: ChoiceField, index: number, ctx: FieldContext): TemplateR
   const value = ctx.value(field.id);
   const focusable = field.options.some((o) => o.id === value) ? value : field.options[0]?.id;
   return html`<div class="field" part="field">
-    <div class="label" id=${`${id}-label`}>${field.label}</div>
+    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${clipMarks(field.label)}</div>
     <div role="radiogroup" class="options" aria-labelledby=${`${id}-label`} aria-disabled=${ctx.disabled ? 'true' : nothing}
       @keydown=${ctx.onRadioKey} @click=${ctx.onRadioClick}>
       ${field.options.map((o) => html`<div role="radio" class="option radio" data-field=${index} data-value=${o.id}
@@ -77,7 +83,7 @@ function multiChoice(field: MultiChoiceField, index: number, ctx: FieldContext):
   const value = ctx.value(field.id);
   const checked = new Set(Array.isArray(value) ? value : []);
   return html`<div class="field" part="field">
-    <div class="label" id=${`${id}-label`}>${field.label}</div>
+    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${clipMarks(field.label)}</div>
     <div role="group" class="options" aria-labelledby=${`${id}-label`}>
       ${field.options.map((o) => html`<label class="option"><input type="checkbox" data-field=${index} data-value=${o.id}
         .checked=${live(checked.has(o.id))} ?disabled=${ctx.disabled} @change=${ctx.onCheckbox} />${optionText(o.label, o.detail)}</label>`)}
@@ -89,7 +95,7 @@ function toggle(field: ToggleField, index: number, ctx: FieldContext): TemplateR
   const id = fieldDomId(index);
   const on = ctx.value(field.id) === true;
   return html`<div class="field toggle-field" part="field">
-    <label class="label" for=${id}>${field.label}</label>
+    <label class="label model-text clamp" for=${id} dir="auto" title=${field.label}>${clipMarks(field.label)}</label>
     <button id=${id} type="button" role="switch" class="switch" data-field=${index} aria-checked=${on ? 'true' : 'false'}
       ?disabled=${ctx.disabled} @click=${ctx.onSwitch}><span class="track" aria-hidden="true"><span class="thumb"></span></span>
       <span class="switch-state" aria-hidden="true">${on ? ctx.s.on : ctx.s.off}</span></button>
@@ -102,22 +108,30 @@ function order(field: OrderField, index: number, ctx: FieldContext): TemplateRes
   const ids = Array.isArray(value) ? value : field.options.map((o) => o.id);
   const labels = new Map(field.options.map((o) => [o.id, o]));
   const selected = ctx.orderSelection(field);
-  const at = ids.indexOf(selected);
+  const name = (optionId: string) => clipMarks(labels.get(optionId)?.label ?? optionId);
+  // The move buttons sit in a column beside the listbox (a listbox may hold only options); both
+  // columns share the grid's rows (subgrid), so each pair lines up with its item. Only the
+  // selected item's pair is in the tab order (two stops, not two per item); a click works on any.
   return html`<div class="field" part="field">
-    <div class="label" id=${`${id}-label`}>${field.label}</div>
+    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${clipMarks(field.label)}</div>
     <p class="hint" id=${`${id}-hint`}>${ctx.s.orderHint}</p>
-    <ol role="listbox" class="order" aria-labelledby=${`${id}-label`} aria-describedby=${`${id}-hint`}
-      aria-disabled=${ctx.disabled ? 'true' : nothing} @keydown=${ctx.onOrderKey} @click=${ctx.onOrderClick}>
-      ${ids.map((optionId, k) => {
-        const option = labels.get(optionId);
-        return html`<li role="option" class="option order-item" data-field=${index} data-value=${optionId}
-          aria-selected=${optionId === selected ? 'true' : 'false'} tabindex=${optionId === selected ? 0 : -1}>
-          <span class="position" aria-hidden="true">${k + 1}</span>${optionText(option?.label ?? optionId, option?.detail)}</li>`;
-      })}
-    </ol>
-    <div class="order-buttons">
-      <button type="button" class="button" data-field=${index} data-move="-1" ?disabled=${ctx.disabled || at <= 0} @click=${ctx.onOrderButton}>${ctx.s.moveUp}</button>
-      <button type="button" class="button" data-field=${index} data-move="1" ?disabled=${ctx.disabled || at < 0 || at >= ids.length - 1} @click=${ctx.onOrderButton}>${ctx.s.moveDown}</button>
+    <div class="order-grid" style=${styleMap({ '--rows': String(ids.length) })}>
+      <ol role="listbox" class="order" aria-labelledby=${`${id}-label`} aria-describedby=${`${id}-hint`}
+        aria-disabled=${ctx.disabled ? 'true' : nothing} @keydown=${ctx.onOrderKey} @click=${ctx.onOrderClick} @pointerdown=${ctx.onOrderPointerDown}>
+        ${ids.map((optionId, k) => {
+          const option = labels.get(optionId);
+          return html`<li role="option" class="option order-item ${ctx.dragging(field) === optionId ? 'dragging' : ''}" data-field=${index} data-value=${optionId}
+            aria-selected=${optionId === selected ? 'true' : 'false'} tabindex=${optionId === selected ? 0 : -1}>
+            <span class="handle" aria-hidden="true" data-handle="1"></span>
+            <span class="position" aria-hidden="true">${k + 1}</span>${optionText(option?.label ?? optionId, option?.detail)}</li>`;
+        })}
+      </ol>
+      <div class="order-moves">${ids.map((optionId, k) => html`<div class="move-pair">
+        <button type="button" class="button icon" data-field=${index} data-value=${optionId} data-move="-1" tabindex=${optionId === selected ? 0 : -1} aria-label=${ctx.s.moveItemUp(name(optionId))}
+          ?disabled=${ctx.disabled || k === 0} @click=${ctx.onOrderButton}><span aria-hidden="true">↑</span></button>
+        <button type="button" class="button icon" data-field=${index} data-value=${optionId} data-move="1" tabindex=${optionId === selected ? 0 : -1} aria-label=${ctx.s.moveItemDown(name(optionId))}
+          ?disabled=${ctx.disabled || k === ids.length - 1} @click=${ctx.onOrderButton}><span aria-hidden="true">↓</span></button>
+      </div>`)}</div>
     </div>
   </div>`;
 }

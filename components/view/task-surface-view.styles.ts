@@ -2,7 +2,7 @@ import { css } from 'lit';
 
 export const viewStyles = css`
   :host { display: block; font-size: 0.9375rem; min-width: 0; background: var(--_bg); }
-  .base { display: flex; flex-direction: column; gap: var(--_space); color: var(--_fg); }
+  .base { display: flex; flex-direction: column; gap: var(--_space); color: var(--_fg); overflow-wrap: anywhere; min-width: 0; }
   .context { display: flex; flex-direction: column; gap: var(--_space); min-width: 0; }
   .header { display: flex; flex-direction: column; gap: 0.25rem; }
   .title { margin: 0; font-size: 1.125rem; line-height: 1.3; }
@@ -25,6 +25,7 @@ export const viewStyles = css`
   table { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
   th, td { padding: 0.3rem 0.6rem; text-align: start; border-bottom: 1px solid var(--_border); vertical-align: top; overflow-wrap: normal; }
   th, td.num { white-space: nowrap; }
+  tr:focus { outline: 2px solid var(--_focus); outline-offset: -2px; }
   th { position: sticky; top: 0; background: var(--_bg-alt); font-weight: 600; }
   .num { text-align: end; font-variant-numeric: tabular-nums; }
   .null { color: var(--_muted); }
@@ -40,6 +41,12 @@ export const viewStyles = css`
   .diff-body .add { background: var(--_added-bg); }
   .diff-body .del { background: var(--_removed-bg); }
   .diff-body .hunk { color: var(--_muted); }
+  .diff-body.plain span { white-space: pre; }
+  .diff-body span:focus { outline: 2px solid var(--_focus); outline-offset: -2px; }
+  .diff-note { margin: 0; padding: 0.4rem 0.6rem; font-size: 0.8125rem; border-bottom: 1px solid var(--_border); background: var(--_warning-bg); color: var(--_fg); }
+  .diff-side-name { margin: 0; padding: 0.3rem 0.6rem 0; font-size: 0.8125rem; font-weight: 600; }
+  .diff-body { max-height: 32rem; }
+  .diff > .table-more { padding: 0 0.6rem 0.5rem; }
 
   .notice { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; padding: 0.5rem 0.75rem; border-radius: var(--_radius); border: 1px solid var(--_border); border-inline-start-width: 4px; background: var(--_bg-alt); }
   .notice.info { background: var(--_info-bg); border-color: var(--_accent); }
@@ -48,8 +55,10 @@ export const viewStyles = css`
   .fields { display: flex; flex-direction: column; gap: calc(var(--_space) * 1.25); margin: 0; }
   .field { display: flex; flex-direction: column; gap: 0.35rem; min-width: 0; border: 0; padding: 0; margin: 0; }
   .label { font-weight: 600; }
+  label.label > .clamp { display: -webkit-inline-box; }
+  .option-text .clamp { --_clamp-lines: 4; }
   .req, .hint { color: var(--_muted); font-weight: 400; font-size: 0.8125rem; }
-  .hint { margin: 0; }
+  .hint { margin: 0; overflow-wrap: normal; } /* chrome: the word joiners in "Alt+↑/↓" must hold */
   .input { font: inherit; color: var(--_fg); background: var(--_bg); border: 1px solid var(--_control-border); border-radius: 6px; padding: 0.4rem 0.55rem; width: 100%; }
   textarea.input { resize: vertical; min-height: 4.5rem; }
   .input[aria-invalid='true'] { border-color: var(--_danger); }
@@ -75,11 +84,22 @@ export const viewStyles = css`
   .switch:disabled { cursor: not-allowed; opacity: 0.6; }
   .switch-state { font-size: 0.8125rem; color: var(--_muted); min-width: 1.5em; }
 
-  .order { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.25rem; }
-  .order-item { border-color: var(--_control-border); background: var(--_bg); align-items: center; }
-  .order-item[aria-selected='true'] { border-color: var(--_accent); box-shadow: inset 3px 0 0 var(--_accent); }
+  /* The listbox and the move buttons share rows (subgrid), so each pair sits beside its item. */
+  .order-grid { display: grid; grid-template-columns: minmax(0, 1fr) auto; grid-template-rows: repeat(var(--rows, 1), auto); column-gap: 0.375rem; row-gap: 0.25rem; }
+  .order, .order-moves { grid-row: 1 / span var(--rows, 1); display: grid; grid-template-rows: subgrid; }
+  .order { grid-column: 1; list-style: none; margin: 0; padding: 0; min-width: 0; }
+  .order-moves { grid-column: 2; }
+  .move-pair { display: flex; gap: 0.25rem; align-items: center; }
+  .button.icon { min-width: 2.25rem; padding-inline: 0.5rem; }
+  .order-item { border-color: var(--_control-border); background: var(--_bg); align-items: center; cursor: default; }
+  .order-item:hover { background: var(--_bg); }
+  /* No resting highlight: the selected item stands out only while the list has focus or it is dragged. */
+  .order:focus-within .order-item[aria-selected='true'] { border-color: var(--_accent); box-shadow: inset 3px 0 0 var(--_accent); }
+  .order-item.dragging { border-color: var(--_accent); box-shadow: 0 2px 8px rgb(0 0 0 / 0.25); position: relative; z-index: 1; }
+  .handle { flex: none; align-self: stretch; width: 1rem; cursor: grab; touch-action: none; border-radius: 4px;
+    background: radial-gradient(circle, var(--_muted) 1.5px, transparent 2px) 0 0 / 0.5rem 0.5rem; opacity: 0.8; }
+  .dragging .handle { cursor: grabbing; }
   .position { flex: none; min-width: 1.5rem; height: 1.5rem; border-radius: 50%; background: var(--_bg-alt); border: 1px solid var(--_border); display: inline-grid; place-items: center; font-size: 0.75rem; font-variant-numeric: tabular-nums; }
-  .order-buttons { display: flex; gap: 0.5rem; flex-wrap: wrap; }
 
   .answers { display: flex; flex-direction: column; gap: 0.5rem; }
   .answer dt { font-weight: 600; }

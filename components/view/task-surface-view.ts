@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { guard } from 'lit/directives/guard.js';
 import type { OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TaskSurfaceModelV1, TaskSurfaceValues } from '../../protocol/index.js';
-import { strings, type Lang } from '../i18n/index.js';
+import { langOf, langTag, strings, type Lang } from '../i18n/index.js';
 import { emit } from '../shared/events.js';
 import { themeStyles } from '../shared/theme.js';
 import { initialValuesOf, missingRequired } from '../shared/values.js';
@@ -10,6 +10,10 @@ import { markdownStyles } from '../markdown/markdown.styles.js';
 import { renderAnswer } from './answers.js';
 import { renderBlock, type BlockContext } from './blocks.js';
 import { fieldDomId, renderField, type FieldContext } from './fields.js';
+import { heading, headingLevel } from './heading.js';
+import { OrderDrag } from './orderDrag.js';
+import { clipMarks } from './text.js';
+import { modelTextStyles } from './modelText.styles.js';
 import { viewStyles } from './task-surface-view.styles.js';
 
 /**
@@ -43,7 +47,7 @@ import { viewStyles } from './task-surface-view.styles.js';
  * @cssproperty --task-surface-font - Font family.
  */
 export class TaskSurfaceView extends LitElement {
-  static override styles = [themeStyles, markdownStyles, viewStyles];
+  static override styles = [themeStyles, markdownStyles, modelTextStyles, viewStyles];
 
   /** The normalised model to render. */
   @property({ attribute: false }) accessor model: TaskSurfaceModelV1 | null = null;
@@ -53,6 +57,11 @@ export class TaskSurfaceView extends LitElement {
   @property({ type: Boolean, reflect: true }) accessor readonly = false;
   /** Disables every control (a submission is on its way). */
   @property({ type: Boolean, reflect: true }) accessor disabled = false;
+  /**
+   * Level of the title's heading (1–6, default 2); section titles are one level below and markdown
+   * headings below those, so the page can fit the panel into its own outline.
+   */
+  @property({ type: Number, attribute: 'heading-level' }) accessor headingLevel = 2;
   /** Leaves out the title (the Dock shows it in its own header). */
   @property({ type: Boolean, attribute: 'hide-title' }) accessor hideTitle = false;
   /** Makes the description and sections one focusable, labelled region (the Dock bounds and scrolls it). */
@@ -62,17 +71,25 @@ export class TaskSurfaceView extends LitElement {
   /** `light` or `dark`; unset follows `prefers-color-scheme`. */
   @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
 
-  @state() private accessor expanded: ReadonlySet<string> = new Set();
+  @state() private accessor expanded: ReadonlyMap<string, number> = new Map();
+  /** A block key whose newly shown rows or lines take focus after the next update. */
+  private revealKey: string | undefined;
   @state() private accessor invalidIds: ReadonlySet<string> = new Set();
   @state() private accessor announcement = '';
   @state() private accessor orderSelected: ReadonlyMap<string, string> = new Map();
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('model') && changed.get('model') !== undefined) {
-      this.expanded = new Set();
+      this.expanded = new Map();
       this.invalidIds = new Set();
       this.orderSelected = new Map();
+      this.orderDrag.stop();
     }
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.orderDrag.stop();
   }
 
   /** The values shown: `values`, or the model's initial values. */
@@ -84,19 +101,22 @@ export class TaskSurfaceView extends LitElement {
     const model = this.model;
     if (!model) return nothing;
     const s = strings(this.lang);
-    const blocks: BlockContext = { s, lang: this.lang, expanded: this.expanded, expand: (key) => { this.expanded = new Set([...this.expanded, key]); } };
+    const lang = langOf(this.lang);
+    const level = headingLevel(this.headingLevel, 2);
+    const blocks: BlockContext = { s, lang, expanded: this.expanded, headingOffset: Math.min(5, level + 1), expand: (key) => this.expand(key) };
     const fields = model.fields ?? [];
     const region = this.contextRegion;
     const hasContext = !(this.hideTitle && !model.description) || model.sections.length > 0;
-    return html`<div class="base" part="base">
+    // Sections are plain <section>s without a name: a panel of several must not add a landmark each.
+    return html`<div class="base" part="base" lang=${langTag(this.lang)}>
       ${hasContext ? html`<div class="context" part="context" role=${region ? 'region' : nothing} tabindex=${region ? '0' : nothing} aria-label=${region ? s.contextRegion : nothing}>
       ${this.hideTitle && !model.description ? nothing : html`<div class="header" part="header">
-        ${this.hideTitle ? nothing : html`<h2 class="title">${model.title}</h2>`}
-        ${model.description ? html`<p class="description">${model.description}</p>` : nothing}
+        ${this.hideTitle ? nothing : heading(level, clipMarks(model.title), { className: 'title model-text clamp', title: model.title })}
+        ${model.description ? html`<p class="description model-text" dir="auto">${clipMarks(model.description)}</p>` : nothing}
       </div>`}
-      ${guard([model, this.lang, this.expanded], () => model.sections.map((section, i) => html`
-        <section class="section" part="section" aria-label=${section.title ?? nothing}>
-          ${section.title ? html`<h3 class="section-title">${section.title}</h3>` : nothing}
+      ${guard([model, lang, level, this.expanded], () => model.sections.map((section, i) => html`
+        <section class="section" part="section">
+          ${section.title ? heading(level + 1, clipMarks(section.title), { className: 'section-title model-text clamp', title: section.title }) : nothing}
           <div class="blocks ${section.layout?.kind === 'grid' ? `grid cols-${section.layout.columns}` : 'stack'}">
             ${section.blocks.map((block, j) => renderBlock(block, `${i}.${j}`, blocks))}
           </div>
@@ -111,6 +131,19 @@ export class TaskSurfaceView extends LitElement {
       </div>`}
       <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
     </div>`;
+  }
+
+  private expand(key: string): void {
+    this.revealKey = key;
+    this.expanded = new Map([...this.expanded, [key, (this.expanded.get(key) ?? 1) + 1]]);
+  }
+
+  protected override updated(): void {
+    // "Show all" / "Show more": focus the first row or line just shown, never <body>.
+    const key = this.revealKey;
+    if (key === undefined) return;
+    this.revealKey = undefined;
+    [...this.renderRoot.querySelectorAll<HTMLElement>('[data-reveal]')].find((e) => e.dataset['reveal'] === key)?.focus();
   }
 
   private fieldAt(target: EventTarget | null): [TaskSurfaceField, HTMLElement] | undefined {
@@ -207,8 +240,18 @@ export class TaskSurfaceView extends LitElement {
     onOrderButton: (e) => {
       const hit = this.fieldAt(e.target);
       if (!hit || hit[0].kind !== 'order') return;
-      void this.move(hit[0], this.fieldContext.orderSelection(hit[0]), Number(hit[1].dataset['move']), false);
+      const [field, button] = hit;
+      const optionId = button.dataset['value']!;
+      const step = Number(button.dataset['move']);
+      void this.move(field, optionId, step, false).then(() => this.updateComplete).then(() => {
+        // Focus follows the item's button; at an end (that button is now disabled) its other one.
+        const index = this.model!.fields!.indexOf(field);
+        const mine = [...this.renderRoot.querySelectorAll<HTMLButtonElement>(`button[data-field="${index}"][data-move]`)].filter((b) => b.dataset['value'] === optionId);
+        (mine.find((b) => Number(b.dataset['move']) === step && !b.disabled) ?? mine.find((b) => !b.disabled))?.focus();
+      });
     },
+    onOrderPointerDown: (e) => this.orderDrag.start(e, this.disabled),
+    dragging: (field) => this.orderDrag.draggingIn(this.model?.fields?.indexOf(field) ?? -1),
     };
   }
 
@@ -221,23 +264,49 @@ export class TaskSurfaceView extends LitElement {
     this.orderSelected = new Map([...this.orderSelected, [field.id, optionId]]);
   }
 
-  /** Moves an order item by `step`, announces where it went, and keeps focus on it when asked. */
-  private async move(field: OrderField, optionId: string, step: number, keepFocus: boolean): Promise<void> {
-    if (this.disabled) return;
+  private readonly orderDrag = new OrderDrag({
+    moveTo: (fieldIndex, optionId, to, announce) => {
+      const field = this.model?.fields?.[fieldIndex];
+      if (field?.kind === 'order') this.moveTo(field, optionId, to, announce);
+    },
+    dropped: (fieldIndex, optionId) => {
+      const field = this.model?.fields?.[fieldIndex];
+      if (field?.kind !== 'order') return;
+      const ids = this.orderIds(field);
+      this.announcement = strings(this.lang).moved(this.optionLabel(field, optionId), ids.indexOf(optionId) + 1, ids.length);
+      void this.updateComplete.then(() => this.focusOption(fieldIndex, optionId, '[role="option"]'));
+    },
+    requestUpdate: () => this.requestUpdate(),
+  });
+
+  private optionLabel(field: OrderField, optionId: string): string {
+    return clipMarks(field.options.find((o) => o.id === optionId)?.label ?? optionId);
+  }
+
+  /** Puts an order item at `to` (0-based) and selects it; announces the new place when asked. */
+  private moveTo(field: OrderField, optionId: string, to: number, announce: boolean): boolean {
     const s = strings(this.lang);
     const ids = [...this.orderIds(field)];
     const at = ids.indexOf(optionId);
-    const to = at + step;
-    const label = field.options.find((o) => o.id === optionId)?.label ?? optionId;
+    const label = this.optionLabel(field, optionId);
     this.select(field, optionId);
-    if (at < 0 || to < 0 || to >= ids.length) {
-      this.announcement = s.cannotMove(label, at + 1, ids.length);
-      return;
+    if (at < 0 || to < 0 || to >= ids.length || to === at) {
+      if (announce) this.announcement = s.cannotMove(label, at + 1, ids.length);
+      return false;
     }
     ids.splice(at, 1);
     ids.splice(to, 0, optionId);
     this.setValue(field, ids);
-    this.announcement = s.moved(label, to + 1, ids.length);
+    if (announce) this.announcement = s.moved(label, to + 1, ids.length);
+    return true;
+  }
+
+  /** Moves an order item by `step`, announces where it went, and keeps focus on it when asked. */
+  private async move(field: OrderField, optionId: string, step: number, keepFocus: boolean): Promise<void> {
+    if (this.disabled) return;
+    const at = this.orderIds(field).indexOf(optionId);
+    const moved = this.moveTo(field, optionId, at + step, true);
+    if (!moved) return;
     if (keepFocus) {
       await this.updateComplete;
       this.focusOption(this.model!.fields!.indexOf(field), optionId, '[role="option"]');

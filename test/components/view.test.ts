@@ -1,4 +1,4 @@
-import { expect, fixture, fixtureSync, html, oneEvent } from '@open-wc/testing';
+import { aTimeout, expect, fixture, fixtureSync, html, oneEvent } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import '../../components/view/task-surface-view.js';
@@ -98,7 +98,7 @@ describe('task-surface-view fields', () => {
     await altArrow('ArrowDown');
     await altArrow('ArrowDown');
     expect(active(el)?.dataset['value']).to.equal('build');
-    await sendKeys({ press: 'Tab' }); // Move up
+    await sendKeys({ press: 'Tab' }); // Move Build up (only the selected item's pair is a tab stop)
     await sendKeys({ press: 'Tab' }); // Move down is disabled at the end, so: submit
     expect(active(el)?.getAttribute('part')).to.equal('submit');
     const submitted = oneEvent(el, 'task-surface-submit');
@@ -125,10 +125,15 @@ describe('task-surface-view fields', () => {
     expect(q(el, '[role="status"]').textContent).to.equal('Build is already at position 1 of 3.');
     await sendKeys({ press: 'ArrowDown' }); // selection moves without reordering
     expect(active(el)?.dataset['value']).to.equal('test');
-    const down = qa<HTMLButtonElement>(el, '.order-buttons button')[1]!;
+    const down = q<HTMLButtonElement>(el, 'button[aria-label="Move Test down"]');
+    expect(down.tabIndex, 'the selected item\'s buttons are in the tab order').to.equal(0);
+    expect(q<HTMLButtonElement>(el, 'button[aria-label="Move Deploy down"]').tabIndex).to.equal(-1);
     down.click();
     await el.updateComplete;
     expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['build', 'deploy', 'test']);
+    await aTimeout(0);
+    expect(active(el)?.getAttribute('aria-label'), 'at the end, focus moves to the item\'s other button').to.equal('Move Test up');
+    expect(q(el, '[role="status"]').textContent).to.equal('Moved Test to position 3 of 3.');
   });
 
   it('reports each change with the whole value set', async () => {

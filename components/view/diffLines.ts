@@ -1,0 +1,83 @@
+import { structuredPatch } from 'diff';
+import type { DiffBlock } from '../../protocol/index.js';
+
+/*
+ * A diff block as lines to show, with bounded work. The line diff (Myers, in the `diff` package)
+ * costs about (lines × edit distance); a valid 64 KiB block can hold 16,000 short lines that all
+ * differ, which took the library seconds. So: a new file needs no diff at all, equal leading and
+ * trailing lines are cut before diffing, and the diff gets an edit budget that keeps the work near
+ * `DIFF_WORK_BUDGET` steps (plus a time cap as a safety net). Past the budget the block is shown
+ * as plain before and after text with a note saying why.
+ */
+
+/** Line × edit-distance steps the line diff may take: a few milliseconds. */
+export const DIFF_WORK_BUDGET = 2_000_000;
+/** The edit distance allowed however small the block (a small block costs little anyway). */
+export const DIFF_MAX_EDITS = 2_000;
+/** Wall-clock cap on the line diff (ms), in case a machine is far slower than expected. */
+export const DIFF_TIMEOUT_MS = 40;
+/** Lines of a diff (or of each side of the fallback) shown before "Show more". */
+export const DIFF_PAGE_LINES = 200;
+
+export type DiffLineKind = 'add' | 'del' | 'ctx' | 'hunk';
+export interface DiffLine { kind: DiffLineKind; text: string }
+
+/** A compared diff, or the fallback: the plain texts, because comparing would cost too much. */
+export type DiffView =
+  | { kind: 'patch'; lines: DiffLine[]; added: number; removed: number }
+  | { kind: 'plain'; before: string[]; after: string[] };
+
+const cache = new WeakMap<DiffBlock, DiffView>();
+
+/** The lines of `block`, computed once per block object (a normalised model's blocks never change). */
+export function diffView(block: DiffBlock): DiffView {
+  let view = cache.get(block);
+  if (!view) cache.set(block, (view = compute(block)));
+  return view;
+}
+
+function splitLines(text: string): string[] {
+  if (text === '') return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+function compute(block: DiffBlock): DiffView {
+  const after = splitLines(block.after);
+  if (block.before === null) {
+    if (after.length === 0) return { kind: 'patch', lines: [], added: 0, removed: 0 };
+    return { kind: 'patch', lines: [{ kind: 'hunk', text: `@@ -0,0 +1,${after.length} @@` }, ...after.map((l) => ({ kind: 'add' as const, text: `+${l}` }))], added: after.length, removed: 0 };
+  }
+  const before = splitLines(block.before);
+  // Equal lines at both ends cost nothing to find; only the middle needs the line diff.
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  const keepHead = Math.max(0, head - 3);
+  const keepTail = Math.max(0, tail - 3);
+  const oldMid = before.slice(keepHead, before.length - keepTail);
+  const newMid = after.slice(keepHead, after.length - keepTail);
+  const size = Math.max(1, oldMid.length + newMid.length);
+  const maxEditLength = Math.min(DIFF_MAX_EDITS, Math.max(16, Math.floor(DIFF_WORK_BUDGET / size)));
+  const join = (lines: string[]) => (lines.length ? `${lines.join('\n')}\n` : '');
+  const patch = structuredPatch('', '', join(oldMid), join(newMid), '', '', { context: 3, maxEditLength, timeout: DIFF_TIMEOUT_MS });
+  if (!patch) return { kind: 'plain', before, after };
+  const lines: DiffLine[] = [];
+  let added = 0;
+  let removed = 0;
+  for (const hunk of patch.hunks) {
+    const oldStart = hunk.oldStart + keepHead;
+    const newStart = hunk.newStart + keepHead;
+    lines.push({ kind: 'hunk', text: `@@ -${oldStart},${hunk.oldLines} +${newStart},${hunk.newLines} @@` });
+    for (const line of hunk.lines) {
+      const sign = line[0];
+      if (sign === '\\') continue; // "\ No newline at end of file"
+      if (sign === '+') added++;
+      if (sign === '-') removed++;
+      lines.push({ kind: sign === '+' ? 'add' : sign === '-' ? 'del' : 'ctx', text: line });
+    }
+  }
+  return { kind: 'patch', lines, added, removed };
+}

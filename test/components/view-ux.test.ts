@@ -1,0 +1,217 @@
+import { aTimeout, expect, fixture, html } from '@open-wc/testing';
+import { sendMouse, setViewport } from '@web/test-runner-commands';
+import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
+import '../../components/view/task-surface-view.js';
+import type { TaskSurfaceView } from '../../components/view/task-surface-view.js';
+import { DIFF_PAGE_LINES } from '../../components/view/diffLines.js';
+import { everyKindModel } from './models.js';
+
+const q = <E extends Element = HTMLElement>(el: TaskSurfaceView, sel: string) => el.shadowRoot!.querySelector<E>(sel)!;
+const qa = <E extends Element = HTMLElement>(el: TaskSurfaceView, sel: string) => [...el.shadowRoot!.querySelectorAll<E>(sel)];
+/** The focused element, through every shadow root. */
+function deepActive(): Element | null {
+  let a: Element | null = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i}`).join('\n') + '\n';
+const withBlocks = (blocks: TaskSurfaceModelV1['sections'][number]['blocks'], extra: Partial<TaskSurfaceModelV1> = {}): TaskSurfaceModelV1 =>
+  ({ version: 1, title: 'Review', sections: [{ id: 's', blocks }], submit: { label: 'OK' }, ...extra });
+const view = (model: TaskSurfaceModelV1, attrs: { lang?: string; readonly?: boolean; level?: number } = {}) =>
+  fixture<TaskSurfaceView>(html`<task-surface-view .model=${model} lang=${attrs.lang ?? 'en'} theme="light" ?readonly=${attrs.readonly ?? false}
+    heading-level=${attrs.level ?? 2}></task-surface-view>`);
+
+describe('task-surface-view: big diffs', () => {
+  it('shows a diff too costly to compare as plain before and after text, says why, and pages it', async () => {
+    // 3,000 lines that all differ on each side (about 46 KB, within the limits): an edit distance of 6,000.
+    const el = await view(withBlocks([{ kind: 'diff', path: 'data.csv', before: lines(3000, 'old'), after: lines(3000, 'new') }]));
+    expect(q(el, '.diff-note').textContent).to.equal('This change is too large to compare line by line here, so the file is shown as it was before and after.');
+    const sides = qa(el, '.diff-body.plain');
+    expect(sides.map((s) => s.getAttribute('aria-label'))).to.deep.equal(['Changes to data.csv: Before', 'Changes to data.csv: After']);
+    expect(sides.map((s) => s.children.length)).to.deep.equal([DIFF_PAGE_LINES, DIFF_PAGE_LINES]);
+    expect(sides[0]!.children[0]!.textContent).to.equal('old line 0');
+    expect(q(el, '.diff-counts').textContent).to.equal('3,000 lines before, 3,000 lines after');
+    expect(q(el, '.diff .table-more').textContent).to.contain('Showing 200 of 3,000 lines');
+    q<HTMLButtonElement>(el, '.diff .table-more button').click();
+    await el.updateComplete;
+    expect(qa(el, '.diff-body.plain')[0]!.children.length).to.equal(2 * DIFF_PAGE_LINES);
+    expect(deepActive()?.textContent, 'focus lands on the first line just shown').to.equal('old line 200');
+  });
+
+  it('pages a long compared diff and moves focus to the first new line', async () => {
+    const el = await view(withBlocks([{ kind: 'diff', path: 'big.txt', before: null, after: lines(450, 'new') }]));
+    const body = () => q(el, '.diff-body');
+    expect(body().children.length).to.equal(DIFF_PAGE_LINES);
+    expect(q(el, '.diff-note')).to.equal(null);
+    expect(q(el, '.diff-counts').textContent).to.equal('450 added, 0 removed');
+    const more = q<HTMLButtonElement>(el, '.diff .table-more button');
+    expect(more.textContent).to.equal('Show 200 more lines');
+    more.click();
+    await el.updateComplete;
+    expect(body().children.length).to.equal(400);
+    expect(deepActive()?.textContent).to.equal('+new line 199'); // line 0 is the hunk header
+    q<HTMLButtonElement>(el, '.diff .table-more button').click();
+    await el.updateComplete;
+    expect(body().children.length).to.equal(451);
+    expect(q(el, '.diff .table-more'), 'no button once every line shows').to.equal(null);
+    expect(deepActive()?.textContent).to.equal('+new line 399');
+  });
+
+  it('still compares a small change inside a long file, with the right line numbers', async () => {
+    const before = lines(3000, 'same');
+    const after = before.replace('same line 1500\n', 'changed line 1500\n');
+    const el = await view(withBlocks([{ kind: 'diff', before, after }]));
+    expect(q(el, '.diff-note')).to.equal(null);
+    expect(q(el, '.hunk').textContent).to.equal('@@ -1498,7 +1498,7 @@');
+    expect(qa(el, '.del').map((l) => l.textContent)).to.deep.equal(['-same line 1500']);
+    expect(qa(el, '.add').map((l) => l.textContent)).to.deep.equal(['+changed line 1500']);
+  });
+});
+
+describe('task-surface-view: focus after Show all', () => {
+  it('moves focus to the first newly shown row', async () => {
+    const rows = Array.from({ length: 120 }, (_, i) => ({ n: `row ${i}` }));
+    const el = await view(withBlocks([{ kind: 'table', columns: [{ id: 'n', label: 'Name' }], rows }]));
+    const button = q<HTMLButtonElement>(el, '.table-more button');
+    button.focus();
+    button.click();
+    await el.updateComplete;
+    const focused = deepActive();
+    expect(focused?.tagName).to.equal('TR');
+    expect(focused?.textContent?.trim()).to.equal('row 50');
+  });
+});
+
+describe('task-surface-view: layout bombs', () => {
+  afterEach(() => setViewport({ width: 800, height: 600 }));
+
+  it('clamps a 55,000-character title to a few lines and keeps the full text', async () => {
+    const title = 'W'.repeat(55_000);
+    const el = await view({ ...everyKindModel, title });
+    const h = q(el, '.title');
+    expect(h.getBoundingClientRect().height).to.be.below(120);
+    expect(h.getAttribute('title')).to.equal(title);
+    expect(el.getBoundingClientRect().width).to.be.at.most(800);
+  });
+
+  it('wraps long words and clips runaway combining marks instead of widening the page', async () => {
+    await setViewport({ width: 320, height: 640 });
+    const zalgo = `Z${'\u0301'.repeat(900)}algo`;
+    const long = 'x'.repeat(3000);
+    const model: TaskSurfaceModelV1 = {
+      ...everyKindModel, title: zalgo, description: long,
+      fields: [{ kind: 'choice', id: 'c', label: zalgo, options: [{ id: 'a', label: long, detail: zalgo }, { id: 'b', label: zalgo }] }],
+    };
+    const el = await view(model);
+    expect(el.getBoundingClientRect().width).to.be.at.most(320);
+    expect(document.documentElement.scrollWidth).to.be.at.most(320);
+    expect(q(el, '.title').textContent!.length, 'at most 8 marks are drawn on one letter').to.equal(1 + 8 + 4);
+    expect(q(el, '.title').getAttribute('title')).to.equal(zalgo);
+    for (const node of qa(el, '.field, .header')) expect(node.scrollWidth).to.be.at.most(node.clientWidth + 1);
+  });
+
+  it('isolates model text and shows bidi controls in a file path as visible codes', async () => {
+    const path = 'invoice\u202Efdp.exe';
+    const el = await view(withBlocks([{ kind: 'diff', path, before: 'a\n', after: 'b\n' }], { title: 'مرحبا\u202E title' }));
+    expect(q(el, '.diff-path').textContent).to.equal('invoice⟨U+202E⟩fdp.exe');
+    expect(q(el, '.diff-path').getAttribute('title')).to.equal(path);
+    const title = q(el, '.title');
+    expect(title.getAttribute('dir')).to.equal('auto');
+    expect(getComputedStyle(title).unicodeBidi).to.equal('isolate');
+    expect(getComputedStyle(q(el, '.diff-path')).unicodeBidi).to.equal('isolate');
+  });
+});
+
+describe('task-surface-view: outline, language and replay', () => {
+  it('places its headings under the level the page asks for, and adds no landmark per section', async () => {
+    const model: TaskSurfaceModelV1 = { ...everyKindModel, sections: [{ id: 'a', title: 'First', blocks: [{ kind: 'markdown', text: '# Inner' }] }, { id: 'b', title: 'Second', blocks: [{ kind: 'notice', tone: 'info', text: 'x' }] }] };
+    const el = await view(model, { level: 3 });
+    expect(q(el, '.title').tagName).to.equal('H3');
+    expect(qa(el, '.section-title').map((h) => h.tagName)).to.deep.equal(['H4', 'H4']);
+    expect(q(el, '.md h5').textContent).to.equal('Inner');
+    expect(qa(el, 'section').length).to.equal(2);
+    expect(qa(el, 'section[aria-label], section[aria-labelledby], [role="region"]:not(.table-scroll):not(.diff-body)').length).to.equal(0);
+    const plain = await view(model);
+    expect(q(plain, '.title').tagName, 'default level 2').to.equal('H2');
+  });
+
+  it('writes full-width parentheses and zh-Hans in Chinese, also for a zh-Hans lang', async () => {
+    const el = await view(everyKindModel, { lang: 'zh-Hans' });
+    expect(q(el, '.req').textContent).to.equal('（必填）');
+    expect(q(el, '.base').getAttribute('lang')).to.equal('zh-Hans');
+    expect(q(el, '.hint').textContent).to.contain('Alt+\u2060↑\u2060/\u2060↓');
+    const en = await view(everyKindModel);
+    expect(q(en, '.req').textContent).to.equal('(required)');
+    expect(q(en, '.base').getAttribute('lang')).to.equal('en');
+  });
+
+  it('keeps "Alt+↑/↓" on one line however narrow', async () => {
+    const el = await view(everyKindModel, { lang: 'zh' });
+    const hint = q(el, '.hint');
+    hint.style.width = '4em';
+    const walker = document.createTreeWalker(hint, NodeFilter.SHOW_TEXT);
+    let text: Node | null;
+    while ((text = walker.nextNode()) && !text.textContent!.includes('Alt'));
+    const at = text!.textContent!.indexOf('Alt');
+    const range = document.createRange();
+    range.setStart(text!, at);
+    range.setEnd(text!, at + 'Alt+\u2060↑\u2060/\u2060↓'.length);
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+    expect(tops.size).to.equal(1);
+  });
+
+  it('reads an empty multi-choice as "None selected" in a replay, with no keyboard instructions', async () => {
+    const el = await view(everyKindModel, { readonly: true });
+    el.values = { name: 'x', notes: '', targets: [], notify: false, steps: ['build', 'test', 'deploy'] };
+    await el.updateComplete;
+    const answers = qa(el, '.answer').map((a) => `${a.querySelector('dt')!.textContent}=${a.querySelector('dd')!.textContent!.trim()}`);
+    expect(answers).to.include('Targets=None selected');
+    expect(answers).to.include('Notes=No answer');
+    expect(el.shadowRoot!.textContent).not.to.contain('Alt+');
+    expect(qa(el, '.hint').length).to.equal(0);
+  });
+});
+
+describe('task-surface-view: reordering', () => {
+  it('shows no resting highlight: the selected item stands out only while the list has focus', async () => {
+    const el = await view(everyKindModel);
+    const item = q(el, '[role="option"][aria-selected="true"]');
+    expect(getComputedStyle(item).boxShadow).to.equal('none');
+    item.focus();
+    expect(getComputedStyle(item).boxShadow).not.to.equal('none');
+  });
+
+  it('names each move button for its item and moves that item', async () => {
+    const el = await view(everyKindModel);
+    const names = qa(el, '.order-moves button').map((b) => b.getAttribute('aria-label'));
+    expect(names).to.deep.equal(['Move Build up', 'Move Build down', 'Move Test up', 'Move Test down', 'Move Deploy up', 'Move Deploy down']);
+    q<HTMLButtonElement>(el, 'button[aria-label="Move Deploy up"]').click();
+    await el.updateComplete;
+    expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['build', 'deploy', 'test']);
+    await aTimeout(0);
+    expect(deepActive()?.getAttribute('aria-label')).to.equal('Move Deploy up');
+    expect(q(el, '[role="status"]').textContent).to.equal('Moved Deploy to position 2 of 3.');
+    const rows = (b: string) => Math.round(q(el, `button[aria-label="${b}"]`).getBoundingClientRect().top);
+    const item = (v: string) => q(el, `[role="option"][data-value="${v}"]`).getBoundingClientRect();
+    const deploy = item('deploy');
+    expect(rows('Move Deploy up')).to.be.within(Math.floor(deploy.top), Math.ceil(deploy.bottom), 'the buttons sit beside their item');
+  });
+
+  it('moves an item by dragging its handle with the pointer', async () => {
+    const el = await view(everyKindModel);
+    const handle = q(el, '[role="option"][data-value="build"] .handle').getBoundingClientRect();
+    const last = q(el, '[role="option"][data-value="deploy"]').getBoundingClientRect();
+    const x = Math.round(handle.left + handle.width / 2);
+    await sendMouse({ type: 'move', position: [x, Math.round(handle.top + handle.height / 2)] });
+    await sendMouse({ type: 'down' });
+    await sendMouse({ type: 'move', position: [x, Math.round(last.top + last.height / 2)] });
+    await sendMouse({ type: 'move', position: [x, Math.round(last.bottom - 2)] });
+    await sendMouse({ type: 'up' });
+    await el.updateComplete;
+    expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['test', 'deploy', 'build']);
+    expect(q(el, '[role="status"]').textContent).to.equal('Moved Build to position 3 of 3.');
+    const changed = new Promise((resolve) => el.addEventListener('task-surface-value-change', resolve, { once: true }));
+    q<HTMLButtonElement>(el, 'button[aria-label="Move Build up"]').click();
+    await changed;
+  });
+});
