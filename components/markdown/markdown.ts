@@ -1,10 +1,12 @@
 import MarkdownIt from 'markdown-it';
 import { html, nothing, type TemplateResult } from 'lit';
+import { clipMarks } from '../view/text.js';
 
 /** How image syntax renders: `render` shows http(s) images; `alt-only` shows only their alt text. */
 export type RemoteImages = 'render' | 'alt-only';
 
 export interface MarkdownOptions {
+  /** Default `alt-only`: nothing is requested unless the caller asks for `render`. */
   remoteImages?: RemoteImages;
   /** Added to every heading level (capped at 6), so `#` sits below the embedding page's headings. */
   headingOffset?: number;
@@ -42,7 +44,7 @@ export function safeHttpUrl(href: string | null | undefined): string | null {
  * as HTML, so the output is safe under Trusted Types. Links open in a new tab only when clicked.
  */
 export function renderMarkdown(text: string, options: MarkdownOptions = {}): TemplateResult {
-  const ctx: Ctx = { remoteImages: options.remoteImages ?? 'render', headingOffset: options.headingOffset ?? 0 };
+  const ctx: Ctx = { remoteImages: options.remoteImages === 'render' ? 'render' : 'alt-only', headingOffset: options.headingOffset ?? 0 };
   return html`${walk(md().parse(text, {}), 0, ctx)[0]}`;
 }
 
@@ -68,21 +70,21 @@ function walk(tokens: Token[], i: number, ctx: Ctx): [Part[], number] {
 
 function element(token: Token, c: Part[], ctx: Ctx): Part | Part[] {
   switch (token.type) {
-    case 'paragraph_open': return token.hidden ? c : html`<p>${c}</p>`;
+    case 'paragraph_open': return token.hidden ? c : html`<p dir="auto">${c}</p>`;
     case 'heading_open': return heading(Number(token.tag.slice(1)) + ctx.headingOffset, c);
     case 'bullet_list_open': return html`<ul>${c}</ul>`;
     case 'ordered_list_open': {
       const start = Number(token.attrGet('start') ?? 1);
       return html`<ol start=${Number.isFinite(start) ? start : 1}>${c}</ol>`;
     }
-    case 'list_item_open': return html`<li>${c}</li>`;
-    case 'blockquote_open': return html`<blockquote>${c}</blockquote>`;
+    case 'list_item_open': return html`<li dir="auto">${c}</li>`;
+    case 'blockquote_open': return html`<blockquote dir="auto">${c}</blockquote>`;
     case 'table_open': return html`<div class="md-table"><table>${c}</table></div>`;
     case 'thead_open': return html`<thead>${c}</thead>`;
     case 'tbody_open': return html`<tbody>${c}</tbody>`;
     case 'tr_open': return html`<tr>${c}</tr>`;
-    case 'th_open': return html`<th scope="col">${c}</th>`;
-    case 'td_open': return html`<td>${c}</td>`;
+    case 'th_open': return html`<th scope="col" dir="auto">${c}</th>`;
+    case 'td_open': return html`<td dir="auto">${c}</td>`;
     case 'strong_open': return html`<strong>${c}</strong>`;
     case 'em_open': return html`<em>${c}</em>`;
     case 's_open': return html`<s>${c}</s>`;
@@ -96,19 +98,19 @@ function element(token: Token, c: Part[], ctx: Ctx): Part | Part[] {
 
 function heading(level: number, c: Part[]): TemplateResult {
   switch (Math.min(6, Math.max(1, level))) {
-    case 1: return html`<h1>${c}</h1>`;
-    case 2: return html`<h2>${c}</h2>`;
-    case 3: return html`<h3>${c}</h3>`;
-    case 4: return html`<h4>${c}</h4>`;
-    case 5: return html`<h5>${c}</h5>`;
-    default: return html`<h6>${c}</h6>`;
+    case 1: return html`<h1 dir="auto">${c}</h1>`;
+    case 2: return html`<h2 dir="auto">${c}</h2>`;
+    case 3: return html`<h3 dir="auto">${c}</h3>`;
+    case 4: return html`<h4 dir="auto">${c}</h4>`;
+    case 5: return html`<h5 dir="auto">${c}</h5>`;
+    default: return html`<h6 dir="auto">${c}</h6>`;
   }
 }
 
 function leaf(token: Token, ctx: Ctx): Part | Part[] {
   switch (token.type) {
     case 'inline': return walk(token.children ?? [], 0, ctx)[0];
-    case 'text': return token.content;
+    case 'text': return clipMarks(token.content);
     case 'softbreak': return '\n';
     case 'hardbreak': return html`<br />`;
     case 'code_inline': return html`<code>${token.content}</code>`;

@@ -6,7 +6,8 @@ import { markdownStyles } from './markdown.styles.js';
 
 /**
  * Renders markdown under the model-URL policy: no raw HTML, no linkify, only absolute http(s)
- * links (opened in a new tab on click), and with `remote-images="alt-only"` images as their alt text.
+ * links (opened in a new tab on click), and images as their alt text unless the page opts in
+ * with `remote-images="render"`: by default model text can make the browser request nothing.
  *
  * @csspart base - The wrapper of the rendered markdown.
  * @cssproperty --task-surface-fg - Text colour (default: inherited from the page).
@@ -14,17 +15,19 @@ import { markdownStyles } from './markdown.styles.js';
  */
 export class TaskSurfaceMarkdown extends LitElement {
   // Text takes the page's colour (markdown sits inside the page's own bubbles); links and code use the theme.
-  static override styles = [themeStyles, markdownStyles, css`:host { display: block; color: var(--task-surface-fg, inherit); }`];
+  static override styles = [themeStyles, markdownStyles, css`:host { display: block; min-width: 0; color: var(--task-surface-fg, inherit); }`];
 
   /** The markdown source. */
   @property() accessor text = '';
-  /** `render` (default) shows http(s) images; `alt-only` renders only their alt text. */
-  @property({ attribute: 'remote-images' }) accessor remoteImages: RemoteImages = 'render';
+  /** `alt-only` (default) renders images as their alt text; `render` (an explicit opt-in) shows http(s) images. */
+  @property({ attribute: 'remote-images' }) accessor remoteImages: RemoteImages = 'alt-only';
   /** Added to heading levels (capped at 6). */
   @property({ type: Number, attribute: 'heading-offset' }) accessor headingOffset = 0;
 
   override render() {
-    return html`<div class="md" part="base">${renderMarkdown(this.text, { remoteImages: this.remoteImages, headingOffset: this.headingOffset })}</div>`;
+    // Anything but the exact opt-in (a typo, an empty attribute) keeps images as text.
+    const remoteImages = this.remoteImages === 'render' ? 'render' : 'alt-only';
+    return html`<div class="md" part="base">${renderMarkdown(this.text, { remoteImages, headingOffset: this.headingOffset })}</div>`;
   }
 }
 

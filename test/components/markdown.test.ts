@@ -79,7 +79,7 @@ describe('markdown policy', () => {
 
   it('shows only http(s) images in render mode; the network probe sees a real request', async () => {
     const probe = `${location.origin}/__markdown_probe.png?${Math.random()}`;
-    const el = await fixture(html`<task-surface-markdown .text=${`![probe](${probe}) ![bad](javascript:1)`}></task-surface-markdown>`);
+    const el = await fixture(html`<task-surface-markdown remote-images="render" .text=${`![probe](${probe}) ![bad](javascript:1)`}></task-surface-markdown>`);
     const imgs = el.shadowRoot!.querySelectorAll('img');
     expect(imgs.length).to.equal(1);
     expect(imgs[0]!.alt).to.equal('probe');
@@ -88,6 +88,25 @@ describe('markdown policy', () => {
     const control = `${location.origin}/__markdown_control.txt?${Math.random()}`;
     await fetch(control).catch(() => undefined);
     await waitUntil(() => resourceNames().includes(control), 'the positive control request was not observed');
+  });
+
+  it('by default renders images as their alt text and requests nothing', async () => {
+    const probe = `${location.origin}/__markdown_default.png?${Math.random()}`;
+    const before = new Set(resourceNames());
+    const el = await fixture<HTMLElement & { updateComplete: Promise<unknown> }>(html`<task-surface-markdown .text=${`Look: ![the chart](${probe})`}></task-surface-markdown>`);
+    expect(el.shadowRoot!.querySelectorAll('img').length).to.equal(0);
+    expect(el.shadowRoot!.textContent).to.contain('Look: the chart');
+    for (const value of ['', 'RENDER', 'yes']) {
+      el.setAttribute('remote-images', value);
+      await el.updateComplete;
+      expect(el.shadowRoot!.querySelectorAll('img').length, `remote-images="${value}" is not the opt-in`).to.equal(0);
+    }
+    const host = document.createElement('div');
+    render(renderMarkdown(`![x](${probe})`), host);
+    expect(host.querySelectorAll('img').length, 'renderMarkdown defaults to alt-only too').to.equal(0);
+    // The positive control (the render-mode test) shows a request for such a URL is observed.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(resourceNames().filter((n) => !before.has(n) && n.includes('__markdown_default'))).to.deep.equal([]);
   });
 
   it('renders headings, lists, code, quotes and tables as their elements', () => {
