@@ -5,6 +5,7 @@ import {
   type CallId, type MessageId, type TaskSurfaceId, type TaskSurfaceSubmissionId,
 } from './ids.js';
 import { JsonValueSchema, type JsonValue } from './json.js';
+import type { TaskSurfaceLimits } from './limits.js';
 import type { TaskSurfaceModelV1 } from './model.js';
 
 /** The tool's name: one stable definition for every model. */
@@ -16,6 +17,11 @@ export interface TaskSurfacePresentationMeta {
   version: 1;
   surfaceId: TaskSurfaceId;
   model: TaskSurfaceModelV1;
+  /**
+   * The limits the Host parsed the model with, present only when they differ from the defaults,
+   * so a transcript row can show exactly what the Host accepted (a 400-row table, say).
+   */
+  limits?: Partial<TaskSurfaceLimits>;
 }
 
 /** The shape of the meta envelope; the model inside is checked by `parseTaskSurfaceModel`. */

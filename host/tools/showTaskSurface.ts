@@ -1,5 +1,5 @@
 import {
-  formatModelIssues, parseShowTaskSurfaceArgs, showTaskSurfaceResultText, showTaskSurfaceTool,
+  DEFAULT_LIMITS, formatModelIssues, parseShowTaskSurfaceArgs, showTaskSurfaceResultText, showTaskSurfaceTool,
   type JsonValue, type SessionId, type TaskSurfaceId, type TaskSurfaceLimits, type TaskSurfacePresentationMeta,
 } from '../../protocol/index.js';
 import type { HostTool } from '../types.js';
@@ -37,6 +37,9 @@ export function createShowTaskSurfaceTool(deps: ShowTaskSurfaceDeps): HostTool {
       if (!parsed.ok) return fail(formatModelIssues(parsed.issues, ''));
       const surfaceId = deps.mintSurfaceId(ctx.sessionId);
       const meta: TaskSurfacePresentationMeta = { kind: 'task-surface', version: 1, surfaceId, model: parsed.model };
+      // Larger (or smaller) limits travel with the model, so a transcript row renders what was accepted.
+      const custom = (Object.keys(DEFAULT_LIMITS) as (keyof TaskSurfaceLimits)[]).some((k) => deps.limits[k] !== DEFAULT_LIMITS[k]);
+      if (custom) meta.limits = { ...deps.limits };
       ctx.concludeTurn();
       return {
         ok: true,
