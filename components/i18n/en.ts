@@ -70,7 +70,7 @@ export const en = {
   status: { open: 'Open', submitted: 'Submitted', dismissed: 'Dismissed', bypassed: 'Answered in chat', closed: 'Closed' },
   statusLabel: 'Status',
   showReplay: 'Show the task',
-  answerInDock: 'Open: answer in the panel below.',
+  answerInDock: 'Answer in the panel below.',
   hideReplay: 'Hide the task',
   taskSurface: 'Task',
   /** The action card's chrome; a kind's own labels live in its browser body. */

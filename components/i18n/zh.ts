@@ -69,7 +69,7 @@ export const zh: Strings = {
   status: { open: '进行中', submitted: '已提交', dismissed: '已关闭', bypassed: '已在聊天中回答', closed: '已结束' },
   statusLabel: '状态',
   showReplay: '查看任务',
-  answerInDock: '进行中：请在下方面板中作答。',
+  answerInDock: '请在下方面板中作答。',
   hideReplay: '隐藏任务',
   taskSurface: '任务',
   card: {

@@ -2,13 +2,17 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { consume } from '@lit/context';
 import { property, state } from 'lit/decorators.js';
 import type { NormalizedTaskSurfaceModel, SessionId, TaskSurfaceId, TaskSurfaceValues } from '../../protocol/index.js';
+import { effectiveLimits, type TaskSurfaceLimits } from '../../protocol/limits.js';
 import { parseTaskSurfaceModel } from '../../protocol/parse.js';
 import { SHOW_TASK_SURFACE, TaskSurfacePresentationMetaEnvelopeSchema } from '../../protocol/taskSurface.js';
 import type { HostTransport } from '../../transport/types.js';
-import { strings, type Lang } from '../i18n/index.js';
+import { langTag, strings, type Lang } from '../i18n/index.js';
 import { transportContext } from '../shared/context.js';
 import { themeStyles } from '../shared/theme.js';
+import { modelTextStyles } from '../view/modelText.styles.js';
 import '../view/task-surface-view.js';
+import { headingLevel } from '../view/heading.js';
+import { clipMarks } from '../view/text.js';
 import { StatusController } from './statusController.js';
 import type { SurfaceStatus } from './surfaceStatus.js';
 import { toolviewStyles } from './task-surface-toolview.styles.js';
@@ -19,6 +23,10 @@ const VIEW_PARTS = 'base:view-base, header:view-header, section:view-section, bl
 /**
  * The read-only transcript row of a `show_task_surface` result: the title, whether the surface
  * is open, submitted, dismissed or bypassed, and an expandable read-only replay. It never edits.
+ * While the surface is open the row is only a pointer to the Dock ("Answer in the panel below"):
+ * a second copy of the question would show the original values, not the draft.
+ * The model is parsed with the limits the Host wrote into the meta (else the defaults), so the
+ * row renders whatever the Host accepted.
  * Status: open while the session projection's active surface is this one; otherwise read from the
  * log (`findClosedOutcome`), unless the page sets `status`. With an unknown version, malformed
  * metadata, another tool name, or no transport, it shows the tool's plain result text.
@@ -29,12 +37,13 @@ const VIEW_PARTS = 'base:view-base, header:view-header, section:view-section, bl
  * @csspart toggle - The show/hide replay button.
  * @csspart replay - The read-only replay wrapper.
  * @csspart fallback - The plain result text.
+ * @csspart pointer - While open: the line that points to the Dock.
  * @csspart view - The nested read-only `task-surface-view`; its parts are exported as `view-base`,
  *   `view-header`, `view-section`, `view-block`, `view-fields`, `view-answer`.
  * @cssproperty --task-surface-bg - Row background (and every token of `task-surface-view`).
  */
 export class TaskSurfaceToolview extends LitElement {
-  static override styles = [themeStyles, toolviewStyles];
+  static override styles = [themeStyles, modelTextStyles, toolviewStyles];
 
   /** The tool's name; anything but `show_task_surface` falls back to `content`. */
   @property() accessor name = SHOW_TASK_SURFACE;
@@ -47,6 +56,8 @@ export class TaskSurfaceToolview extends LitElement {
   @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
   /** Set by a page that already knows the outcome; skips the log read. */
   @property() accessor status: SurfaceStatus | undefined = undefined;
+  /** Level of the replay's first headings (its section titles), 1–6; default 2, fitting a transcript under the page's h1. */
+  @property({ type: Number, attribute: 'heading-level' }) accessor headingLevel = 2;
   @property({ reflect: true }) override accessor lang: Lang = 'en';
   @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
 
@@ -69,32 +80,42 @@ export class TaskSurfaceToolview extends LitElement {
     if (this.name !== SHOW_TASK_SURFACE) return null;
     const envelope = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(this.meta);
     if (!envelope.success) return null;
-    const model = parseTaskSurfaceModel(envelope.data.model);
+    const model = parseTaskSurfaceModel(envelope.data.model, limitsOf(envelope.data['limits']));
     return model.ok ? { surfaceId: envelope.data.surfaceId, model: model.model } : null;
   }
 
   override render() {
     const parsed = this.parsed;
     if (!parsed || !(this.transport ?? this.contextTransport)) {
-      return html`<p class="fallback" part="base fallback">${this.content}</p>`;
+      return html`<p class="fallback model-text" part="base fallback" dir="auto">${clipMarks(this.content)}</p>`;
     }
     const s = strings(this.lang);
     const outcome = this.status ? undefined : this.statusWatch.outcome;
     const status = this.status ?? outcome?.status;
     const values: TaskSurfaceValues | undefined = outcome?.values;
-    return html`<div class="base" part="base">
-      <div class="summary" part="summary">
+    const summary = html`<div class="summary" part="summary">
         <span class="kind">${s.taskSurface}</span>
-        <span class="title">${parsed.model.title}</span>
+        <span class="title model-text clamp" dir="auto" title=${parsed.model.title}>${clipMarks(parsed.model.title)}</span>
         ${status ? html`<span class="status ${status}" part="status"><span class="sr-only">${s.statusLabel}: </span>${s.status[status]}</span>` : nothing}
-      </div>
+      </div>`;
+    if (status === 'open') {
+      return html`<div class="base" part="base" lang=${langTag(this.lang)}>${summary}
+        <p class="pointer" part="pointer">${s.answerInDock}</p></div>`;
+    }
+    return html`<div class="base" part="base" lang=${langTag(this.lang)}>
+      ${summary}
       <button type="button" class="button toggle" part="toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls="replay"
         @click=${() => { this.expanded = !this.expanded; }}>${this.expanded ? s.hideReplay : s.showReplay}</button>
       <div id="replay" class="replay" part="replay" ?hidden=${!this.expanded}>
-        ${this.expanded ? html`<task-surface-view part="view" exportparts=${VIEW_PARTS} readonly hide-title .model=${parsed.model} .values=${values} lang=${this.lang} theme=${this.theme ?? nothing}></task-surface-view>` : nothing}
+        ${this.expanded ? html`<task-surface-view part="view" exportparts=${VIEW_PARTS} readonly hide-title heading-level=${Math.max(1, headingLevel(this.headingLevel, 2) - 1)} .model=${parsed.model} .values=${values} lang=${this.lang} theme=${this.theme ?? nothing}></task-surface-view>` : nothing}
       </div>
     </div>`;
   }
+}
+
+/** Limits from the meta (positive integers only; anything else is the default). */
+function limitsOf(value: unknown): Partial<TaskSurfaceLimits> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? effectiveLimits(value as Partial<TaskSurfaceLimits>) : undefined;
 }
 
 if (!customElements.get('task-surface-toolview')) customElements.define('task-surface-toolview', TaskSurfaceToolview);

@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import type { Host } from '../../host/types.js';
-import type { SessionId, ToolResultEvent } from '../../protocol/index.js';
+import { mintTaskSurfaceDismissalId, type SessionId, type ToolResultEvent } from '../../protocol/index.js';
 import { createLocalTransport } from '../../transport/local.js';
 import type { HostTransport, TransportError } from '../../transport/types.js';
 import type { TaskSurfaceToolview } from '../../components/toolview/task-surface-toolview.js';
@@ -50,6 +50,26 @@ describe('components with the real host (local transport)', () => {
     expect(answers[0]!.type === 'user/message' && answers[0]!.source.taskSurface?.values).to.deep.equal({ plan: 'b', why: 'it is cheaper' });
     await waitUntil(() => statusOf(toolview).endsWith('Submitted'));
     expect(localStorage.getItem(`task-surface:drafts:${ctx.sessionId}`)).to.equal(null);
+  });
+
+  it('a row renders what a host with larger limits accepted (a 400-row table), open and closed', async () => {
+    const driver = new ScriptedDriver();
+    host = createHost({ store: createMemoryStore(), driver, limits: { tableRows: 400 } });
+    const rows = Array.from({ length: 400 }, (_, i) => ({ n: `row ${i}` }));
+    const model = { version: 1, title: 'Inventory', sections: [{ id: 's', blocks: [{ kind: 'table', columns: [{ id: 'n', label: 'Name' }], rows }] }], submit: { label: 'OK' } };
+    const { sessionId, surfaceId } = await withOpenSurface(host, driver, model);
+    const transport = createLocalTransport(host);
+    const page = await host.readLog(sessionId, { limit: 50 });
+    const result = page.events.find((e): e is ToolResultEvent => e.type === 'tool/result')!;
+    const el = await row(transport, sessionId, result);
+    await waitUntil(() => el.shadowRoot!.querySelector('.pointer') !== null, 'open: a pointer to the Dock');
+    await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: mintTaskSurfaceDismissalId() });
+    await waitUntil(() => statusOf(el).endsWith('Dismissed'));
+    el.shadowRoot!.querySelector<HTMLButtonElement>('button.toggle')!.click();
+    await el.updateComplete;
+    const view = el.shadowRoot!.querySelector('task-surface-view')!;
+    await view.updateComplete;
+    expect(view.shadowRoot!.querySelector('.table-more')!.textContent).to.contain('Showing 50 of 400 rows');
   });
 
   it('a blank required field is caught before sending and nothing reaches the host', async () => {

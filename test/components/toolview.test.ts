@@ -57,6 +57,7 @@ describe('task-surface-toolview', () => {
     t.log = [resultEvent(3), userEvent(4, { values: { name: 'v9', plan: 'b' } }), userEvent(5)];
     t.close(S1);
     await waitUntil(() => statusOf(el).endsWith('Submitted'));
+    await waitUntil(() => q(el, 'button.toggle') !== null);
     const toggle = q(el, 'button.toggle')!;
     expect(toggle.getAttribute('aria-expanded')).to.equal('false');
     toggle.click();
@@ -88,6 +89,49 @@ describe('task-surface-toolview', () => {
     expect([t.watchCalls, t.calls.readLog]).to.deep.equal([0, 0]);
   });
 
+  it('while open, is only a pointer to the Dock: no second copy of the question', async () => {
+    const t = new FakeTransport();
+    t.open(S1, 'sf-1', everyKindModel as TaskSurfaceModelV1);
+    for (const [lang, text] of [['en', 'Answer in the panel below.'], ['zh', '请在下方面板中作答。']] as const) {
+      const el = await row(t, meta(), { lang });
+      await waitUntil(() => q(el, '.pointer') !== null);
+      expect(q(el, '.pointer')!.textContent).to.equal(text);
+      expect(q(el, 'button.toggle'), 'no Show the task').to.equal(null);
+      expect(q(el, 'task-surface-view')).to.equal(null);
+      if (lang === 'zh') expect(q(el, '.base')!.getAttribute('lang')).to.equal('zh-Hans');
+    }
+  });
+
+  it('renders a model the Host accepted under larger limits (they travel in the meta)', async () => {
+    const t = new FakeTransport();
+    const rows = Array.from({ length: 400 }, (_, i) => ({ n: `r${i}` }));
+    const big: TaskSurfaceModelV1 = { version: 1, title: 'Big', sections: [{ id: 's', blocks: [{ kind: 'table', columns: [{ id: 'n', label: 'N' }], rows }] }], submit: { label: 'OK' } };
+    const withLimits = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big, { limits: { tableRows: 400 } })}
+      session-id="s1" .transport=${t}></task-surface-toolview>`);
+    expect(q(withLimits, '.fallback')).to.equal(null);
+    q(withLimits, 'button.toggle')!.click();
+    await withLimits.updateComplete;
+    const view = q(withLimits, 'task-surface-view')! as HTMLElement & { updateComplete: Promise<unknown> };
+    await view.updateComplete;
+    expect(view.shadowRoot!.querySelector('.table-more')!.textContent).to.contain('Showing 50 of 400 rows');
+    const without = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big)}
+      .content=${'plain'} session-id="s1" .transport=${t}></task-surface-toolview>`);
+    expect(q(without, '.fallback')!.textContent, 'the default limits refuse 400 rows').to.equal('plain');
+    const bogus = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big, { limits: { tableRows: 'lots' } })}
+      .content=${'plain'} session-id="s1" .transport=${t}></task-surface-toolview>`);
+    expect(q(bogus, '.fallback')!.textContent, 'a limit that is not a positive integer is the default').to.equal('plain');
+  });
+
+  it('clamps a huge title to two lines and keeps the full text', async () => {
+    const t = new FakeTransport();
+    const title = 'T'.repeat(55_000);
+    const el = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta({ ...everyKindModel, title })}
+      session-id="s1" .transport=${t} style="width: 600px"></task-surface-toolview>`);
+    expect(el.getBoundingClientRect().height).to.be.below(160);
+    expect(q(el, '.title')!.getAttribute('title')).to.equal(title);
+    expect(q(el, '.title')!.getAttribute('dir')).to.equal('auto');
+  });
+
   it('releases its watch on disconnect', async () => {
     const t = new FakeTransport();
     const el = await row(t);
@@ -101,14 +145,17 @@ describe('task-surface-toolview accessibility', () => {
   afterEach(() => setViewport({ width: 800, height: 600 }));
   for (const theme of ['light', 'dark']) {
     for (const lang of ['en', 'zh']) {
-      it(`axe finds nothing, expanded (${theme}, ${lang})`, async () => {
+      it(`axe finds nothing, open and expanded (${theme}, ${lang})`, async () => {
         const t = new FakeTransport();
         t.open(S1, 'sf-1', everyKindModel);
-        const el = await row(t, meta(), { theme, lang });
-        await waitUntil(() => statusOf(el) !== '');
+        const open = await row(t, meta(), { theme, lang });
+        await waitUntil(() => statusOf(open) !== '');
+        await expect(open).to.be.accessible();
+        const el = await fixture<TaskSurfaceToolview>(html`<div><h1>Chat</h1><task-surface-toolview status="submitted" .meta=${meta()}
+          session-id="s1" .transport=${t} lang=${lang} theme=${theme}></task-surface-toolview></div>`).then((d) => d.querySelector('task-surface-toolview')!);
         q(el, 'button.toggle')!.click();
         await el.updateComplete;
-        await expect(el).to.be.accessible();
+        await expect(el.parentElement!).to.be.accessible();
       });
     }
   }
