@@ -6,7 +6,11 @@ import type { CallId, CardProposal, JsonValue, SessionId } from '../../protocol/
 import type { HostTransport } from '../../transport/types.js';
 import { transportContext } from '../shared/context.js';
 import { emit, type TaskSurfaceEventDetails } from '../shared/events.js';
+import { langOf, langTag } from '../i18n/index.js';
 import { themeStyles } from '../shared/theme.js';
+import { heading, headingLevel } from '../view/heading.js';
+import { modelTextStyles } from '../view/modelText.styles.js';
+import { clipMarks } from '../view/text.js';
 import { actionCardStyles } from './action-card.styles.js';
 import { cardBodyFor, onCardBodiesChanged, type CardBody } from './bodies.js';
 import { CardController } from './cardController.js';
@@ -23,7 +27,9 @@ declare global {
  * kind's browser body, shown only when `details` pass the body's own schema), a button per verb the
  * body offers in the current phase, Not now, and a process row with the recorded phase. A button
  * calls `actionCards.act` through the transport; every control is disabled while it runs; a refusal
- * is shown in words. The card itself comes from watching the session.
+ * is shown in words, and focus then lands on the status line (the button pressed may be gone).
+ * The status line is empty until something happens (no permanent "Not started"); a dismissed or
+ * replaced card shrinks to its title and status. The card itself comes from watching the session.
  *
  * @fires task-surface-card-act-request - Cancelable, before an action is sent: `{ callId, verb }`.
  * @fires task-surface-card-acted - The Host answered (or the transport failed): `{ callId, verb, result }`.
@@ -34,7 +40,7 @@ declare global {
  * @csspart actions - The button row.
  * @csspart action - Each button of the row, Not now included.
  * @csspart not-now - The Not now button.
- * @csspart process - The process row (`role="status"`) with the recorded phase.
+ * @csspart process - The process row (`role="status"`) with the recorded phase; empty while nothing has happened.
  * @cssproperty --task-surface-bg - Background.
  * @cssproperty --task-surface-fg - Text colour.
  * @cssproperty --task-surface-muted - Brief and process row.
@@ -47,7 +53,7 @@ declare global {
  * @cssproperty --task-surface-space - Padding and gaps.
  */
 export class ActionCard extends LitElement {
-  static override styles = [themeStyles, actionCardStyles];
+  static override styles = [themeStyles, modelTextStyles, actionCardStyles];
 
   /** The session whose view carries the card. */
   @property({ attribute: 'session-id' }) accessor sessionId = '';
@@ -59,6 +65,8 @@ export class ActionCard extends LitElement {
   @state() private accessor contextTransport: HostTransport | undefined = undefined;
   /** Language of the chrome and the body: `en` or `zh`. */
   @property({ reflect: true }) override accessor lang: CardLang = 'en';
+  /** Level of the card's title heading, 1–6; default 2, fitting a transcript under the page's h1. */
+  @property({ type: Number, attribute: 'heading-level' }) accessor headingLevel = 2;
   /** `light` or `dark`; unset follows `prefers-color-scheme`. */
   @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
 
@@ -102,6 +110,7 @@ export class ActionCard extends LitElement {
     const proposal = this.card.proposal;
     if (proposal === undefined) return nothing;
     const s = cardStrings(this.lang);
+    const lang = langOf(this.lang);
     const body = cardBodyFor(proposal.action);
     const details = body?.details.safeParse(proposal.details);
     const phase = this.phase;
@@ -109,31 +118,32 @@ export class ActionCard extends LitElement {
     const busy = this.running !== undefined;
     const verbs = settled || !details?.success ? [] : (body?.verbs ?? []).filter((v) => v.phases.includes(phase));
     const notNow = !settled && (phase === 'proposed' || (body?.dismissibleIn ?? []).includes(phase));
-    return html`<article class="base ${settled ? 'settled' : ''}" part="base" aria-labelledby="title">
+    const idle = !busy && phase === 'proposed';
+    return html`<article class="base ${settled ? 'settled' : ''}" part="base" aria-labelledby="title" lang=${langTag(this.lang)}>
       <header>
-        <h3 class="title" id="title" part="title"><span class="sr-only">${s.suggested} </span>${proposal.title}</h3>
-        <p class="brief" part="brief">${proposal.brief}</p>
+        ${heading(headingLevel(this.headingLevel, 2), html`<span class="sr-only">${s.suggested} </span><span part="title">${clipMarks(proposal.title)}</span>`,
+          { id: 'title', className: 'title model-text clamp', title: proposal.title })}
+        ${settled ? nothing : html`<p class="brief model-text clamp" part="brief" dir="auto" title=${proposal.brief}>${clipMarks(proposal.brief)}</p>`}
       </header>
-      <div class="body" part="body">${body && details?.success ? keyed(`${this.sessionId} ${this.callId}`, body.render(details.data, {
-        lang: this.lang, phase, data: this.card.decision?.data ?? {}, disabled: busy || settled,
+      ${settled ? nothing : html`<div class="body" part="body">${body && details?.success ? keyed(`${this.sessionId} ${this.callId}`, body.render(details.data, {
+        lang, phase, data: this.card.decision?.data ?? {}, disabled: busy || settled,
         setPayload: (verb, payload) => void this.payloads.set(verb, payload),
-      })) : html`<p>${s.unsupported}</p>`}</div>
+      })) : html`<p>${s.unsupported}</p>`}</div>`}
       ${verbs.length === 0 && !notNow ? nothing : html`<div class="actions" part="actions" role="group" aria-label=${s.actions}>
         ${verbs.map((v) => html`<button type="button" class="button ${v.primary ? 'primary' : ''}" part="action"
-          ?disabled=${busy} @click=${() => this.act(v.verb)}>${v.label[this.lang] ?? v.label.en}</button>`)}
+          ?disabled=${busy} @click=${() => this.act(v.verb)}>${v.label[lang] ?? v.label.en}</button>`)}
         ${notNow ? html`<button type="button" class="button" part="action not-now" ?disabled=${busy}
           @click=${() => this.act('dismiss')}>${s.notNow}</button>` : nothing}
       </div>`}
-      <p class="process" part="process" role="status" aria-live="polite">
+      <p class="process ${idle ? 'sr-only' : ''}" part="process" role="status" aria-live="polite" tabindex="-1">${idle ? nothing : html`
         <span class="label">${s.status}</span>
-        <span class="phase">${busy ? s.working : this.phaseLabel(s, body, phase)}</span>
-      </p>
-      ${this.message === '' ? nothing : html`<p class="refusal" role="alert">${this.message}</p>`}
+        <span class="phase">${busy ? s.working : this.phaseLabel(s, body, phase)}</span>`}</p>
+      ${this.message === '' ? nothing : html`<p class="refusal" role="alert" tabindex="-1">${this.message}</p>`}
     </article>`;
   }
 
   private phaseLabel(s: CardStrings, body: CardBody<unknown> | undefined, phase: string): string {
-    return body?.phases?.[phase]?.[this.lang] ?? s.phase[phase] ?? phase;
+    return body?.phases?.[phase]?.[langOf(this.lang)] ?? s.phase[phase] ?? phase;
   }
 
   /** Sends one action for this card; a second click while one runs is ignored (the buttons are disabled). */
@@ -156,6 +166,30 @@ export class ActionCard extends LitElement {
     this.running = undefined;
     this.message = this.describe(result, proposal.action);
     emit(this, 'task-surface-card-acted', { callId: this.callId, verb, result });
+    await this.focusStatus(result.status !== 'refused' && result.status !== 'failed');
+  }
+
+  /**
+   * After an action the pressed button may be gone (Not now hides the row): focus the status
+   * line, or the refusal when the phase did not change, never <body>. The decision arrives with
+   * the next session view, so this waits a little for the status line to say something.
+   */
+  private async focusStatus(waitForDecision: boolean): Promise<void> {
+    for (let i = 0; i < (waitForDecision ? 20 : 1); i++) {
+      await this.updateComplete;
+      if (this.renderRoot.querySelector('.process:not(.sr-only)')) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    if (!this.isConnected || !this.focusIsHereOrLost()) return;
+    const root = this.renderRoot;
+    (root.querySelector<HTMLElement>('.process:not(.sr-only)') ?? root.querySelector<HTMLElement>('.refusal'))?.focus();
+  }
+
+  /** Focus is in this card, or nowhere (a disabled or removed button dropped it): never steal it from elsewhere. */
+  private focusIsHereOrLost(): boolean {
+    let active = document.activeElement;
+    while (active && active !== this && active.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    return active === null || active === document.body || active === this;
   }
 
   private describe(result: ActionCardActedDetail['result'], action: string): string {
@@ -163,7 +197,7 @@ export class ActionCard extends LitElement {
     switch (result.status) {
       case 'refused': {
         const own = cardBodyFor(action)?.reasons?.[result.reason];
-        if (own !== undefined) return own[this.lang] ?? own.en;
+        if (own !== undefined) return own[langOf(this.lang)] ?? own.en;
         return isKnownReason(result.reason) ? s.reason[result.reason] : s.reason.unavailable;
       }
       case 'unconfirmed':

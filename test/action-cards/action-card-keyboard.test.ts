@@ -72,7 +72,7 @@ describe('action-card keyboard and words', () => {
 
   const known = {
     en: {
-      closing: 'The assistant is shutting down. Try again in a moment.',
+      closing: 'The agent is shutting down. Try again in a moment.',
       'not-live-root': 'This conversation is not active right now. Reopen it and try again.',
       unknown: 'This card is no longer known to the conversation.',
       unavailable: 'This action is not available right now.',

@@ -1,5 +1,6 @@
-import { expect, fixture, html } from '@open-wc/testing';
+import { aTimeout, expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { ContextProvider } from '@lit/context';
+import { render, type TemplateResult } from 'lit';
 import '../../components/action-card/action-card.js';
 import type { ActionCard } from '../../components/action-card/action-card.js';
 import { registerShippedCardBodies } from '../../components/action-card/kinds/index.js';
@@ -50,6 +51,21 @@ const mount = async (fake: ReturnType<typeof fakeTransport>, callId = 'c1', lang
   await el.updateComplete;
   return el;
 };
+/** A plain wrapper, not `fixture`: fixture waits a frame for non-Lit elements, and a background tab draws none. */
+function plainWrapper(template: TemplateResult): HTMLDivElement {
+  const wrapper = document.body.appendChild(document.createElement('div'));
+  render(template, wrapper);
+  wrappers.push(wrapper);
+  return wrapper;
+}
+const wrappers: HTMLElement[] = [];
+afterEach(() => { for (const w of wrappers.splice(0)) w.remove(); });
+/** The focused element, through every shadow root. */
+function deepActive(): Element | null {
+  let a: Element | null = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
 const $ = (el: ActionCard, selector: string) => el.shadowRoot!.querySelector<HTMLElement>(selector);
 const buttons = (el: ActionCard) => [...el.shadowRoot!.querySelectorAll<HTMLButtonElement>('button')];
 /** Lets the act promise chain and the element's update finish (microtasks only: timers are throttled in background tabs). */
@@ -67,7 +83,8 @@ describe('action-card', () => {
     expect($(el, '[part="brief"]')!.textContent).to.equal('Keeps this trip plan as an editable page.');
     expect([...el.shadowRoot!.querySelectorAll('li')].map((li) => li.textContent)).to.deep.equal(['Day 1', 'Day 2']);
     expect(buttons(el).map((b) => b.textContent!.trim())).to.deep.equal(['Create page', 'Not now']);
-    expect($(el, '[part="process"]')!.textContent).to.match(/Status:\s*Not started/);
+    expect($(el, '[part="process"]')!.textContent!.trim(), 'no permanent "Status: Not started"').to.equal('');
+    expect($(el, '[part="process"]')!.getAttribute('role'), 'the live region is there before anything happens').to.equal('status');
     await expect(el).to.be.accessible();
   });
 
@@ -121,7 +138,7 @@ describe('action-card', () => {
     fake.answer(async () => { throw new Error('offline'); });
     buttons(el)[0]!.click();
     await settle(el);
-    expect($(el, '[role="alert"]')!.textContent).to.equal('Could not reach the assistant. Try again.');
+    expect($(el, '[role="alert"]')!.textContent).to.equal('Could not reach the agent. Try again.');
     await expect(el).to.be.accessible();
   });
 
@@ -163,7 +180,8 @@ describe('action-card', () => {
   it('speaks Chinese with lang="zh"', async () => {
     const el = await mount(fakeTransport([page]), 'c1', 'zh');
     expect(buttons(el).map((b) => b.textContent!.trim())).to.deep.equal(['创建页面', '暂不']);
-    expect($(el, '[part="process"]')!.textContent).to.match(/状态：\s*未开始/);
+    expect($(el, '[part="process"]')!.textContent!.trim()).to.equal('');
+    expect($(el, '[part="base"]')!.getAttribute('lang')).to.equal('zh-Hans');
     await expect(el).to.be.accessible();
   });
 
@@ -177,6 +195,69 @@ describe('action-card', () => {
     expect(el.getAttribute('theme')).to.equal('dark');
     expect($(el, '[role="alert"]')!.textContent).to.equal('You do not have permission to do this here.');
     await expect(el).to.be.accessible();
+  });
+
+  it('Not now and the main action leave focus on the status line, not <body>', async () => {
+    for (const [index, phase, words] of [[1, 'dismissed', 'Dismissed'], [0, 'created', 'Page created']] as const) {
+      const fake = fakeTransport([page]);
+      const el = await mount(fake);
+      const button = buttons(el)[index]!;
+      button.focus();
+      button.click();
+      await settle(el);
+      fake.decide('c1', phase, phase === 'created' ? { url: 'https://pages.example/p' } : {});
+      await waitUntil(() => deepActive()?.getAttribute('part') === 'process', `focus on the status line after ${words}`);
+      expect(deepActive()!.textContent).to.contain(words);
+    }
+  });
+
+  it('does not take focus from elsewhere when the answer arrives', async () => {
+    const fake = fakeTransport([page]);
+    const wrapper = plainWrapper(html`<input id="composer" aria-label="Message"><action-card session-id="s1" call-id="c1" .transport=${fake.transport}></action-card>`);
+    const el = wrapper.querySelector('action-card')!;
+    await el.updateComplete;
+    buttons(el)[1]!.click();
+    wrapper.querySelector<HTMLInputElement>('#composer')!.focus();
+    await settle(el);
+    fake.decide('c1', 'dismissed');
+    await aTimeout(100);
+    expect(document.activeElement!.id).to.equal('composer');
+  });
+
+  it('a dismissed card shrinks to its title and status', async () => {
+    const fake = fakeTransport([page]);
+    const el = await mount(fake);
+    const before = el.getBoundingClientRect().height;
+    fake.decide('c1', 'dismissed');
+    await el.updateComplete;
+    expect($(el, '[part="brief"]')).to.equal(null);
+    expect($(el, '[part="body"]')).to.equal(null);
+    expect(el.getBoundingClientRect().height).to.be.below(before / 2);
+    expect($(el, '[part="process"]')!.textContent).to.contain('Dismissed');
+    await expect(el).to.be.accessible();
+  });
+
+  it('takes its heading level from the page (default 2) and passes axe heading-order under an h1', async () => {
+    const fake = fakeTransport([page]);
+    const wrapper = plainWrapper(html`<h1>Chat</h1><action-card session-id="s1" call-id="c1" .transport=${fake.transport}></action-card>`);
+    const el = wrapper.querySelector('action-card')!;
+    await el.updateComplete;
+    expect($(el, '.title')!.tagName).to.equal('H2');
+    await expect(wrapper).to.be.accessible();
+    el.setAttribute('heading-level', '4');
+    await el.updateComplete;
+    expect($(el, '.title')!.tagName).to.equal('H4');
+  });
+
+  it('clamps a huge title and brief and keeps the full text', async () => {
+    const long: CardProposal = { ...page, title: 'T'.repeat(55_000), brief: `${'b'.repeat(20_000)}\u202E` };
+    const el = await mount(fakeTransport([long]));
+    el.style.width = '400px';
+    await el.updateComplete;
+    expect(el.getBoundingClientRect().height).to.be.below(500);
+    expect(el.getBoundingClientRect().width).to.be.at.most(400);
+    expect($(el, '.title')!.getAttribute('title')).to.equal(long.title);
+    expect($(el, '[part="brief"]')!.getAttribute('dir')).to.equal('auto');
   });
 
   it('a cancelable act-request event lets the page veto', async () => {
