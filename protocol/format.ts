@@ -3,23 +3,31 @@ import type { NormalizedField, NormalizedTaskSurfaceModel } from './normalized.j
 
 /*
  * The readable text of a submission: it becomes the visible user message and the model's input.
- * Title, then one entry per field (label and value), then the note. Display blocks are never
- * repeated; every submitted value is kept; the same input always gives the same text.
+ * Title, then one entry per answered field (label and value), then the note. An optional field
+ * left empty (a blank text that is not required, a choice with no selection) is left out of the
+ * text; the structured values on the message keep it. Display blocks are never repeated; every
+ * other submitted value is kept; the same input always gives the same text.
  */
 
 /** Languages the submission text is written in. */
 export type SubmissionLocale = 'en' | 'zh';
 
 const WORDS = {
-  en: { colon: ': ', yes: 'yes', no: 'no', list: ', ', empty: '(empty)', none: '(none)', unselected: '(no selection)', note: 'Note' },
-  zh: { colon: '：', yes: '是', no: '否', list: '、', empty: '（空）', none: '（无）', unselected: '（未选择）', note: '备注' },
+  en: { colon: ': ', yes: 'yes', no: 'no', list: ', ', empty: '(empty)', none: '(none)', note: 'Note', open: ' (', close: ')' },
+  zh: { colon: '：', yes: '是', no: '否', list: '、', empty: '（空）', none: '（无）', note: '备注', open: '（', close: '）' },
 } as const;
 
 type Words = (typeof WORDS)[SubmissionLocale];
 
+/** The formatter's language for a locale tag: `zh` and any `zh-…` tag write Chinese, anything else English. */
+export function submissionLocaleOf(locale: unknown): SubmissionLocale {
+  return typeof locale === 'string' && /^zh(?:-|$)/i.test(locale) ? 'zh' : 'en';
+}
+
 /**
- * Formats validated values (see `validateSubmission`) as the user message text. Values that do not
- * match their field are still shown (raw), so nothing submitted is ever dropped.
+ * Formats validated values (see `validateSubmission`) as the user message text, in `locale`
+ * (`zh-Hans` and other `zh-…` tags count as `zh`; an unknown one as `en`). Values that do not
+ * match their field are still shown (raw); only empty optional fields are left out.
  */
 export function formatSubmission(
   model: NormalizedTaskSurfaceModel,
@@ -27,14 +35,22 @@ export function formatSubmission(
   note: string | undefined,
   options: { locale: SubmissionLocale },
 ): string {
-  const words = WORDS[options.locale] ?? WORDS.en;
+  const words = WORDS[submissionLocaleOf(options?.locale)];
   const lines = [oneLine(model.title)];
   for (const field of model.fields) {
     const value = Object.prototype.hasOwnProperty.call(values, field.id) ? values[field.id] : undefined;
+    if (isEmptyOptional(field, value)) continue;
     lines.push(...entry(oneLine(field.label), formatValue(field, value, words), words));
   }
   if (note !== undefined && /\S/.test(note)) lines.push(...entry(words.note, textValue(note), words));
   return lines.join('\n');
+}
+
+/** A field the person could leave empty and did: a blank text that is not required, an unselected choice. */
+function isEmptyOptional(field: NormalizedField, value: unknown): boolean {
+  if (field.kind === 'choice') return value === undefined || value === null;
+  if (field.kind === 'text') return !field.required && (value === undefined || (typeof value === 'string' && !/\S/.test(value)));
+  return false;
 }
 
 /** Names (title, labels) on one line, so a line break in a label cannot pass for a value. */
@@ -64,25 +80,24 @@ function formatValue(field: NormalizedField, value: unknown, words: Words): Form
       return /\S/.test(value) ? textValue(value) : { inline: words.empty };
     }
     case 'choice':
-      if (value === undefined) return { inline: words.unselected };
-      return { inline: typeof value === 'string' ? optionName(field.options, value) : raw(value) };
+      return { inline: typeof value === 'string' ? optionName(field.options, value, words) : raw(value) };
     case 'multi-choice':
       if (!Array.isArray(value)) return { inline: raw(value) };
       if (value.length === 0) return { inline: words.none };
-      return { inline: value.map((id) => optionName(field.options, id)).join(words.list) };
+      return { inline: value.map((id) => optionName(field.options, id, words)).join(words.list) };
     case 'order':
       if (!Array.isArray(value)) return { inline: raw(value) };
-      return { block: value.map((id, i) => `${i + 1}. ${optionName(field.options, id)}`) };
+      return { block: value.map((id, i) => `${i + 1}. ${optionName(field.options, id, words)}`) };
   }
 }
 
 /** An option by its label; when two options of the field share that label, the id disambiguates. */
-function optionName(options: readonly TaskSurfaceOption[], id: unknown): string {
+function optionName(options: readonly TaskSurfaceOption[], id: unknown, words: Words): string {
   const option = options.find((o) => o.id === id);
   if (option === undefined) return raw(id);
   const label = oneLine(option.label);
   const shared = options.some((o) => o !== option && oneLine(o.label) === label);
-  return shared ? `${label} (${option.id})` : label;
+  return shared ? `${label}${words.open}${option.id}${words.close}` : label;
 }
 
 function raw(value: unknown): string {

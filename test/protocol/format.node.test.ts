@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  formatSubmission, initialValues, validateSubmission,
+  formatSubmission, initialValues, submissionLocaleOf, validateSubmission,
   type JsonValue, type NormalizedTaskSurfaceModel, type TaskSurfaceValues,
 } from '../../protocol/index.js';
 import { modelArb } from './fixtures/arbitraries.js';
@@ -35,9 +35,34 @@ describe('formatSubmission', () => {
       'Reason:',
       '  Because',
       '  reasons',
-      'Ticket: (empty)',
       'Note: ship it',
     ].join('\n'));
+  });
+
+  it('leaves empty optional fields out of the text; the structured values keep them', () => {
+    const model = normalized();
+    const { env: _env, ...rest } = VALUES;
+    const result = submitted(model, { ...rest, ticket: '   ' });
+    assert.equal(result.values['ticket'], '   ', 'the values keep the blank text');
+    assert.equal('env' in result.values, false);
+    for (const locale of ['en', 'zh'] as const) {
+      const text = formatSubmission(model, result.values, undefined, { locale });
+      assert.doesNotMatch(text, /Ticket|Environment/, `${locale}: ${text}`);
+      assert.doesNotMatch(text, /empty|no selection|（空）|（未选择）/);
+    }
+    const none = formatSubmission(model, submitted(model, { ...VALUES, targets: [] }).values, undefined, { locale: 'en' });
+    assert.match(none, /^Targets: \(none\)$/m, 'an empty multi-choice is an answer and stays');
+  });
+
+  it('reads zh-Hans and other zh tags as Chinese, anything else as English', () => {
+    const model = normalized();
+    const { values } = submitted(model, VALUES);
+    const zh = formatSubmission(model, values, undefined, { locale: 'zh' });
+    for (const locale of ['zh-Hans', 'zh-CN', 'ZH']) assert.equal(formatSubmission(model, values, undefined, { locale: locale as 'zh' }), zh);
+    const en = formatSubmission(model, values, undefined, { locale: 'en' });
+    for (const locale of ['fr', '__proto__', 'constructor', '']) assert.equal(formatSubmission(model, values, undefined, { locale: locale as 'en' }), en);
+    assert.equal(submissionLocaleOf('zh-Hant-TW'), 'zh');
+    assert.equal(submissionLocaleOf(undefined), 'en');
   });
 
   it('uses the locale for yes/no, separators and placeholders (zh)', () => {
@@ -46,7 +71,6 @@ describe('formatSubmission', () => {
     const { values, note } = submitted(model, { ...rest, migrate: true, targets: [] }, '第一行\n第二行');
     assert.equal(formatSubmission(model, values, note, { locale: 'zh' }), [
       'Release 4.2 rollout',
-      'Environment：（未选择）',
       'Targets：（无）',
       'Run migrations：是',
       'Rollout order：',
@@ -56,7 +80,6 @@ describe('formatSubmission', () => {
       'Reason：',
       '  Because',
       '  reasons',
-      'Ticket：（空）',
       '备注：',
       '  第一行',
       '  第二行',
@@ -72,6 +95,7 @@ describe('formatSubmission', () => {
       fields: [{ kind: 'multi-choice', id: 'm', label: 'Pick', options: [{ id: 'a', label: 'Same' }, { id: 'b', label: 'Same' }, { id: 'c', label: 'Other' }] }],
     });
     assert.equal(formatSubmission(model, { m: ['a', 'b', 'c'] }, undefined, { locale: 'en' }), 'T\nPick: Same (a), Same (b), Other');
+    assert.equal(formatSubmission(model, { m: ['a', 'b'] }, undefined, { locale: 'zh' }), 'T\nPick：Same（a）、Same（b）', 'full-width parentheses in zh');
   });
 
   it('never repeats display blocks and leaves out a blank note', () => {
@@ -112,6 +136,8 @@ describe('formatSubmission', () => {
       // Compact: a line per field plus the lines of multi-line values, the title and the note.
       const extraLines = model.fields.reduce((n, f) => {
         const v = result.values[f.id];
+        if (f.kind === 'choice' && v === undefined) return n - 1; // unselected: left out
+        if (f.kind === 'text' && !f.required && typeof v === 'string' && !/\S/.test(v)) return n - 1; // blank optional text: left out
         if (f.kind === 'order') return n + (v as string[]).length;
         if (f.kind === 'text' && typeof v === 'string' && /\S/.test(v)) { const k = v.split(/\r\n|\r|\n/).length; return n + (k > 1 ? k : 0); }
         return n;
