@@ -3,6 +3,7 @@
 // included) in the same page; and the DOM mutations one keystroke causes in a Dock.
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { parseTaskSurfaceModel, type TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { maximalModel } from '../../test/protocol/fixtures/models.js';
 import { median } from '../stats.js';
 
@@ -141,8 +142,78 @@ export default {
       await page.keyboard.type('x');
       const count = await page.evaluate(() => (globalThis as unknown as { __done: () => Promise<number> }).__done());
       console.log(`DOM mutations for one keystroke in a text field of a maximal model (Dock): ${count} (aim: a handful)`);
+
+      await diffFigures(page);
     } finally {
       await browser.close();
     }
   },
 };
+
+const diffModel = (before: string, after: string): TaskSurfaceModelV1 =>
+  ({ version: 1, title: 'Diff', sections: [{ id: 's', blocks: [{ kind: 'diff', path: 'data.txt', before, after }] }], submit: { label: 'OK' } });
+
+/**
+ * The largest diff the parser accepts, built for the worst case of a line diff: as many lines as
+ * the 64 KiB model limit holds, every one different on each side.
+ */
+export function largestDiffModel(): TaskSurfaceModelV1 {
+  let n = 11_000;
+  for (;;) {
+    const model = diffModel('a\n'.repeat(n), 'b\n'.repeat(n));
+    if (parseTaskSurfaceModel(model).ok) return model;
+    n -= 50;
+  }
+}
+
+/** A 200-line file with every fourth line changed (100 lines of + and -, plus context). */
+export function diff200Model(): TaskSurfaceModelV1 {
+  const before = Array.from({ length: 200 }, (_, i) => `  const value${i} = compute(${i}, options);`);
+  const after = before.map((line, i) => (i % 4 === 0 ? line.replace('compute', 'computeFast') : line));
+  return diffModel(`${before.join('\n')}\n`, `${after.join('\n')}\n`);
+}
+
+/** Render (+ one frame + forced layout) of the largest accepted diff against a 200-line diff, same page. */
+async function diffFigures(page: Page): Promise<void> {
+  const largest = largestDiffModel();
+  const small = diff200Model();
+  const bytes = new TextEncoder().encode(JSON.stringify(largest)).length;
+  const result = await page.evaluate(async ({ largest, small, runs }) => {
+    const stage = document.getElementById('stage')!;
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    async function once(model: unknown) {
+      // A fresh copy each time: the renderer caches a diff per block object.
+      const copy = JSON.parse(JSON.stringify(model));
+      const t0 = performance.now();
+      const el = document.createElement('task-surface-view') as HTMLElement & { model: unknown; updateComplete: Promise<unknown> };
+      el.model = copy;
+      stage.replaceChildren(el);
+      await el.updateComplete;
+      const blocking = performance.now() - t0;
+      await frame();
+      void stage.offsetHeight;
+      const t = performance.now() - t0;
+      const fallback = el.shadowRoot!.querySelector('.diff-note') !== null;
+      el.remove();
+      return { t, blocking, fallback };
+    }
+    for (let i = 0; i < 5; i++) { await once(small); await once(largest); }
+    const a: number[] = [];
+    const b: number[] = [];
+    const blocking: number[] = [];
+    let fallback = false;
+    for (let i = 0; i < runs; i++) {
+      b.push((await once(small)).t);
+      const big = await once(largest);
+      a.push(big.t);
+      blocking.push(big.blocking);
+      fallback = big.fallback;
+    }
+    return { a, b, blocking, fallback };
+  }, { largest, small, runs: 30 });
+  const subject = median(result.a);
+  const baseline = median(result.b);
+  console.log(`largest accepted diff (${bytes} bytes, every line changed${result.fallback ? ', shown as before/after' : ''}) ${subject.toFixed(1)} ms ` +
+    `(render task ${median(result.blocking).toFixed(1)} ms, max ${Math.max(...result.blocking).toFixed(1)} ms); 200-line diff ${baseline.toFixed(1)} ms`);
+  console.log(`ratio largest diff / 200-line diff: ${(subject / baseline).toFixed(2)} (aim ≤ 2.0)`);
+}
