@@ -57,7 +57,7 @@ function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResul
   const revealAt = all && total > TABLE_INITIAL_ROWS ? TABLE_INITIAL_ROWS : -1;
   const numeric = block.columns.map((c) => block.rows.length > 0 && block.rows.every((r) => typeof r[c.id] === 'number' || r[c.id] === null || r[c.id] === undefined));
   return html`<div class="block table-block" part="block table">
-    <div class="table-scroll" role="region" tabindex="0" aria-label=${ctx.s.tableRegion(total)}>
+    <div class="table-scroll" role="group" tabindex="0" aria-label=${ctx.s.tableRegion(total)}>
       <table>
         <thead><tr>${block.columns.map((c, i) => html`<th scope="col" class=${numeric[i] ? 'num' : ''} dir="auto" title=${c.label}>${clipMarks(c.label)}</th>`)}</tr></thead>
         <tbody>${rows.map((row, r) => html`<tr tabindex=${r === revealAt ? '-1' : nothing} data-reveal=${r === revealAt ? key : nothing}>${block.columns.map((c, i) => html`<td class=${numeric[i] ? 'num' : ''}>${cell(row[c.id], ctx)}</td>`)}</tr>`)}</tbody>
@@ -89,7 +89,7 @@ function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult 
   if (view.kind === 'plain') {
     const side = (name: string, lines: string[]) => html`<div class="diff-side">
       <p class="diff-side-name">${name}</p>
-      <pre class="diff-body plain" role="region" tabindex="0" aria-label=${`${label}: ${name}`} dir="ltr">${lines.slice(0, shown).map((l, i) =>
+      <pre class="diff-body plain" role="group" tabindex="0" aria-label=${`${label}: ${name}`} dir="ltr">${lines.slice(0, shown).map((l, i) =>
         html`<span tabindex=${i === firstNew ? '-1' : nothing} data-reveal=${i === firstNew ? key : nothing}>${l}</span>`)}</pre></div>`;
     return html`<figure class="block diff" part="block diff">${head}
       <p class="diff-note" role="note">${ctx.s.diffTooLarge}</p>
@@ -97,7 +97,7 @@ function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult 
     </figure>`;
   }
   return html`<figure class="block diff" part="block diff">${head}
-    ${view.lines.length ? html`<pre class="diff-body" role="region" tabindex="0" aria-label=${label} dir="ltr">${view.lines.slice(0, shown).map((line, i) =>
+    ${view.lines.length ? html`<pre class="diff-body" role="group" tabindex="0" aria-label=${label} dir="ltr">${view.lines.slice(0, shown).map((line, i) =>
       html`<span class=${line.kind} tabindex=${i === firstNew ? '-1' : nothing} data-reveal=${i === firstNew ? key : nothing}>${line.text}</span>`)}</pre>` : nothing}
     ${more}
   </figure>`;

@@ -39,9 +39,9 @@ describe('task-surface-dock keyboard walk', () => {
       }
       const labels = stops.map((s) => s.getAttribute('part') ?? s.getAttribute('role') ?? s.localName);
       // The details toggle, full height, collapse, the details region (it scrolls), the link, the table and the two diffs
-      // (scrolling regions), text, textarea, one radio stop, 3 checkboxes, switch, one option stop, Move down (Move up is
-      // disabled at the top), Add a note, submit, dismiss.
-      expect(labels).to.deep.equal(['details', 'size', 'collapse', 'context', 'a', 'region', 'region', 'region', 'input', 'textarea', 'radio', 'input', 'input', 'input', 'switch', 'option', 'button', 'note-toggle', 'submit', 'dismiss']);
+      // (scroll boxes, labelled groups), text, textarea, one radio stop, 3 checkboxes, switch, one option stop, Move down
+      // (Move up is disabled at the top), Add a note, submit, dismiss.
+      expect(labels).to.deep.equal(['details', 'size', 'collapse', 'context', 'a', 'group', 'group', 'group', 'input', 'textarea', 'radio', 'input', 'input', 'input', 'switch', 'option', 'button', 'note-toggle', 'submit', 'dismiss']);
       await sendKeys({ down: 'Shift' });
       for (let i = stops.length - 1; i >= 0; i--) {
         await sendKeys({ press: 'Tab' });

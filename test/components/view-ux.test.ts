@@ -130,7 +130,7 @@ describe('task-surface-view: outline, language and replay', () => {
     expect(qa(el, '.section-title').map((h) => h.tagName)).to.deep.equal(['H4', 'H4']);
     expect(q(el, '.md h5').textContent).to.equal('Inner');
     expect(qa(el, 'section').length).to.equal(2);
-    expect(qa(el, 'section[aria-label], section[aria-labelledby], [role="region"]:not(.table-scroll):not(.diff-body)').length).to.equal(0);
+    expect(qa(el, 'section[aria-label], section[aria-labelledby], [role="region"]').length).to.equal(0);
     const plain = await view(model);
     expect(q(plain, '.title').tagName, 'default level 2').to.equal('H2');
   });
