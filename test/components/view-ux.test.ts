@@ -1,5 +1,5 @@
 import { aTimeout, expect, fixture, html } from '@open-wc/testing';
-import { sendMouse, setViewport } from '@web/test-runner-commands';
+import { setViewport } from '@web/test-runner-commands';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import '../../components/view/task-surface-view.js';
 import type { TaskSurfaceView } from '../../components/view/task-surface-view.js';
@@ -199,14 +199,23 @@ describe('task-surface-view: reordering', () => {
 
   it('moves an item by dragging its handle with the pointer', async () => {
     const el = await view(everyKindModel);
-    const handle = q(el, '[role="option"][data-value="build"] .handle').getBoundingClientRect();
+    const handleEl = q(el, '[role="option"][data-value="build"] .handle');
+    const list = q(el, '[role="listbox"]');
+    const handle = handleEl.getBoundingClientRect();
     const last = q(el, '[role="option"][data-value="deploy"]').getBoundingClientRect();
-    const x = Math.round(handle.left + handle.width / 2);
-    await sendMouse({ type: 'move', position: [x, Math.round(handle.top + handle.height / 2)] });
-    await sendMouse({ type: 'down' });
-    await sendMouse({ type: 'move', position: [x, Math.round(last.top + last.height / 2)] });
-    await sendMouse({ type: 'move', position: [x, Math.round(last.bottom - 2)] });
-    await sendMouse({ type: 'up' });
+    const x = handle.left + handle.width / 2;
+    // Pointer events as a mouse sends them (synthetic: the runner's mouse is shared by parallel pages).
+    const pointer = (type: string, y: number, target: Element) => target.dispatchEvent(new PointerEvent(type, {
+      bubbles: true, composed: true, cancelable: true, pointerId: 7, pointerType: 'mouse', button: 0, buttons: type === 'pointerup' ? 0 : 1, clientX: x, clientY: y,
+    }));
+    pointer('pointerdown', handle.top + handle.height / 2, handleEl);
+    await el.updateComplete;
+    expect(q(el, '[role="option"][data-value="build"]').classList.contains('dragging')).to.equal(true);
+    pointer('pointermove', last.top + last.height / 2 + 1, list);
+    await el.updateComplete;
+    pointer('pointermove', last.bottom - 2, list);
+    await el.updateComplete;
+    pointer('pointerup', last.bottom - 2, list);
     await el.updateComplete;
     expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['test', 'deploy', 'build']);
     expect(q(el, '[role="status"]').textContent).to.equal('Moved Build to position 3 of 3.');
