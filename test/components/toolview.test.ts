@@ -1,5 +1,6 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
+import { render } from 'lit';
 import type { SessionEvent, TaskSurfaceModelV1 } from '../../protocol/index.js';
 import type { TaskSurfaceToolview } from '../../components/toolview/task-surface-toolview.js';
 import '../../components/toolview/task-surface-toolview.js';
@@ -151,11 +152,16 @@ describe('task-surface-toolview accessibility', () => {
         const open = await row(t, meta(), { theme, lang });
         await waitUntil(() => statusOf(open) !== '');
         await expect(open).to.be.accessible();
-        const el = await fixture<TaskSurfaceToolview>(html`<div><h1>Chat</h1><task-surface-toolview status="submitted" .meta=${meta()}
-          session-id="s1" .transport=${t} lang=${lang} theme=${theme}></task-surface-toolview></div>`).then((d) => d.querySelector('task-surface-toolview')!);
+        // A plain wrapper, not `fixture`: fixture waits a frame for non-Lit elements, and a background tab draws none.
+        const wrapper = document.body.appendChild(document.createElement('div'));
+        render(html`<h1>Chat</h1><task-surface-toolview status="submitted" .meta=${meta()}
+          session-id="s1" .transport=${t} lang=${lang} theme=${theme}></task-surface-toolview>`, wrapper);
+        const el = wrapper.querySelector('task-surface-toolview')!;
+        await el.updateComplete;
         q(el, 'button.toggle')!.click();
         await el.updateComplete;
-        await expect(el.parentElement!).to.be.accessible();
+        await expect(wrapper).to.be.accessible();
+        wrapper.remove();
       });
     }
   }
