@@ -3,19 +3,20 @@ import type { DiffBlock } from '../../protocol/index.js';
 
 /*
  * A diff block as lines to show, with bounded work. The line diff (Myers, in the `diff` package)
- * costs about (lines × edit distance); a valid 64 KiB block can hold 16,000 short lines that all
+ * costs about lines × edits plus edits²; a valid 64 KiB block can hold 16,000 short lines that all
  * differ, which took the library seconds. So: a new file needs no diff at all, equal leading and
- * trailing lines are cut before diffing, and the diff gets an edit budget that keeps the work near
- * `DIFF_WORK_BUDGET` steps (plus a time cap as a safety net). Past the budget the block is shown
- * as plain before and after text with a note saying why.
+ * trailing lines are cut before diffing, and the diff gets an edit budget: about
+ * `DIFF_WORK_BUDGET` line steps and at most `DIFF_MAX_EDITS` edits (some 200 changed lines), with
+ * a time cap only as a safety net for a very slow machine. Past the budget the block is shown as
+ * plain before and after text with a note saying why.
  */
 
 /** Line × edit-distance steps the line diff may take: a few milliseconds. */
-export const DIFF_WORK_BUDGET = 2_000_000;
-/** The edit distance allowed however small the block (a small block costs little anyway). */
-export const DIFF_MAX_EDITS = 2_000;
+export const DIFF_WORK_BUDGET = 1_000_000;
+/** The edit distance allowed however small the block: the diff also costs about edits², and 400² stays near 5 ms. */
+export const DIFF_MAX_EDITS = 400;
 /** Wall-clock cap on the line diff (ms), in case a machine is far slower than expected. */
-export const DIFF_TIMEOUT_MS = 40;
+export const DIFF_TIMEOUT_MS = 100;
 /** Lines of a diff (or of each side of the fallback) shown before "Show more". */
 export const DIFF_PAGE_LINES = 200;
 
