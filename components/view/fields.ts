@@ -1,6 +1,5 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
-import { styleMap } from 'lit/directives/style-map.js';
 import type {
   ChoiceField, MultiChoiceField, OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TextField, ToggleField,
 } from '../../protocol/index.js';
@@ -110,12 +109,13 @@ function order(field: OrderField, index: number, ctx: FieldContext): TemplateRes
   const selected = ctx.orderSelection(field);
   const name = (optionId: string) => clipMarks(labels.get(optionId)?.label ?? optionId);
   // The move buttons sit in a column beside the listbox (a listbox may hold only options); both
-  // columns share the grid's rows (subgrid), so each pair lines up with its item. Only the
+  // columns share the grid's rows (subgrid), so each pair lines up with its item. The row count
+  // reaches CSS as --rows, set through the CSSOM by the element (a style attribute breaks a strict CSP). Only the
   // selected item's pair is in the tab order (two stops, not two per item); a click works on any.
   return html`<div class="field" part="field">
     <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${clipMarks(field.label)}</div>
     <p class="hint" id=${`${id}-hint`}>${ctx.s.orderHint}</p>
-    <div class="order-grid" style=${styleMap({ '--rows': String(ids.length) })}>
+    <div class="order-grid" data-rows=${ids.length}>
       <ol role="listbox" class="order" aria-labelledby=${`${id}-label`} aria-describedby=${`${id}-hint`}
         aria-disabled=${ctx.disabled ? 'true' : nothing} @keydown=${ctx.onOrderKey} @click=${ctx.onOrderClick} @pointerdown=${ctx.onOrderPointerDown}>
         ${ids.map((optionId, k) => {

@@ -139,6 +139,9 @@ export class TaskSurfaceView extends LitElement {
   }
 
   protected override updated(): void {
+    for (const grid of this.renderRoot.querySelectorAll<HTMLElement>('.order-grid[data-rows]')) {
+      if (grid.style.getPropertyValue('--rows') !== grid.dataset['rows']) grid.style.setProperty('--rows', grid.dataset['rows']!);
+    }
     // "Show all" / "Show more": focus the first row or line just shown, never <body>.
     const key = this.revealKey;
     if (key === undefined) return;
