@@ -12,11 +12,11 @@ describe('Task surface in the demo chat (real Chromium, real WebSocket host)', (
     await dock(page).getByRole('heading', { name: 'Pick a database for the ledger service' }).waitFor();
     const row = page.locator('task-surface-toolview');
     await rowStatus(page, 'Open');
-    // Only the Dock edits: one submit button on the page, and the row's replay has no live controls.
+    // Only the Dock edits: one submit button on the page; while open the row only points to the Dock.
     assert.equal(await page.getByRole('button', { name: 'Use this database' }).count(), 1);
-    await row.getByRole('button', { name: 'Show the task' }).click();
-    await row.locator('task-surface-view').getByText('CockroachDB').first().waitFor();
-    for (const role of ['radio', 'textbox', 'switch', 'checkbox'] as const) assert.equal(await row.getByRole(role).count(), 0, `no ${role} in the row`);
+    await row.getByText('Answer in the panel below.').waitFor();
+    assert.equal(await row.getByRole('button', { name: 'Show the task' }).count(), 0, 'no second copy of the question');
+    assert.equal(await row.locator('task-surface-view').count(), 0);
     assert.equal(await dock(page).getByRole('radio', { name: /PostgreSQL/ }).getAttribute('aria-checked'), 'true');
   });
 
@@ -45,6 +45,11 @@ describe('Task surface in the demo chat (real Chromium, real WebSocket host)', (
     await dock(page).getByRole('button', { name: 'Dismiss' }).click();
     await dockState(page, 'hidden');
     await rowStatus(page, 'Dismissed');
+    // Closed, the row offers a read-only replay with no live controls.
+    const row = page.locator('task-surface-toolview');
+    await row.getByRole('button', { name: 'Show the task' }).click();
+    await row.locator('task-surface-view').locator('figure').first().waitFor();
+    for (const role of ['radio', 'textbox', 'switch', 'checkbox'] as const) assert.equal(await row.getByRole(role).count(), 0, `no ${role} in the row`);
     const events = await demo.events();
     const dismissedAt = events.findIndex((e) => e.type === 'task-surface/dismissed');
     assert.ok(dismissedAt > 0);
