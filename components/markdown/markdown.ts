@@ -1,5 +1,6 @@
 import MarkdownIt from 'markdown-it';
 import { html, nothing, type TemplateResult } from 'lit';
+import { heading } from '../view/heading.js';
 import { clipMarks } from '../view/text.js';
 
 /** How image syntax renders: `render` shows http(s) images; `alt-only` shows only their alt text. */
@@ -93,17 +94,6 @@ function element(token: Token, c: Part[], ctx: Ctx): Part | Part[] {
       return href === null ? c : html`<a href=${href} target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer">${c}</a>`;
     }
     default: return c; // an element outside the allowed set keeps only its text
-  }
-}
-
-function heading(level: number, c: Part[]): TemplateResult {
-  switch (Math.min(6, Math.max(1, level))) {
-    case 1: return html`<h1 dir="auto">${c}</h1>`;
-    case 2: return html`<h2 dir="auto">${c}</h2>`;
-    case 3: return html`<h3 dir="auto">${c}</h3>`;
-    case 4: return html`<h4 dir="auto">${c}</h4>`;
-    case 5: return html`<h5 dir="auto">${c}</h5>`;
-    default: return html`<h6 dir="auto">${c}</h6>`;
   }
 }
 
