@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { DiffBlock, MetricsBlock, NoticeBlock, TableBlock, TableCell, TaskSurfaceBlock } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
 import { renderMarkdown } from '../markdown/markdown.js';
-import { DIFF_PAGE_LINES, diffView } from './diffLines.js';
+import { DIFF_PAGE_LINES, diffView, type DiffShare } from './diffLines.js';
 import { clipMarks, visibleControls } from './text.js';
 
 /** Rows a table shows before the person asks for the rest. */
@@ -17,6 +17,8 @@ export interface BlockContext {
   expand(key: string): void;
   /** Added to markdown heading levels (the section titles' level). */
   headingOffset: number;
+  /** The model's diff blocks together: they share one diff budget. */
+  diffShare: DiffShare;
 }
 
 /** One content block. Markdown always renders with `remoteImages: 'alt-only'`. */
@@ -69,7 +71,7 @@ function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResul
 }
 
 function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult {
-  const view = diffView(block);
+  const view = diffView(block, ctx.diffShare);
   const pages = ctx.expanded.get(key) ?? 1;
   const shown = pages * DIFF_PAGE_LINES;
   const label = block.path ? ctx.s.diffOf(block.path) : ctx.s.diffUntitled;

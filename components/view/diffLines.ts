@@ -7,8 +7,10 @@ import type { DiffBlock } from '../../protocol/index.js';
  * differ, which took the library seconds. So: a new file needs no diff at all, equal leading and
  * trailing lines are cut before diffing, and the diff gets an edit budget: about
  * `DIFF_WORK_BUDGET` line steps and at most `DIFF_MAX_EDITS` edits (some 200 changed lines), with
- * a time cap only as a safety net for a very slow machine. Past the budget the block is shown as
- * plain before and after text with a note saying why.
+ * a time cap only as a safety net for a very slow machine. The budget is the whole model's: k diff
+ * blocks share it (each may take 1/√k of the edits and the line steps of all of them count), so 32
+ * medium diffs cost what one large one does. Past the budget the block is shown as plain before and
+ * after text with a note saying why.
  */
 
 /** Line × edit-distance steps the line diff may take: a few milliseconds. */
@@ -28,12 +30,43 @@ export type DiffView =
   | { kind: 'patch'; lines: DiffLine[]; added: number; removed: number }
   | { kind: 'plain'; before: string[]; after: string[] };
 
-const cache = new WeakMap<DiffBlock, DiffView>();
+/** What the diff blocks of one model share the budget with: their count and their lines together. */
+export interface DiffShare { blocks: number; lines: number }
 
-/** The lines of `block`, computed once per block object (a normalised model's blocks never change). */
-export function diffView(block: DiffBlock): DiffView {
+const cache = new WeakMap<DiffBlock, DiffView>();
+const shares = new WeakMap<object, DiffShare>();
+
+/** The diff blocks of a model (anything with `sections[].blocks[]`), counted once per model object. */
+export function diffShareOf(model: { sections: readonly { blocks: readonly { kind: string }[] }[] }): DiffShare {
+  let share = shares.get(model);
+  if (!share) {
+    share = { blocks: 0, lines: 0 };
+    for (const section of model.sections) {
+      for (const block of section.blocks) {
+        if (block.kind !== 'diff') continue;
+        const diff = block as DiffBlock;
+        share.blocks++;
+        share.lines += lineCount(diff.before ?? '') + lineCount(diff.after);
+      }
+    }
+    shares.set(model, share);
+  }
+  return share;
+}
+
+function lineCount(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n + 1;
+}
+
+/**
+ * The lines of `block`, computed once per block object (a normalised model's blocks never change).
+ * `share` is its model's `diffShareOf` (default: the block alone).
+ */
+export function diffView(block: DiffBlock, share?: DiffShare): DiffView {
   let view = cache.get(block);
-  if (!view) cache.set(block, (view = compute(block)));
+  if (!view) cache.set(block, (view = compute(block, share ?? { blocks: 1, lines: 0 })));
   return view;
 }
 
@@ -44,7 +77,7 @@ function splitLines(text: string): string[] {
   return lines;
 }
 
-function compute(block: DiffBlock): DiffView {
+function compute(block: DiffBlock, share: DiffShare): DiffView {
   const after = splitLines(block.after);
   if (block.before === null) {
     if (after.length === 0) return { kind: 'patch', lines: [], added: 0, removed: 0 };
@@ -61,9 +94,11 @@ function compute(block: DiffBlock): DiffView {
   const oldMid = before.slice(keepHead, before.length - keepTail);
   const newMid = after.slice(keepHead, after.length - keepTail);
   const size = Math.max(1, oldMid.length + newMid.length);
-  const maxEditLength = Math.min(DIFF_MAX_EDITS, Math.max(16, Math.floor(DIFF_WORK_BUDGET / size)));
+  const blocks = Math.max(1, share.blocks);
+  const maxEditLength = Math.max(16, Math.floor(Math.min(DIFF_MAX_EDITS / Math.sqrt(blocks), DIFF_WORK_BUDGET / Math.max(size, share.lines))));
   const join = (lines: string[]) => (lines.length ? `${lines.join('\n')}\n` : '');
-  const patch = structuredPatch('', '', join(oldMid), join(newMid), '', '', { context: 3, maxEditLength, timeout: DIFF_TIMEOUT_MS });
+  const timeout = Math.max(5, DIFF_TIMEOUT_MS / blocks);
+  const patch = structuredPatch('', '', join(oldMid), join(newMid), '', '', { context: 3, maxEditLength, timeout });
   if (!patch) return { kind: 'plain', before, after };
   const lines: DiffLine[] = [];
   let added = 0;

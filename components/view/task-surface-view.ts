@@ -11,6 +11,7 @@ import { renderAnswer } from './answers.js';
 import { renderBlock, type BlockContext } from './blocks.js';
 import { fieldDomId, renderField, type FieldContext } from './fields.js';
 import { heading, headingLevel } from './heading.js';
+import { diffShareOf } from './diffLines.js';
 import { OrderDrag } from './orderDrag.js';
 import { clipMarks } from './text.js';
 import { modelTextStyles } from './modelText.styles.js';
@@ -103,7 +104,7 @@ export class TaskSurfaceView extends LitElement {
     const s = strings(this.lang);
     const lang = langOf(this.lang);
     const level = headingLevel(this.headingLevel, 2);
-    const blocks: BlockContext = { s, lang, expanded: this.expanded, headingOffset: Math.min(5, level + 1), expand: (key) => this.expand(key) };
+    const blocks: BlockContext = { s, lang, expanded: this.expanded, headingOffset: Math.min(5, level + 1), diffShare: diffShareOf(model), expand: (key) => this.expand(key) };
     const fields = model.fields ?? [];
     const region = this.contextRegion;
     const hasContext = !(this.hideTitle && !model.description) || model.sections.length > 0;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DiffBlock } from '../../protocol/index.js';
-import { DIFF_MAX_EDITS, DIFF_WORK_BUDGET, diffView } from '../../components/view/diffLines.js';
+import { DIFF_MAX_EDITS, DIFF_WORK_BUDGET, diffShareOf, diffView } from '../../components/view/diffLines.js';
 import { clipMarks, MAX_COMBINING_MARKS, visibleControls } from '../../components/view/text.js';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i}`).join('\n') + '\n';
@@ -37,6 +37,20 @@ describe('diffView: bounded line diff', () => {
     assert.equal(created.kind === 'patch' && created.lines[0]!.text, '@@ -0,0 +1,20000 @@');
     const same = diffView(block('a\nb\n', 'a\nb\n'));
     assert.deepEqual(same, { kind: 'patch', lines: [], added: 0, removed: 0 });
+  });
+
+  it('shares the budget among a model\'s diff blocks: many medium diffs fall back, small ones are compared', () => {
+    const model = (k: number, make: (i: number) => DiffBlock) => ({ sections: [{ blocks: Array.from({ length: k }, (_, i) => make(i)) }] });
+    // 32 blocks of 170 lines that all differ: alone each would be compared (340 edits); together they exceed the budget.
+    const medium = model(32, (i) => block(`a${i}\n`.repeat(170), `b${i}\n`.repeat(170)));
+    const share = diffShareOf(medium);
+    assert.deepEqual(share, { blocks: 32, lines: 32 * 2 * 171 });
+    assert.ok(medium.sections[0]!.blocks.every((b) => diffView(b, share).kind === 'plain'));
+    assert.equal(diffView(block(`a\n`.repeat(170), `b\n`.repeat(170))).kind, 'patch', 'the same block alone is compared');
+    // 32 blocks with 10 changed lines each (20 edits): compared.
+    const small = model(32, (i) => block(lines(100, `f${i}`), lines(100, `f${i}`).replace(/ 1(\d)\n/g, ' x$1\n')));
+    const smallShare = diffShareOf(small);
+    assert.ok(small.sections[0]!.blocks.every((b) => diffView(b, smallShare).kind === 'patch'));
   });
 
   it('computes a block once', () => {
