@@ -2,7 +2,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { DiffBlock, MetricsBlock, NoticeBlock, TableBlock, TableCell, TaskSurfaceBlock } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
 import { renderMarkdown } from '../markdown/markdown.js';
-import { DIFF_PAGE_LINES, diffView, type DiffShare } from './diffLines.js';
+import { DIFF_PAGE_LINES, diffRuns, diffView, type DiffLine, type DiffRun, type DiffShare } from './diffLines.js';
 import { clipMarks, visibleControls } from './text.js';
 
 /** Rows a table shows before the person asks for the rest. */
@@ -91,18 +91,24 @@ function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult 
   if (view.kind === 'plain') {
     const side = (name: string, lines: string[]) => html`<div class="diff-side">
       <p class="diff-side-name">${name}</p>
-      <pre class="diff-body plain" role="group" tabindex="0" aria-label=${`${label}: ${name}`} dir="ltr">${lines.slice(0, shown).map((l, i) =>
-        html`<span tabindex=${i === firstNew ? '-1' : nothing} data-reveal=${i === firstNew ? key : nothing}>${l}</span>`)}</pre></div>`;
+      <pre class="diff-body plain" role="group" tabindex="0" aria-label=${`${label}: ${name}`} dir="ltr">${runsOf(diffRuns(lines.map(plainLine), shown), firstNew, key)}</pre></div>`;
     return html`<figure class="block diff" part="block diff">${head}
       <p class="diff-note" role="note">${ctx.s.diffTooLarge}</p>
       ${side(ctx.s.diffBefore, view.before)}${side(ctx.s.diffAfter, view.after)}${more}
     </figure>`;
   }
   return html`<figure class="block diff" part="block diff">${head}
-    ${view.lines.length ? html`<pre class="diff-body" role="group" tabindex="0" aria-label=${label} dir="ltr">${view.lines.slice(0, shown).map((line, i) =>
-      html`<span class=${line.kind} tabindex=${i === firstNew ? '-1' : nothing} data-reveal=${i === firstNew ? key : nothing}>${line.text}</span>`)}</pre>` : nothing}
+    ${view.lines.length ? html`<pre class="diff-body" role="group" tabindex="0" aria-label=${label} dir="ltr">${runsOf(diffRuns(view.lines, shown), firstNew, key)}</pre>` : nothing}
     ${more}
   </figure>`;
+}
+
+const plainLine = (text: string): DiffLine => ({ kind: 'ctx', text });
+
+/** Runs of diff lines as elements; the run that starts the page just revealed takes focus. */
+function runsOf(runs: DiffRun[], firstNew: number, key: string): TemplateResult[] {
+  return runs.map((run) => html`<span class=${run.kind} tabindex=${run.start === firstNew ? '-1' : nothing}
+    data-reveal=${run.start === firstNew ? key : nothing}>${run.text}</span>`);
 }
 
 function notice(block: NoticeBlock, ctx: BlockContext): TemplateResult {

@@ -117,3 +117,26 @@ function compute(block: DiffBlock, share: DiffShare): DiffView {
   }
   return { kind: 'patch', lines, added, removed };
 }
+
+/** Consecutive lines of one kind drawn as one element (a page boundary starts a new run). */
+export interface DiffRun { kind: DiffLineKind; text: string; start: number }
+
+/**
+ * The first `shown` lines as runs: one element per run instead of one per line keeps a long page
+ * (or 32 diffs) to a few dozen elements. Each page starts a run, so a new page can take focus.
+ */
+export function diffRuns(lines: readonly DiffLine[], shown: number, page = DIFF_PAGE_LINES): DiffRun[] {
+  const runs: DiffRun[] = [];
+  let current: { kind: DiffLineKind; texts: string[]; start: number } | undefined;
+  const end = Math.min(shown, lines.length);
+  for (let i = 0; i < end; i++) {
+    const line = lines[i]!;
+    if (!current || current.kind !== line.kind || i % page === 0) {
+      if (current) runs.push({ kind: current.kind, text: current.texts.join('\n'), start: current.start });
+      current = { kind: line.kind, texts: [], start: i };
+    }
+    current.texts.push(line.text);
+  }
+  if (current) runs.push({ kind: current.kind, text: current.texts.join('\n'), start: current.start });
+  return runs;
+}

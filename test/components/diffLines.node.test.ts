@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { DiffBlock } from '../../protocol/index.js';
-import { DIFF_MAX_EDITS, DIFF_WORK_BUDGET, diffShareOf, diffView } from '../../components/view/diffLines.js';
+import { DIFF_MAX_EDITS, DIFF_WORK_BUDGET, diffRuns, diffShareOf, diffView } from '../../components/view/diffLines.js';
 import { clipMarks, MAX_COMBINING_MARKS, visibleControls } from '../../components/view/text.js';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i}`).join('\n') + '\n';
@@ -56,6 +56,20 @@ describe('diffView: bounded line diff', () => {
   it('computes a block once', () => {
     const b = block(lines(100, 'a'), lines(100, 'b'));
     assert.equal(diffView(b), diffView(b));
+  });
+});
+
+describe('diffRuns', () => {
+  it('draws consecutive lines of a kind as one run, starting a run at each page', () => {
+    const lines = [
+      { kind: 'hunk' as const, text: '@@' }, { kind: 'ctx' as const, text: ' a' }, { kind: 'del' as const, text: '-b' },
+      { kind: 'add' as const, text: '+c' }, { kind: 'add' as const, text: '+d' }, { kind: 'add' as const, text: '+e' }, { kind: 'ctx' as const, text: ' f' },
+    ];
+    assert.deepEqual(diffRuns(lines, 100, 4), [
+      { kind: 'hunk', text: '@@', start: 0 }, { kind: 'ctx', text: ' a', start: 1 }, { kind: 'del', text: '-b', start: 2 },
+      { kind: 'add', text: '+c', start: 3 }, { kind: 'add', text: '+d\n+e', start: 4 }, { kind: 'ctx', text: ' f', start: 6 },
+    ]);
+    assert.deepEqual(diffRuns(lines, 3, 4).map((r) => r.text), ['@@', ' a', '-b'], 'only the lines shown');
   });
 });
 
