@@ -260,6 +260,15 @@ describe('action-card', () => {
     expect($(el, '[part="brief"]')!.getAttribute('dir')).to.equal('auto');
   });
 
+  it('writes dates in the language\'s own format', async () => {
+    for (const [lang, pattern] of [['en', /Dec \d{1,2}, 2026/], ['zh', /2026年12月\d{1,2}日/]] as const) {
+      const fake = fakeTransport([followUp], { c2: { callId: 'c2' as CardDecision['callId'], action: 'schedule_follow_up', phase: 'scheduled', data: { at: '2026-12-06T12:00:00Z' }, seq: 20 } });
+      const el = await mount(fake, 'c2', lang);
+      expect($(el, 'time')!.textContent).to.match(pattern);
+      expect($(el, 'time')!.getAttribute('datetime')).to.equal('2026-12-06T12:00:00Z');
+    }
+  });
+
   it('a cancelable act-request event lets the page veto', async () => {
     const fake = fakeTransport([page]);
     const el = await mount(fake);

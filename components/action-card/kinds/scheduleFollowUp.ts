@@ -17,7 +17,7 @@ const toLocalInput = (iso: string) => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
 const format = (iso: string, lang: string) =>
-  new Intl.DateTimeFormat(lang === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  new Intl.DateTimeFormat(lang === 'zh' ? 'zh-Hans-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 /** Browser body of `schedule_follow_up`: topic, note, and a time the person may change before scheduling. */
 export const scheduleFollowUpBody: CardBody<z.infer<typeof ScheduleFollowUpBodySchema>> = {
