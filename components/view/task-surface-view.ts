@@ -270,6 +270,7 @@ export class TaskSurfaceView extends LitElement {
 
   private readonly orderDrag = new OrderDrag({
     moveTo: (fieldIndex, optionId, to, announce) => {
+      if (this.disabled) return this.orderDrag.stop(); // a submission started mid-drag: the values are locked
       const field = this.model?.fields?.[fieldIndex];
       if (field?.kind === 'order') this.moveTo(field, optionId, to, announce);
     },

@@ -222,6 +222,17 @@ describe('task-surface-view: reordering', () => {
     await el.updateComplete;
     expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['test', 'deploy', 'build']);
     expect(q(el, '[role="status"]').textContent).to.equal('Moved Build to position 3 of 3.');
+    // Locked mid-drag (a submission started): the drag ends and nothing moves.
+    const handle2 = q(el, '[role="option"][data-value="test"] .handle').getBoundingClientRect();
+    pointer('pointerdown', handle2.top + handle2.height / 2, q(el, '[role="option"][data-value="test"] .handle'));
+    el.disabled = true;
+    await el.updateComplete;
+    pointer('pointermove', last.bottom - 2, list);
+    pointer('pointerup', last.bottom - 2, list);
+    await el.updateComplete;
+    expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['test', 'deploy', 'build']);
+    el.disabled = false;
+    await el.updateComplete;
     const changed = new Promise((resolve) => el.addEventListener('task-surface-value-change', resolve, { once: true }));
     q<HTMLButtonElement>(el, 'button[aria-label="Move Build up"]').click();
     await changed;
