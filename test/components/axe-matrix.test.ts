@@ -35,11 +35,11 @@ const card: CardProposal = {
   brief: 'Keeps this plan as a page.', details: { pageTitle: 'Plan', sections: ['One', 'Two'] }, seq: 4,
 };
 
-function cardTransport(decisions: Record<string, CardDecision> = {}): HostTransport {
+function cardTransport(decisions: Record<string, CardDecision> = {}, hang = false): HostTransport {
   const view = { sessionId: 's1', lastSeq: 10, readOnly: false, turn: 'idle', taskSurface: { active: null }, queue: [], actionCards: { proposals: [card], decisions } } as unknown as SessionView;
   return {
     watchSession(_id: unknown, listener: SessionListener) { listener(view); return () => {}; },
-    actionCards: { act: async () => ({ status: 'refused', reason: 'read-only' }) },
+    actionCards: { act: () => (hang ? new Promise(() => {}) : Promise.resolve({ status: 'refused', reason: 'read-only' })) },
   } as unknown as HostTransport;
 }
 
@@ -99,14 +99,17 @@ describe('axe: every read-side element, both themes, both languages, 320 px', ()
         await expect(root).to.be.accessible();
       });
 
-      it(`action-card, proposed, refused and dismissed (${name})`, async () => {
+      it(`action-card, refused, working and dismissed (${name})`, async () => {
         const dismissed = { c1: { callId: 'c1', action: 'create_page', phase: 'dismissed', data: {}, seq: 20 } as unknown as CardDecision };
         const root = await page(html`<action-card session-id="s1" call-id="c1" .transport=${cardTransport()} lang=${lang} theme=${theme}></action-card>
-          <action-card session-id="s1" call-id="c1" .transport=${cardTransport(dismissed)} lang=${lang} theme=${theme}></action-card>`, lang, theme);
-        const proposed = root.querySelector<ActionCard>('action-card')!;
-        await proposed.act('create');
+          <action-card session-id="s1" call-id="c1" .transport=${cardTransport(dismissed)} lang=${lang} theme=${theme}></action-card>
+          <action-card session-id="s1" call-id="c1" .transport=${cardTransport({}, true)} lang=${lang} theme=${theme}></action-card>`, lang, theme);
+        const [proposed, , working] = root.querySelectorAll<ActionCard>('action-card');
+        void working!.act('create');
+        await proposed!.act('create');
         await settleDeep(root);
-        expect(proposed.shadowRoot!.querySelector('[role="alert"]')).to.not.equal(null);
+        expect(proposed!.shadowRoot!.querySelector('[role="alert"]')).to.not.equal(null);
+        expect(working!.shadowRoot!.querySelector('[part="process"]')!.textContent).to.contain(lang === 'zh' ? '处理中' : 'Working');
         await expect(root).to.be.accessible();
       });
 
