@@ -4,7 +4,7 @@ export const actionCardStyles = css`
   :host { display: block; }
   .base {
     border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg);
-    padding: var(--_space); display: grid; gap: calc(var(--_space) * 0.75); min-width: 0; overflow-wrap: anywhere;
+    padding: var(--_space); display: grid; grid-template-columns: minmax(0, 1fr); gap: calc(var(--_space) * 0.75); min-width: 0; overflow-wrap: break-word;
   }
   /* Dismissed or replaced: only the title and the status line, smaller. */
   .base.settled { padding: calc(var(--_space) * 0.5) var(--_space); gap: 0.125rem; background: var(--_bg-alt); }

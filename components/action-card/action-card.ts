@@ -10,7 +10,7 @@ import { langOf, langTag } from '../i18n/index.js';
 import { themeStyles } from '../shared/theme.js';
 import { heading, headingLevel } from '../view/heading.js';
 import { modelTextStyles } from '../view/modelText.styles.js';
-import { clipMarks } from '../view/text.js';
+import { displayText } from '../view/text.js';
 import { actionCardStyles } from './action-card.styles.js';
 import { cardBodyFor, onCardBodiesChanged, type CardBody } from './bodies.js';
 import { CardController } from './cardController.js';
@@ -121,9 +121,9 @@ export class ActionCard extends LitElement {
     const idle = !busy && phase === 'proposed';
     return html`<article class="base ${settled ? 'settled' : ''}" part="base" aria-labelledby="title" lang=${langTag(this.lang)}>
       <header>
-        ${heading(headingLevel(this.headingLevel, 2), html`<span class="sr-only">${s.suggested} </span><span part="title">${clipMarks(proposal.title)}</span>`,
+        ${heading(headingLevel(this.headingLevel, 2), html`<span class="sr-only">${s.suggested} </span><span part="title">${displayText(proposal.title)}</span>`,
           { id: 'title', className: 'title model-text clamp', title: proposal.title })}
-        ${settled ? nothing : html`<p class="brief model-text clamp" part="brief" dir="auto" title=${proposal.brief}>${clipMarks(proposal.brief)}</p>`}
+        ${settled ? nothing : html`<p class="brief model-text clamp" part="brief" dir="auto" title=${proposal.brief}>${displayText(proposal.brief)}</p>`}
       </header>
       ${settled ? nothing : html`<div class="body" part="body">${body && details?.success ? keyed(`${this.sessionId} ${this.callId}`, body.render(details.data, {
         lang, phase, data: this.card.decision?.data ?? {}, disabled: busy || settled,

@@ -2,7 +2,7 @@ import { css } from 'lit';
 
 /** Typography of rendered markdown; shared by the markdown element and the renderer. */
 export const markdownStyles = css`
-  .md { overflow-wrap: anywhere; }
+  .md { overflow-wrap: break-word; }
   .md :is(p, li, blockquote, h1, h2, h3, h4, h5, h6, th, td) { unicode-bidi: isolate; }
   .md > :first-child { margin-top: 0; }
   .md > :last-child { margin-bottom: 0; }

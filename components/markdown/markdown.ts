@@ -1,7 +1,7 @@
 import MarkdownIt from 'markdown-it';
 import { html, nothing, type TemplateResult } from 'lit';
 import { heading } from '../view/heading.js';
-import { clipMarks } from '../view/text.js';
+import { displayText } from '../view/text.js';
 
 /** How image syntax renders: `render` shows http(s) images; `alt-only` shows only their alt text. */
 export type RemoteImages = 'render' | 'alt-only';
@@ -100,10 +100,10 @@ function element(token: Token, c: Part[], ctx: Ctx): Part | Part[] {
 function leaf(token: Token, ctx: Ctx): Part | Part[] {
   switch (token.type) {
     case 'inline': return walk(token.children ?? [], 0, ctx)[0];
-    case 'text': return clipMarks(token.content);
+    case 'text': return displayText(token.content);
     case 'softbreak': return '\n';
     case 'hardbreak': return html`<br />`;
-    case 'code_inline': return html`<code>${token.content}</code>`;
+    case 'code_inline': return html`<code>${displayText(token.content)}</code>`;
     case 'fence':
     case 'code_block': return html`<pre><code>${token.content}</code></pre>`;
     case 'hr': return html`<hr />`;

@@ -12,7 +12,7 @@ import { themeStyles } from '../shared/theme.js';
 import { modelTextStyles } from '../view/modelText.styles.js';
 import '../view/task-surface-view.js';
 import { headingLevel } from '../view/heading.js';
-import { clipMarks } from '../view/text.js';
+import { displayText } from '../view/text.js';
 import { StatusController } from './statusController.js';
 import type { SurfaceStatus } from './surfaceStatus.js';
 import { toolviewStyles } from './task-surface-toolview.styles.js';
@@ -87,7 +87,7 @@ export class TaskSurfaceToolview extends LitElement {
   override render() {
     const parsed = this.parsed;
     if (!parsed || !(this.transport ?? this.contextTransport)) {
-      return html`<p class="fallback model-text" part="base fallback" dir="auto">${clipMarks(this.content)}</p>`;
+      return html`<p class="fallback model-text" part="base fallback" dir="auto">${displayText(this.content)}</p>`;
     }
     const s = strings(this.lang);
     const outcome = this.status ? undefined : this.statusWatch.outcome;
@@ -95,7 +95,7 @@ export class TaskSurfaceToolview extends LitElement {
     const values: TaskSurfaceValues | undefined = outcome?.values;
     const summary = html`<div class="summary" part="summary">
         <span class="kind">${s.taskSurface}</span>
-        <span class="title model-text clamp" dir="auto" title=${parsed.model.title}>${clipMarks(parsed.model.title)}</span>
+        <span class="title model-text clamp" dir="auto" title=${parsed.model.title}>${displayText(parsed.model.title)}</span>
         ${status ? html`<span class="status ${status}" part="status"><span class="sr-only">${s.statusLabel}: </span>${s.status[status]}</span>` : nothing}
       </div>`;
     if (status === 'open') {

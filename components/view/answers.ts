@@ -1,7 +1,7 @@
 import { html, type TemplateResult } from 'lit';
 import type { TaskSurfaceField, TaskSurfaceFieldValue } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
-import { clipMarks } from './text.js';
+import { displayText } from './text.js';
 
 /**
  * A field as a read-only answer: its label and its value in words. Used by `readonly` replays,
@@ -9,12 +9,12 @@ import { clipMarks } from './text.js';
  * ("None selected"); "No answer" is for a text left empty or a choice left unselected.
  */
 export function renderAnswer(field: TaskSurfaceField, value: TaskSurfaceFieldValue | undefined, s: Strings): TemplateResult {
-  const label = (id: string) => clipMarks(('options' in field ? field.options.find((o) => o.id === id)?.label : undefined) ?? id);
+  const label = (id: string) => displayText(('options' in field ? field.options.find((o) => o.id === id)?.label : undefined) ?? id);
   const item = (id: string) => html`<li class="model-text" dir="auto">${label(id)}</li>`;
   let body: TemplateResult | string;
   switch (field.kind) {
     case 'text':
-      body = typeof value === 'string' && /\S/.test(value) ? html`<span class="answer-text model-text" dir="auto">${clipMarks(value)}</span>` : s.noAnswer;
+      body = typeof value === 'string' && /\S/.test(value) ? html`<span class="answer-text model-text" dir="auto">${displayText(value)}</span>` : s.noAnswer;
       break;
     case 'toggle':
       body = value === true ? s.on : s.off;
@@ -29,5 +29,5 @@ export function renderAnswer(field: TaskSurfaceField, value: TaskSurfaceFieldVal
       body = Array.isArray(value) && value.length ? html`<ol class="answer-list">${value.map(item)}</ol>` : s.noAnswer;
       break;
   }
-  return html`<div class="answer" part="answer"><dt class="model-text clamp" dir="auto" title=${field.label}>${clipMarks(field.label)}</dt><dd>${body}</dd></div>`;
+  return html`<div class="answer" part="answer"><dt class="model-text clamp" dir="auto" title=${field.label}>${displayText(field.label)}</dt><dd>${body}</dd></div>`;
 }

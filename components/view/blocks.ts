@@ -3,7 +3,7 @@ import type { DiffBlock, MetricsBlock, NoticeBlock, TableBlock, TableCell, TaskS
 import type { Strings } from '../i18n/index.js';
 import { renderMarkdown } from '../markdown/markdown.js';
 import { DIFF_PAGE_LINES, diffRuns, diffView, type DiffLine, type DiffRun, type DiffShare } from './diffLines.js';
-import { clipMarks, visibleControls } from './text.js';
+import { displayText, visibleControls } from './text.js';
 
 /** Rows a table shows before the person asks for the rest. */
 export const TABLE_INITIAL_ROWS = 50;
@@ -34,8 +34,8 @@ export function renderBlock(block: TaskSurfaceBlock, key: string, ctx: BlockCont
 
 function metrics(block: MetricsBlock): TemplateResult {
   return html`<dl class="block metrics" part="block metrics">${block.items.map((item) => html`
-    <div class="metric"><dt class="model-text clamp" dir="auto" title=${item.label}>${clipMarks(item.label)}</dt><dd class="metric-value model-text" dir="auto">${clipMarks(item.value)}</dd>${item.detail
-      ? html`<dd class="metric-detail model-text" dir="auto">${clipMarks(item.detail)}</dd>` : nothing}</div>`)}</dl>`;
+    <div class="metric"><dt class="model-text clamp" dir="auto" title=${item.label}>${displayText(item.label)}</dt><dd class="metric-value model-text clamp" dir="auto" title=${item.value}>${displayText(item.value)}</dd>${item.detail
+      ? html`<dd class="metric-detail model-text clamp" dir="auto" title=${item.detail}>${displayText(item.detail)}</dd>` : nothing}</div>`)}</dl>`;
 }
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -49,7 +49,7 @@ function cell(value: TableCell | undefined, ctx: BlockContext): TemplateResult |
   if (value === null || value === undefined) return html`<span class="null" aria-hidden="true">—</span><span class="sr-only">${ctx.s.empty}</span>`;
   if (typeof value === 'number') return formatNumber(value, ctx.lang);
   if (typeof value === 'boolean') return value ? ctx.s.yes : ctx.s.no;
-  return html`<span class="model-text" dir="auto">${clipMarks(value)}</span>`;
+  return html`<span class="model-text" dir="auto">${displayText(value)}</span>`;
 }
 
 function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResult {
@@ -61,7 +61,7 @@ function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResul
   return html`<div class="block table-block" part="block table">
     <div class="table-scroll" role="group" tabindex="0" aria-label=${ctx.s.tableRegion(total)}>
       <table>
-        <thead><tr>${block.columns.map((c, i) => html`<th scope="col" class=${numeric[i] ? 'num' : ''} dir="auto" title=${c.label}>${clipMarks(c.label)}</th>`)}</tr></thead>
+        <thead><tr>${block.columns.map((c, i) => html`<th scope="col" class=${numeric[i] ? 'num' : ''} dir="auto" title=${c.label}>${displayText(c.label)}</th>`)}</tr></thead>
         <tbody>${rows.map((row, r) => html`<tr tabindex=${r === revealAt ? '-1' : nothing} data-reveal=${r === revealAt ? key : nothing}>${block.columns.map((c, i) => html`<td class=${numeric[i] ? 'num' : ''}>${cell(row[c.id], ctx)}</td>`)}</tr>`)}</tbody>
       </table>
     </div>
@@ -78,9 +78,9 @@ function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult 
   const total = view.kind === 'patch' ? view.lines.length : Math.max(view.before.length, view.after.length);
   const count = (n: number) => formatNumber(n, ctx.lang);
   const head = html`<figcaption class="diff-head">
-      ${block.path ? html`<code class="diff-path model-text" dir="auto" title=${block.path}>${visibleControls(block.path)}</code>` : nothing}
+      ${block.path ? html`<code class="diff-path model-text clamp" dir="auto" title=${block.path}>${displayText(visibleControls(block.path))}</code>` : nothing}
       ${block.before === null ? html`<span class="badge">${ctx.s.newFile}</span>` : nothing}
-      ${block.language ? html`<span class="badge model-text" dir="auto">${block.language}</span>` : nothing}
+      ${block.language ? html`<span class="badge model-text clamp" dir="auto" title=${block.language}>${displayText(block.language)}</span>` : nothing}
       <span class="diff-counts">${view.kind === 'plain' ? ctx.s.diffSizes(count(view.before.length), count(view.after.length))
         : view.lines.length ? ctx.s.diffCounts(count(view.added), count(view.removed)) : ctx.s.noChanges}</span>
     </figcaption>`;
@@ -114,5 +114,5 @@ function runsOf(runs: DiffRun[], firstNew: number, key: string): TemplateResult[
 function notice(block: NoticeBlock, ctx: BlockContext): TemplateResult {
   return html`<div class="block notice ${block.tone}" part="block notice" role="note">
     <strong class="notice-tone">${ctx.s.noticeTone[block.tone]}</strong>
-    <span class="notice-text model-text" dir="auto">${clipMarks(block.text)}</span></div>`;
+    <span class="notice-text model-text" dir="auto">${displayText(block.text)}</span></div>`;
 }

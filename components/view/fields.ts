@@ -4,7 +4,7 @@ import type {
   ChoiceField, MultiChoiceField, OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TextField, ToggleField,
 } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
-import { clipMarks } from './text.js';
+import { clipMarks, displayText } from './text.js';
 
 /** What a field renderer needs from the element that hosts it. */
 export interface FieldContext {
@@ -47,7 +47,7 @@ function text(field: TextField, index: number, ctx: FieldContext): TemplateResul
   const invalid = ctx.invalid(field.id);
   const common = { id, invalid, described: invalid ? `${id}-error` : undefined };
   return html`<div class="field" part="field">
-    <label class="label" for=${id}><span class="model-text clamp" dir="auto" title=${field.label}>${clipMarks(field.label)}</span>${field.required ? html` <span class="req">${ctx.s.required}</span>` : nothing}</label>
+    <label class="label" for=${id}><span class="model-text clamp" dir="auto" title=${field.label}>${displayText(field.label)}</span>${field.required ? html` <span class="req">${ctx.s.required}</span>` : nothing}</label>
     ${field.multiline
       ? html`<textarea id=${common.id} class="input" rows="3" data-field=${index} .value=${live(value)} ?required=${field.required === true}
           ?disabled=${ctx.disabled} aria-invalid=${invalid ? 'true' : 'false'} aria-describedby=${common.described ?? nothing} @input=${ctx.onText}></textarea>`
@@ -58,8 +58,8 @@ function text(field: TextField, index: number, ctx: FieldContext): TemplateResul
 }
 
 function optionText(label: string, detail: string | undefined): TemplateResult {
-  return html`<span class="option-text"><span class="model-text clamp" dir="auto" title=${label}>${clipMarks(label)}</span>${detail
-    ? html`<span class="detail model-text" dir="auto">${clipMarks(detail)}</span>` : nothing}</span>`;
+  return html`<span class="option-text"><span class="model-text clamp" dir="auto" title=${label}>${displayText(label)}</span>${detail
+    ? html`<span class="detail model-text clamp" dir="auto" title=${detail}>${displayText(detail)}</span>` : nothing}</span>`;
 }
 
 function choice(field: ChoiceField, index: number, ctx: FieldContext): TemplateResult {
@@ -67,7 +67,7 @@ function choice(field: ChoiceField, index: number, ctx: FieldContext): TemplateR
   const value = ctx.value(field.id);
   const focusable = field.options.some((o) => o.id === value) ? value : field.options[0]?.id;
   return html`<div class="field" part="field">
-    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${clipMarks(field.label)}</div>
+    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${displayText(field.label)}</div>
     <div role="radiogroup" class="options" aria-labelledby=${`${id}-label`} aria-disabled=${ctx.disabled ? 'true' : nothing}
       @keydown=${ctx.onRadioKey} @click=${ctx.onRadioClick}>
       ${field.options.map((o) => html`<div role="radio" class="option radio" data-field=${index} data-value=${o.id}
@@ -82,7 +82,7 @@ function multiChoice(field: MultiChoiceField, index: number, ctx: FieldContext):
   const value = ctx.value(field.id);
   const checked = new Set(Array.isArray(value) ? value : []);
   return html`<div class="field" part="field">
-    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${clipMarks(field.label)}</div>
+    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${displayText(field.label)}</div>
     <div role="group" class="options" aria-labelledby=${`${id}-label`}>
       ${field.options.map((o) => html`<label class="option"><input type="checkbox" data-field=${index} data-value=${o.id}
         .checked=${live(checked.has(o.id))} ?disabled=${ctx.disabled} @change=${ctx.onCheckbox} />${optionText(o.label, o.detail)}</label>`)}
@@ -94,7 +94,7 @@ function toggle(field: ToggleField, index: number, ctx: FieldContext): TemplateR
   const id = fieldDomId(index);
   const on = ctx.value(field.id) === true;
   return html`<div class="field toggle-field" part="field">
-    <label class="label model-text clamp" for=${id} dir="auto" title=${field.label}>${clipMarks(field.label)}</label>
+    <label class="label model-text clamp" for=${id} dir="auto" title=${field.label}>${displayText(field.label)}</label>
     <button id=${id} type="button" role="switch" class="switch" data-field=${index} aria-checked=${on ? 'true' : 'false'}
       ?disabled=${ctx.disabled} @click=${ctx.onSwitch}><span class="track" aria-hidden="true"><span class="thumb"></span></span>
       <span class="switch-state" aria-hidden="true">${on ? ctx.s.on : ctx.s.off}</span></button>
@@ -113,7 +113,7 @@ function order(field: OrderField, index: number, ctx: FieldContext): TemplateRes
   // reaches CSS as --rows, set through the CSSOM by the element (a style attribute breaks a strict CSP). Only the
   // selected item's pair is in the tab order (two stops, not two per item); a click works on any.
   return html`<div class="field" part="field">
-    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${clipMarks(field.label)}</div>
+    <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${displayText(field.label)}</div>
     <p class="hint" id=${`${id}-hint`}>${ctx.s.orderHint}</p>
     <div class="order-grid" data-rows=${ids.length}>
       <ol role="listbox" class="order" aria-labelledby=${`${id}-label`} aria-describedby=${`${id}-hint`}

@@ -2,7 +2,7 @@ import { css } from 'lit';
 
 export const viewStyles = css`
   :host { display: block; font-size: 0.9375rem; min-width: 0; background: var(--_bg); }
-  .base { display: flex; flex-direction: column; gap: var(--_space); color: var(--_fg); overflow-wrap: anywhere; min-width: 0; }
+  .base { display: flex; flex-direction: column; gap: var(--_space); color: var(--_fg); overflow-wrap: break-word; min-width: 0; }
   .context { display: flex; flex-direction: column; gap: var(--_space); min-width: 0; }
   .header { display: flex; flex-direction: column; gap: 0.25rem; }
   .title { margin: 0; font-size: 1.125rem; line-height: 1.3; }
@@ -12,10 +12,10 @@ export const viewStyles = css`
   .blocks { display: grid; gap: var(--_space); grid-template-columns: minmax(0, 1fr); }
   @container (min-width: 32rem) { .grid { grid-template-columns: repeat(2, minmax(0, 1fr)); } }
   @container (min-width: 48rem) { .grid.cols-3 { grid-template-columns: repeat(3, minmax(0, 1fr)); } }
-  .block { min-width: 0; margin: 0; overflow-wrap: anywhere; }
+  .block { min-width: 0; margin: 0; overflow-wrap: break-word; }
 
   .metrics { display: grid; grid-template-columns: repeat(auto-fit, minmax(8rem, 1fr)); gap: 0.5rem; }
-  .metric { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.5rem 0.75rem; background: var(--_bg-alt); }
+  .metric { min-width: 0; border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.5rem 0.75rem; background: var(--_bg-alt); }
   .metric dt { color: var(--_muted); font-size: 0.8125rem; }
   .metric dd { margin: 0; }
   .metric-value { font-size: 1.25rem; font-weight: 600; font-variant-numeric: tabular-nums; }
@@ -33,7 +33,8 @@ export const viewStyles = css`
 
   .diff { border: 1px solid var(--_border); border-radius: var(--_radius); overflow: hidden; }
   .diff-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; padding: 0.4rem 0.6rem; background: var(--_bg-alt); border-bottom: 1px solid var(--_border); font-size: 0.8125rem; }
-  .diff-path { font-family: var(--_mono); font-weight: 600; overflow-wrap: anywhere; }
+  .diff-head > * { min-width: 0; --_clamp-lines: 2; }
+  .diff-path { font-family: var(--_mono); font-weight: 600; overflow-wrap: break-word; }
   .diff-counts { color: var(--_muted); margin-inline-start: auto; }
   .badge { border: 1px solid var(--_border); border-radius: 999px; padding: 0 0.5rem; font-size: 0.75rem; }
   .diff-body { margin: 0; padding: 0.4rem 0; overflow-x: auto; font-family: var(--_mono); font-size: 0.8125rem; line-height: 1.45; }
@@ -48,6 +49,7 @@ export const viewStyles = css`
   .diff-body { max-height: 32rem; }
   .diff > .table-more { padding: 0 0.6rem 0.5rem; }
 
+  .notice-text { flex: 1 1 12rem; min-width: 0; }
   .notice { display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; padding: 0.5rem 0.75rem; border-radius: var(--_radius); border: 1px solid var(--_border); border-inline-start-width: 4px; background: var(--_bg-alt); }
   .notice.info { background: var(--_info-bg); border-color: var(--_accent); }
   .notice.warning { background: var(--_warning-bg); border-color: var(--_warning-border); }
@@ -55,7 +57,7 @@ export const viewStyles = css`
   .fields { display: flex; flex-direction: column; gap: calc(var(--_space) * 1.25); margin: 0; }
   .field { display: flex; flex-direction: column; gap: 0.35rem; min-width: 0; border: 0; padding: 0; margin: 0; }
   .label { font-weight: 600; }
-  label.label > .clamp { display: -webkit-inline-box; }
+  label.label > .clamp { display: -webkit-inline-box; max-width: 100%; }
   .option-text .clamp { --_clamp-lines: 4; }
   .req, .hint { color: var(--_muted); font-weight: 400; font-size: 0.8125rem; }
   .hint { margin: 0; overflow-wrap: normal; } /* chrome: the word joiners in "Alt+↑/↓" must hold */
@@ -75,6 +77,7 @@ export const viewStyles = css`
   .radio[aria-checked='true'] .mark { border-color: var(--_accent-bg); background: radial-gradient(var(--_accent-bg) 0 40%, transparent 45%); }
   [aria-disabled='true'] .option { cursor: not-allowed; opacity: 0.7; }
 
+  .toggle-field > .label { flex: 1 1 auto; min-width: 0; }
   .toggle-field { flex-direction: row; align-items: center; justify-content: space-between; gap: 0.75rem; }
   .switch { display: inline-flex; align-items: center; gap: 0.4rem; background: none; border: 0; padding: 0.2rem; color: var(--_fg); cursor: pointer; border-radius: 999px; }
   .track { width: 2.25rem; height: 1.25rem; border-radius: 999px; background: var(--_control-border); position: relative; transition: background 0.15s; }
@@ -87,7 +90,7 @@ export const viewStyles = css`
   /* The listbox and the move buttons share rows (subgrid), so each pair sits beside its item. */
   .order-grid { display: grid; grid-template-columns: minmax(0, 1fr) auto; grid-template-rows: repeat(var(--rows, 1), auto); column-gap: 0.375rem; row-gap: 0.25rem; }
   .order, .order-moves { grid-row: 1 / span var(--rows, 1); display: grid; grid-template-rows: subgrid; }
-  .order { grid-column: 1; list-style: none; margin: 0; padding: 0; min-width: 0; }
+  .order { grid-column: 1; grid-template-columns: minmax(0, 1fr); list-style: none; margin: 0; padding: 0; min-width: 0; }
   .order-moves { grid-column: 2; }
   .move-pair { display: flex; gap: 0.25rem; align-items: center; }
   .button.icon { min-width: 2.25rem; padding-inline: 0.5rem; }
@@ -108,4 +111,5 @@ export const viewStyles = css`
   .answer-list { margin: 0; padding-inline-start: 1.4em; }
 
   .actions { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
+  .actions > * { min-width: 0; max-width: 100%; }
 `;

@@ -13,7 +13,7 @@ import { fieldDomId, renderField, type FieldContext } from './fields.js';
 import { heading, headingLevel } from './heading.js';
 import { diffShareOf } from './diffLines.js';
 import { OrderDrag } from './orderDrag.js';
-import { clipMarks } from './text.js';
+import { clipMarks, displayText } from './text.js';
 import { modelTextStyles } from './modelText.styles.js';
 import { viewStyles } from './task-surface-view.styles.js';
 
@@ -112,12 +112,12 @@ export class TaskSurfaceView extends LitElement {
     return html`<div class="base" part="base" lang=${langTag(this.lang)}>
       ${hasContext ? html`<div class="context" part="context" role=${region ? 'region' : nothing} tabindex=${region ? '0' : nothing} aria-label=${region ? s.contextRegion : nothing}>
       ${this.hideTitle && !model.description ? nothing : html`<div class="header" part="header">
-        ${this.hideTitle ? nothing : heading(level, clipMarks(model.title), { className: 'title model-text clamp', title: model.title })}
-        ${model.description ? html`<p class="description model-text" dir="auto">${clipMarks(model.description)}</p>` : nothing}
+        ${this.hideTitle ? nothing : heading(level, displayText(model.title), { className: 'title model-text clamp', title: model.title })}
+        ${model.description ? html`<p class="description model-text" dir="auto">${displayText(model.description)}</p>` : nothing}
       </div>`}
       ${guard([model, lang, level, this.expanded], () => model.sections.map((section, i) => html`
         <section class="section" part="section">
-          ${section.title ? heading(level + 1, clipMarks(section.title), { className: 'section-title model-text clamp', title: section.title }) : nothing}
+          ${section.title ? heading(level + 1, displayText(section.title), { className: 'section-title model-text clamp', title: section.title }) : nothing}
           <div class="blocks ${section.layout?.kind === 'grid' ? `grid cols-${section.layout.columns}` : 'stack'}">
             ${section.blocks.map((block, j) => renderBlock(block, `${i}.${j}`, blocks))}
           </div>
@@ -127,7 +127,7 @@ export class TaskSurfaceView extends LitElement {
         ? html`<dl class="fields answers" part="fields">${fields.map((f) => renderAnswer(f, this.currentValues[f.id], s))}</dl>`
         : html`<div class="fields" part="fields">${fields.map((f, i) => renderField(f, i, this.fieldContext))}</div>`}
       ${this.readonly ? nothing : html`<slot name="note"></slot><div class="actions" part="actions">
-        <button type="button" class="button primary" part="submit" ?disabled=${this.disabled} @click=${this.onSubmit}>${model.submit.label}</button>
+        <button type="button" class="button primary" part="submit" ?disabled=${this.disabled} @click=${this.onSubmit}><span class="model-text clamp" dir="auto" title=${model.submit.label}>${displayText(model.submit.label)}</span></button>
         <slot name="actions"></slot>
       </div>`}
       <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>

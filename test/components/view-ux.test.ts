@@ -113,6 +113,16 @@ describe('task-surface-view: layout bombs', () => {
     for (const node of qa(el, '.field, .header')) expect(node.scrollWidth).to.be.at.most(node.clientWidth + 1);
   });
 
+  it('gives a long word break opportunities every 160 characters without changing its text', async () => {
+    const word = 'x'.repeat(1000);
+    const el = await view({ ...everyKindModel, description: `short ${word} end` });
+    const p = q(el, '.description');
+    expect(p.querySelectorAll('wbr').length).to.equal(Math.floor(1000 / 160));
+    expect(p.textContent).to.equal(`short ${word} end`);
+    const plain = await view({ ...everyKindModel, description: 'words of a normal length' });
+    expect(q(plain, '.description').querySelectorAll('wbr').length).to.equal(0);
+  });
+
   it('isolates model text and shows bidi controls in a file path as visible codes', async () => {
     const path = 'invoice\u202Efdp.exe';
     const el = await view(withBlocks([{ kind: 'diff', path, before: 'a\n', after: 'b\n' }], { title: 'مرحبا\u202E title' }));

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import * as z from 'zod/mini';
-import { clipMarks } from '../../view/text.js';
+import { displayText } from '../../view/text.js';
 import type { CardBody } from '../bodies.js';
 
 /** The browser's own schema for create_page `details` (the Host checks its own; they change together). */
@@ -38,8 +38,8 @@ export const createPageBody: CardBody<z.infer<typeof CreatePageBodySchema>> = {
   render(details, { lang, phase, data }) {
     const href = phase === 'created' ? safeHref(data['url']) : undefined;
     return html`
-      <p dir="auto"><strong>${clipMarks(details.pageTitle)}</strong></p>
-      <ul aria-label=${lang === 'zh' ? '页面章节' : 'Page sections'}>${details.sections.map((s) => html`<li dir="auto">${clipMarks(s)}</li>`)}</ul>
+      <p dir="auto"><strong>${displayText(details.pageTitle)}</strong></p>
+      <ul aria-label=${lang === 'zh' ? '页面章节' : 'Page sections'}>${details.sections.map((s) => html`<li dir="auto">${displayText(s)}</li>`)}</ul>
       ${href === undefined ? nothing : html`<p><a href=${href} target="_blank" rel="noopener noreferrer">${lang === 'zh' ? '打开页面' : 'Open the page'}</a></p>`}`;
   },
 };

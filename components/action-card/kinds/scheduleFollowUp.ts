@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import * as z from 'zod/mini';
-import { clipMarks } from '../../view/text.js';
+import { displayText } from '../../view/text.js';
 import type { CardBody } from '../bodies.js';
 
 /** The browser's own schema for schedule_follow_up `details`. */
@@ -46,8 +46,8 @@ export const scheduleFollowUpBody: CardBody<z.infer<typeof ScheduleFollowUpBodyS
       setPayload('schedule', value === '' ? undefined : { at: new Date(value).toISOString() });
     };
     return html`
-      <p dir="auto"><strong>${clipMarks(details.topic)}</strong></p>
-      ${details.note ? html`<p dir="auto">${clipMarks(details.note)}</p>` : nothing}
+      <p dir="auto"><strong>${displayText(details.topic)}</strong></p>
+      ${details.note ? html`<p dir="auto">${displayText(details.note)}</p>` : nothing}
       ${phase === 'proposed'
         ? html`<label>${zh ? '跟进时间' : 'Follow-up time'}
             <input type="datetime-local" .value=${toLocalInput(details.suggestedAt)} ?disabled=${disabled} @change=${onChange}></label>`
