@@ -1,4 +1,4 @@
-import type { AgentDriver, AgentTurn } from '../../host/types.js';
+import type { AgentDriver, AgentTurn, PromptMessage } from '../../host/types.js';
 import type { SessionId, UserMessageEvent } from '../../protocol/index.js';
 import { conclude, readBack } from './answers.js';
 import { cards, type CardOffer } from './cards.js';
@@ -14,12 +14,36 @@ export interface ScriptedAgentOptions {
 
 const HELP = {
   en: 'I’m a scripted demo agent. Try: “compare databases”, “reorder the launch plan”, “review the change”, “notification settings”, “save this as a page” or “remind me to follow up”.',
-  zh: '我是一个脚本化的演示智能体。试试：“比较数据库”“排序发布计划”“审查代码改动”“通知设置”“保存为页面”或“提醒我跟进”。',
+  zh: '我是一个脚本化的演示助手。试试：“比较数据库”“排序发布计划”“审查代码改动”“通知设置”“保存为页面”或“提醒我跟进”。',
 };
-const BYPASS = {
-  en: 'You wrote a message instead of using the panel, so I closed it. ',
-  zh: '你直接发了消息而没有使用面板，所以我关闭了它。',
-};
+/** How the agent opens its answer to a message, by what became of the panel it showed last. */
+const PANEL_OUTCOME = {
+  bypassed: {
+    en: 'You wrote a message instead of using the panel, so I closed it. ',
+    zh: '你直接发了消息而没有使用面板，所以我关闭了它。',
+  },
+  dismissed: {
+    en: 'You dismissed the panel, so I’ve set that question aside. ',
+    zh: '你关闭了面板，那个问题先放一放。',
+  },
+  none: { en: '', zh: '' },
+} as const;
+
+type PanelOutcome = keyof typeof PANEL_OUTCOME;
+
+/**
+ * What became of the agent's last panel before this turn's messages, read from the request as a
+ * model reads it: a dismissal is a developer message after the panel's result; a user message after
+ * it (a submission, or an earlier message) means it was already answered; neither means the message
+ * that starts this turn bypassed the panel.
+ */
+export function panelOutcome(messages: readonly PromptMessage[], firstInputSeq: number): PanelOutcome {
+  const shownAt = messages.findLastIndex((m) => m.role === 'tool' && m.seq < firstInputSeq && /^\[result show_task_surface \S+\]/.test(m.text));
+  if (shownAt < 0) return 'none';
+  const since = messages.slice(shownAt + 1).filter((m) => m.seq < firstInputSeq);
+  if (since.some((m) => m.role === 'user')) return 'none';
+  return since.some((m) => m.role === 'developer' && m.text.startsWith('The user dismissed task surface')) ? 'dismissed' : 'bypassed';
+}
 
 const langOf = (text: string): Lang => (/[\u3400-\u9fff]/.test(text) ? 'zh' : 'en');
 
@@ -60,9 +84,9 @@ export function createScriptedAgent(options: ScriptedAgentOptions = {}): AgentDr
     turn.reply([lang === 'zh' ? '我收到的是：' : 'Here is what I got:', ...lines, '', conclude(scenario, values, lang)].join('\n'));
   }
 
-  async function answerText(turn: AgentTurn, message: UserMessageEvent) {
+  async function answerText(turn: AgentTurn, message: UserMessageEvent, messages: readonly PromptMessage[]) {
     const lang = langOf(message.text);
-    const prefix = shown.has(turn.sessionId) ? BYPASS[lang] : '';
+    const prefix = PANEL_OUTCOME[panelOutcome(messages, turn.input[0]?.seq ?? message.seq)][lang];
     shown.delete(turn.sessionId);
     const scenario = SCENARIOS.find((s) => s.triggers.test(message.text));
     if (scenario) {
@@ -81,12 +105,12 @@ export function createScriptedAgent(options: ScriptedAgentOptions = {}): AgentDr
 
   return {
     async runTurn(turn) {
-      turn.step();
+      const request = turn.step();
       await think(turn);
       const message = turn.input.at(-1);
       if (!message || turn.signal.aborted) return;
       if (message.source.taskSurface) await answerSubmission(turn, message);
-      else await answerText(turn, message);
+      else await answerText(turn, message, request.messages);
     },
   };
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SCENARIOS } from '../../demo/agent/driver.js';
 import { createDemoHost } from '../../demo/host.js';
-import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, parseTaskSurfaceModel, type SessionEvent, type TaskSurfaceId } from '../../protocol/index.js';
+import { mintMessageId, mintRpcId, mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId, parseTaskSurfaceModel, type SessionEvent, type TaskSurfaceId } from '../../protocol/index.js';
 
 const texts = (events: SessionEvent[], type: 'assistant/message' | 'user/message') =>
   events.flatMap((e) => (e.type === type ? [e.text] : []));
@@ -21,8 +21,14 @@ async function chat() {
     assert.equal(result.accepted, true, JSON.stringify(result));
     await host.whenIdle(sessionId);
   };
+  const dismiss = async () => {
+    const surfaceId = host.getView(sessionId).taskSurface.active!.surfaceId as TaskSurfaceId;
+    const result = await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: mintTaskSurfaceDismissalId() });
+    assert.equal(result.dismissed, true, JSON.stringify(result));
+    await host.whenIdle(sessionId);
+  };
   const events = async () => (await host.readLog(sessionId, { limit: 500 })).events;
-  return { host, sessionId, say, submit, events, close: () => demo.dispose() };
+  return { host, sessionId, say, submit, dismiss, events, close: () => demo.dispose() };
 }
 
 describe('the scripted demo agent', () => {
@@ -69,6 +75,33 @@ describe('the scripted demo agent', () => {
     const answer = texts(await c.events(), 'assistant/message').at(-1)!;
     assert.match(answer, /^你直接发了消息而没有使用面板，所以我关闭了它。/);
     assert.equal(c.host.getView(c.sessionId).taskSurface.active, null);
+    await c.close();
+  });
+
+  for (const [lang, ask, next, said, bypass] of [
+    ['en', 'review the change', 'hello', /^You dismissed the panel, so I’ve set that question aside\. I’m a scripted demo agent/, /instead of using the panel/],
+    ['zh', '审查代码改动', '你好', /^你关闭了面板，那个问题先放一放。我是一个脚本化的演示助手/, /没有使用面板/],
+  ] as const) {
+    it(`tells a dismissal from a bypass (${lang}), and says so once`, async () => {
+      const c = await chat();
+      await c.say(ask);
+      await c.dismiss();
+      await c.say(next);
+      const answers = () => c.events().then((events) => texts(events, 'assistant/message'));
+      assert.match((await answers()).at(-1)!, said);
+      assert.doesNotMatch((await answers()).at(-1)!, bypass);
+      await c.say(next);
+      assert.doesNotMatch((await answers()).at(-1)!, /dismissed|关闭了面板/);
+      await c.close();
+    });
+  }
+
+  it('does not call a message after an answered panel a bypass', async () => {
+    const c = await chat();
+    await c.say('reorder the launch plan');
+    await c.submit({ steps: ['migrate', 'flags', 'docs', 'announce', 'monitor'], skip: [] });
+    await c.say('hello');
+    assert.match(texts(await c.events(), 'assistant/message').at(-1)!, /^I’m a scripted demo agent\./);
     await c.close();
   });
 
