@@ -13,6 +13,11 @@ export class HistoryWindow {
   events: SessionEvent[] = [];
   hasMore = false;
   loaded = false;
+  /**
+   * The newest seq of the first page: events after it arrived while the person watched (a screen
+   * reader announces new agent text only, never the history it loads).
+   */
+  liveAfter = Infinity;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -28,6 +33,7 @@ export class HistoryWindow {
       const page = await this.transport.readLog(this.sessionId, { limit: this.pageSize });
       this.events = page.events;
       this.hasMore = page.hasMore;
+      this.liveAfter = page.events.at(-1)?.seq ?? 0;
       this.loaded = true;
     });
   }

@@ -9,7 +9,8 @@ export const appStyles = css`
   .app { display: grid; grid-template-columns: 248px minmax(0, 1fr); grid-template-rows: minmax(0, 1fr); height: 100%; }
   .sidebar { background: var(--bg-side); border-right: 1px solid var(--border); padding: 16px 12px; display: flex; flex-direction: column; gap: 12px; overflow: auto; }
   .brand { font-weight: 650; font-size: 15px; display: flex; align-items: center; gap: 8px; padding: 4px 8px; }
-  .logo { color: var(--accent); font-size: 20px; }
+  /* Drawn, not a glyph: the chrome needs no particular font. */
+  .logo { width: 16px; height: 16px; border: 2px solid var(--accent); border-radius: 3px; background: linear-gradient(90deg, var(--accent) 50%, transparent 50%); }
   .new { border: 1px solid var(--border); background: var(--bg); border-radius: 10px; padding: 8px 12px; text-align: left; }
   .new:hover { border-color: var(--accent); }
   .sessions { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 2px; }
@@ -23,15 +24,18 @@ export const appStyles = css`
   .switch { display: inline-flex; border: 1px solid var(--border); border-radius: 8px; overflow: hidden; }
   .switch button { border: 0; background: none; padding: 4px 10px; font-size: 13px; color: var(--muted); }
   .switch button[aria-pressed='true'] { background: var(--selected); color: var(--fg); font-weight: 600; }
-  .scroller { overflow-y: auto; padding: 8px 0 16px; scroll-behavior: auto; }
+  /* Both gutters: the transcript's column stays centred over the Dock's with or without a scrollbar. */
+  .scroller { overflow-y: auto; padding: 8px 0 16px; scroll-behavior: auto; scrollbar-gutter: stable both-edges; }
   demo-transcript, .queue, .working { display: block; max-width: 820px; margin: 0 auto; padding: 0 24px; }
   .queue { list-style: none; display: flex; flex-direction: column; gap: 8px; align-items: flex-end; }
   .queued { display: flex; justify-content: flex-end; width: 100%; }
   .bubble { max-width: 80%; padding: 10px 14px; border-radius: 16px; }
   .bubble.user { background: var(--bubble-user); border-bottom-right-radius: 4px; }
-  .pending { opacity: .85; border: 1px dashed var(--border); }
+  .pending { border: 1px dashed var(--muted); }
   .text { white-space: pre-wrap; overflow-wrap: anywhere; }
   .chip { display: inline-block; font-size: 12px; color: var(--muted); margin-bottom: 2px; }
+  /* Who spoke, for screen readers (the bubbles' sides say it visually). */
+  .speaker { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   .row-actions { display: flex; gap: 6px; margin-top: 6px; justify-content: flex-end; }
   .row-actions button, .link { border: 1px solid var(--border); background: var(--bg); border-radius: 6px; padding: 2px 8px; font-size: 12px; }
   .edit { width: 100%; min-height: 60px; font: inherit; border-radius: 8px; border: 1px solid var(--border); background: var(--bg); color: var(--fg); padding: 6px; }
@@ -39,8 +43,10 @@ export const appStyles = css`
   .dots { width: 8px; height: 8px; border-radius: 50%; background: var(--accent); animation: pulse 1s ease-in-out infinite; }
   @keyframes pulse { 50% { opacity: .3; } }
   @media (prefers-reduced-motion: reduce) { .dots { animation: none; } }
-  .bottom { padding: 8px 24px 18px; display: flex; flex-direction: column; gap: 10px; max-width: 868px; width: 100%; margin: 0 auto; }
-  task-surface-dock { --task-surface-dock-max-height: 44vh; }
+  /* The same column as the transcript: the same gutters as the scroller, 820px wide, 24px padding. */
+  .bottom-wrap { overflow: hidden; scrollbar-gutter: stable both-edges; }
+  .bottom { padding: 8px 24px 18px; display: flex; flex-direction: column; gap: 10px; max-width: 820px; width: 100%; margin: 0 auto; }
+  task-surface-dock { --task-surface-dock-max-height: 44vh; --task-surface-font: var(--font); --task-surface-dock-shadow: var(--dock-shadow, 0 2px 12px rgb(0 0 0 / 8%)); }
   /* The Dock's own :host { display: block } outranks the UA's [hidden] rule; the page keeps the takeover hidden. */
   task-surface-dock[hidden] { display: none; }
   .notice { margin: 0; padding: 8px 12px; border-radius: 8px; background: var(--warn-bg); font-size: 14px; }
@@ -54,7 +60,8 @@ export const appStyles = css`
   .composer textarea::placeholder { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .send { border: 0; background: var(--accent); color: #fff; border-radius: 10px; padding: 8px 16px; font-weight: 600; }
   .send:disabled, .mic:disabled { opacity: .45; cursor: default; }
-  .mic { border: 0; background: none; color: var(--danger); font-size: 18px; line-height: 1; padding: 8px 6px; border-radius: 10px; }
+  .mic { border: 0; background: none; padding: 8px; border-radius: 10px; display: inline-flex; align-items: center; justify-content: center; min-height: 36px; min-width: 36px; }
+  .mic-dot { width: 12px; height: 12px; border-radius: 50%; background: var(--danger); }
   .mic:hover:not(:disabled) { background: var(--hover); }
   .recorder { display: flex; align-items: center; gap: 10px; border: 1px solid var(--danger); border-radius: 16px; padding: 8px 8px 8px 14px; background: var(--bg-input); box-shadow: var(--shadow); }
   .rec-label { flex: 1; color: var(--muted); font-size: 14px; }
@@ -69,7 +76,7 @@ export const appStyles = css`
     .picker { display: block; flex: 1 1 0; width: 0; min-width: 0; max-width: none; }
     .bar { gap: 6px; padding: 8px 10px; }
     .switch button { padding: 4px 7px; }
-    .bottom { padding: 6px 10px 10px; }
+    .bottom { padding: 6px 12px 10px; }
     demo-transcript, .queue, .working { padding: 0 12px; }
   }
 `;
@@ -91,6 +98,8 @@ export const transcriptStyles = css`
   .bubble.agent { background: none; padding-left: 0; max-width: 100%; }
   .text { white-space: pre-wrap; overflow-wrap: anywhere; }
   .chip { display: inline-block; font-size: 12px; color: var(--muted); margin-bottom: 2px; }
+  /* Who spoke, for screen readers (the bubbles' sides say it visually). */
+  .speaker { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   .tool-note { font-size: 12px; color: var(--muted); border: 1px solid var(--border); border-radius: 999px; padding: 1px 10px; }
   task-surface-toolview, action-card { display: block; max-width: 640px; }
 `;

@@ -87,48 +87,58 @@ export class DemoTranscript extends LitElement {
           ? html`<button class="older" ?disabled=${this.loadingOlder} @click=${this.loadOlder}>${this.loadingOlder ? s.loadingOlder : s.loadOlder}</button>`
           : html`<p class="start">${s.start}</p>`}
       </div>
-      <ol class="events" aria-live="polite">
-        ${history.events.map((event) => this.renderEvent(event, cardsByTurn))}
-        ${this.streamText !== undefined ? html`<li class="row agent streaming" aria-busy="true"><div class="bubble agent">
-          <task-surface-markdown .text=${this.streamText}></task-surface-markdown></div></li>` : nothing}
-      </ol>`;
+      <div class="log" role="log" aria-label=${s.conversation}>
+        <ol class="events">${history.events.map((event) => this.renderEvent(event, cardsByTurn, event.seq > history.liveAfter))}
+          ${this.streamText === undefined ? nothing : this.agentRow(undefined, false, html`<task-surface-markdown .text=${this.streamText} remote-images="alt-only"></task-surface-markdown>`)}</ol>
+      </div>`;
   }
 
-  private renderEvent(event: SessionEvent, cardsByTurn: Map<string, string[]>): TemplateResult | typeof nothing {
+  /**
+   * One log event as transcript rows. The log announces only agent text that arrived while the
+   * person watched (`live`); every other row says `aria-live="off"`: the person knows what they sent,
+   * a panel row and a card announce their own status, history is not read out when it loads.
+   */
+  private renderEvent(event: SessionEvent, cardsByTurn: Map<string, string[]>, live: boolean): TemplateResult | typeof nothing {
     const s = pageStrings[this.lang];
     switch (event.type) {
       case 'user/message':
-        return html`<li class="row user" data-seq=${event.seq}><div class="bubble user">
+        return html`<li class="row user" data-seq=${event.seq} aria-live="off"><div class="bubble user">
+          <span class="speaker">${s.you}</span>
           ${event.source.taskSurface ? html`<span class="chip">${s.fromPanel}</span>` : nothing}
           <div class="text">${event.text}</div></div></li>`;
       case 'assistant/message':
-        return html`<li class="row agent" data-seq=${event.seq}><div class="bubble agent">
-          <task-surface-markdown .text=${event.text}></task-surface-markdown></div></li>`;
+        return this.agentRow(event.seq, live, html`<task-surface-markdown .text=${event.text} remote-images="alt-only"></task-surface-markdown>`);
       case 'tool/result':
-        if (event.name === 'show_task_surface') {
-          return html`<li class="row tool" data-seq=${event.seq}>
-            <task-surface-toolview name=${event.name} .content=${event.content} .meta=${event.meta} session-id=${this.sessionId ?? ''}
-              .transport=${this.transport} lang=${this.lang} theme=${this.theme}></task-surface-toolview></li>`;
-        }
-        if (event.name === 'skill' || event.name === 'propose_action') {
-          const label = event.name === 'skill' ? s.usedSkill : s.proposed;
-          return html`<li class="row note" data-seq=${event.seq}><span class="tool-note">${label}${event.ok ? '' : ' ✕'}</span></li>`;
-        }
-        return nothing;
+        // Only the panel's row; the agent's other tool calls (loading a skill, offering a card) are
+        // its own business: the card itself appears under the answer.
+        if (event.name !== 'show_task_surface') return nothing;
+        return html`<li class="row tool" data-seq=${event.seq} aria-live="off">
+          <task-surface-toolview name=${event.name} .content=${event.content} .meta=${event.meta} session-id=${this.sessionId ?? ''}
+            .transport=${this.transport} lang=${this.lang} theme=${this.theme}></task-surface-toolview></li>`;
       case 'task-surface/dismissed':
-        return html`<li class="row note" data-seq=${event.seq}><span class="tool-note">${s.dismissed}</span></li>`;
+        return html`<li class="row note" data-seq=${event.seq} aria-live="off"><span class="tool-note">${s.dismissed}</span></li>`;
       case 'turn/ended': {
         if (event.outcome === 'failed') {
-          return html`<li class="row note failed" data-seq=${event.seq}><span class="tool-note">${s.turnFailed} ${event.error ?? ''}</span></li>`;
+          return html`<li class="row note failed" data-seq=${event.seq} aria-live=${live ? nothing : 'off'}><span class="tool-note">${s.turnFailed} ${event.error ?? ''}</span></li>`;
         }
         const cards = cardsByTurn.get(event.turnId);
         if (!cards) return nothing;
-        return html`${cards.map((callId) => html`<li class="row agent card" data-seq=${event.seq}>
+        return html`${cards.map((callId) => html`<li class="row agent card" data-seq=${event.seq} aria-live="off">
           <action-card session-id=${this.sessionId ?? ''} call-id=${callId} .transport=${this.transport} lang=${this.lang} theme=${this.theme}></action-card></li>`)}`;
       }
       default:
         return nothing;
     }
+  }
+
+  /**
+   * An agent row: a hidden "Agent:" label, then `body`; announced whole when it is new. The reply as
+   * it streams (no `seq` yet) is never announced: the logged message that replaces it is, once.
+   */
+  private agentRow(seq: number | undefined, live: boolean, body: TemplateResult): TemplateResult {
+    return html`<li class=${seq === undefined ? 'row agent streaming' : 'row agent'} data-seq=${seq ?? nothing}
+      aria-live=${live ? nothing : 'off'} aria-atomic=${live ? 'true' : nothing}>
+      <div class="bubble agent"><span class="speaker">${pageStrings[this.lang].agent}</span>${body}</div></li>`;
   }
 }
 
