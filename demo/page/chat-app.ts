@@ -1,5 +1,5 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { property, state } from 'lit/decorators.js';
+import { property, query, state } from 'lit/decorators.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import {
   mintMessageId, mintRpcId, type QueuedMessage, type SessionId, type SessionSummary, type SessionView,
@@ -12,6 +12,8 @@ import { appStyles } from './styles.js';
 import './transcript.js';
 
 type Theme = 'light' | 'dark';
+
+const errorText = (error: unknown) => (error instanceof TransportError ? error.message : String(error));
 
 /**
  * The demo chat frontend: session switcher, transcript, queued rows, the Dock above the composer,
@@ -32,10 +34,14 @@ export class DemoChatApp extends LitElement {
   /** "Connecting…" until the first open, "Reconnecting…" after a drop. */
   @state() accessor connectedOnce = false;
   @state() accessor draft = '';
-  @state() accessor notice = '';
+  /** A refusal or error; one about a queued row (`itemId`) goes when that row leaves the queue. */
+  @state() accessor notice: { text: string; itemId?: string } | undefined = undefined;
   @state() accessor editing: { itemId: string; text: string } | undefined = undefined;
   /** The composer takeover: a voice note replaces the composer stack; the Dock stays mounted, hidden. */
   @state() accessor recording = false;
+
+  @query('task-surface-dock') private accessor dockEl: HTMLElementTagNameMap['task-surface-dock'] | null = null;
+  @query('.composer textarea') private accessor composerBox: HTMLTextAreaElement | null = null;
 
   private unwatch: (() => void) | undefined;
   private unstatus: (() => void) | undefined;
@@ -67,14 +73,29 @@ export class DemoChatApp extends LitElement {
       this.unwatch?.();
       this.view = undefined;
       this.editing = undefined;
+      this.notice = undefined;
       this.recording = false;
       if (this.transport && this.sessionId) {
         const sessionId = this.sessionId;
         this.unwatch = this.transport.watchSession(sessionId, (view) => { if (this.sessionId === sessionId) this.view = view; });
       }
     }
-    if (changed.has('uiLang')) { document.documentElement.lang = this.uiLang === 'zh' ? 'zh-CN' : 'en'; localStorage.setItem('demo.lang', this.uiLang); }
+    if (changed.has('view')) this.dropStaleRowState();
+    if (changed.has('uiLang')) { document.documentElement.lang = this.uiLang === 'zh' ? 'zh-Hans' : 'en'; localStorage.setItem('demo.lang', this.uiLang); }
     if (changed.has('theme')) { document.documentElement.dataset.theme = this.theme; localStorage.setItem('demo.theme', this.theme); }
+  }
+
+  protected override updated(): void {
+    // After a submit or a dismissal the Dock hands focus back to the composer (not to the control
+    // before it in tab order, which is the voice-note button).
+    if (this.dockEl) this.dockEl.focusReturnTarget = this.composerBox;
+  }
+
+  /** A refusal about a row, or its edit box, goes once the row left the queue (claimed, removed). */
+  private dropStaleRowState() {
+    const queued = new Set<string>((this.view?.queue ?? []).map((row) => row.id));
+    if (this.notice?.itemId !== undefined && !queued.has(this.notice.itemId)) this.notice = undefined;
+    if (this.editing && !queued.has(this.editing.itemId)) this.editing = undefined;
   }
 
   private onHash = () => {
@@ -104,6 +125,7 @@ export class DemoChatApp extends LitElement {
     const text = this.draft.trim();
     if (!text || !this.transport || !this.sessionId) return;
     this.draft = '';
+    this.notice = undefined;
     try {
       const result = await this.transport.session.send({ sessionId: this.sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text });
       if (!result.accepted) {
@@ -113,7 +135,7 @@ export class DemoChatApp extends LitElement {
       }
     } catch (error) {
       this.draft = text;
-      this.notice = error instanceof TransportError ? error.message : String(error);
+      this.notice = { text: errorText(error) };
     }
   }
 
@@ -137,9 +159,12 @@ export class DemoChatApp extends LitElement {
     try {
       const result = await this.transport.session.updateQueue(request);
       this.editing = undefined;
-      this.notice = result.ok ? '' : pageStrings[this.uiLang].refused[result.reason];
+      // A row that already left the queue has nothing to tie the refusal to: it stays until closed.
+      this.notice = result.ok ? undefined
+        : result.reason === 'queue-item-not-found' ? { text: pageStrings[this.uiLang].refused[result.reason] }
+        : { text: pageStrings[this.uiLang].refused[result.reason], itemId: row.id };
     } catch (error) {
-      this.notice = error instanceof TransportError ? error.message : String(error);
+      this.notice = { text: errorText(error), itemId: row.id };
     }
   }
 
@@ -148,7 +173,7 @@ export class DemoChatApp extends LitElement {
     const current = this.sessions.find((x) => x.sessionId === this.sessionId);
     return html`<div class="app">
       <aside class="sidebar" aria-label=${s.sessions}>
-        <div class="brand"><span class="logo" aria-hidden="true">◧</span>${s.appName}</div>
+        <div class="brand"><span class="logo" aria-hidden="true"></span>${s.appName}</div>
         <button class="new" @click=${this.newChat}>+ ${s.newChat}</button>
         <nav><ul class="sessions">${this.sessions.map((x) => html`<li>
           <button class="session" aria-current=${x.sessionId === this.sessionId ? 'page' : 'false'} @click=${() => this.select(x.sessionId)}>${x.title || s.untitled}</button></li>`)}
@@ -176,12 +201,12 @@ export class DemoChatApp extends LitElement {
           ${this.renderQueue()}
           ${this.view?.turn === 'running' ? html`<p class="working" role="status"><span class="dots" aria-hidden="true"></span>${s.working}</p>` : nothing}
         </div>
-        <footer class="bottom">
+        <footer class="bottom-wrap"><div class="bottom">
           <task-surface-dock .transport=${this.transport} session-id=${this.sessionId ?? nothing} lang=${this.uiLang} theme=${this.theme}
             .inspect=${this.inspect} ?hidden=${this.recording}></task-surface-dock>
-          ${this.notice ? html`<p class="notice" role="alert">${this.notice} <button class="link" aria-label=${s.close} @click=${() => (this.notice = '')}>✕</button></p>` : nothing}
+          ${this.notice ? html`<p class="notice" role="alert">${this.notice.text} <button class="link" aria-label=${s.close} @click=${() => (this.notice = undefined)}>×</button></p>` : nothing}
           ${this.recording ? this.renderRecorder() : this.renderComposer()}
-        </footer>
+        </div></footer>
       </main>
     </div>`;
   }
@@ -190,7 +215,7 @@ export class DemoChatApp extends LitElement {
     const s = pageStrings[this.uiLang];
     return html`${this.view && this.view.lastSeq === 0 ? html`<div class="suggestions">${s.suggestions.map((t) => html`<button @click=${() => { this.draft = t; void this.send(); }}>${t}</button>`)}</div>` : nothing}
       <form class="composer" @submit=${this.send}>
-        <button class="mic" type="button" aria-label=${s.record} title=${s.record} ?disabled=${!this.sessionId} @click=${() => (this.recording = true)}>●</button>
+        <button class="mic" type="button" aria-label=${s.record} title=${s.record} ?disabled=${!this.sessionId} @click=${() => (this.recording = true)}><span class="mic-dot" aria-hidden="true"></span></button>
         <textarea rows="1" aria-label=${s.placeholder} placeholder=${s.placeholder} .value=${this.draft}
           @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)} @keydown=${this.onKey}></textarea>
         <button class="send" type="submit" ?disabled=${!this.draft.trim() || !this.sessionId}>${s.send}</button>
@@ -212,12 +237,17 @@ export class DemoChatApp extends LitElement {
     else void this.newChat();
   }
 
+  /**
+   * Queued rows. An ordinary message can be sent now, edited or removed; a panel answer can only be
+   * withdrawn (the Host refuses to edit or steer it), which gives the panel back with its values.
+   */
   private renderQueue() {
     const s = pageStrings[this.uiLang];
     const rows = this.view?.queue ?? [];
     if (rows.length === 0) return nothing;
     return html`<ol class="queue" aria-label=${s.queued}>${rows.map((row) => html`<li class="queued" data-item=${row.id}>
       <div class="bubble user pending">
+        <span class="speaker">${s.you}</span>
         <span class="chip">${s.queued}${row.source.taskSurface ? ` · ${s.fromPanel}` : ''}</span>
         ${this.editing?.itemId === row.id
           ? html`<textarea class="edit" aria-label=${s.edit} .value=${this.editing.text}
@@ -225,10 +255,11 @@ export class DemoChatApp extends LitElement {
             <div class="row-actions"><button @click=${() => this.queueAction(row, 'edit', this.editing?.text)}>${s.save}</button>
             <button @click=${() => (this.editing = undefined)}>${s.cancel}</button></div>`
           : html`<div class="text">${row.text}</div>
-            <div class="row-actions">
-              <button @click=${() => this.queueAction(row, 'steer')}>${s.steer}</button>
-              <button @click=${() => (this.editing = { itemId: row.id, text: row.text })}>${s.edit}</button>
-              <button @click=${() => this.queueAction(row, 'remove')}>${s.remove}</button>
+            <div class="row-actions">${row.source.taskSurface
+              ? html`<button @click=${() => this.queueAction(row, 'remove')}>${s.withdraw}</button>`
+              : html`<button @click=${() => this.queueAction(row, 'steer')}>${s.steer}</button>
+                <button @click=${() => (this.editing = { itemId: row.id, text: row.text })}>${s.edit}</button>
+                <button @click=${() => this.queueAction(row, 'remove')}>${s.remove}</button>`}
             </div>`}
       </div></li>`)}</ol>`;
   }
