@@ -1,17 +1,9 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+import { join, normalize, resolve } from 'node:path';
 import { requestPath } from '../transport/ws/origin.js';
 import { contentSecurityPolicy } from './csp.js';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json',
-  '.png': 'image/png',
-  '.svg': 'image/svg+xml',
-};
+import { createStaticFiles } from './staticFiles.js';
 
 /** Pages a person can open; everything else under `/assets/` is a built file. */
 const PAGES: Record<string, string> = {
@@ -23,9 +15,12 @@ const PAGES: Record<string, string> = {
 /**
  * An HTTP server for the built demo (`root`), every response with the strict CSP and no sniffing.
  * `validHost` checks the Host header before anything uses it: a malformed or unserved one gets 400.
+ * Files go compressed by `Accept-Encoding`; hashed assets are immutable, pages revalidate (ETag),
+ * errors are never stored.
  */
 export function createDemoHttpServer(root: string, validHost: (request: IncomingMessage) => string | null): Server {
   const base = resolve(root);
+  const serveFile = createStaticFiles();
   return createServer((request: IncomingMessage, response: ServerResponse) => {
     const host = validHost(request);
     if (host === null) {
@@ -44,13 +39,14 @@ export function createDemoHttpServer(root: string, validHost: (request: Incoming
     if (file === undefined) return reply(response, 404, 'not found');
     const path = normalize(join(base, file));
     if (!path.startsWith(base + '/') || !existsSync(path) || !statSync(path).isFile()) return reply(response, 404, 'not found');
-    response.writeHead(200, { 'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream' });
-    if (request.method === 'HEAD') return response.end();
-    createReadStream(path).pipe(response);
+    serveFile(request, response, path).catch(() => {
+      if (!response.headersSent) reply(response, 404, 'not found');
+      else response.destroy();
+    });
   });
 }
 
 function reply(response: ServerResponse, status: number, text: string) {
-  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8' });
+  response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
   response.end(text);
 }
