@@ -98,8 +98,8 @@ export const transcriptStyles = css`
   .bubble.agent { background: none; padding-left: 0; max-width: 100%; }
   .text { white-space: pre-wrap; overflow-wrap: anywhere; }
   .chip { display: inline-block; font-size: 12px; color: var(--muted); margin-bottom: 2px; }
-  /* Who spoke, for screen readers (the bubbles' sides say it visually). */
-  .speaker { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  /* Who spoke, and the log's heading, for screen readers (the bubbles' sides say it visually). */
+  .speaker, .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
   .tool-note { font-size: 12px; color: var(--muted); border: 1px solid var(--border); border-radius: 999px; padding: 1px 10px; }
   task-surface-toolview, action-card { display: block; max-width: 640px; }
 `;

@@ -87,7 +87,8 @@ export class DemoTranscript extends LitElement {
           ? html`<button class="older" ?disabled=${this.loadingOlder} @click=${this.loadOlder}>${this.loadingOlder ? s.loadingOlder : s.loadOlder}</button>`
           : html`<p class="start">${s.start}</p>`}
       </div>
-      <div class="log" role="log" aria-label=${s.conversation}>
+      <h2 class="sr-only" id="log-title">${s.conversation}</h2>
+      <div class="log" role="log" aria-labelledby="log-title">
         <ol class="events">${history.events.map((event) => this.renderEvent(event, cardsByTurn, event.seq > history.liveAfter))}
           ${this.streamText === undefined ? nothing : this.agentRow(undefined, false, html`<task-surface-markdown .text=${this.streamText} remote-images="alt-only"></task-surface-markdown>`)}</ol>
       </div>`;
