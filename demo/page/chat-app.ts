@@ -159,10 +159,8 @@ export class DemoChatApp extends LitElement {
     try {
       const result = await this.transport.session.updateQueue(request);
       this.editing = undefined;
-      // A row that already left the queue has nothing to tie the refusal to: it stays until closed.
-      this.notice = result.ok ? undefined
-        : result.reason === 'queue-item-not-found' ? { text: pageStrings[this.uiLang].refused[result.reason] }
-        : { text: pageStrings[this.uiLang].refused[result.reason], itemId: row.id };
+      // Tied to the row: it goes with the next view that no longer has the row.
+      this.notice = result.ok ? undefined : { text: pageStrings[this.uiLang].refused[result.reason], itemId: row.id };
     } catch (error) {
       this.notice = { text: errorText(error), itemId: row.id };
     }
