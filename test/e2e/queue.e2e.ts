@@ -48,23 +48,28 @@ describe('Submission lifecycle through the queue', () => {
   it('removing the queued answer restores the editable surface with the values kept', async () => {
     const { demo, page } = await openCompare();
     await dock(page).getByRole('button', { name: 'Use this database' }).click();
-    await page.locator('demo-chat-app .queued').getByRole('button', { name: 'Remove' }).click();
+    await page.locator('demo-chat-app .queued').getByRole('button', { name: 'Withdraw answer' }).click();
     await dockState(page, 'editing');
     assert.equal(await dock(page).getByRole('radio', { name: /SQLite/ }).getAttribute('aria-checked'), 'true');
     assert.equal(surfaceAnswers(await demo.events()).length, 0);
     await rowStatus(page, 'Open');
   });
 
-  it('refuses edit and steer of a queued panel answer, and the row stays', async () => {
+  it('offers only Withdraw for a queued panel answer; edit and steer over the wire are refused and the row stays', async () => {
     const { demo, page } = await openCompare();
     await dock(page).getByRole('button', { name: 'Use this database' }).click();
     const row = page.locator('demo-chat-app .queued');
-    await row.getByRole('button', { name: 'Send now' }).click();
-    await page.getByRole('alert').filter({ hasText: 'can only be removed' }).waitFor();
-    await row.getByRole('button', { name: 'Edit' }).click();
-    await row.getByRole('textbox', { name: 'Edit' }).fill('something else');
-    await row.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('alert').filter({ hasText: 'can only be removed' }).waitFor();
+    await row.waitFor();
+    assert.deepEqual(await row.getByRole('button').allTextContents(), ['Withdraw answer']);
+    const itemId = await row.getAttribute('data-item');
+    const results = await page.evaluate(async ({ sessionId, itemId }) => {
+      const { transport } = (window as unknown as { demo: { transport: { session: { updateQueue(r: object): Promise<unknown> } } } }).demo;
+      return [
+        await transport.session.updateQueue({ op: 'steer', sessionId, itemId }),
+        await transport.session.updateQueue({ op: 'edit', sessionId, itemId, text: 'something else' }),
+      ];
+    }, { sessionId: demo.sessionId, itemId });
+    assert.deepEqual(results, [{ ok: false, reason: 'task-surface-row' }, { ok: false, reason: 'task-surface-row' }]);
     assert.equal(demo.server.demo.host.getView(demo.sessionId).queue.length, 1);
     await status(page).filter({ hasText: 'Waiting for the agent to pick it up' }).waitFor();
   });

@@ -1,0 +1,189 @@
+// The demo page as a keyboard, screen-reader and phone user meets it: axe in every theme, language
+// and width (with a card and a pending answer on screen), focus after submit and dismiss, the
+// transcript's log with speakers, queued rows that offer only what works, the page's look.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { admitNext, dock, dockState, e2eSuite, say } from './harness.js';
+
+const suite = e2eSuite();
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation { id: string; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }
+
+/** axe-core over the whole page, open shadow roots included; one line per violation and node. */
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run;
+    return (await run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`));
+}
+
+/** The focused element through open shadow roots. */
+const isComposerFocused = (page: Page) => page.evaluate(() => {
+  let el = document.activeElement;
+  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+  return el === document.querySelector('demo-chat-app')!.shadowRoot!.querySelector('.composer textarea');
+});
+
+const app = (page: Page) => page.locator('demo-chat-app');
+const setLang = (page: Page, lang: 'EN' | '中文') => app(page).locator('.switch button', { hasText: lang }).click();
+const setTheme = (page: Page, theme: RegExp) => app(page).locator('.switch button').filter({ hasText: theme }).click();
+
+describe('The demo page (real Chromium, real WebSocket host)', () => {
+  it('has no axe violations in both themes, both languages, at 1280 and 320 px, with a card and a pending answer', async () => {
+    const demo = await suite.start({ autoAdmit: false });
+    const page = await demo.open();
+    await say(page, 'save this as a page');
+    await admitNext(demo);
+    await page.locator('action-card').first().waitFor();
+    await say(page, 'compare databases');
+    await admitNext(demo);
+    await dockState(page, 'editing');
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    await app(page).locator('.queued').waitFor();
+    await dockState(page, 'pending');
+    const found: string[] = [];
+    for (const [width, height] of [[1280, 800], [320, 640]] as const) {
+      await page.setViewportSize({ width, height });
+      for (const lang of ['EN', '中文'] as const) {
+        await setLang(page, lang);
+        for (const theme of lang === 'EN' ? [/^Light$/, /^Dark$/] : [/^浅色$/, /^深色$/]) {
+          await setTheme(page, theme);
+          await page.waitForTimeout(50); // one frame for the theme's colours
+          for (const v of await axe(page)) found.push(`${width}px ${lang} ${theme.source}: ${v}`);
+        }
+      }
+    }
+    assert.deepEqual(found, []);
+  });
+
+  it('puts focus back in the composer after a submit and after a dismissal', async () => {
+    const demo = await suite.start();
+    const page = await demo.open();
+    for (const [ask, button] of [['compare databases', 'Use this database'], ['review the change', 'Dismiss']]) {
+      await say(page, ask);
+      await dockState(page, 'editing');
+      await dock(page).getByRole('button', { name: button }).focus();
+      await page.keyboard.press('Enter');
+      await dockState(page, 'hidden');
+      await page.waitForFunction(() => document.querySelector('demo-chat-app')?.shadowRoot?.activeElement?.matches('.composer textarea'));
+      assert.equal(await isComposerFocused(page), true, `after ${button}`);
+    }
+    // The agent tells the dismissal from a bypass.
+    await say(page, 'hello');
+    await page.getByText('You dismissed the panel', { exact: false }).waitFor();
+    assert.equal(await page.getByText('instead of using the panel', { exact: false }).count(), 0);
+  });
+
+  it('reads the transcript as a log: speakers named, only new agent text announced, no debug chips', async () => {
+    const demo = await suite.start();
+    const page = await demo.open();
+    await say(page, 'save this as a page');
+    await page.locator('action-card').first().waitFor();
+    const log = app(page).locator('demo-transcript [role="log"]');
+    assert.equal(await log.count(), 1);
+    assert.equal(await log.getAttribute('aria-labelledby'), 'log-title');
+    assert.equal(await app(page).locator('demo-transcript h2#log-title').textContent(), 'Conversation');
+    const user = log.locator('.row.user').first();
+    assert.equal(await user.locator('.speaker').textContent(), 'You:');
+    assert.equal(await user.getAttribute('aria-live'), 'off');
+    const agent = log.locator('.row.agent:not(.card)').first();
+    assert.equal(await agent.locator('.speaker').textContent(), 'Agent:');
+    assert.equal(await agent.getAttribute('aria-live'), null, 'new agent text is announced');
+    assert.equal(await agent.getAttribute('aria-atomic'), 'true');
+    assert.equal(await log.locator('.row.card').getAttribute('aria-live'), 'off', 'the card announces its own status');
+    // The speaker label is hidden from sight, not from screen readers.
+    const box = await user.locator('.speaker').boundingBox();
+    assert.ok(box && box.width <= 1 && box.height <= 1);
+    for (const chip of ['loaded skill', 'offered a card']) assert.equal(await page.getByText(chip).count(), 0, chip);
+
+    // Reloaded, the same rows are history: nothing is announced.
+    await page.reload();
+    await app(page).locator('demo-transcript .top').waitFor();
+    await log.locator('.row.agent').first().waitFor();
+    assert.deepEqual(await log.locator('.row').evaluateAll((rows) => [...new Set(rows.map((r) => r.getAttribute('aria-live')))]), ['off']);
+
+    await setLang(page, '中文');
+    assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+    assert.equal(await app(page).locator('demo-transcript #log-title').textContent(), '对话记录');
+    assert.equal(await log.locator('.row.user .speaker').first().textContent(), '你：');
+    assert.equal(await log.locator('.row.agent:not(.card) .speaker').first().textContent(), '助手：');
+  });
+
+  it('offers only Withdraw for a queued panel answer, and clears a refusal when its row goes or the chat changes', async () => {
+    const demo = await suite.start({ autoAdmit: false });
+    const host = demo.server.demo.host;
+    const page = await demo.open();
+    await say(page, 'compare databases');
+    await admitNext(demo);
+    await dockState(page, 'editing');
+    await dock(page).getByRole('button', { name: 'Use this database' }).click();
+    const row = app(page).locator('.queued');
+    await row.waitFor();
+    assert.deepEqual(await row.getByRole('button').allTextContents(), ['Withdraw answer']);
+    await row.getByRole('button', { name: 'Withdraw answer' }).click();
+    await dockState(page, 'editing');
+    await row.waitFor({ state: 'detached' });
+
+    // An ordinary queued message keeps Send now, Edit and Remove.
+    await say(page, 'hello there');
+    await row.waitFor();
+    assert.deepEqual(await row.getByRole('button').allTextContents(), ['Send now', 'Edit', 'Remove']);
+    // A refusal about that row (forced here) is shown, then goes when the row leaves the queue.
+    const updateQueue = host.session.updateQueue;
+    host.session.updateQueue = async () => ({ ok: false, reason: 'task-surface-row' });
+    await row.getByRole('button', { name: 'Send now' }).click();
+    const alert = app(page).getByRole('alert');
+    await alert.waitFor();
+    await admitNext(demo);
+    await alert.waitFor({ state: 'detached' });
+
+    // Another refusal, then another chat: it does not follow.
+    await say(page, 'one more');
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Remove' }).click();
+    await alert.waitFor();
+    host.session.updateQueue = updateQueue;
+    await app(page).locator('.new').click();
+    await page.waitForFunction((id) => !location.hash.includes(encodeURIComponent(id)), demo.sessionId);
+    await app(page).locator('demo-transcript .start').waitFor();
+    assert.equal(await alert.count(), 0);
+  });
+
+  it('aligns the transcript and the Dock, and gives the Dock a visible edge in the dark theme', async () => {
+    const demo = await suite.start();
+    const page = await demo.open();
+    await say(page, 'compare databases');
+    await dockState(page, 'editing');
+    for (const [width, height] of [[1280, 800], [320, 640]] as const) {
+      await page.setViewportSize({ width, height });
+      const edges = await page.evaluate(() => {
+        const root = document.querySelector('demo-chat-app')!.shadowRoot!;
+        const transcript = root.querySelector('demo-transcript')!;
+        const style = getComputedStyle(transcript);
+        const t = transcript.getBoundingClientRect();
+        const d = root.querySelector('task-surface-dock')!.getBoundingClientRect();
+        return { tl: t.left + parseFloat(style.paddingLeft), tr: t.right - parseFloat(style.paddingRight), dl: d.left, dr: d.right };
+      });
+      assert.ok(Math.abs(edges.tl - edges.dl) <= 1 && Math.abs(edges.tr - edges.dr) <= 1, `${width}px: ${JSON.stringify(edges)}`);
+    }
+    await setTheme(page, /^Dark$/);
+    const shadow = await dock(page).evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.base')!).boxShadow);
+    assert.match(shadow, /rgb\(110, 118, 129\) 0px 0px 0px 1px/);
+  });
+
+  it('shows dates in the Chinese format in Chinese', async () => {
+    const demo = await suite.start();
+    const page = await demo.open();
+    await setLang(page, '中文');
+    await say(page, '提醒我跟进');
+    const card = page.locator('action-card').first();
+    await card.getByRole('button', { name: '安排' }).click();
+    await card.locator('time').getByText(/^\d{4}年\d{1,2}月\d{1,2}日 \d{2}:\d{2}$/).waitFor();
+  });
+});
