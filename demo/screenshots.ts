@@ -1,5 +1,6 @@
 // Takes the README pictures: `node --import tsx demo/screenshots.ts` writes docs/demo.png (the demo
 // chat with a panel in the Dock) and docs/inspector.png (the actors the inspector receives).
+// With `--all` it also writes every state at both sizes, themes and languages to dist/screenshots/.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { WebSocket } from 'ws';
 import { buildDemo } from './build.js';
 import { startDemoServer } from './app.js';
 import { renderActorsPage, type RelayedEvent } from './inspectPicture.js';
+import { captureStates } from './screenshotStates.js';
 
 const root = await buildDemo(mkdtempSync(join(tmpdir(), 'shots-')));
 const dataDir = mkdtempSync(join(tmpdir(), 'shots-data-'));
@@ -21,7 +23,7 @@ host.openSession({ title: 'Release notes draft' });
 host.openSession({ title: '发布计划' });
 
 const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
 await page.goto(`${server.url}#session=${sessionId}`);
 const say = async (text: string) => {
   await page.locator('demo-chat-app .composer textarea').fill(text);
@@ -47,6 +49,12 @@ await page.setViewportSize({ width: 1100, height: 640 });
 await page.goto('about:blank');
 await page.setContent(renderActorsPage(relayed));
 await page.screenshot({ path: 'docs/inspector.png', fullPage: true });
+
+if (process.argv.includes('--all')) {
+  const gallery = await startDemoServer({ root, store: 'memory', autoAdmit: false });
+  console.log(`wrote ${(await captureStates(browser, gallery)).length} pictures to dist/screenshots/`);
+  await gallery.close();
+}
 
 relay.close();
 await browser.close();
