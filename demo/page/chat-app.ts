@@ -195,7 +195,7 @@ export class DemoChatApp extends LitElement {
           </div>
         </header>
         <div class="scroller">
-          <demo-transcript .transport=${this.transport} session-id=${this.sessionId ?? nothing} .view=${this.view} lang=${this.uiLang} theme=${this.theme}></demo-transcript>
+          <demo-transcript .transport=${this.transport} session-id=${this.sessionId ?? nothing} .view=${this.view} .lang=${this.uiLang} theme=${this.theme}></demo-transcript>
           ${this.renderQueue()}
           ${this.view?.turn === 'running' ? html`<p class="working" role="status"><span class="dots" aria-hidden="true"></span>${s.working}</p>` : nothing}
         </div>

@@ -19,7 +19,8 @@ export class DemoTranscript extends LitElement {
   @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
   @property({ attribute: 'session-id' }) accessor sessionId: SessionId | undefined = undefined;
   @property({ attribute: false }) accessor view: SessionView | undefined = undefined;
-  @property() override accessor lang: PageLang = 'en';
+  /** The language of the page's strings; a property only, so the rows keep the document's `lang` (zh-Hans). */
+  @property({ attribute: false }) override accessor lang: PageLang = 'en';
   @property() accessor theme: 'light' | 'dark' = 'light';
   /** Events per page of history. */
   @property({ type: Number, attribute: 'page-size' }) accessor pageSize = 40;

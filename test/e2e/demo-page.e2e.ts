@@ -65,7 +65,7 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
   it('puts focus back in the composer after a submit and after a dismissal', async () => {
     const demo = await suite.start();
     const page = await demo.open();
-    for (const [ask, button] of [['compare databases', 'Use this database'], ['review the change', 'Dismiss']]) {
+    for (const [ask, button] of [['compare databases', 'Use this database'], ['review the change', 'Dismiss']] as const) {
       await say(page, ask);
       await dockState(page, 'editing');
       await dock(page).getByRole('button', { name: button }).focus();
@@ -110,6 +110,7 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
 
     await setLang(page, '中文');
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-Hans');
+    assert.equal(await app(page).locator('demo-transcript').getAttribute('lang'), null, 'the rows inherit zh-Hans');
     assert.equal(await app(page).locator('demo-transcript #log-title').textContent(), '对话记录');
     assert.equal(await log.locator('.row.user .speaker').first().textContent(), '你：');
     assert.equal(await log.locator('.row.agent:not(.card) .speaker').first().textContent(), '助手：');
