@@ -186,8 +186,8 @@ export class DemoChatApp extends LitElement {
           </select>
           ${this.status !== 'open' ? html`<span class="status" role="status">${this.connectedOnce ? s.reconnecting : s.connecting}</span>` : nothing}
           <div class="switch" role="group" aria-label=${s.language}>
-            <button aria-pressed=${this.uiLang === 'en'} @click=${() => (this.uiLang = 'en')}>EN</button>
-            <button aria-pressed=${this.uiLang === 'zh'} @click=${() => (this.uiLang = 'zh')}>中文</button>
+            <button lang="en" aria-pressed=${this.uiLang === 'en'} @click=${() => (this.uiLang = 'en')}>EN</button>
+            <button lang="zh-Hans" aria-pressed=${this.uiLang === 'zh'} @click=${() => (this.uiLang = 'zh')}>中文</button>
           </div>
           <div class="switch" role="group" aria-label=${s.theme}>
             <button aria-pressed=${this.theme === 'light'} @click=${() => (this.theme = 'light')}>${s.light}</button>

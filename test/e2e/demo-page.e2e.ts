@@ -178,6 +178,25 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     assert.match(shadow, /rgb\(110, 118, 129\) 0px 0px 0px 1px/);
   });
 
+  it('needs no CJK or symbol font for the English chrome', async () => {
+    const demo = await suite.start();
+    const page = await demo.open();
+    await say(page, 'compare databases');
+    await dockState(page, 'editing');
+    // The page's own text (not the elements', not what people wrote), minus the switch naming 中文.
+    const chrome = await page.evaluate(() => {
+      const root = document.querySelector('demo-chat-app')!.shadowRoot!;
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      let text = '';
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.parentElement?.closest('[lang="zh-Hans"], .text')) text += node.textContent;
+      }
+      return text;
+    });
+    assert.match(chrome, /Task Surface demo/);
+    assert.deepEqual([...chrome].filter((c) => !/[\u0020-\u024f\u2010-\u2027\s]/u.test(c)), []);
+  });
+
   it('shows dates in the Chinese format in Chinese', async () => {
     const demo = await suite.start();
     const page = await demo.open();
