@@ -201,7 +201,7 @@ export class DemoChatApp extends LitElement {
         </div>
         <footer class="bottom-wrap"><div class="bottom">
           <task-surface-dock .transport=${this.transport} session-id=${this.sessionId ?? nothing} lang=${this.uiLang} theme=${this.theme}
-            .inspect=${this.inspect} ?hidden=${this.recording}></task-surface-dock>
+            composer="composer-box" .inspect=${this.inspect} ?hidden=${this.recording}></task-surface-dock>
           ${this.notice ? html`<p class="notice" role="alert">${this.notice.text} <button class="link" aria-label=${s.close} @click=${() => (this.notice = undefined)}>×</button></p>` : nothing}
           ${this.recording ? this.renderRecorder() : this.renderComposer()}
         </div></footer>
@@ -214,7 +214,7 @@ export class DemoChatApp extends LitElement {
     return html`${this.view && this.view.lastSeq === 0 ? html`<div class="suggestions">${s.suggestions.map((t) => html`<button @click=${() => { this.draft = t; void this.send(); }}>${t}</button>`)}</div>` : nothing}
       <form class="composer" @submit=${this.send}>
         <button class="mic" type="button" aria-label=${s.record} title=${s.record} ?disabled=${!this.sessionId} @click=${() => (this.recording = true)}><span class="mic-dot" aria-hidden="true"></span></button>
-        <textarea rows="1" aria-label=${s.placeholder} placeholder=${s.placeholder} .value=${this.draft}
+        <textarea id="composer-box" rows="1" aria-label=${s.placeholder} placeholder=${s.placeholder} .value=${this.draft}
           @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)} @keydown=${this.onKey}></textarea>
         <button class="send" type="submit" ?disabled=${!this.draft.trim() || !this.sessionId}>${s.send}</button>
       </form>`;
