@@ -21,9 +21,8 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
 };
+/** Text types, always sent compressed when the client accepts it (even a small page: one rule). */
 const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.map', '.svg']);
-/** Below this a compressed body saves nothing worth a header. */
-const MIN_COMPRESS_BYTES = 1024;
 
 export type ContentCoding = 'br' | 'gzip' | 'identity';
 
@@ -92,7 +91,7 @@ export function createStaticFiles() {
   return async function serve(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     const entry = await load(path);
     const ext = extname(path);
-    const compressible = COMPRESSIBLE.has(ext) && entry.body.length >= MIN_COMPRESS_BYTES;
+    const compressible = COMPRESSIBLE.has(ext);
     const coding = compressible ? chooseContentCoding(request.headers['accept-encoding']) : 'identity';
     const body = coding === 'identity' ? entry.body : await encoded(entry, coding);
     const etag = `"${entry.tag}${coding === 'identity' ? '' : `-${coding}`}"`;
