@@ -161,9 +161,25 @@ export class DemoChatApp extends LitElement {
       this.editing = undefined;
       // Tied to the row: it goes with the next view that no longer has the row.
       this.notice = result.ok ? undefined : { text: pageStrings[this.uiLang].refused[result.reason], itemId: row.id };
+      // A row that leaves takes its focused button with it: focus goes where the person writes next.
+      if (result.ok && op !== 'edit') this.composerBox?.focus();
+      else await this.focusRow(row.id, 'button');
     } catch (error) {
       this.notice = { text: errorText(error), itemId: row.id };
     }
+  }
+
+  /** Opens or closes a row's editor, keeping focus in the row (the editor, then its Edit button). */
+  private async setEditing(editing: { itemId: string; text: string } | undefined, itemId: string) {
+    this.editing = editing;
+    await this.focusRow(itemId, editing ? 'textarea' : 'button');
+  }
+
+  private async focusRow(itemId: string, what: 'textarea' | 'button') {
+    await this.updateComplete;
+    const row = [...this.renderRoot.querySelectorAll<HTMLElement>('.queued')].find((r) => r.dataset.item === itemId);
+    const target = what === 'textarea' ? row?.querySelector('textarea') : row?.querySelector<HTMLElement>('.edit-button') ?? row?.querySelector<HTMLElement>('.row-actions button');
+    target?.focus();
   }
 
   override render() {
@@ -251,12 +267,12 @@ export class DemoChatApp extends LitElement {
           ? html`<textarea class="edit" aria-label=${s.edit} .value=${this.editing.text}
               @input=${(e: Event) => (this.editing = { itemId: row.id, text: (e.target as HTMLTextAreaElement).value })}></textarea>
             <div class="row-actions"><button @click=${() => this.queueAction(row, 'edit', this.editing?.text)}>${s.save}</button>
-            <button @click=${() => (this.editing = undefined)}>${s.cancel}</button></div>`
+            <button @click=${() => this.setEditing(undefined, row.id)}>${s.cancel}</button></div>`
           : html`<div class="text">${row.text}</div>
             <div class="row-actions">${row.source.taskSurface
               ? html`<button @click=${() => this.queueAction(row, 'remove')}>${s.withdraw}</button>`
               : html`<button @click=${() => this.queueAction(row, 'steer')}>${s.steer}</button>
-                <button @click=${() => (this.editing = { itemId: row.id, text: row.text })}>${s.edit}</button>
+                <button class="edit-button" @click=${() => this.setEditing({ itemId: row.id, text: row.text }, row.id)}>${s.edit}</button>
                 <button @click=${() => this.queueAction(row, 'remove')}>${s.remove}</button>`}
             </div>`}
       </div></li>`)}</ol>`;

@@ -127,14 +127,23 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     const row = app(page).locator('.queued');
     await row.waitFor();
     assert.deepEqual(await row.getByRole('button').allTextContents(), ['Withdraw answer']);
-    await row.getByRole('button', { name: 'Withdraw answer' }).click();
+    await row.getByRole('button', { name: 'Withdraw answer' }).focus();
+    await page.keyboard.press('Enter');
     await dockState(page, 'editing');
     await row.waitFor({ state: 'detached' });
+    assert.equal(await isComposerFocused(page), true, 'focus does not fall to <body> with the row');
 
     // An ordinary queued message keeps Send now, Edit and Remove.
     await say(page, 'hello there');
     await row.waitFor();
     assert.deepEqual(await row.getByRole('button').allTextContents(), ['Send now', 'Edit', 'Remove']);
+    // Keyboard: Edit opens the editor with focus in it; Cancel puts focus back on Edit.
+    await row.getByRole('button', { name: 'Edit' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('demo-chat-app')?.shadowRoot?.activeElement?.matches('.queued textarea'));
+    await row.getByRole('button', { name: 'Cancel' }).focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('demo-chat-app')?.shadowRoot?.activeElement?.matches('.queued .edit-button'));
     // A refusal about that row (forced here) is shown, then goes when the row leaves the queue.
     const updateQueue = host.session.updateQueue;
     host.session.updateQueue = async () => ({ ok: false, reason: 'task-surface-row' });
