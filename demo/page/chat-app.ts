@@ -40,7 +40,6 @@ export class DemoChatApp extends LitElement {
   /** The composer takeover: a voice note replaces the composer stack; the Dock stays mounted, hidden. */
   @state() accessor recording = false;
 
-  @query('task-surface-dock') private accessor dockEl: HTMLElementTagNameMap['task-surface-dock'] | null = null;
   @query('.composer textarea') private accessor composerBox: HTMLTextAreaElement | null = null;
 
   private unwatch: (() => void) | undefined;
@@ -85,12 +84,6 @@ export class DemoChatApp extends LitElement {
     if (changed.has('theme')) { document.documentElement.dataset.theme = this.theme; localStorage.setItem('demo.theme', this.theme); }
   }
 
-  protected override updated(): void {
-    // After a submit or a dismissal the Dock hands focus back to the composer (not to the control
-    // before it in tab order, which is the voice-note button).
-    if (this.dockEl) this.dockEl.focusReturnTarget = this.composerBox;
-  }
-
   /** A refusal about a row, or its edit box, goes once the row left the queue (claimed, removed). */
   private dropStaleRowState() {
     const queued = new Set<string>((this.view?.queue ?? []).map((row) => row.id));
@@ -115,7 +108,8 @@ export class DemoChatApp extends LitElement {
   private async newChat() {
     if (!this.transport) return;
     const title = `${pageStrings[this.uiLang].newChat} ${this.sessions.length + 1}`;
-    const summary = await this.transport.openSession({ title });
+    // The session's locale: the agent's panel answers are written in the person's language.
+    const summary = await this.transport.openSession({ title, locale: this.uiLang });
     await this.refreshSessions();
     this.select(summary.sessionId);
   }

@@ -46,7 +46,8 @@ export const appStyles = css`
   /* The same column as the transcript: the same gutters as the scroller, 820px wide, 24px padding. */
   .bottom-wrap { overflow: hidden; scrollbar-gutter: stable both-edges; }
   .bottom { padding: 8px 24px 18px; display: flex; flex-direction: column; gap: 10px; max-width: 820px; width: 100%; margin: 0 auto; }
-  task-surface-dock { --task-surface-dock-max-height: 44vh; --task-surface-font: var(--font); --task-surface-dock-shadow: var(--dock-shadow, 0 2px 12px rgb(0 0 0 / 8%)); }
+  /* --dock-edge exists only in the dark theme; elsewhere the Dock's own edge applies (an unset var falls back). */
+  task-surface-dock { --task-surface-font: var(--font); --task-surface-dock-edge: var(--dock-edge); --task-surface-dock-shadow: var(--dock-shadow, 0 2px 12px rgb(0 0 0 / 8%)); }
   /* The Dock's own :host { display: block } outranks the UA's [hidden] rule; the page keeps the takeover hidden. */
   task-surface-dock[hidden] { display: none; }
   .notice { margin: 0; padding: 8px 12px; border-radius: 8px; background: var(--warn-bg); font-size: 14px; }

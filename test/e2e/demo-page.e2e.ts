@@ -127,6 +127,15 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     const row = app(page).locator('.queued');
     await row.waitFor();
     assert.deepEqual(await row.getByRole('button').allTextContents(), ['Withdraw answer']);
+    // "Sent. Waiting for the agent…" is announced: no aria-busy="true" above it.
+    const busyAbove = await dock(page).locator('[part~="status"]').evaluate((status) => {
+      for (let el: Element | null = status; el; el = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null)) {
+        if (el.getAttribute('aria-busy') === 'true') return true;
+      }
+      return false;
+    });
+    assert.equal(busyAbove, false);
+    assert.match(await dock(page).locator('[part~="status"]').textContent() ?? '', /^Sent\. Waiting for the agent/);
     await row.getByRole('button', { name: 'Withdraw answer' }).focus();
     await page.keyboard.press('Enter');
     await dockState(page, 'editing');
@@ -183,8 +192,8 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
       assert.ok(Math.abs(edges.tl - edges.dl) <= 1 && Math.abs(edges.tr - edges.dr) <= 1, `${width}px: ${JSON.stringify(edges)}`);
     }
     await setTheme(page, /^Dark$/);
-    const shadow = await dock(page).evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.base')!).boxShadow);
-    assert.match(shadow, /rgb\(110, 118, 129\) 0px 0px 0px 1px/);
+    const edge = await dock(page).evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.base')!).borderTopColor);
+    assert.equal(edge, 'rgb(110, 118, 129)', 'a 3:1 edge against the page');
   });
 
   it('needs no CJK or symbol font for the English chrome', async () => {
@@ -204,6 +213,23 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     });
     assert.match(chrome, /Task Surface demo/);
     assert.deepEqual([...chrome].filter((c) => !/[\u0020-\u024f\u2010-\u2027\s]/u.test(c)), []);
+  });
+
+  it('opens a new chat in the page\'s language, and the panel answer is written in it', async () => {
+    const demo = await suite.start();
+    const page = await demo.open();
+    await setLang(page, '中文');
+    await app(page).locator('.new').click();
+    await page.waitForFunction((id) => !location.hash.includes(encodeURIComponent(id)), demo.sessionId);
+    const sessionId = decodeURIComponent(await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get('session') ?? ''));
+    assert.equal(demo.server.demo.store.getSession(sessionId as typeof demo.sessionId)?.locale, 'zh');
+    await app(page).locator('demo-transcript .start').waitFor();
+    await say(page, '比较数据库');
+    await dockState(page, 'editing');
+    await dock(page).getByRole('button', { name: '使用这个数据库' }).click();
+    await dockState(page, 'hidden');
+    const answer = (await demo.events(sessionId as typeof demo.sessionId)).find((e) => e.type === 'user/message' && e.source.taskSurface);
+    assert.ok(answer?.type === 'user/message' && !answer.text.includes('(empty)') && /数据库/.test(answer.text), answer?.type === 'user/message' ? answer.text : '');
   });
 
   it('shows dates in the Chinese format in Chinese', async () => {
