@@ -8,7 +8,7 @@ const words = {
 
 /** One line per field: the submitted value read back with the labels the person saw. */
 export function readBack(model: TaskSurfaceModelV1, values: Record<string, JsonValue>, lang: Lang): string[] {
-  return (model.fields ?? []).map((field) => `- **${field.label}**: ${describe(field, values[field.id], lang)}`);
+  return (model.fields ?? []).map((field) => `- **${field.label}**${lang === 'zh' ? '：' : ': '}${describe(field, values[field.id], lang)}`);
 }
 
 function describe(field: TaskSurfaceField, value: JsonValue | undefined, lang: Lang): string {

@@ -47,7 +47,9 @@ export const appStyles = css`
   .bottom-wrap { overflow: hidden; scrollbar-gutter: stable both-edges; }
   .bottom { padding: 8px 24px 18px; display: flex; flex-direction: column; gap: 10px; max-width: 820px; width: 100%; margin: 0 auto; }
   /* --dock-edge exists only in the dark theme; elsewhere the Dock's own edge applies (an unset var falls back). */
-  task-surface-dock { --task-surface-font: var(--font); --task-surface-dock-edge: var(--dock-edge); --task-surface-dock-shadow: var(--dock-shadow, 0 2px 12px rgb(0 0 0 / 8%)); }
+  /* The Dock may grow, but the header row and the composer stay on screen (18rem: both, the Dock's
+     own header and the gaps, at 320 px where the title and its tools take two rows each). */
+  task-surface-dock { --task-surface-dock-max-height: min(70vh, calc(100dvh - 18rem)); --task-surface-font: var(--font); --task-surface-dock-edge: var(--dock-edge); --task-surface-dock-shadow: var(--dock-shadow, 0 2px 12px rgb(0 0 0 / 8%)); }
   /* The Dock's own :host { display: block } outranks the UA's [hidden] rule; the page keeps the takeover hidden. */
   task-surface-dock[hidden] { display: none; }
   .notice { margin: 0; padding: 8px 12px; border-radius: 8px; background: var(--warn-bg); font-size: 14px; }
@@ -78,6 +80,8 @@ export const appStyles = css`
     .bar { gap: 6px; padding: 8px 10px; }
     .switch button { padding: 4px 7px; }
     .bottom { padding: 6px 12px 10px; }
+    /* Narrow: the Dock's title, tools and status line each take more rows. */
+    task-surface-dock { --task-surface-dock-max-height: calc(100dvh - 21rem); }
     demo-transcript, .queue, .working { padding: 0 12px; }
   }
 `;

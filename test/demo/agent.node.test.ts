@@ -96,6 +96,16 @@ describe('the scripted demo agent', () => {
     });
   }
 
+  it('reads a Chinese submission back with full-width colons', async () => {
+    const c = await chat();
+    await c.say('比较数据库');
+    await c.submit({ database: 'sqlite', reason: '' });
+    const answer = texts(await c.events(), 'assistant/message').at(-1)!;
+    assert.match(answer, /^我收到的是：\n- \*\*数据库\*\*：SQLite\n/);
+    assert.doesNotMatch(answer, /\*\*: /);
+    await c.close();
+  });
+
   it('does not call a message after an answered panel a bypass', async () => {
     const c = await chat();
     await c.say('reorder the launch plan');

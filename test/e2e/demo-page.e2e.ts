@@ -136,6 +136,11 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     });
     assert.equal(busyAbove, false);
     assert.match(await dock(page).locator('[part~="status"]').textContent() ?? '', /^Sent\. Waiting for the agent/);
+    // At 320 px the pending Dock (status line, wrapped buttons) still leaves the composer on screen.
+    await page.setViewportSize({ width: 320, height: 640 });
+    const composer = await app(page).locator('.composer').boundingBox();
+    assert.ok(composer && composer.y >= 0 && composer.y + composer.height <= 640, JSON.stringify(composer));
+    await page.setViewportSize({ width: 1200, height: 900 });
     await row.getByRole('button', { name: 'Withdraw answer' }).focus();
     await page.keyboard.press('Enter');
     await dockState(page, 'editing');
@@ -174,7 +179,7 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     assert.equal(await alert.count(), 0);
   });
 
-  it('aligns the transcript and the Dock, and gives the Dock a visible edge in the dark theme', async () => {
+  it('aligns the transcript and the Dock, keeps the first field and the composer on screen, and edges the Dock in dark', async () => {
     const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
@@ -190,6 +195,10 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
         return { tl: t.left + parseFloat(style.paddingLeft), tr: t.right - parseFloat(style.paddingRight), dl: d.left, dr: d.right };
       });
       assert.ok(Math.abs(edges.tl - edges.dl) <= 1 && Math.abs(edges.tr - edges.dr) <= 1, `${width}px: ${JSON.stringify(edges)}`);
+      // The panel's first field and the composer are both on screen.
+      for (const box of [await dock(page).getByRole('radio').first().boundingBox(), await app(page).locator('.composer').boundingBox()]) {
+        assert.ok(box && box.y >= 0 && box.y + box.height <= height && box.x >= 0 && box.x + box.width <= width, `${width}px: ${JSON.stringify(box)}`);
+      }
     }
     await setTheme(page, /^Dark$/);
     const edge = await dock(page).evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector('.base')!).borderTopColor);
