@@ -135,11 +135,11 @@ export class DemoTranscript extends LitElement {
 
   /**
    * An agent row: a hidden "Agent:" label, then `body`; announced whole when it is new. The reply as
-   * it streams (no `seq` yet) is never announced: the logged message that replaces it is, once.
+   * it streams (no `seq` yet, `aria-busy`) is never announced: the logged message that replaces it is, once.
    */
   private agentRow(seq: number | undefined, live: boolean, body: TemplateResult): TemplateResult {
     return html`<li class=${seq === undefined ? 'row agent streaming' : 'row agent'} data-seq=${seq ?? nothing}
-      aria-live=${live ? nothing : 'off'} aria-atomic=${live ? 'true' : nothing}>
+      aria-live=${live ? nothing : 'off'} aria-atomic=${live ? 'true' : nothing} aria-busy=${seq === undefined ? 'true' : nothing}>
       <div class="bubble agent"><span class="speaker">${pageStrings[this.lang].agent}</span>${body}</div></li>`;
   }
 }

@@ -45,6 +45,9 @@ describe('the demo on a model behind OPENAI_BASE_URL (fake provider, real SDK, C
     await streaming.getByText('Plan B it is', { exact: false }).waitFor();
     const partial = (await streaming.innerText()).trim();
     assert.ok(partial.length < answer.length, `partial text while streaming (${partial.length} of ${answer.length})`);
+    // The log does not read the stream out piece by piece; the logged message is announced once.
+    assert.equal(await streaming.getAttribute('aria-live'), 'off');
+    assert.equal(await streaming.locator('.speaker').textContent(), 'Agent:');
     // Then the logged message, once, and no streaming row.
     await page.locator('demo-transcript li.agent:not(.streaming)').getByText('I will set it up next.').waitFor();
     await streaming.waitFor({ state: 'detached' });
