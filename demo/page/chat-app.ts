@@ -125,7 +125,7 @@ export class DemoChatApp extends LitElement {
       if (!result.accepted) {
         // Not sent (the queue is full, say): the text comes back to the composer.
         this.draft = text;
-        this.notice = pageStrings[this.uiLang].notSent[result.reason];
+        this.notice = { text: pageStrings[this.uiLang].notSent[result.reason] };
       }
     } catch (error) {
       this.draft = text;
