@@ -91,7 +91,7 @@ export class DemoTranscript extends LitElement {
       <h2 class="sr-only" id="log-title">${s.conversation}</h2>
       <div class="log" role="log" aria-labelledby="log-title">
         <ol class="events">${history.events.map((event) => this.renderEvent(event, cardsByTurn, event.seq > history.liveAfter))}
-          ${this.streamText === undefined ? nothing : this.agentRow(undefined, false, html`<task-surface-markdown .text=${this.streamText} remote-images="alt-only"></task-surface-markdown>`)}</ol>
+          ${this.streamText === undefined ? nothing : this.agentRow(undefined, false, html`<task-surface-markdown .text=${this.streamText} remote-images="alt-only" heading-offset="2"></task-surface-markdown>`)}</ol>
       </div>`;
   }
 
@@ -109,13 +109,13 @@ export class DemoTranscript extends LitElement {
           ${event.source.taskSurface ? html`<span class="chip">${s.fromPanel}</span>` : nothing}
           <div class="text">${event.text}</div></div></li>`;
       case 'assistant/message':
-        return this.agentRow(event.seq, live, html`<task-surface-markdown .text=${event.text} remote-images="alt-only"></task-surface-markdown>`);
+        return this.agentRow(event.seq, live, html`<task-surface-markdown .text=${event.text} remote-images="alt-only" heading-offset="2"></task-surface-markdown>`);
       case 'tool/result':
         // Only the panel's row; the agent's other tool calls (loading a skill, offering a card) are
         // its own business: the card itself appears under the answer.
         if (event.name !== 'show_task_surface') return nothing;
         return html`<li class="row tool" data-seq=${event.seq} aria-live="off">
-          <task-surface-toolview name=${event.name} .content=${event.content} .meta=${event.meta} session-id=${this.sessionId ?? ''}
+          <task-surface-toolview heading-level="3" name=${event.name} .content=${event.content} .meta=${event.meta} session-id=${this.sessionId ?? ''}
             .transport=${this.transport} lang=${this.lang} theme=${this.theme}></task-surface-toolview></li>`;
       case 'task-surface/dismissed':
         return html`<li class="row note" data-seq=${event.seq} aria-live="off"><span class="tool-note">${s.dismissed}</span></li>`;
@@ -126,7 +126,7 @@ export class DemoTranscript extends LitElement {
         const cards = cardsByTurn.get(event.turnId);
         if (!cards) return nothing;
         return html`${cards.map((callId) => html`<li class="row agent card" data-seq=${event.seq} aria-live="off">
-          <action-card session-id=${this.sessionId ?? ''} call-id=${callId} .transport=${this.transport} lang=${this.lang} theme=${this.theme}></action-card></li>`)}`;
+          <action-card heading-level="3" session-id=${this.sessionId ?? ''} call-id=${callId} .transport=${this.transport} lang=${this.lang} theme=${this.theme}></action-card></li>`)}`;
       }
       default:
         return nothing;

@@ -97,6 +97,8 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     assert.equal(await agent.getAttribute('aria-live'), null, 'new agent text is announced');
     assert.equal(await agent.getAttribute('aria-atomic'), 'true');
     assert.equal(await log.locator('.row.card').getAttribute('aria-live'), 'off', 'the card announces its own status');
+    // Headings: the page's h1, the log's h2, then the card's title one level down.
+    assert.equal(await log.locator('action-card').getByRole('heading', { level: 3 }).count(), 1);
     // The speaker label is hidden from sight, not from screen readers.
     const box = await user.locator('.speaker').boundingBox();
     assert.ok(box && box.width <= 1 && box.height <= 1);
