@@ -3,11 +3,10 @@
  * `Host`; the action-cards service plugs in through `HostPluginApi`.
  */
 import type {
-  ActRequest, ActResult, ActionCardsView, CallId, InboxItemId, JsonValue, QueuedMessage, LogPage, NewSessionEvent, SendMessageRequest,
-  SendMessageResult, SessionEvent, SessionId, SessionSummary, SessionView, TaskSurfaceLimitsInput,
+  ActRequest, ActResult, ActionCardsView, CallId, HostApi, InboxItemId, JsonValue, QueuedMessage, LogPage, NewSessionEvent, SendMessageRequest,
+  SendMessageResult, SessionEvent, SessionId, SessionSummary, SessionView, SessionListener, ReadLogOptions, TaskSurfaceLimitsInput,
   TaskSurfaceService, ToolDefinition, ToolMode, TurnId, UpdateQueueRequest, UpdateQueueResult, UserMessageEvent,
 } from '../protocol/index.js';
-import type { ReadLogOptions, SessionListener } from '../transport/types.js';
 import type { InspectionEvent, Observer } from 'xstate';
 
 export type Locale = 'en' | 'zh';
@@ -24,8 +23,11 @@ export interface OpenSessionOptions {
   locale?: Locale;
 }
 
-/** The Host as host code drives it. Every method validates its input at this edge. */
-export interface Host {
+/**
+ * The Host as host code drives it: the client-facing `HostApi` (protocol/hostApi.ts) and the rest.
+ * Every method validates its input at this edge.
+ */
+export interface Host extends HostApi {
   readonly taskSurface: TaskSurfaceService;
   readonly actionCards: ActionCardsService;
   readonly session: {

@@ -1,5 +1,4 @@
-import type { LogPage, QueuedMessage, SessionId, SessionView } from '../protocol/index.js';
-import type { SessionListener } from '../transport/types.js';
+import type { LogPage, QueuedMessage, SessionId, SessionListener, SessionView } from '../protocol/index.js';
 import { taskSurfaceProjection } from './projection.js';
 import type { LoadedSession } from './sessions.js';
 import type { ActionCardsService } from './types.js';

@@ -7,6 +7,7 @@ export * from './message.js';
 export * from './actionCards.js';
 export * from './events.js';
 export * from './session.js';
+export * from './hostApi.js';
 export * from './tool.js';
 export * from './wire.js';
 export * from './issues.js';

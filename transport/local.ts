@@ -1,4 +1,4 @@
-import type { Host } from '../host/types.js';
+import type { HostApi } from '../protocol/index.js';
 import { TransportError, type HostTransport } from './types.js';
 
 /**
@@ -6,7 +6,7 @@ import { TransportError, type HostTransport } from './types.js';
  * microtask, as they would over a wire); `dispose()` releases every watch it made and makes later
  * calls reject with `TransportError('disposed')`. It never disposes the Host itself.
  */
-export function createLocalTransport(host: Host): HostTransport {
+export function createLocalTransport(host: HostApi): HostTransport {
   const watches = new Set<() => void>();
   let disposed = false;
   const call = async <T>(run: () => Promise<T>): Promise<T> => {

@@ -1,16 +1,10 @@
 import type {
   ActRequest, ActResult, DismissTaskSurfaceRequest, DismissTaskSurfaceResult, GetActiveTaskSurfaceRequest,
-  GetActiveTaskSurfaceResult, LogPage, SendMessageRequest, SendMessageResult, SessionId, SessionView,
+  GetActiveTaskSurfaceResult, LogPage, ReadLogOptions, SendMessageRequest, SendMessageResult, SessionId, SessionListener,
   SubmitTaskSurfaceRequest, SubmitTaskSurfaceResult, UpdateQueueRequest, UpdateQueueResult,
 } from '../protocol/index.js';
 
-export interface ReadLogOptions {
-  /** Return events with seq < before (omit for the newest page). */
-  before?: number;
-  limit: number;
-}
-
-export type SessionListener = (view: SessionView) => void;
+export type { ReadLogOptions, SessionListener };
 
 /**
  * Everything the components see of a Host. A local transport calls a Host in the same process;

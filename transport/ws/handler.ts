@@ -1,10 +1,9 @@
-import type { Host } from '../../host/types.js';
-import type { LogPage, SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
+import type { HostApi, LogPage, SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
 import type { WebSocketConnection } from './server.js';
 
 export interface HandlerOptions {
-  host: Host;
+  host: HostApi;
   authorize?(connection: WebSocketConnection, sessionId: SessionId): boolean | Promise<boolean>;
   canOpenSession?(connection: WebSocketConnection): boolean | Promise<boolean>;
   onSessionOpened?(connection: WebSocketConnection, sessionId: SessionId): void;

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { Host } from '../../host/types.js';
-import type { SessionId } from '../../protocol/index.js';
+import type { HostApi, SessionId } from '../../protocol/index.js';
 import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
@@ -22,7 +21,7 @@ export interface WebSocketConnection {
 }
 
 export interface WebSocketServerOptions {
-  host: Host;
+  host: HostApi;
   /** Attach to an existing HTTP server (its upgrade requests on `path`)… */
   server?: Server;
   /** …or listen on this port (0 picks a free one), on `listenHost` (default `127.0.0.1`). */

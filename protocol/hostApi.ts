@@ -1,0 +1,47 @@
+/*
+ * The client-facing contract of a Host: what a transport (local or WebSocket) needs of it. The
+ * Host implements it (host/types.ts extends it); transport/ takes it. Both import it from here, so
+ * neither imports the other.
+ */
+import type { ActRequest, ActResult } from './actionCards.js';
+import type { SubmissionLocale } from './format.js';
+import type { SessionId } from './ids.js';
+import type { SendMessageRequest, SendMessageResult, UpdateQueueRequest, UpdateQueueResult } from './message.js';
+import type { SessionSummary, SessionView } from './session.js';
+import type { TaskSurfaceService } from './taskSurface.js';
+import type { LogPage } from './events.js';
+
+/** Which page of a session's effective log to read. */
+export interface ReadLogOptions {
+  /** Return events with seq < before (omit for the newest page). */
+  before?: number;
+  limit: number;
+}
+
+/** Called with a session's view as soon as it is known, then on every change. */
+export type SessionListener = (view: SessionView) => void;
+
+/** What a client may ask for when it opens a session. */
+export interface ClientSessionOptions {
+  title?: string;
+  /** Locale of product-formatted text (submission messages). Default `en`. */
+  locale?: SubmissionLocale;
+}
+
+/** The Host as a transport sees it. Every method validates its input at this edge. */
+export interface HostApi {
+  readonly taskSurface: TaskSurfaceService;
+  readonly session: {
+    send(input: SendMessageRequest): Promise<SendMessageResult>;
+    updateQueue(input: UpdateQueueRequest): Promise<UpdateQueueResult>;
+  };
+  readonly actionCards: { act(input: ActRequest): Promise<ActResult> };
+  openSession(options?: ClientSessionOptions): SessionId;
+  hasSession(sessionId: SessionId): boolean;
+  listSessions(): SessionSummary[];
+  /** One session's summary (title, lastSeq) without listing the store. Throws for an unknown session. */
+  sessionSummary(sessionId: SessionId): SessionSummary;
+  getView(sessionId: SessionId): SessionView;
+  watchSession(sessionId: SessionId, listener: SessionListener): () => void;
+  readLog(sessionId: SessionId, options: ReadLogOptions): Promise<LogPage>;
+}
