@@ -1,7 +1,7 @@
 // The model parser on the largest model the default limits allow: JSON.parse followed by
 // parseTaskSurfaceModel, against JSON.parse alone of the same text (the floor), warm medians.
 import { parseTaskSurfaceModel } from '../../protocol/index.js';
-import { maximalModel } from '../../test/protocol/fixtures/models.js';
+import { maximalModel } from '../../fixtures/models.js';
 import { compare } from '../stats.js';
 
 export default {

@@ -4,7 +4,7 @@
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { parseTaskSurfaceModel, type TaskSurfaceModelV1 } from '../../protocol/index.js';
-import { maximalModel } from '../../test/protocol/fixtures/models.js';
+import { maximalModel } from '../../fixtures/models.js';
 import { median } from '../stats.js';
 
 const ORIGIN = 'http://task-surface.bench';

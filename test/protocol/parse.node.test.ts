@@ -4,7 +4,7 @@ import {
   DEFAULT_LIMITS, formatModelIssues, parseShowTaskSurfaceArgs,
   type ModelIssue, type NormalizedTaskSurfaceModel, type TaskSurfaceModelV1,
 } from '../../protocol/index.js';
-import { everyKindModel, maximalModel } from './fixtures/models.js';
+import { everyKindModel, maximalModel } from '../../fixtures/models.js';
 import { codesAt, issuesOf, minimal, modelOf } from './fixtures/parsing.js';
 
 describe('parseTaskSurfaceModel: normalisation', () => {

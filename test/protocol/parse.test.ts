@@ -2,7 +2,7 @@ import { expect } from '@open-wc/testing';
 import {
   formatModelIssues, formatSubmission, initialValues, parseTaskSurfaceModel, showTaskSurfaceTool, validateSubmission,
 } from '../../protocol/index.js';
-import { everyKindModel } from './fixtures/models.js';
+import { everyKindModel } from '../../fixtures/models.js';
 
 describe('the Task Surface contract in the browser', () => {
   it('parses, normalises and re-parses a model to the same thing', () => {

@@ -6,7 +6,7 @@ import {
   type JsonValue, type NormalizedTaskSurfaceModel, type SubmissionIssue,
 } from '../../protocol/index.js';
 import { modelArb } from './fixtures/arbitraries.js';
-import { everyKindModel } from './fixtures/models.js';
+import { everyKindModel } from '../../fixtures/models.js';
 import { modelOf } from './fixtures/parsing.js';
 
 const normalized = (input: unknown = everyKindModel()): NormalizedTaskSurfaceModel => modelOf(input);
