@@ -1,0 +1,76 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { importsOf } from './imports.js';
+
+/**
+ * The package's layering. Each layer may import itself and the layers listed (relative imports);
+ * protocol ← machines ← host ← agents, and protocol ← transport ← components (which also runs the
+ * Dock's machine). Nothing in the package imports demo, bench, test or fixtures.
+ */
+export const PACKAGE_LAYERS: Record<string, readonly string[]> = {
+  protocol: [],
+  machines: ['protocol'],
+  host: ['protocol', 'machines'],
+  agents: ['protocol', 'machines', 'host'],
+  transport: ['protocol'],
+  components: ['protocol', 'machines', 'transport'],
+};
+
+/** Folders outside the package and what they may import besides the package itself. */
+export const OTHER_FOLDERS: Record<string, readonly string[]> = {
+  fixtures: [],
+  bench: ['fixtures'],
+  demo: [],
+};
+
+/** Files that run only on Node (see the README's "browser-safe" column): the rest may not import Node builtins, ws or better-sqlite3. */
+const NODE_ONLY = [/^agents\//, /^transport\/ws\/server\.ts$/, /^host\/store\/sqlite\.ts$/];
+const NODE_PACKAGES = /^(node:|ws$|better-sqlite3$)/;
+
+const SOURCE = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/;
+
+/** Every source file under `folder` (relative to `root`, with forward slashes). */
+export function sourceFiles(root: string, folder: string): string[] {
+  return (readdirSync(join(root, folder), { recursive: true }) as string[])
+    .filter((f) => SOURCE.test(f))
+    .map((f) => posix.join(folder, f.split('\\').join('/')))
+    .sort();
+}
+
+/** What is wrong with `file`'s imports (empty when it keeps the layering). `file` is relative to the repository root. */
+export function layeringViolations(file: string, code: string): string[] {
+  const folder = file.split('/')[0]!;
+  const inPackage = folder in PACKAGE_LAYERS;
+  const allowed = inPackage ? [folder, ...PACKAGE_LAYERS[folder]!] : [folder, ...Object.keys(PACKAGE_LAYERS), ...(OTHER_FOLDERS[folder] ?? [])];
+  const { imports, uncheckable, errors } = importsOf(file, code);
+  const problems = errors.map((e) => `${file}: does not parse: ${e}`);
+  // bench/index.ts loads its own suites by computed URL; they are checked as files of bench/.
+  if (inPackage) for (const { line } of uncheckable) problems.push(`${file}:${line}: a dynamic import whose specifier is not a string literal cannot be checked`);
+  for (const { specifier, kind, line } of imports) {
+    const where = `${file}:${line}: ${kind} import of '${specifier}'`;
+    if (specifier.startsWith('.')) {
+      const target = posix.normalize(posix.join(dirname(file), specifier));
+      const targetFolder = target.startsWith('..') ? '(outside the repository)' : target.includes('/') ? target.split('/')[0]! : '(the repository root)';
+      if (!allowed.includes(targetFolder)) problems.push(`${where}: ${folder}/ may not import ${targetFolder}${targetFolder.startsWith('(') ? '' : '/'}`);
+    } else if (specifier.startsWith('/')) {
+      if (inPackage) problems.push(`${where}: absolute paths are not allowed in the package`);
+    } else if (specifier === 'task-surface' || specifier.startsWith('task-surface/')) {
+      if (inPackage) problems.push(`${where}: the package imports itself by relative path, never through its exports`);
+    } else if (inPackage && NODE_PACKAGES.test(specifier) && !NODE_ONLY.some((p) => p.test(file))) {
+      problems.push(`${where}: ${file} is browser-safe and may not import Node-only modules`);
+    }
+  }
+  return problems;
+}
+
+/** Layering violations of every source file of the package and of fixtures/, bench/ and demo/. */
+export function repositoryViolations(root: string): { files: Record<string, number>; problems: string[] } {
+  const files: Record<string, number> = {};
+  const problems: string[] = [];
+  for (const folder of [...Object.keys(PACKAGE_LAYERS), ...Object.keys(OTHER_FOLDERS)]) {
+    const list = sourceFiles(root, folder);
+    files[folder] = list.length;
+    for (const file of list) problems.push(...layeringViolations(file, readFileSync(join(root, file), 'utf8')));
+  }
+  return { files, problems };
+}
