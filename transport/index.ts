@@ -1,3 +1,3 @@
-export type * from './types.js';
+export * from './types.js';
 export * from './ws/client.js';
 export * from './local.js';
