@@ -1,7 +1,6 @@
 import * as z from 'zod/mini';
 import { ActRequestSchema } from './actionCards.js';
-import { SessionIdSchema, type SessionId } from './ids.js';
-import type { SessionView } from './session.js';
+import { SessionIdSchema } from './ids.js';
 import { SendMessageRequestSchema, UpdateQueueRequestSchema } from './message.js';
 import {
   DismissTaskSurfaceRequestSchema, GetActiveTaskSurfaceRequestSchema, SubmitTaskSurfaceRequestSchema,
@@ -114,8 +113,8 @@ export const ServerViewSchema = z.strictObject({
 export const ServerMessageSchema = z.discriminatedUnion('type', [ServerResultSchema, ServerErrorSchema, ServerViewSchema]);
 export type ServerError = z.infer<typeof ServerErrorSchema>;
 export type ServerResult = z.infer<typeof ServerResultSchema>;
-/** A pushed view: typed as the contract's SessionView (the schema lets unknown extra fields through). */
-export type ServerView = { type: 'session.view'; sessionId: SessionId; view: SessionView };
+/** A pushed view (the schema lets unknown extra fields through). */
+export type ServerView = z.infer<typeof ServerViewSchema>;
 export type ServerMessage = ServerResult | ServerError | ServerView;
 
 /** Largest client frame a server accepts by default, in bytes. */

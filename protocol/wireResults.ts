@@ -6,6 +6,7 @@ import { JsonObjectSchema } from './json.js';
 import { MessageSourceSchema } from './message.js';
 import { SessionEventSchema } from './events.js';
 import { TaskSurfaceModelV1Schema } from './model.js';
+import type { SessionView } from './session.js';
 
 /*
  * Schemas of what a host answers, as the WebSocket client checks them. Objects are loose: a newer
@@ -43,7 +44,8 @@ export const ActionCardsViewSchema = z.looseObject({
   decisions: z.record(z.string(), CardDecisionSchema),
 });
 
-export const SessionViewSchema = z.looseObject({
+/** The pushed view. Typed as `SessionView`, so the compiler keeps the schema and the contract the same. */
+export const SessionViewSchema: z.ZodMiniType<SessionView> = z.looseObject({
   sessionId: SessionIdSchema,
   lastSeq: seq,
   readOnly: z.boolean(),

@@ -173,7 +173,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     const message = parsed.data;
     if (message.type === 'session.view') {
       if (!watchers.has(message.sessionId)) return;
-      const view = message.view as unknown as SessionView;
+      const view = message.view;
       views.set(message.sessionId, view);
       for (const listener of [...(watchers.get(message.sessionId) ?? [])]) listener(view);
       return;
