@@ -7,12 +7,18 @@ import { TransportError, type HostTransport, type SessionListener } from '../typ
 import { backoffDelay, type ReconnectOptions } from './backoff.js';
 
 /** The subset of the browser `WebSocket` the client uses (Node tests pass the `ws` package's class). */
+/**
+ * A handler slot typed as a method, whose parameter is checked both ways: the DOM's `WebSocket` and
+ * the `ws` package's (its handlers take its own event classes) both fit without a cast.
+ */
+type EventHandler<E> = { handle(event: E): void }['handle'];
+
 export interface WebSocketLike {
   readonly readyState: number;
-  onopen: ((event: unknown) => void) | null;
-  onclose: ((event: unknown) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
+  onopen: EventHandler<unknown> | null;
+  onclose: EventHandler<unknown> | null;
+  onerror: EventHandler<unknown> | null;
+  onmessage: EventHandler<{ data: unknown }> | null;
   send(data: string): void;
   close(code?: number, reason?: string): void;
 }
