@@ -2,3 +2,4 @@
 export * from './index.js';
 export { createLocalTransport } from '../transport/local.js';
 export { createWebSocketTransport } from '../transport/ws/client.js';
+export { TransportError } from '../transport/types.js';
