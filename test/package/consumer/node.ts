@@ -1,0 +1,84 @@
+// A package user's Node program: imports every node-safe subpath of task-surface through its
+// `exports` and drives each one a little. Type-checked and run by test/package/exports.dist.ts.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import {
+  DEFAULT_LIMITS, mintTaskSurfaceId, parseTaskSurfaceModel, type HostApi, type SessionListener, type SessionView,
+} from 'task-surface/protocol';
+import { cardMachine, dockMachine, surfaceMachine, turnMachine } from 'task-surface/machines';
+import { createHost, createMemoryStore, type Host } from 'task-surface/host';
+import { createSqliteStore } from 'task-surface/host/sqlite';
+import { TransportError, createLocalTransport, createWebSocketTransport, type HostTransport } from 'task-surface/transport';
+import { createWebSocketServer } from 'task-surface/transport/server';
+import { DEFAULT_SYSTEM_PROMPT, createLoopDriver } from 'task-surface/agents';
+import { createOpenAIDriver } from 'task-surface/agents/openai';
+import { createAnthropicDriver } from 'task-surface/agents/anthropic';
+import { createAiSdkDriver } from 'task-surface/agents/ai-sdk';
+import manifest from 'task-surface/custom-elements.json' with { type: 'json' };
+
+const checks: string[] = [];
+const check = (name: string) => checks.push(name);
+
+// protocol
+const model = { version: 1, title: 'Pick one', sections: [{ id: 'intro', blocks: [{ kind: 'markdown', text: 'Hello' }] }], submit: { label: 'Send' } };
+assert.equal(parseTaskSurfaceModel(model, DEFAULT_LIMITS).ok, true);
+assert.equal(parseTaskSurfaceModel({ ...model, version: 2 }, DEFAULT_LIMITS).ok, false);
+check('protocol');
+
+// machines
+for (const machine of [surfaceMachine, turnMachine, dockMachine, cardMachine]) assert.equal(typeof machine.transition, 'function');
+check('machines');
+
+// host + local transport: a Host is a HostApi; TransportError is a value
+const host: Host = createHost({ store: createMemoryStore() });
+const api: HostApi = host;
+const sessionId = api.openSession({ title: 'Consumer' });
+const local: HostTransport = createLocalTransport(host);
+assert.deepEqual(await local.taskSurface.getActive({ sessionId, surfaceId: mintTaskSurfaceId() }), { active: false, reason: 'not-open' });
+local.dispose();
+await assert.rejects(local.readLog(sessionId, { limit: 10 }), (error: unknown) => error instanceof TransportError && error.code === 'disposed');
+check('host');
+
+// host/sqlite
+const dir = mkdtempSync(join(tmpdir(), 'task-surface-consumer-'));
+try {
+  const store = createSqliteStore(join(dir, 'sessions.db'));
+  const stored = createHost({ store });
+  const id = stored.openSession({ title: 'Stored' });
+  assert.deepEqual(stored.listSessions().map((s) => s.sessionId), [id]);
+  await stored.dispose();
+  store.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+check('host/sqlite');
+
+// transport/server + the WebSocket client
+const server = await createWebSocketServer({ host, port: 0 });
+const remote = createWebSocketTransport({ url: `ws://127.0.0.1:${server.port}/ws`, WebSocket });
+const view = await new Promise<SessionView>((resolve) => {
+  const listener: SessionListener = (v) => resolve(v);
+  remote.watchSession(sessionId, listener);
+});
+assert.equal(view.sessionId, sessionId);
+assert.deepEqual((await remote.listSessions()).map((s) => s.sessionId), [sessionId]);
+remote.dispose();
+await assert.rejects(remote.readLog(sessionId, { limit: 10 }), (error: unknown) => error instanceof TransportError);
+await server.close();
+await host.dispose();
+check('transport/server');
+
+// agents
+assert.match(DEFAULT_SYSTEM_PROMPT, /show_task_surface/);
+for (const factory of [createLoopDriver, createOpenAIDriver, createAnthropicDriver, createAiSdkDriver]) assert.equal(typeof factory, 'function');
+check('agents');
+
+// custom-elements.json
+const tags = manifest.modules.flatMap((m) => (m.declarations ?? []).map((d) => ('tagName' in d ? d.tagName : undefined)));
+assert.ok(tags.includes('task-surface-dock'));
+check('custom-elements.json');
+
+console.log(`consumer: ${checks.length} checks passed (${checks.join(', ')})`);
