@@ -1,6 +1,7 @@
 // The package as a user installs it: after `npm run build`, a throwaway project whose
 // node_modules/task-surface links to this repository imports every subpath of package.json
-// `exports` from dist/, type-checks with tsc (strict, NodeNext) and runs the node-safe ones.
+// `exports` from dist/, type-checks with the root typescript (5.9, what most users run; strict,
+// NodeNext) and runs the node-safe ones.
 // Run by `npm test` after the build step (`node scripts/test.mjs exports`).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
