@@ -11,9 +11,19 @@ import { jsonStringBytes } from './utf8.js';
 
 /** Adds up bytes; strings are measured one by one (a regex test each, walked only when not plain). */
 class Sizer {
-  bytes = 0;
+  bytes: number;
+  /** Whether the table cells are already counted in `bytes`. */
+  readonly cellsCounted: boolean;
+  constructor(cellBytes: number | undefined) {
+    this.bytes = cellBytes ?? 0;
+    this.cellsCounted = cellBytes !== undefined;
+  }
   str(text: string): void {
     this.bytes += jsonStringBytes(text);
+  }
+  /** An id: the parser let through only letters, digits and `_ . : -`, one byte each, no escapes. */
+  id(text: string): void {
+    this.bytes += text.length + 2;
   }
   optional(key: string, value: string | undefined): void {
     if (value === undefined) return;
@@ -34,9 +44,13 @@ const STACK = shape('kind') + word('stack');
 const GRID = shape('kind', 'columns') + word('grid') + 1;
 const OPTION = shape('id', 'label');
 
-/** UTF-8 bytes of `JSON.stringify(model)` for a model `parseTaskSurfaceModel` built. */
-export function normalizedModelBytes(model: NormalizedTaskSurfaceModel): number {
-  const s = new Sizer();
+/**
+ * UTF-8 bytes of `JSON.stringify(model)` for a model `parseTaskSurfaceModel` built. `cellBytes`,
+ * when given, is what `cellBytes()` summed over every table cell (the parser adds them up as it
+ * reads the rows), so the cells are not walked again.
+ */
+export function normalizedModelBytes(model: NormalizedTaskSurfaceModel, cellBytes?: number): number {
+  const s = new Sizer(cellBytes);
   s.bytes += MODEL + list(model.sections.length) + list(model.fields.length);
   s.str(model.title);
   s.optional('description', model.description);
@@ -48,7 +62,7 @@ export function normalizedModelBytes(model: NormalizedTaskSurfaceModel): number 
 
 function addSection(s: Sizer, section: NormalizedSection): void {
   s.bytes += SECTION + (section.layout.kind === 'stack' ? STACK : GRID) + list(section.blocks.length);
-  s.str(section.id);
+  s.id(section.id);
   s.optional('title', section.title);
   for (const block of section.blocks) addBlock(s, block);
 }
@@ -91,24 +105,23 @@ function addBlock(s: Sizer, block: NormalizedBlock): void {
       s.bytes += TABLE + list(block.columns.length) + list(block.rows.length);
       for (const column of block.columns) {
         s.bytes += OPTION;
-        s.str(column.id);
+        s.id(column.id);
         s.str(column.label);
       }
       // Every normalised row has every column, in column order: the keys cost the same in each.
       const ids = block.columns.map((c) => c.id);
       const row = shape(...ids);
-      for (const cells of block.rows) {
-        s.bytes += row;
-        for (const id of ids) addCell(s, cells[id] ?? null);
-      }
+      s.bytes += row * block.rows.length;
+      if (!s.cellsCounted) for (const cells of block.rows) for (const id of ids) s.bytes += cellBytes(cells[id] ?? null);
     }
   }
 }
 
-function addCell(s: Sizer, cell: TableCell): void {
-  if (typeof cell === 'string') s.str(cell);
-  else if (typeof cell === 'number') s.bytes += String(cell).length;
-  else s.bytes += cell === false ? 5 : 4;
+/** UTF-8 bytes of one table cell as JSON. */
+export function cellBytes(cell: TableCell): number {
+  if (typeof cell === 'string') return jsonStringBytes(cell);
+  if (typeof cell === 'number') return String(cell).length;
+  return cell === false ? 5 : 4;
 }
 
 const TEXT = shape('kind', 'id', 'label', 'multiline', 'required', 'initial') + word('text');
@@ -118,7 +131,7 @@ const TOGGLE = shape('kind', 'id', 'label', 'initial') + word('toggle');
 const ORDER = shape('kind', 'id', 'label', 'options', 'initial') + word('order');
 
 function addField(s: Sizer, field: NormalizedField): void {
-  s.str(field.id);
+  s.id(field.id);
   s.str(field.label);
   switch (field.kind) {
     case 'text':
@@ -135,13 +148,13 @@ function addField(s: Sizer, field: NormalizedField): void {
     case 'multi-choice':
     case 'order':
       s.bytes += (field.kind === 'order' ? ORDER : MULTI) + list(field.initial.length);
-      for (const id of field.initial) s.str(id);
+      for (const id of field.initial) s.id(id);
       break;
   }
   s.bytes += list(field.options.length);
   for (const option of field.options) {
     s.bytes += OPTION;
-    s.str(option.id);
+    s.id(option.id);
     s.str(option.label);
     s.optional('detail', option.detail);
   }

@@ -71,7 +71,7 @@ function parseModel(input: unknown, limits: TaskSurfaceLimits, base: At): ParseM
     if (r.issues.length === 0) r.add(base, 'invalid-value', 'the model is not valid');
     return { ok: false, issues: r.issues };
   }
-  const bytes = normalizedModelBytes(model);
+  const bytes = normalizedModelBytes(model, r.cellBytes);
   if (bytes > limits.modelBytes) {
     r.add(base, 'model-too-large', `the normalised model is ${bytes} bytes of JSON; the limit is ${limits.modelBytes}`);
     return { ok: false, issues: r.issues };

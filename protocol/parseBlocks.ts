@@ -1,6 +1,7 @@
 import { describeType } from './issues.js';
 import type { DiffBlock, TableCell } from './model.js';
 import type { NormalizedBlock } from './normalized.js';
+import { cellBytes } from './modelSize.js';
 import { at, IdScope, isRecord, own, show, type At, type Input, type Reader } from './parseReader.js';
 
 /* Content blocks: markdown, metrics, table, diff, notice. */
@@ -86,19 +87,25 @@ function readRow(
 ): Record<string, TableCell> | undefined {
   if (!isRecord(value)) return r.add(path, 'invalid-type', `a table row must be an object keyed by column id, not ${describeType(value)}`);
   const row = value;
-  for (const key of Object.keys(row)) {
-    if (!scope.has(key)) r.add(at(path, key), 'unknown-key', `a table row may only use declared column ids; ${show(key)} is not one`);
+  const rowKeys = Object.keys(row);
+  // The usual row names every column in column order: its keys are then known own and declared.
+  let inOrder = rowKeys.length === columns.length;
+  for (let i = 0; inOrder && i < columns.length; i++) inOrder = rowKeys[i] === columns[i]!.id;
+  if (!inOrder) {
+    for (const key of rowKeys) {
+      if (!scope.has(key)) r.add(at(path, key), 'unknown-key', `a table row may only use declared column ids; ${show(key)} is not one`);
+    }
   }
   const out: Record<string, TableCell> = {};
   for (const { id } of columns) {
-    const cell = own(row, id);
+    const cell = inOrder ? row[id] : own(row, id);
     if (cell === undefined) {
       // Absent is null; a key set to `undefined` (possible only from JavaScript) is not a cell.
       if (Object.prototype.hasOwnProperty.call(row, id)) r.add(at(path, id), 'invalid-type', 'a table cell must be a string, number, boolean or null, not nothing');
-      else out[id] = null;
+      else r.cellBytes += cellBytes((out[id] = null));
     }
-    else if (typeof cell === 'string' || typeof cell === 'boolean' || cell === null) out[id] = cell;
-    else if (typeof cell === 'number' && Number.isFinite(cell)) out[id] = cell === 0 ? 0 : cell; // -0 → 0, as JSON has it
+    else if (typeof cell === 'string' || typeof cell === 'boolean' || cell === null) r.cellBytes += cellBytes((out[id] = cell));
+    else if (typeof cell === 'number' && Number.isFinite(cell)) r.cellBytes += cellBytes((out[id] = cell === 0 ? 0 : cell)); // -0 → 0, as JSON has it
     else if (typeof cell === 'number') r.add(at(path, id), 'invalid-value', `a table cell must be a finite number, not ${show(cell)}`);
     else r.add(at(path, id), 'invalid-type', `a table cell must be a string, number, boolean or null, not ${show(cell)}`);
   }

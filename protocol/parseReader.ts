@@ -57,6 +57,8 @@ const NOT_BLANK = /\S/;
 export class Reader {
   readonly issues: ModelIssue[] = [];
   blocks = 0;
+  /** UTF-8 bytes of every table cell read so far, as JSON (for the model's byte limit). */
+  cellBytes = 0;
   constructor(readonly limits: TaskSurfaceLimits) {}
 
   /** Set when a part was left out of the result; an issue must explain it. */

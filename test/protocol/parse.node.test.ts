@@ -213,6 +213,19 @@ describe('parseTaskSurfaceModel: rejections', () => {
     ]);
   });
 
+  it('reads rows in column order and in any other order alike', () => {
+    const columns = [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }];
+    const rows = [{ a: 'x', b: -0 }, { b: -0, a: 'x' }, { a: 'x', b: undefined }, { a: 'x', c: 1 }, { a: 'x', b: 1, c: 1 }];
+    const input = { ...minimal(), sections: [{ id: 's', blocks: [{ kind: 'table', columns, rows }] }] };
+    assert.deepEqual(codesAt(input), [
+      ['invalid-type', 'sections.0.blocks.0.rows.2.b'],
+      ['unknown-key', 'sections.0.blocks.0.rows.3.c'],
+      ['unknown-key', 'sections.0.blocks.0.rows.4.c'],
+    ]);
+    const table = modelOf({ ...input, sections: [{ id: 's', blocks: [{ kind: 'table', columns, rows: rows.slice(0, 2) }] }] }).sections[0]!.blocks[0]!;
+    assert.equal(JSON.stringify(table.kind === 'table' && table.rows), '[{"a":"x","b":0},{"a":"x","b":0}]');
+  });
+
   it('rejects a model with nothing to show and empty lists where they mean nothing', () => {
     assert.deepEqual(codesAt({ ...minimal(), sections: [] }), [['invalid-value', 'sections']]);
     assert.deepEqual(codesAt({ ...minimal(), sections: [{ id: 's', blocks: [] }] }), [['invalid-value', 'sections.0.blocks']]);
