@@ -11,6 +11,8 @@ export const TABLE_INITIAL_ROWS = 50;
 export interface BlockContext {
   s: Strings;
   lang: string;
+  /** Every table shows all its rows (the view's `all-rows`). */
+  allRows: boolean;
   /** Blocks the person expanded, by key: pages of a diff shown, or any entry for a table shown whole. */
   expanded: ReadonlyMap<string, number>;
   /** Shows the next page of a block; the element moves focus to its `[data-reveal]` element. */
@@ -54,9 +56,9 @@ function cell(value: TableCell | undefined, ctx: BlockContext): TemplateResult |
 
 function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResult {
   const total = block.rows.length;
-  const all = ctx.expanded.has(key) || total <= TABLE_INITIAL_ROWS;
+  const all = ctx.allRows || ctx.expanded.has(key) || total <= TABLE_INITIAL_ROWS;
   const rows = all ? block.rows : block.rows.slice(0, TABLE_INITIAL_ROWS);
-  const revealAt = all && total > TABLE_INITIAL_ROWS ? TABLE_INITIAL_ROWS : -1;
+  const revealAt = ctx.expanded.has(key) && total > TABLE_INITIAL_ROWS ? TABLE_INITIAL_ROWS : -1;
   const numeric = block.columns.map((c) => block.rows.length > 0 && block.rows.every((r) => typeof r[c.id] === 'number' || r[c.id] === null || r[c.id] === undefined));
   return html`<div class="block table-block" part="block table">
     <div class="table-scroll" role="group" tabindex="0" aria-label=${ctx.s.tableRegion(total)}>

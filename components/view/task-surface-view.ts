@@ -67,6 +67,11 @@ export class TaskSurfaceView extends LitElement {
   @property({ type: Boolean, attribute: 'hide-title' }) accessor hideTitle = false;
   /** Makes the description and sections one focusable, labelled region (the Dock bounds and scrolls it). */
   @property({ type: Boolean, attribute: 'context-region' }) accessor contextRegion = false;
+  /**
+   * Shows every table row up front (for review, printing or a page with room), instead of the first
+   * 50 and a "Show all" button.
+   */
+  @property({ type: Boolean, attribute: 'all-rows' }) accessor allRows = false;
   /** Language of the chrome: `en` or `zh`. */
   @property({ reflect: true }) override accessor lang: Lang = 'en';
   /** `light` or `dark`; unset follows `prefers-color-scheme`. */
@@ -104,7 +109,7 @@ export class TaskSurfaceView extends LitElement {
     const s = strings(this.lang);
     const lang = langOf(this.lang);
     const level = headingLevel(this.headingLevel, 2);
-    const blocks: BlockContext = { s, lang, expanded: this.expanded, headingOffset: Math.min(5, level + 1), diffShare: diffShareOf(model), expand: (key) => this.expand(key) };
+    const blocks: BlockContext = { s, lang, allRows: this.allRows, expanded: this.expanded, headingOffset: Math.min(5, level + 1), diffShare: diffShareOf(model), expand: (key) => this.expand(key) };
     const fields = model.fields ?? [];
     const region = this.contextRegion;
     const hasContext = !(this.hideTitle && !model.description) || model.sections.length > 0;
@@ -115,7 +120,7 @@ export class TaskSurfaceView extends LitElement {
         ${this.hideTitle ? nothing : heading(level, displayText(model.title), { className: 'title model-text clamp', title: model.title })}
         ${model.description ? html`<p class="description model-text" dir="auto">${displayText(model.description)}</p>` : nothing}
       </div>`}
-      ${guard([model, lang, level, this.expanded], () => model.sections.map((section, i) => html`
+      ${guard([model, lang, level, this.expanded, this.allRows], () => model.sections.map((section, i) => html`
         <section class="section" part="section">
           ${section.title ? heading(level + 1, displayText(section.title), { className: 'section-title model-text clamp', title: section.title }) : nothing}
           <div class="blocks ${section.layout?.kind === 'grid' ? `grid cols-${section.layout.columns}` : 'stack'}">

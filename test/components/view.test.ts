@@ -53,6 +53,21 @@ describe('task-surface-view blocks', () => {
     expect(q(el, '.table-more')).to.equal(null);
   });
 
+  it('shows every row up front with all-rows, and goes back to 50 when it is removed', async () => {
+    const full = maximalModel();
+    const table = full.sections[0]!.blocks.find((b) => b.kind === 'table')!;
+    const model = { ...full, sections: [{ id: 'services', title: 'Services', blocks: [table] }] };
+    const el = await fixture<TaskSurfaceView>(html`<task-surface-view .model=${model} all-rows></task-surface-view>`);
+    expect(el.allRows).to.equal(true);
+    expect(qa(el, '.table-block tbody tr').length).to.equal(200);
+    expect(q(el, '.table-more')).to.equal(null);
+    await expect(el).to.be.accessible();
+    el.removeAttribute('all-rows');
+    await el.updateComplete;
+    expect(qa(el, '.table-block tbody tr').length).to.equal(50);
+    expect(q(el, '.table-more').textContent).to.contain('Showing 50 of 200 rows');
+  });
+
   it('collapses a grid to one column when its own width cannot hold it', async () => {
     const el = await view();
     const grid = q(el, '.blocks.grid');
