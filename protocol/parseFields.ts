@@ -11,13 +11,14 @@ const TEXT_KEYS = keys('kind', 'id', 'label', 'multiline', 'required', 'initial'
 const OPTIONS_KEYS = keys('kind', 'id', 'label', 'options', 'initial');
 const TOGGLE_KEYS = keys('kind', 'id', 'label', 'initial');
 const OPTION_KEYS = keys('id', 'label', 'detail');
+const FIELD_WHAT = Object.fromEntries(FIELD_KINDS.map((kind) => [kind, `${article(kind)} ${kind} field`])) as Record<(typeof FIELD_KINDS)[number], string>;
 
 /** One field, normalised, or `undefined` when it has an issue. Its id is claimed in `ids`. */
 export function readField(r: Reader, value: unknown, path: At, ids: IdScope): NormalizedField | undefined {
   const kind = r.kindOf(value, path, 'a field', FIELD_KINDS);
   if (kind === undefined) return undefined;
   const field = value as Input;
-  const what = `${article(kind)} ${kind} field`;
+  const what = FIELD_WHAT[kind];
   r.object(field, path, what, kind === 'text' ? TEXT_KEYS : kind === 'toggle' ? TOGGLE_KEYS : OPTIONS_KEYS);
   const id = r.id(field, 'id', path, what, 'a field id');
   ids.claim(id, path);
@@ -43,9 +44,9 @@ export function readField(r: Reader, value: unknown, path: At, ids: IdScope): No
     return { kind, id, label, initial: initial === true };
   }
 
-  const options = readOptions(r, r.required(field, 'options', path, what), at(path, 'options'));
-  if (options === undefined) return undefined;
-  const optionIds = new Set(options.map((o) => o.id));
+  const read = readOptions(r, r.required(field, 'options', path, what), at(path, 'options'));
+  if (read === undefined) return undefined;
+  const { options, optionIds } = read;
   if (kind === 'choice') {
     if (initial !== undefined && (typeof initial !== 'string' || !optionIds.has(initial))) {
       r.add(initialPath, 'invalid-initial', `a choice initial must be one of its option ids, not ${show(initial)}`);
@@ -64,7 +65,8 @@ export function readField(r: Reader, value: unknown, path: At, ids: IdScope): No
   return { kind, id, label, options, initial: [...chosen, ...rest] };
 }
 
-function readOptions(r: Reader, value: unknown, path: At): TaskSurfaceOption[] | undefined {
+/** The options, and their ids to check initial values against. */
+function readOptions(r: Reader, value: unknown, path: At): { options: TaskSurfaceOption[]; optionIds: IdScope } | undefined {
   const list = r.array(value, path, 'options', true);
   if (list === undefined) return undefined;
   const scope = new IdScope(r, 'option id');
@@ -77,12 +79,12 @@ function readOptions(r: Reader, value: unknown, path: At): TaskSurfaceOption[] |
     return detail === undefined ? { id, label } : { id, label, detail };
   });
   // With an option missing, initials are not checked against an incomplete set.
-  return options.length === list.length ? options : undefined;
+  return options.length === list.length ? { options, optionIds: scope } : undefined;
 }
 
 /** A list of distinct option ids (absent is empty), kept in the given order. */
 function readIdList(
-  r: Reader, value: unknown, path: At, optionIds: ReadonlySet<string>, kind: string,
+  r: Reader, value: unknown, path: At, optionIds: IdScope, kind: string,
 ): Set<string> | undefined {
   const chosen = new Set<string>();
   if (value === undefined) return chosen;

@@ -52,6 +52,11 @@ export function show(value: unknown): string {
 }
 
 const NOT_BLANK = /\S/;
+/** Whether `text` has a non-space character; a printable ASCII first character settles it without a regex. */
+function notBlank(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return (first > 0x20 && first < 0x7f) || NOT_BLANK.test(text);
+}
 
 /** Collects issues (bounded) and carries the limits and the running block count. */
 export class Reader {
@@ -160,7 +165,7 @@ export class Reader {
   label(obj: Input, key: string, path: At, owner: string, what: string): string | undefined {
     const value = own(obj, key);
     if (typeof value !== 'string') return this.notString(value, key, path, owner, what);
-    if (!NOT_BLANK.test(value)) return this.add(at(path, key), 'invalid-value', `${what} must not be blank`);
+    if (!notBlank(value)) return this.add(at(path, key), 'invalid-value', `${what} must not be blank`);
     return value;
   }
 
@@ -169,7 +174,7 @@ export class Reader {
     const value = own(obj, key);
     if (value === undefined) return undefined;
     if (typeof value !== 'string') return this.notString(value, key, path, '', what);
-    if (!NOT_BLANK.test(value)) return this.add(at(path, key), 'invalid-value', `${what} must not be blank; omit it instead`);
+    if (!notBlank(value)) return this.add(at(path, key), 'invalid-value', `${what} must not be blank; omit it instead`);
     return value;
   }
 
