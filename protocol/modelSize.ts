@@ -117,10 +117,26 @@ function addBlock(s: Sizer, block: NormalizedBlock): void {
   }
 }
 
+/**
+ * Characters of a finite number as JSON writes it. Integers and sixteenths below 1e11 (the common
+ * cells: counts, halves, quarters) are counted without formatting: such a number's exact decimal
+ * has at most 15 significant digits, so it is the shortest that reads back, which JSON writes.
+ */
+export function numberLength(value: number): number {
+  const size = Math.abs(value);
+  if (size >= 1e11) return String(value).length;
+  let decimals = 0;
+  while (decimals <= 4 && !Number.isInteger(size * 2 ** decimals)) decimals++;
+  if (decimals > 4) return String(value).length;
+  let length = value < 0 ? 2 : 1;
+  for (let rest = Math.floor(size); rest >= 10; rest = Math.floor(rest / 10)) length++;
+  return decimals === 0 ? length : length + 1 + decimals;
+}
+
 /** UTF-8 bytes of one table cell as JSON. */
 export function cellBytes(cell: TableCell): number {
   if (typeof cell === 'string') return jsonStringBytes(cell);
-  if (typeof cell === 'number') return String(cell).length;
+  if (typeof cell === 'number') return numberLength(cell);
   return cell === false ? 5 : 4;
 }
 
