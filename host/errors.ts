@@ -1,16 +1,8 @@
-import { describeIssues } from '../protocol/index.js';
+import { HostInputError } from '../protocol/index.js';
 import { InvalidEventError, InvalidQueueRowError } from './store/codec.js';
 
-/** Host-code input that fails its schema at the Host's edge (a bug in the caller, not a user action). */
-export class HostInputError extends Error {
-  override name = 'HostInputError';
-  constructor(
-    readonly operation: string,
-    readonly issues: readonly { path: readonly PropertyKey[]; message: string }[],
-  ) {
-    super(`${operation}: invalid input: ${describeIssues(issues)}`);
-  }
-}
+// Part of the client-facing contract (a transport answers it as a bad request): it lives in protocol/.
+export { HostInputError };
 
 /** A session id the host does not know (neither live nor in its store). */
 export class UnknownSessionError extends Error {

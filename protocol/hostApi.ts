@@ -5,11 +5,26 @@
  */
 import type { ActRequest, ActResult } from './actionCards.js';
 import type { SubmissionLocale } from './format.js';
+import { describeIssues } from './wire.js';
 import type { SessionId } from './ids.js';
 import type { SendMessageRequest, SendMessageResult, UpdateQueueRequest, UpdateQueueResult } from './message.js';
 import type { SessionSummary, SessionView } from './session.js';
 import type { TaskSurfaceService } from './taskSurface.js';
 import type { LogPage } from './events.js';
+
+/**
+ * Input that fails its schema at the Host's edge (a bug in the caller, not a user action). A
+ * transport answers it as a bad request.
+ */
+export class HostInputError extends Error {
+  override name = 'HostInputError';
+  constructor(
+    readonly operation: string,
+    readonly issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  ) {
+    super(`${operation}: invalid input: ${describeIssues(issues)}`);
+  }
+}
 
 /** Which page of a session's effective log to read. */
 export interface ReadLogOptions {

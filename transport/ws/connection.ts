@@ -1,6 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { HostInputError } from '../../host/errors.js';
-import type { SessionId, SessionView } from '../../protocol/index.js';
+import { HostInputError, type SessionId, type SessionView } from '../../protocol/index.js';
 import { parseClientRequest, wireError, type ServerMessage } from '../../protocol/wire.js';
 import { nestsDeeperThan, peekRequestId, ID_PEEK_CHARS } from './frames.js';
 import type { ConnectionContext, RequestHandler } from './handler.js';
