@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
-import { PACKAGE_LAYERS, layeringViolations, repositoryViolations } from './layering.js';
+import { PACKAGE_LAYERS, browserSafetyViolations, layeringViolations, repositoryViolations } from './layering.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -49,12 +49,22 @@ describe('layering', () => {
     assert.equal(layeringViolations('demo/x.ts', "import { m } from '../test/host/helpers.js';").length, 1);
   });
 
-  it('refuses what it cannot check, self-imports and Node modules in browser-safe files', () => {
+  it('refuses what it cannot check and self-imports, and ignores comments and strings', () => {
     assert.match(layeringViolations('host/x.ts', 'const m = await import(name);')[0]!, /not a string literal/);
     assert.match(layeringViolations('host/x.ts', "import { createHost } from 'task-surface/host';")[0]!, /never through its exports/);
-    assert.match(layeringViolations('host/x.ts', "import { readFileSync } from 'node:fs';")[0]!, /browser-safe/);
-    assert.match(layeringViolations('transport/ws/client.ts', "import { WebSocket } from 'ws';")[0]!, /browser-safe/);
-    assert.deepEqual(layeringViolations('transport/ws/server.ts', "import type { Server } from 'node:http';"), []);
     assert.deepEqual(layeringViolations('host/x.ts', "// import '../demo/agent.js'\nconst s = \"import '../demo/agent.js'\";"), []);
+  });
+
+  it('refuses Node modules in any file a browser-safe entry loads, and only there', () => {
+    const files = new Map([
+      ['transport/index.ts', "export * from './ws/client.js';\nexport type { Server } from './ws/server.js';"],
+      ['transport/ws/client.ts', "import { helper } from './shared.js';\nimport type { Agent } from 'node:http';"],
+      ['transport/ws/shared.ts', "const m = await import('node:os');"],
+      ['transport/ws/server.ts', "import { createServer } from 'node:http';\nimport { WebSocketServer } from 'ws';"],
+      ['host/store/sqlite.ts', "import Database from 'better-sqlite3';"],
+    ]);
+    const problems = browserSafetyViolations(files);
+    assert.equal(problems.length, 1, problems.join('\n'));
+    assert.match(problems[0]!, /^transport\/ws\/shared\.ts:1: imports 'node:os', but the browser-safe transport\/index\.ts loads this file/);
   });
 });

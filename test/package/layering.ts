@@ -23,9 +23,9 @@ export const OTHER_FOLDERS: Record<string, readonly string[]> = {
   demo: [],
 };
 
-/** Files that run only on Node (see the README's "browser-safe" column): the rest may not import Node builtins, ws or better-sqlite3. */
-const NODE_ONLY = [/^agents\//, /^transport\/ws\/server\.ts$/, /^host\/store\/sqlite\.ts$/];
-const NODE_PACKAGES = /^(node:|ws$|better-sqlite3$)/;
+/** The browser-safe entry points (the README's "browser-safe" column). */
+export const BROWSER_ENTRIES = ['protocol/index.ts', 'machines/index.ts', 'host/index.ts', 'transport/index.ts', 'components/index.ts', 'components/bundle.ts'];
+const NODE_MODULES = /^(node:|ws$|better-sqlite3$)/;
 
 const SOURCE = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/;
 
@@ -56,8 +56,34 @@ export function layeringViolations(file: string, code: string): string[] {
       if (inPackage) problems.push(`${where}: absolute paths are not allowed in the package`);
     } else if (specifier === 'task-surface' || specifier.startsWith('task-surface/')) {
       if (inPackage) problems.push(`${where}: the package imports itself by relative path, never through its exports`);
-    } else if (inPackage && NODE_PACKAGES.test(specifier) && !NODE_ONLY.some((p) => p.test(file))) {
-      problems.push(`${where}: ${file} is browser-safe and may not import Node-only modules`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Node modules (builtins, ws, better-sqlite3) that a browser-safe entry loads: every file reached
+ * from `BROWSER_ENTRIES` through runtime imports (type-only imports are erased) must import none.
+ * `files` maps each package file (relative path) to its source.
+ */
+export function browserSafetyViolations(files: ReadonlyMap<string, string>): string[] {
+  const problems: string[] = [];
+  const reachedFrom = new Map<string, string>();
+  const queue = BROWSER_ENTRIES.filter((entry) => files.has(entry));
+  for (const entry of queue) reachedFrom.set(entry, entry);
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    for (const { specifier, kind, line } of importsOf(file, files.get(file)!).imports) {
+      if (kind === 'type') continue;
+      if (NODE_MODULES.test(specifier)) {
+        problems.push(`${file}:${line}: imports '${specifier}', but the browser-safe ${reachedFrom.get(file)} loads this file`);
+      } else if (specifier.startsWith('.')) {
+        const target = posix.normalize(posix.join(dirname(file), specifier)).replace(/\.js$/, '.ts');
+        if (files.has(target) && !reachedFrom.has(target)) {
+          reachedFrom.set(target, reachedFrom.get(file)!);
+          queue.push(target);
+        }
+      }
     }
   }
   return problems;
@@ -67,10 +93,16 @@ export function layeringViolations(file: string, code: string): string[] {
 export function repositoryViolations(root: string): { files: Record<string, number>; problems: string[] } {
   const files: Record<string, number> = {};
   const problems: string[] = [];
+  const packageSources = new Map<string, string>();
   for (const folder of [...Object.keys(PACKAGE_LAYERS), ...Object.keys(OTHER_FOLDERS)]) {
     const list = sourceFiles(root, folder);
     files[folder] = list.length;
-    for (const file of list) problems.push(...layeringViolations(file, readFileSync(join(root, file), 'utf8')));
+    for (const file of list) {
+      const code = readFileSync(join(root, file), 'utf8');
+      if (folder in PACKAGE_LAYERS) packageSources.set(file, code);
+      problems.push(...layeringViolations(file, code));
+    }
   }
+  problems.push(...browserSafetyViolations(packageSources));
   return { files, problems };
 }
