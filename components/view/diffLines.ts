@@ -97,7 +97,9 @@ function compute(block: DiffBlock, share: DiffShare): DiffView {
   const blocks = Math.max(1, share.blocks);
   const maxEditLength = Math.max(16, Math.floor(Math.min(DIFF_MAX_EDITS / Math.sqrt(blocks), DIFF_WORK_BUDGET / Math.max(size, share.lines))));
   const join = (lines: string[]) => (lines.length ? `${lines.join('\n')}\n` : '');
-  const timeout = Math.max(5, DIFF_TIMEOUT_MS / blocks);
+  // The budget above bounds the work; the clock only guards a device far slower than expected. A
+  // floor of 25 ms keeps a busy (not slow) machine from turning small, cheap diffs into the fallback.
+  const timeout = Math.max(25, DIFF_TIMEOUT_MS / blocks);
   const patch = structuredPatch('', '', join(oldMid), join(newMid), '', '', { context: 3, maxEditLength, timeout });
   if (!patch) return { kind: 'plain', before, after };
   const lines: DiffLine[] = [];
