@@ -4,7 +4,7 @@ import {
 } from '../protocol/index.js';
 import { createActionCardsService } from './actionCards/index.js';
 import { HostStoreError, parseInput, UnknownSessionError } from './errors.js';
-import { resolveIds } from './ids.js';
+import { freshId, resolveIds } from './ids.js';
 import { Inbox } from './inbox.js';
 import { createPluginApi, HostSignals } from './pluginApi.js';
 import { forkSession, rewindSession } from './history.js';
@@ -12,9 +12,9 @@ import { forkInput, openSessionInput, readLogInput, sessionIdInput } from './inp
 import { isKept } from './durableQueue.js';
 import { Residency } from './residency.js';
 import { Sessions } from './sessions.js';
-import { TaskSurfaceCoordinator } from './taskSurfaceService.js';
-import { ToolRegistry } from './tools.js';
-import { createShowTaskSurfaceTool } from './tools/showTaskSurface.js';
+import { createTaskSurfaceService, type TaskSurfaceHostService } from './taskSurface/index.js';
+import { createShowTaskSurfaceTool } from './taskSurface/tools.js';
+import { ToolRegistry } from './tools/registry.js';
 import type { CreateHostOptions, Host, OpenSessionOptions } from './types.js';
 import { logPage, sessionView, Watchers } from './views.js';
 
@@ -42,7 +42,11 @@ export function createHost(options: CreateHostOptions): Host {
   const closing = new Set<Promise<void>>();
   let disposed = false;
 
-  const watchers = new Watchers((sessionId) => sessionView(sessions.get(sessionId), inboxes.get(sessionId), actionCards));
+  const viewOf = (sessionId: SessionId) => {
+    const session = sessions.get(sessionId);
+    return sessionView(session, inboxes.get(sessionId), actionCards, surfaces.activePending(session));
+  };
+  const watchers = new Watchers(viewOf);
   const publish = (sessionId: SessionId) => watchers.publish(sessionId);
 
   const sessions: Sessions = new Sessions(store, clock, (session, event, change) => {
@@ -70,11 +74,7 @@ export function createHost(options: CreateHostOptions): Host {
   };
 
   /** A minted id never reopens an existing session (deterministic minters restart from 1). */
-  const freshSessionId = (): SessionId => {
-    let id = ids.session();
-    while (sessions.has(id)) id = ids.session();
-    return id;
-  };
+  const freshSessionId = (): SessionId => freshId('session', ids.session, (id) => sessions.has(id));
 
   const assertOpen = () => {
     if (disposed) throw new Error('the host is disposed');
@@ -99,9 +99,7 @@ export function createHost(options: CreateHostOptions): Host {
     return inbox;
   };
 
-  const surfaces: TaskSurfaceCoordinator = new TaskSurfaceCoordinator({
-    sessions, ids, limits, inspect, inbox: inboxFor, publish,
-  });
+  const surfaces: TaskSurfaceHostService = createTaskSurfaceService({ sessions, ids, limits, inspect, inbox: inboxFor });
 
   const plugins = createPluginApi({
     sessions, tools, signals, clock, publish, inspect,
@@ -113,9 +111,7 @@ export function createHost(options: CreateHostOptions): Host {
     limits,
     mintSurfaceId: (sessionId) => {
       const used = sessions.get(sessionId).surface.surfaceIds;
-      let surfaceId = ids.surface();
-      while (used.has(surfaceId)) surfaceId = ids.surface();
-      return surfaceId;
+      return freshId('surface', ids.surface, (surfaceId) => used.has(surfaceId));
     },
     activeSurface: (sessionId) => sessions.get(sessionId).surface.active,
   }));
@@ -245,7 +241,7 @@ export function createHost(options: CreateHostOptions): Host {
       const sessionId = sessionIdInput('getView', input);
       if (!sessions.has(sessionId)) throw new UnknownSessionError(sessionId);
       if (!disposed) inboxFor(sessionId);
-      return sessionView(sessions.get(sessionId), inboxes.get(sessionId), actionCards);
+      return viewOf(sessionId);
     },
     watchSession(sessionId, listener) {
       const view = host.getView(sessionId);

@@ -28,3 +28,19 @@ export function resolveIds(ids: CreateHostOptions['ids'] = {}): HostIds {
     turn: pick(ids.turn, mintTurnId),
   };
 }
+
+/** Mints tried before `freshId` gives up: a minter that keeps repeating used ids is broken. */
+export const FRESH_ID_ATTEMPTS = 1000;
+
+/**
+ * The first id from `mint` that is not in use: minted ids must never reopen a session or
+ * collide with a live row, and a deterministic minter restarts from 1 after a restart. Throws after
+ * `FRESH_ID_ATTEMPTS` used ids in a row (a minter that returns a constant, say) instead of spinning.
+ */
+export function freshId<T>(what: string, mint: () => T, isUsed: (id: T) => boolean): T {
+  for (let attempt = 0; attempt < FRESH_ID_ATTEMPTS; attempt++) {
+    const id = mint();
+    if (!isUsed(id)) return id;
+  }
+  throw new Error(`the ${what} id minter returned ${FRESH_ID_ATTEMPTS} ids in a row that are already in use`);
+}

@@ -5,10 +5,10 @@ import type {
 } from '../protocol/index.js';
 import { durableMessage, isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
 import { HostStoreError, storeStep } from './errors.js';
-import type { HostIds } from './ids.js';
+import { freshId, type HostIds } from './ids.js';
 import { liveTurnsOf, recoverUnfinished } from './recovery.js';
 import type { LoadedSession, Sessions } from './sessions.js';
-import type { ToolRegistry } from './tools.js';
+import type { ToolRegistry } from './tools/registry.js';
 import { createAgentTurn } from './turn.js';
 import type { AgentDriver, ClaimHandle, InspectObserver, StepContext } from './types.js';
 
@@ -87,9 +87,7 @@ export class Inbox {
 
   /** An item id no live row or claim uses (restored rows keep ids a restarted minter may mint again). */
   #freshItemId(): InboxItemId {
-    let id = this.deps.ids.item();
-    while (this.find(id) || this.#claimed.has(id)) id = this.deps.ids.item();
-    return id;
+    return freshId('item', this.deps.ids.item, (id) => this.find(id) !== undefined || this.#claimed.has(id));
   }
 
   get session(): LoadedSession {
@@ -293,9 +291,7 @@ export class Inbox {
 
   /** A call id not used in this session's log (deterministic minters restart with the process). */
   #freshCallId() {
-    let callId = this.deps.ids.call();
-    while (this.deps.sessions.store.findCall(this.sessionId, callId).call) callId = this.deps.ids.call();
-    return callId;
+    return freshId('call', this.deps.ids.call, (callId) => this.deps.sessions.store.findCall(this.sessionId, callId).call !== undefined);
   }
 
   #maybeStartTurn(): void {

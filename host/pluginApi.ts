@@ -1,6 +1,6 @@
 import type { NewSessionEvent, SessionEvent, SessionId } from '../protocol/index.js';
 import type { Sessions } from './sessions.js';
-import type { ToolRegistry } from './tools.js';
+import type { ToolRegistry } from './tools/registry.js';
 import type { HostPluginApi, InspectObserver, StepContext } from './types.js';
 
 type StepHook = (ctx: StepContext) => void;

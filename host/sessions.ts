@@ -1,9 +1,7 @@
 import type { MessageId, NewSessionEvent, SessionEvent, SessionId, TurnId } from '../protocol/index.js';
 import { UnknownSessionError } from './errors.js';
-import {
-  applyToEffectiveLog, effectiveLog, emptyTaskSurfaceFold, foldTaskSurface, foldTaskSurfaceEvent,
-  type EffectiveChange, type TaskSurfaceFold,
-} from './projection.js';
+import { applyToEffectiveLog, effectiveLog, type EffectiveChange } from './projection.js';
+import { emptyTaskSurfaceFold, foldTaskSurface, foldTaskSurfaceEvent, type TaskSurfaceFold } from './taskSurface/projection.js';
 import type { SessionLogStore, SessionRecord } from './store/types.js';
 
 /** A session's log-derived state in this process: the effective log and the projection. */

@@ -3,7 +3,7 @@ import type {
 } from '../protocol/index.js';
 import { promptMessages } from './prompt.js';
 import type { LoadedSession } from './sessions.js';
-import type { ToolRegistry } from './tools.js';
+import type { ToolRegistry } from './tools/registry.js';
 import type { AgentTurn, ModelRequest, StepContext, ToolCallOptions, ToolContext, ToolOutcome } from './types.js';
 
 export interface AgentTurnOptions {

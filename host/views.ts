@@ -1,5 +1,5 @@
-import type { LogPage, QueuedMessage, SessionId, SessionListener, SessionView } from '../protocol/index.js';
-import { taskSurfaceProjection } from './projection.js';
+import type { LogPage, QueuedMessage, SessionId, SessionListener, SessionView, TaskSurfacePendingSubmission } from '../protocol/index.js';
+import { taskSurfaceProjection } from './taskSurface/projection.js';
 import type { LoadedSession } from './sessions.js';
 import type { ActionCardsService } from './types.js';
 import type { Inbox } from './inbox.js';
@@ -15,15 +15,20 @@ function rowCopy(row: QueuedMessage): QueuedMessage {
   return copy;
 }
 
-/** The client view of one session: projection, queue rows with their full source, card view. */
-export function sessionView(session: LoadedSession, inbox: Inbox | undefined, cards: ActionCardsService): SessionView {
+/**
+ * The client view of one session: projection (with the open surface's pending phase), queue rows with
+ * their full source, card view.
+ */
+export function sessionView(
+  session: LoadedSession, inbox: Inbox | undefined, cards: ActionCardsService, pending: TaskSurfacePendingSubmission | null,
+): SessionView {
   const sessionId = session.record.sessionId;
   return {
     sessionId,
     lastSeq: session.lastSeq,
     readOnly: session.record.readOnly,
     turn: inbox?.turnState ?? 'idle',
-    taskSurface: taskSurfaceProjection(session.surface),
+    taskSurface: taskSurfaceProjection(session.surface, pending),
     queue: inbox ? inbox.rows.map(rowCopy) : [],
     actionCards: cards.view(sessionId),
     ...(inbox?.streaming ? { streaming: { ...inbox.streaming } } : {}),

@@ -2,7 +2,7 @@ import { and, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xs
 import type {
   CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, MessageId, SessionId, SubmissionLocale,
   SubmitTaskSurfaceRejection, SubmitTaskSurfaceResult, TaskSurfaceDismissalId, TaskSurfaceId,
-  TaskSurfaceModelV1, TaskSurfaceSubmissionId, TaskSurfaceSubmissionPhase, TaskSurfaceValues,
+  TaskSurfaceModelV1, TaskSurfacePendingSubmission, TaskSurfaceSubmissionId, TaskSurfaceSubmissionPhase, TaskSurfaceValues,
 } from '../protocol/index.js';
 import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../protocol/ids.js';
 
@@ -12,9 +12,10 @@ import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../prot
  * claiming), `rejected` (reason shown, values kept, still editable), `dismissing`. Tags say what the
  * element needs: `locked` (every control disabled) and `busy` (a request is out). Collapse is local
  * context and sends nothing. The Host is reached only through the three actors, which the Dock
- * provides (`dockMachine.provide({ actors })`). The Dock never guesses: when the queue row of its
- * submission disappears, or a submit or dismiss lost its answer, it re-reads getActive (and keeps
- * re-reading, with back-off, until it knows) before anything becomes editable again.
+ * provides (`dockMachine.provide({ actors })`). While pending it follows the phase the pushed view
+ * carries for its own submission (queued → claiming) without asking. The Dock never guesses: when
+ * the view no longer carries its submission, or a submit or dismiss lost its answer, it re-reads
+ * getActive (and keeps re-reading, with back-off, until it knows) before anything becomes editable.
  */
 
 export interface DockActive { callId: CallId; surfaceId: TaskSurfaceId }
@@ -36,10 +37,13 @@ export interface DockMachineContext {
   collapsed: boolean;
   /** getActive failures in a row (the back-off grows with it). */
   failures: number;
+  /** The pending submission the newest view carries for the open surface. */
+  viewPending: TaskSurfacePendingSubmission | null;
 }
 
 export type DockMachineEvent =
-  | { type: 'projection.changed'; active: DockActive | null; queuedSubmissionIds: readonly string[] }
+  /** A pushed view: the open surface and the pending submission the Host holds for it. */
+  | { type: 'projection.changed'; active: DockActive | null; pending: TaskSurfacePendingSubmission | null }
   | { type: 'user.submit'; values: TaskSurfaceValues; note?: string; locale?: SubmissionLocale }
   | { type: 'user.dismiss' }
   | { type: 'user.collapse' }
@@ -98,9 +102,10 @@ export const dockMachine = setup({
       assertEvent(event, 'projection.changed');
       return event.active !== null;
     },
-    isQueueRowGone: ({ context, event }) => {
+    /** The view still carries this Dock's own submission (queued or claiming). */
+    isOwnSubmissionInView: ({ context, event }) => {
       assertEvent(event, 'projection.changed');
-      return context.submissionId === null || !event.queuedSubmissionIds.includes(context.submissionId);
+      return context.submissionId !== null && event.pending?.submissionId === context.submissionId;
     },
     isClosed: (_, output: GetActiveTaskSurfaceResult) => !output.active,
     hasPending: (_, output: GetActiveTaskSurfaceResult) => loaded(output)?.pending != null,
@@ -118,12 +123,23 @@ export const dockMachine = setup({
   actions: {
     recordActive: assign(({ event }) => {
       assertEvent(event, 'projection.changed');
-      return { active: event.active, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false, failures: 0 };
+      return {
+        active: event.active, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false, failures: 0,
+        viewPending: event.pending,
+      };
+    }),
+    recordViewPending: assign(({ event }) => {
+      assertEvent(event, 'projection.changed');
+      return { viewPending: event.pending };
+    }),
+    followViewPhase: assign(({ context, event }) => {
+      assertEvent(event, 'projection.changed');
+      return { phase: event.pending?.phase ?? context.phase };
     }),
     emitClosed: enqueueActions(({ context, enqueue }) => {
       if (context.active) enqueue.emit({ type: 'closed', surfaceId: context.active.surfaceId });
     }),
-    forgetSurface: assign({ active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, failures: 0 }),
+    forgetSurface: assign({ active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, failures: 0, viewPending: null }),
     mintSubmission: assign(({ context }) => ({ submissionId: context.submissionId ?? mintTaskSurfaceSubmissionId(), rejection: null })),
     mintDismissal: assign(({ context }) => ({ dismissalId: context.dismissalId ?? mintTaskSurfaceDismissalId(), rejection: null })),
     collapse: assign({ collapsed: true }),
@@ -138,7 +154,11 @@ export const dockMachine = setup({
       // A discarded submission (pending: null after queued/claiming) frees its id: the next attempt mints a new one.
       submissionId: context.phase === null ? context.submissionId : null,
     })),
-    recordQueued: assign({ phase: 'queued' as const, rejection: null }),
+    /** Accepted: the phase of the newest view if it already carries the submission (a claim may come first). */
+    recordQueued: assign(({ context }) => ({
+      phase: context.viewPending !== null && context.viewPending.submissionId === context.submissionId ? context.viewPending.phase : 'queued' as const,
+      rejection: null,
+    })),
     emitSubmitted: enqueueActions(({ context, enqueue }, messageId: MessageId | null) => {
       if (context.active && context.submissionId && messageId) {
         enqueue.emit({ type: 'submitted', surfaceId: context.active.surfaceId, submissionId: context.submissionId, messageId });
@@ -162,6 +182,7 @@ export const dockMachine = setup({
   id: 'dock',
   context: ({ input }) => ({
     sessionId: input.sessionId, active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false, failures: 0,
+    viewPending: null,
   }),
   initial: 'hidden',
   on: {
@@ -177,7 +198,7 @@ export const dockMachine = setup({
       // Shared by every state below unless a state handles the view itself.
       on: {
         'projection.changed': [
-          { guard: 'isSameSurface' },
+          { guard: 'isSameSurface', actions: 'recordViewPending' },
           { guard: 'hasActive', target: '.loading', reenter: true, actions: 'recordActive' },
           { target: 'hidden', actions: ['emitClosed', 'forgetSurface'] },
         ],
@@ -209,7 +230,7 @@ export const dockMachine = setup({
           tags: ['locked'],
           after: { retryDelay: { target: 'loading' } },
           // A view of the same surface means the connection is back: try at once.
-          on: { 'projection.changed': { guard: 'isSameSurface', target: 'loading' } },
+          on: { 'projection.changed': { guard: 'isSameSurface', target: 'loading', actions: 'recordViewPending' } },
         },
         editing: {
           on: {
@@ -256,7 +277,10 @@ export const dockMachine = setup({
         pending: {
           tags: ['locked'],
           on: {
-            'projection.changed': { guard: and(['isSameSurface', 'isQueueRowGone']), target: 'loading' },
+            'projection.changed': [
+              { guard: and(['isSameSurface', 'isOwnSubmissionInView']), actions: ['recordViewPending', 'followViewPhase'] },
+              { guard: 'isSameSurface', target: 'loading', actions: 'recordViewPending' },
+            ],
           },
         },
         dismissing: {

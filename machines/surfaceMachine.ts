@@ -1,5 +1,5 @@
 import { assertEvent, assign, setup } from 'xstate';
-import type { CallId, InboxItemId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '../protocol/index.js';
+import type { CallId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '../protocol/index.js';
 
 /*
  * One Task Surface occurrence. `open` and the `closed.*` states are durable: the host reaches them by
@@ -15,7 +15,6 @@ export interface SurfaceInput {
 export interface SurfacePending {
   submissionId: TaskSurfaceSubmissionId;
   messageId: MessageId;
-  itemId: InboxItemId;
 }
 
 export interface SurfaceContext extends SurfaceInput {
@@ -23,7 +22,7 @@ export interface SurfaceContext extends SurfaceInput {
 }
 
 export type SurfaceEvent =
-  /** The service accepted a submission and queued its row. */
+  /** The service accepted a submission (its row is queued next). */
   | ({ type: 'submission.accepted' } & SurfacePending)
   /** The turn loop dequeued the row for admission. */
   | { type: 'queue.claimed' }
@@ -47,7 +46,7 @@ export const surfaceMachine = setup({
     recordPending: assign({
       pending: ({ event }) => {
         assertEvent(event, 'submission.accepted');
-        return { submissionId: event.submissionId, messageId: event.messageId, itemId: event.itemId };
+        return { submissionId: event.submissionId, messageId: event.messageId };
       },
     }),
     clearPending: assign({ pending: null }),

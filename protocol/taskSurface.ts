@@ -51,7 +51,11 @@ export interface TaskSurfacePendingSubmission {
 }
 
 export interface TaskSurfaceProjection {
-  active: { callId: CallId; surfaceId: TaskSurfaceId } | null;
+  /**
+   * The open surface, if any, with the process-local phase of its accepted submission (null when
+   * none is queued or claiming), so a client follows queued → claiming without asking getActive.
+   */
+  active: { callId: CallId; surfaceId: TaskSurfaceId; pending: TaskSurfacePendingSubmission | null } | null;
 }
 
 export const GetActiveTaskSurfaceRequestSchema = z.strictObject({
@@ -97,9 +101,30 @@ export type DismissTaskSurfaceResult =
   | { dismissed: true; eventSeq: number }
   | { dismissed: false; reason: 'not-open' | 'stale' | 'submission-pending' };
 
+export const GetTaskSurfaceOutcomeRequestSchema = z.strictObject({
+  sessionId: SessionIdSchema,
+  surfaceId: TaskSurfaceIdSchema,
+});
+export type GetTaskSurfaceOutcomeRequest = z.infer<typeof GetTaskSurfaceOutcomeRequestSchema>;
+
+/**
+ * What became of one surface, as the fold of the session's effective log records it: `open` (with
+ * the pending phase), closed by its `submitted` message (the values it carried), `dismissed`, or
+ * `bypassed` by an ordinary message; `seq` is the closing event's. `unknown`: the session's
+ * effective log never opened this surface (another session's, a rewound one, an unknown session).
+ */
+export type TaskSurfaceOutcome =
+  | { status: 'open'; callId: CallId; pending: TaskSurfacePendingSubmission | null }
+  | { status: 'submitted'; callId: CallId; seq: number; messageId: MessageId; values: Record<string, JsonValue> }
+  | { status: 'dismissed'; callId: CallId; seq: number }
+  | { status: 'bypassed'; callId: CallId; seq: number }
+  | { status: 'unknown' };
+
 /** The Task Surface half of the Host, as the transport exposes it. */
 export interface TaskSurfaceService {
   getActive(input: GetActiveTaskSurfaceRequest): Promise<GetActiveTaskSurfaceResult>;
+  /** A read for transcript rows: the outcome the fold recorded, never a log scan. */
+  getOutcome(input: GetTaskSurfaceOutcomeRequest): Promise<TaskSurfaceOutcome>;
   submit(input: SubmitTaskSurfaceRequest): Promise<SubmitTaskSurfaceResult>;
   dismiss(input: DismissTaskSurfaceRequest): Promise<DismissTaskSurfaceResult>;
 }

@@ -3,11 +3,11 @@ import { ActRequestSchema } from './actionCards.js';
 import { SessionIdSchema } from './ids.js';
 import { SendMessageRequestSchema, UpdateQueueRequestSchema } from './message.js';
 import {
-  DismissTaskSurfaceRequestSchema, GetActiveTaskSurfaceRequestSchema, SubmitTaskSurfaceRequestSchema,
+  DismissTaskSurfaceRequestSchema, GetActiveTaskSurfaceRequestSchema, GetTaskSurfaceOutcomeRequestSchema, SubmitTaskSurfaceRequestSchema,
 } from './taskSurface.js';
 import {
   ActResultSchema, DismissResultSchema, GetActiveResultSchema, LogPageSchema, SendMessageResultSchema,
-  SessionSummarySchema, SessionViewSchema, SubmitResultSchema, UpdateQueueResultSchema,
+  SessionSummarySchema, SessionViewSchema, SubmitResultSchema, TaskSurfaceOutcomeSchema, UpdateQueueResultSchema,
 } from './wireResults.js';
 
 /*
@@ -49,6 +49,7 @@ export const ClientRequestSchemas = {
   'session.open': request('session.open', OpenSessionParamsSchema),
   'log.read': request('log.read', ReadLogParamsSchema),
   'taskSurface.getActive': request('taskSurface.getActive', GetActiveTaskSurfaceRequestSchema),
+  'taskSurface.getOutcome': request('taskSurface.getOutcome', GetTaskSurfaceOutcomeRequestSchema),
   'taskSurface.submit': request('taskSurface.submit', SubmitTaskSurfaceRequestSchema),
   'taskSurface.dismiss': request('taskSurface.dismiss', DismissTaskSurfaceRequestSchema),
   'session.send': request('session.send', SendMessageRequestSchema),
@@ -72,6 +73,7 @@ export const ResultSchemas = {
   'session.open': SessionSummarySchema,
   'log.read': LogPageSchema,
   'taskSurface.getActive': GetActiveResultSchema,
+  'taskSurface.getOutcome': TaskSurfaceOutcomeSchema,
   'taskSurface.submit': SubmitResultSchema,
   'taskSurface.dismiss': DismissResultSchema,
   'session.send': SendMessageResultSchema,

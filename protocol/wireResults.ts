@@ -44,6 +44,12 @@ export const ActionCardsViewSchema = z.looseObject({
   decisions: z.record(z.string(), CardDecisionSchema),
 });
 
+export const PendingSubmissionSchema = z.looseObject({
+  submissionId: TaskSurfaceSubmissionIdSchema,
+  messageId: MessageIdSchema,
+  phase: z.enum(['queued', 'claiming']),
+});
+
 /** The pushed view. Typed as `SessionView`, so the compiler keeps the schema and the contract the same. */
 export const SessionViewSchema: z.ZodMiniType<SessionView> = z.looseObject({
   sessionId: SessionIdSchema,
@@ -51,7 +57,7 @@ export const SessionViewSchema: z.ZodMiniType<SessionView> = z.looseObject({
   readOnly: z.boolean(),
   turn: z.enum(['idle', 'running']),
   taskSurface: z.looseObject({
-    active: z.nullable(z.looseObject({ callId: CallIdSchema, surfaceId: TaskSurfaceIdSchema })),
+    active: z.nullable(z.looseObject({ callId: CallIdSchema, surfaceId: TaskSurfaceIdSchema, pending: z.nullable(PendingSubmissionSchema) })),
   }),
   queue: z.array(QueuedMessageSchema),
   actionCards: ActionCardsViewSchema,
@@ -70,12 +76,6 @@ export const LogPageSchema = z.looseObject({
   lastSeq: seq,
 });
 
-export const PendingSubmissionSchema = z.looseObject({
-  submissionId: TaskSurfaceSubmissionIdSchema,
-  messageId: MessageIdSchema,
-  phase: z.enum(['queued', 'claiming']),
-});
-
 export const GetActiveResultSchema = z.discriminatedUnion('active', [
   z.looseObject({
     active: z.literal(true),
@@ -85,6 +85,15 @@ export const GetActiveResultSchema = z.discriminatedUnion('active', [
     pending: z.nullable(PendingSubmissionSchema),
   }),
   z.looseObject({ active: z.literal(false), reason: z.literal('not-open') }),
+]);
+
+const closedAt = { callId: CallIdSchema, seq: z.int().check(z.positive()) };
+export const TaskSurfaceOutcomeSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal('open'), callId: CallIdSchema, pending: z.nullable(PendingSubmissionSchema) }),
+  z.looseObject({ status: z.literal('submitted'), ...closedAt, messageId: MessageIdSchema, values: JsonObjectSchema }),
+  z.looseObject({ status: z.literal('dismissed'), ...closedAt }),
+  z.looseObject({ status: z.literal('bypassed'), ...closedAt }),
+  z.looseObject({ status: z.literal('unknown') }),
 ]);
 
 export const SubmitResultSchema = z.discriminatedUnion('accepted', [

@@ -32,6 +32,7 @@ export function createLocalTransport(host: HostApi): HostTransport {
     readLog: (sessionId, options) => call(() => host.readLog(sessionId, options)),
     taskSurface: {
       getActive: (input) => call(() => host.taskSurface.getActive(input)),
+      getOutcome: (input) => call(() => host.taskSurface.getOutcome(input)),
       submit: (input) => call(() => host.taskSurface.submit(input)),
       dismiss: (input) => call(() => host.taskSurface.dismiss(input)),
     },

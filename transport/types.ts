@@ -1,7 +1,7 @@
 import type {
   ActRequest, ActResult, DismissTaskSurfaceRequest, DismissTaskSurfaceResult, GetActiveTaskSurfaceRequest,
-  GetActiveTaskSurfaceResult, LogPage, ReadLogOptions, SendMessageRequest, SendMessageResult, SessionId, SessionListener,
-  SubmitTaskSurfaceRequest, SubmitTaskSurfaceResult, UpdateQueueRequest, UpdateQueueResult,
+  GetActiveTaskSurfaceResult, GetTaskSurfaceOutcomeRequest, LogPage, ReadLogOptions, SendMessageRequest, SendMessageResult, SessionId,
+  SessionListener, SubmitTaskSurfaceRequest, SubmitTaskSurfaceResult, TaskSurfaceOutcome, UpdateQueueRequest, UpdateQueueResult,
 } from '../protocol/index.js';
 
 export type { ReadLogOptions, SessionListener };
@@ -17,6 +17,8 @@ export interface HostTransport {
   readLog(sessionId: SessionId, options: ReadLogOptions): Promise<LogPage>;
   taskSurface: {
     getActive(input: GetActiveTaskSurfaceRequest): Promise<GetActiveTaskSurfaceResult>;
+    /** How one surface stands (open, submitted, dismissed, bypassed, unknown): what a transcript row shows. */
+    getOutcome(input: GetTaskSurfaceOutcomeRequest): Promise<TaskSurfaceOutcome>;
     submit(input: SubmitTaskSurfaceRequest): Promise<SubmitTaskSurfaceResult>;
     dismiss(input: DismissTaskSurfaceRequest): Promise<DismissTaskSurfaceResult>;
   };

@@ -112,8 +112,8 @@ export class DockController implements ReactiveController {
     }
     this.actor?.send({
       type: 'projection.changed',
-      active,
-      queuedSubmissionIds: view.queue.flatMap((row) => (row.source.taskSurface ? [row.source.taskSurface.submissionId] : [])),
+      active: active && { callId: active.callId, surfaceId: active.surfaceId },
+      pending: active?.pending ?? null,
     });
   }
 

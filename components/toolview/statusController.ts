@@ -1,7 +1,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { SessionId, TaskSurfaceId } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
-import { findClosedOutcome, type SurfaceOutcome } from './surfaceStatus.js';
+import { surfaceOutcomeOf, type SurfaceOutcome } from './surfaceStatus.js';
 
 export interface StatusTarget {
   transport: HostTransport | undefined;
@@ -13,8 +13,9 @@ export interface StatusTarget {
 
 /**
  * Bridges a transcript row to its session: one watch while connected; `open` while the projection
- * names the surface, otherwise the outcome read from the log. Re-derives only when the active
- * identity changes; a stale log read is dropped.
+ * names the surface, otherwise the outcome the Host recorded (`taskSurface.getOutcome`, one read,
+ * never a log scan). Re-reads only when the active identity changes, or on the next view after a
+ * failed read (no status is shown meanwhile); a stale answer is dropped.
  */
 export class StatusController implements ReactiveController {
   outcome: SurfaceOutcome | undefined;
@@ -22,6 +23,7 @@ export class StatusController implements ReactiveController {
   private watching: unknown[] = [];
   private generation = 0;
   private activeId: string | null | undefined;
+  private failed = false;
 
   constructor(private readonly host: ReactiveControllerHost & { isConnected: boolean }, private readonly target: () => StatusTarget) {
     host.addController(this);
@@ -41,13 +43,18 @@ export class StatusController implements ReactiveController {
     try {
       this.unwatch = transport.watchSession(sessionId, (view) => {
         const active = view.taskSurface.active?.surfaceId ?? null;
-        if (active === this.activeId) return;
+        if (active === this.activeId && !this.failed) return;
         this.activeId = active;
+        this.failed = false;
         const generation = ++this.generation;
         if (active === surfaceId) return this.set({ status: 'open' });
-        findClosedOutcome(transport, sessionId, surfaceId).then(
-          (outcome) => { if (generation === this.generation) this.set(outcome); },
-          () => { if (generation === this.generation) this.set({ status: 'closed' }); },
+        transport.taskSurface.getOutcome({ sessionId, surfaceId }).then(
+          (outcome) => { if (generation === this.generation) this.set(surfaceOutcomeOf(outcome)); },
+          () => {
+            if (generation !== this.generation) return;
+            this.failed = true;
+            this.set(undefined);
+          },
         );
       });
     } catch {
@@ -55,7 +62,7 @@ export class StatusController implements ReactiveController {
     }
   }
 
-  private set(outcome: SurfaceOutcome): void {
+  private set(outcome: SurfaceOutcome | undefined): void {
     this.outcome = outcome;
     this.host.requestUpdate();
   }
@@ -65,6 +72,7 @@ export class StatusController implements ReactiveController {
     this.unwatch = undefined;
     this.watching = [];
     this.activeId = undefined;
+    this.failed = false;
     this.outcome = undefined;
     this.generation++;
   }

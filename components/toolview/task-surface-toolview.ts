@@ -27,9 +27,9 @@ const VIEW_PARTS = 'base:view-base, header:view-header, section:view-section, bl
  * a second copy of the question would show the original values, not the draft.
  * The model is parsed with the limits the Host wrote into the meta (else the defaults), so the
  * row renders whatever the Host accepted.
- * Status: open while the session projection's active surface is this one; otherwise read from the
- * log (`findClosedOutcome`), unless the page sets `status`. With an unknown version, malformed
- * metadata, another tool name, or no transport, it shows the tool's plain result text.
+ * Status: open while the session projection's active surface is this one; otherwise the Host's record
+ * of how it closed (`taskSurface.getOutcome`), unless the page sets `status`. With an unknown
+ * version, malformed metadata, another tool name, or no transport, it shows the plain result text.
  *
  * @csspart base - The row.
  * @csspart summary - Title and status line.
@@ -54,7 +54,7 @@ export class TaskSurfaceToolview extends LitElement {
   @property({ attribute: 'session-id' }) accessor sessionId: SessionId | undefined = undefined;
   /** The Host connection; when unset, one provided through `transportContext`. */
   @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
-  /** Set by a page that already knows the outcome; skips the log read. */
+  /** Set by a page that already knows the outcome: nothing is watched or asked. */
   @property() accessor status: SurfaceStatus | undefined = undefined;
   /** Level of the replay's first headings (its section titles), 1–6; default 2, fitting a transcript under the page's h1. */
   @property({ type: Number, attribute: 'heading-level' }) accessor headingLevel = 2;

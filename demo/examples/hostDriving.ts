@@ -5,7 +5,7 @@ import { createMemoryStore } from '../../host/store/memory.js';
 import { surfaceMachine } from '../../machines/surfaceMachine.js';
 import {
   mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId,
-  type CallId, type InboxItemId, type MessageId, type TaskSurfaceId,
+  type CallId, type MessageId, type TaskSurfaceId,
 } from '../../protocol/index.js';
 
 export async function hostDrivingExample(): Promise<string[]> {
@@ -44,7 +44,7 @@ export async function hostDrivingExample(): Promise<string[]> {
 
   // The surface machine on its own: the same lifecycle as pure transitions.
   const actor = createActor(surfaceMachine, { input: { callId: 'c1' as CallId, surfaceId: 's1' as TaskSurfaceId } }).start();
-  actor.send({ type: 'submission.accepted', submissionId: mintTaskSurfaceSubmissionId(), messageId: 'm1' as MessageId, itemId: 'i1' as InboxItemId });
+  actor.send({ type: 'submission.accepted', submissionId: mintTaskSurfaceSubmissionId(), messageId: 'm1' as MessageId });
   actor.send({ type: 'queue.claimed' });
   actor.send({ type: 'submission.discarded', reason: 'rejected' }); // admission failed: open again
   seen.push(String(actor.getSnapshot().value));

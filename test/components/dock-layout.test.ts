@@ -2,7 +2,7 @@ import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys, setViewport } from '@web/test-runner-commands';
 import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js';
 import type { MessageId, TaskSurfaceModelV1 } from '../../protocol/index.js';
-import { FakeTransport, sid, submissionRow } from './fakeTransport.js';
+import { FakeTransport, sid } from './fakeTransport.js';
 import { everyKindModel, maximalModel } from './models.js';
 import { forgetDrafts, inDock, inState, mountDock, statusText, submitButton, viewOf } from './dockHelpers.js';
 
@@ -166,7 +166,7 @@ describe('task-surface-dock accessibility in every state', () => {
       viewOf(el).values = { ...viewOf(el).currentValues, name: 'v2' };
       submitButton(el).click();
       await inState(el, 'pending');
-      t.update(S1, { queue: [submissionRow(t.calls.submit[0]!.submissionId)] });
+      t.setPending(S1, { submissionId: t.calls.submit[0]!.submissionId, messageId: 'm' as MessageId, phase: 'queued' });
     } else if (state === 'rejected') {
       t.onSubmit = async () => ({ accepted: false, reason: 'stale' });
       viewOf(el).values = { ...viewOf(el).currentValues, name: 'v2' };

@@ -104,8 +104,7 @@ describe('task-surface-dock after transport errors', () => {
     submitButton(el).click();
     await inState(el, 'pending');
     t.failGetActive = 1;
-    t.pending = null;
-    t.update(S1, { queue: [] }); // the row is gone (discarded): re-read, which fails once
+    t.setPending(S1, null); // the submission is gone (discarded): re-read, which fails once
     await waitUntil(() => el.state === 'retrying');
     expect(inView<HTMLInputElement>(el, '#f0').disabled).to.equal(true);
     await inState(el, 'editing');

@@ -6,7 +6,7 @@ import { draftStorageKey } from '../../components/drafts/draftStore.js';
 import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
-import { FakeTransport, deferred, sid, submissionRow } from './fakeTransport.js';
+import { FakeTransport, deferred, sid } from './fakeTransport.js';
 import { everyKindModel } from './models.js';
 import { dismissButton, forgetDrafts, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
 
@@ -86,35 +86,36 @@ describe('task-surface-dock', () => {
     submitButton(el).click();
     await inState(el, 'pending');
     const submissionId = t.calls.submit[0]!.submissionId;
-    t.update(S1, { queue: [submissionRow(submissionId)] });
+    t.setPending(S1, { submissionId, messageId: `m-${submissionId}` as never, phase: 'queued' });
     await el.updateComplete;
     return { el, submissionId };
   }
 
-  it('re-reads getActive when the queue row disappears: claiming stays disabled', async () => {
+  it('follows the claim the pushed view carries, without a getActive round trip: claiming stays disabled', async () => {
     const { el, submissionId } = await pendingDock();
     const reads = t.calls.getActive.length;
-    t.pending = { submissionId, messageId: 'm' as never, phase: 'claiming' };
-    t.update(S1, { queue: [] });
-    await waitUntil(() => t.calls.getActive.length === reads + 1);
-    await inState(el, 'pending');
-    expect(statusText(el)).to.equal('Sent. The agent is reading your answer.');
+    t.update(S1, { queue: [] }); // the row left the queue: the view still carries the submission, so nothing is re-read
+    t.setPending(S1, { submissionId, messageId: `m-${submissionId}` as never, phase: 'claiming' });
+    await waitUntil(() => statusText(el) === 'Sent. The agent is reading your answer.');
+    expect(el.state).to.equal('pending');
     expect(submitButton(el).disabled).to.equal(true);
+    expect(t.calls.getActive.length, 'no getActive per claim').to.equal(reads);
   });
 
-  it('re-reads getActive when the queue row disappears: pending null restores the draft', async () => {
+  it('re-reads getActive when the view no longer carries the submission: pending null restores the draft', async () => {
     const { el } = await pendingDock();
-    t.pending = null;
-    t.update(S1, { queue: [] });
+    const reads = t.calls.getActive.length;
+    t.setPending(S1, null);
     await inState(el, 'editing');
+    expect(t.calls.getActive.length, 'the Dock asked instead of guessing').to.equal(reads + 1);
     expect(inView<HTMLInputElement>(el, '#f0').value).to.equal('Lin');
     expect(submitButton(el).disabled).to.equal(false);
   });
 
-  it('re-reads getActive when the queue row disappears: not-open closes the Dock', async () => {
+  it('re-reads getActive when the view no longer carries the submission: not-open closes the Dock', async () => {
     const { el } = await pendingDock();
     t.models.clear();
-    t.update(S1, { queue: [] });
+    t.setPending(S1, null);
     await inState(el, 'hidden');
     expect(el.shadowRoot!.querySelector('task-surface-view') === null, 'view removed').to.equal(true);
   });

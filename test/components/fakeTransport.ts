@@ -1,7 +1,8 @@
 import type {
   DismissTaskSurfaceRequest, DismissTaskSurfaceResult, GetActiveTaskSurfaceRequest, GetActiveTaskSurfaceResult,
   SessionEvent, SessionId, SessionView, SubmitTaskSurfaceRequest, SubmitTaskSurfaceResult, TaskSurfaceModelV1,
-  CallId, TaskSurfaceId, QueuedMessage, MessageId, InboxItemId, RpcId, TaskSurfaceSubmissionId,
+  CallId, TaskSurfaceId, MessageId,
+  GetTaskSurfaceOutcomeRequest, TaskSurfaceOutcome, TaskSurfacePendingSubmission,
 } from '../../protocol/index.js';
 import { TransportError, type HostTransport, type SessionListener } from '../../transport/types.js';
 
@@ -10,14 +11,6 @@ export const surface = (s: string) => s as TaskSurfaceId;
 
 export function emptyView(sessionId: SessionId): SessionView {
   return { sessionId, lastSeq: 0, readOnly: false, turn: 'idle', taskSurface: { active: null }, queue: [], actionCards: { proposals: [], decisions: {} } };
-}
-
-/** A queue row carrying a Task Surface submission's correlation. */
-export function submissionRow(submissionId: string, surfaceId = 'sf-1'): QueuedMessage {
-  return {
-    id: `row-${submissionId}` as InboxItemId, messageId: `m-${submissionId}` as MessageId, placement: 'queued', text: 'answer', preview: 'answer',
-    source: { kind: 'user', rpcId: 'rpc-1' as RpcId, taskSurface: { version: 1, submissionId: submissionId as TaskSurfaceSubmissionId, callId: 'call-1' as CallId, surfaceId: surfaceId as TaskSurfaceId, values: {} } },
-  };
 }
 
 /** A deferred promise the test settles by hand. */
@@ -39,9 +32,17 @@ export class FakeTransport implements HostTransport {
   liveWatches = 0;
   watchCalls = 0;
   log: SessionEvent[] = [];
-  calls = { getActive: [] as GetActiveTaskSurfaceRequest[], submit: [] as SubmitTaskSurfaceRequest[], dismiss: [] as DismissTaskSurfaceRequest[], readLog: 0 };
+  calls = {
+    getActive: [] as GetActiveTaskSurfaceRequest[], getOutcome: [] as GetTaskSurfaceOutcomeRequest[],
+    submit: [] as SubmitTaskSurfaceRequest[], dismiss: [] as DismissTaskSurfaceRequest[], readLog: 0,
+  };
+  /** How closed surfaces closed, by surfaceId (getOutcome answers `unknown` for others). */
+  outcomes = new Map<string, TaskSurfaceOutcome>();
+  /** The next this-many getOutcome calls fail with a transport error. */
+  failGetOutcome = 0;
   models = new Map<string, TaskSurfaceModelV1>();
-  pending: Extract<GetActiveTaskSurfaceResult, { active: true }>['pending'] = null;
+  /** The Host's pending submission for the open surface: getActive answers it and views carry it. */
+  pending: TaskSurfacePendingSubmission | null = null;
   onSubmit: (input: SubmitTaskSurfaceRequest) => Promise<SubmitTaskSurfaceResult> = async (input) => ({ accepted: true, messageId: `m-${input.submissionId}` as MessageId, phase: 'queued' });
   onDismiss: (input: DismissTaskSurfaceRequest) => Promise<DismissTaskSurfaceResult> = async () => ({ dismissed: true, eventSeq: 9 });
   disposed = false;
@@ -51,7 +52,14 @@ export class FakeTransport implements HostTransport {
   /** Opens `surfaceId` with `model` as the session's active surface and publishes the view. */
   open(sessionId: SessionId, surfaceId: string, model: TaskSurfaceModelV1): void {
     this.models.set(surfaceId, model);
-    this.update(sessionId, { taskSurface: { active: { callId: `call-${surfaceId}` as CallId, surfaceId: surfaceId as TaskSurfaceId } } });
+    this.update(sessionId, { taskSurface: { active: { callId: `call-${surfaceId}` as CallId, surfaceId: surfaceId as TaskSurfaceId, pending: this.pending } } });
+  }
+
+  /** The Host's pending record changed (accepted, claimed, discarded): getActive and the pushed view say so. */
+  setPending(sessionId: SessionId, pending: TaskSurfacePendingSubmission | null): void {
+    this.pending = pending;
+    const active = this.views.get(sessionId)?.taskSurface.active;
+    if (active) this.update(sessionId, { taskSurface: { active: { ...active, pending } } });
   }
 
   close(sessionId: SessionId): void {
@@ -100,6 +108,16 @@ export class FakeTransport implements HostTransport {
       const model = this.models.get(input.surfaceId);
       if (!model || view?.taskSurface.active?.surfaceId !== input.surfaceId) return { active: false, reason: 'not-open' };
       return { active: true, callId: `call-${input.surfaceId}` as CallId, surfaceId: input.surfaceId, model, pending: this.pending };
+    },
+    getOutcome: async (input: GetTaskSurfaceOutcomeRequest): Promise<TaskSurfaceOutcome> => {
+      this.calls.getOutcome.push(input);
+      if (this.failGetOutcome > 0) {
+        this.failGetOutcome--;
+        throw new TransportError('unreachable', 'the connection dropped');
+      }
+      const active = this.views.get(input.sessionId)?.taskSurface.active;
+      if (active?.surfaceId === input.surfaceId) return { status: 'open', callId: active.callId, pending: active.pending };
+      return this.outcomes.get(input.surfaceId) ?? { status: 'unknown' };
     },
     submit: (input: SubmitTaskSurfaceRequest) => { this.calls.submit.push(input); return this.onSubmit(input); },
     dismiss: (input: DismissTaskSurfaceRequest) => { this.calls.dismiss.push(input); return this.onDismiss(input); },

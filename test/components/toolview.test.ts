@@ -1,7 +1,7 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import { setViewport } from '@web/test-runner-commands';
 import { render } from 'lit';
-import type { SessionEvent, TaskSurfaceModelV1 } from '../../protocol/index.js';
+import type { CallId, MessageId, TaskSurfaceModelV1 } from '../../protocol/index.js';
 import type { TaskSurfaceToolview } from '../../components/toolview/task-surface-toolview.js';
 import '../../components/toolview/task-surface-toolview.js';
 import type { HostTransport } from '../../transport/types.js';
@@ -19,15 +19,7 @@ async function row(transport: HostTransport | undefined, m: unknown = meta(), at
 const q = (el: TaskSurfaceToolview, sel: string) => el.shadowRoot!.querySelector<HTMLElement>(sel);
 const statusOf = (el: TaskSurfaceToolview) => q(el, '.status')?.textContent ?? '';
 
-function resultEvent(seq: number): SessionEvent {
-  return { seq, at: seq, type: 'tool/result', callId: 'call-1' as never, turnId: 't' as never, name: 'show_task_surface', ok: true, content: PLAIN, meta: meta() as never };
-}
-function userEvent(seq: number, surface?: { values: Record<string, unknown> }): SessionEvent {
-  return {
-    seq, at: seq, type: 'user/message', messageId: `m${seq}` as never, text: 'hi',
-    source: { kind: 'user', rpcId: 'r' as never, ...(surface ? { taskSurface: { version: 1, submissionId: 'sub' as never, callId: 'call-1' as never, surfaceId: 'sf-1' as never, values: surface.values as never } } : {}) },
-  };
-}
+const CALL = 'call-sf-1' as CallId;
 
 describe('task-surface-toolview', () => {
   it('falls back to the plain result text without a transport, for another version, malformed meta or another tool', async () => {
@@ -55,9 +47,11 @@ describe('task-surface-toolview', () => {
     await waitUntil(() => statusOf(el).endsWith('Open'));
     expect(statusOf(el)).to.equal('Status: Open');
     expect(q(el, '.title')!.textContent).to.equal('Pick a release plan');
-    t.log = [resultEvent(3), userEvent(4, { values: { name: 'v9', plan: 'b' } }), userEvent(5)];
+    t.outcomes.set('sf-1', { status: 'submitted', callId: CALL, seq: 4, messageId: 'm4' as MessageId, values: { name: 'v9', plan: 'b' } });
     t.close(S1);
     await waitUntil(() => statusOf(el).endsWith('Submitted'));
+    expect(t.calls.getOutcome, 'one read, of this surface').to.deep.equal([{ sessionId: S1, surfaceId: 'sf-1' }]);
+    expect(t.calls.readLog, 'the log is never scanned').to.equal(0);
     await waitUntil(() => q(el, 'button.toggle') !== null);
     const toggle = q(el, 'button.toggle')!;
     expect(toggle.getAttribute('aria-expanded')).to.equal('false');
@@ -72,22 +66,37 @@ describe('task-surface-toolview', () => {
     expect(view.getAttribute('exportparts'), 'the page can style the replay').to.contain('base:view-base');
   });
 
-  it('derives dismissed and bypassed from the log', async () => {
+  it('shows dismissed, bypassed and closed as the Host records them', async () => {
     const t = new FakeTransport();
-    t.log = [resultEvent(3), { seq: 4, at: 4, type: 'task-surface/dismissed', callId: 'call-1' as never, surfaceId: 'sf-1' as never, dismissalId: 'd' as never }, userEvent(5)];
+    t.outcomes.set('sf-1', { status: 'dismissed', callId: CALL, seq: 4 });
     const dismissed = await row(t);
     await waitUntil(() => statusOf(dismissed).endsWith('Dismissed'));
     const t2 = new FakeTransport();
-    t2.log = [userEvent(1), resultEvent(3), userEvent(4)];
+    t2.outcomes.set('sf-1', { status: 'bypassed', callId: CALL, seq: 4 });
     const bypassed = await row(t2, meta(), { lang: 'zh' });
     await waitUntil(() => statusOf(bypassed).endsWith('已在聊天中回答'));
+    const unknown = await row(new FakeTransport());
+    await waitUntil(() => statusOf(unknown).endsWith('Closed'));
+  });
+
+  it('shows no status while the outcome cannot be read, and asks again on the next view', async () => {
+    const t = new FakeTransport();
+    t.outcomes.set('sf-1', { status: 'dismissed', callId: CALL, seq: 4 });
+    t.failGetOutcome = 1;
+    const el = await row(t);
+    await waitUntil(() => t.calls.getOutcome.length === 1);
+    await el.updateComplete;
+    expect(q(el, '.status'), 'no guessed status').to.equal(null);
+    t.update(S1, {}); // the connection is back: the server re-sends the view
+    await waitUntil(() => statusOf(el).endsWith('Dismissed'));
+    expect(t.calls.getOutcome.length).to.equal(2);
   });
 
   it('uses a status the page sets and reads nothing', async () => {
     const t = new FakeTransport();
     const el = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta()} session-id="s1" .transport=${t}></task-surface-toolview>`);
     expect(statusOf(el)).to.equal('Status: Dismissed');
-    expect([t.watchCalls, t.calls.readLog]).to.deep.equal([0, 0]);
+    expect([t.watchCalls, t.calls.getOutcome.length, t.calls.readLog]).to.deep.equal([0, 0, 0]);
   });
 
   it('while open, is only a pointer to the Dock: no second copy of the question', async () => {

@@ -1,16 +1,18 @@
 // Node-only test fixtures for the host suites (node:test hooks, node:assert).
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach } from 'node:test';
-import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
+import { effectiveLog } from '../../host/projection.js';
+import { foldTaskSurface } from '../../host/taskSurface/projection.js';
 import type { CreateHostOptions, Host } from '../../host/types.js';
 import type { SessionId } from '../../protocol/index.js';
 import { makeHost, ScriptedDriver } from './helpers.js';
 import type { StoreFactory, StoreHandle } from './stores.js';
 
-/** The projection the host keeps equals a fresh fold of the stored log. */
+/** The projection the host keeps equals a fresh fold of the stored log (pending is process-local). */
 export function assertProjectionIsFold(host: Host, store: StoreHandle['store'], sessionId: SessionId) {
   const fresh = foldTaskSurface(effectiveLog(store.read(sessionId)));
-  assert.deepEqual(host.getView(sessionId).taskSurface, { active: fresh.active });
+  const { active } = host.getView(sessionId).taskSurface;
+  assert.deepEqual(active && { callId: active.callId, surfaceId: active.surfaceId }, fresh.active);
 }
 
 export interface HostFixture {

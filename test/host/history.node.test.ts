@@ -61,7 +61,7 @@ for (const factory of storeFactories) {
       assert.deepEqual(writes, ['appendMany'], 'the prefix and its marker are one batch (one transaction)');
       assert.notEqual(fork, sessionId);
       const view = host.getView(fork);
-      assert.deepEqual(view.taskSurface.active, { callId, surfaceId });
+      assert.deepEqual(view.taskSurface.active, { callId, surfaceId, pending: null });
       assert.deepEqual(view.queue, [], 'queue rows are not copied');
       const active = await host.taskSurface.getActive({ sessionId: fork, surfaceId });
       assert.ok(active.active);

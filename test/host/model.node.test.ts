@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { effectiveLog, foldTaskSurface } from '../../host/projection.js';
-import type { TaskSurfaceCoordinator } from '../../host/taskSurfaceService.js';
+import { effectiveLog } from '../../host/projection.js';
+import { foldTaskSurface } from '../../host/taskSurface/projection.js';
+import type { TaskSurfaceHostService } from '../../host/taskSurface/index.js';
 import type { AgentDriver, AgentTurn, ClaimHandle, Host } from '../../host/types.js';
 import type {
   MessageId, SessionId, TaskSurfaceDismissalId, TaskSurfaceId, TaskSurfaceSubmissionId,
@@ -63,10 +64,14 @@ async function checkInvariants(m: Model, r: Real) {
     const messageIds = effective.flatMap((e) => (e.type === 'user/message' ? [e.messageId] : []));
     assert.equal(new Set(messageIds).size, messageIds.length, 'a message is durable twice');
     // The projection equals a fresh fold.
-    assert.deepEqual(r.host.getView(sessionId).taskSurface, { active: foldTaskSurface(effective).active });
+    const { active } = r.host.getView(sessionId).taskSurface;
+    assert.deepEqual(active && { callId: active.callId, surfaceId: active.surfaceId }, foldTaskSurface(effective).active);
     // No pending record without a queue row or a claim, and no correlated row without a record.
     const rows = [...r.host.getView(sessionId).queue, ...r.host.inbox.claimed(sessionId)];
-    const records = (r.host.taskSurface as TaskSurfaceCoordinator).pendingRecords(sessionId);
+    const records = (r.host.taskSurface as TaskSurfaceHostService).pendingRecords(sessionId);
+    // The pushed view carries the open surface's pending record, and only that one.
+    const own = active && records.find((record) => record.callId === active.callId);
+    assert.equal(active?.pending?.messageId, own?.messageId);
     for (const record of records) assert.ok(rows.some((row) => row.messageId === record.messageId), 'pending record without a row');
     for (const row of rows.filter((row) => row.source.taskSurface)) {
       assert.ok(records.some((record) => record.messageId === row.messageId), 'correlated row without a pending record');

@@ -4,7 +4,8 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { dockMachine, dockStateName, retryDelay, type DockMachineEmitted } from '../../machines/dockMachine.js';
 import { mintUuid } from '../../protocol/ids.js';
 import type {
-  CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, SessionId, SubmitTaskSurfaceResult, TaskSurfaceId, TaskSurfaceModelV1,
+  CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, MessageId, SessionId, SubmitTaskSurfaceResult, TaskSurfaceId,
+  TaskSurfaceModelV1, TaskSurfacePendingSubmission, TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 
 const model: TaskSurfaceModelV1 = { version: 1, title: 'T', sections: [], submit: { label: 'Go' } };
@@ -29,8 +30,10 @@ function start(opts: {
   return { actor, calls, emitted };
 }
 const stateOf = (s: { value: string | Record<string, unknown> }) => dockStateName(s.value);
-const open = (queued: string[] = []) => ({ type: 'projection.changed' as const, active, queuedSubmissionIds: queued });
-const closed = { type: 'projection.changed' as const, active: null, queuedSubmissionIds: [] };
+/** A pushed view of the open surface, carrying the Host's pending submission for it (none by default). */
+const open = (pending: TaskSurfacePendingSubmission | null = null) => ({ type: 'projection.changed' as const, active, pending });
+const held = (submissionId: string, phase: 'queued' | 'claiming') => ({ submissionId: submissionId as TaskSurfaceSubmissionId, messageId: 'm1' as MessageId, phase });
+const closed = { type: 'projection.changed' as const, active: null, pending: null };
 
 describe('dockMachine', () => {
   it('loads the active surface and edits it', async () => {
@@ -44,9 +47,8 @@ describe('dockMachine', () => {
     assert.equal(calls.getActive, 1);
   });
 
-  it('submits once per attempt, waits while pending, and re-reads when the row disappears', async () => {
-    let pending: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
-    const { actor, calls, emitted } = start({ getActive: async () => pending });
+  it('submits once per attempt, then follows the phase the view carries', async () => {
+    const { actor, calls, emitted } = start();
     actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: { a: 'x' } });
@@ -55,11 +57,14 @@ describe('dockMachine', () => {
     assert.equal(calls.submit.length, 1);
     assert.equal(emitted.filter((e) => e.type === 'submitted').length, 1);
     const id = calls.submit[0]!;
-    actor.send(open([id]));
+    const reads = calls.getActive;
+    actor.send(open(held(id, 'queued')));
     assert.equal(stateOf(actor.getSnapshot()), 'pending');
-    pending = { active: true, ...active, model, pending: { submissionId: id as never, messageId: 'm1' as never, phase: 'claiming' } };
-    actor.send(open([]));
-    await waitFor(actor, (s) => stateOf(s) === 'pending' && s.context.phase === 'claiming');
+    // The view carries the claim: the Dock follows it without asking getActive.
+    actor.send(open(held(id, 'claiming')));
+    assert.equal(stateOf(actor.getSnapshot()), 'pending');
+    assert.equal(actor.getSnapshot().context.phase, 'claiming');
+    assert.equal(calls.getActive, reads, 'no getActive round trip per claim');
     actor.send(closed);
     assert.equal(stateOf(actor.getSnapshot()), 'hidden');
     assert.deepEqual(emitted.at(-1), { type: 'closed', surfaceId: 'sf1' });
@@ -73,7 +78,7 @@ describe('dockMachine', () => {
     actor.send({ type: 'user.submit', values: {} });
     await waitFor(actor, (s) => stateOf(s) === 'pending');
     result = { active: true, ...active, model, pending: null };
-    actor.send(open([]));
+    actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: {} });
     await waitFor(actor, (s) => stateOf(s) === 'pending');
@@ -122,7 +127,7 @@ describe('dockMachine', () => {
     await waitFor(actor, (s) => stateOf(s) === 'pending');
     assert.equal(actor.getSnapshot().context.submissionId, 'other');
     result = { active: false, reason: 'not-open' };
-    actor.send(open([]));
+    actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'hidden');
   });
 

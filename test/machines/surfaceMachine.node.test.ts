@@ -3,12 +3,12 @@ import { describe, it } from 'node:test';
 import { createActor, initialTransition, transition, type InspectionEvent } from 'xstate';
 import { createTestModel } from 'xstate/graph';
 import { surfaceMachine, type SurfaceEvent } from '../../machines/surfaceMachine.js';
-import type { CallId, InboxItemId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '../../protocol/index.js';
+import type { CallId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '../../protocol/index.js';
 
 const input = { callId: 'c1' as CallId, surfaceId: 's1' as TaskSurfaceId };
 const submissionId = 'sub1' as TaskSurfaceSubmissionId;
 const events: SurfaceEvent[] = [
-  { type: 'submission.accepted', submissionId, messageId: 'm1' as MessageId, itemId: 'i1' as InboxItemId },
+  { type: 'submission.accepted', submissionId, messageId: 'm1' as MessageId },
   { type: 'queue.claimed' },
   { type: 'submission.discarded', reason: 'removed' },
   { type: 'log.submitted', submissionId },

@@ -66,6 +66,7 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
     answerWith: (method, value) => overrides.set(method, value),
     taskSurface: {
       getActive: (_input) => track('getActive', () => ({ active: false, reason: 'not-open' }) as const),
+      getOutcome: (_input) => track('getOutcome', () => ({ status: 'unknown' }) as const),
       submit: (input) => track('submit', () => {
         const first = submissions.get(input.submissionId);
         if (first) return first;

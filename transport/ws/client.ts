@@ -267,6 +267,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     readLog: (sessionId, { before, limit }) => call('log.read', before === undefined ? { sessionId, limit } : { sessionId, before, limit }),
     taskSurface: {
       getActive: (input) => call('taskSurface.getActive', input),
+      getOutcome: (input) => call('taskSurface.getOutcome', input),
       submit: (input) => call('taskSurface.submit', input),
       dismiss: (input) => call('taskSurface.dismiss', input),
     },

@@ -140,6 +140,8 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
       }
       case 'taskSurface.getActive':
         return result(await host.taskSurface.getActive(request.params));
+      case 'taskSurface.getOutcome':
+        return result(await host.taskSurface.getOutcome(request.params));
       case 'taskSurface.submit':
         return result(await once(request, () => host.taskSurface.submit(request.params)));
       case 'taskSurface.dismiss':

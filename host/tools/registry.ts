@@ -1,5 +1,5 @@
-import type { SessionId, ToolDefinition, ToolMode } from '../protocol/index.js';
-import type { HostTool } from './types.js';
+import type { SessionId, ToolDefinition, ToolMode } from '../../protocol/index.js';
+import type { HostTool } from '../types.js';
 
 /** The host's tools by name. A tool is advertised to a session by its mode and its `when`. */
 export class ToolRegistry {
