@@ -7,8 +7,8 @@ import { createLocalTransport } from '../../transport/local.js';
 import type { HostTransport, TransportError } from '../../transport/types.js';
 import type { TaskSurfaceToolview } from '../../components/toolview/task-surface-toolview.js';
 import '../../components/toolview/task-surface-toolview.js';
-import { ScriptedDriver, say, withOpenSurface } from '../host/helpers.js';
-import { dismissButton, inState, inView, mountDock, submitButton, typeInto } from './dockHelpers.js';
+import { manualSurface, ScriptedDriver, say, withOpenSurface } from '../host/helpers.js';
+import { dismissButton, inState, inView, mountDock, statusText, submitButton, typeInto } from './dockHelpers.js';
 
 async function setup() {
   const driver = new ScriptedDriver();
@@ -70,6 +70,30 @@ describe('components with the real host (local transport)', () => {
     const view = el.shadowRoot!.querySelector('task-surface-view')!;
     await view.updateComplete;
     expect(view.shadowRoot!.querySelector('.table-more')!.textContent).to.contain('Showing 50 of 400 rows');
+  });
+
+  it('the Dock follows queued → claiming → closed from the pushed view: one getActive in the whole cycle', async () => {
+    const driver = new ScriptedDriver();
+    host = createHost({ store: createMemoryStore(), driver, autoAdmit: false });
+    const { sessionId } = await manualSurface(host, driver);
+    const local = createLocalTransport(host);
+    let getActiveCalls = 0;
+    const transport: HostTransport = {
+      ...local,
+      taskSurface: { ...local.taskSurface, getActive: (input) => { getActiveCalls++; return local.taskSurface.getActive(input); } },
+    };
+    const dock = await mountDock(transport, sessionId);
+    await inState(dock, 'editing');
+    inView(dock, '[role="radio"][data-value="b"]').click();
+    await typeInto(dock, 1, 'cheaper');
+    submitButton(dock).click();
+    await waitUntil(() => statusText(dock) === 'Sent. Waiting for the agent to pick it up.');
+    const claim = host.inbox.claimNext(sessionId)!;
+    await waitUntil(() => statusText(dock) === 'Sent. The agent is reading your answer.');
+    expect(submitButton(dock).disabled).to.equal(true);
+    claim.commit();
+    await inState(dock, 'hidden');
+    expect(getActiveCalls, 'getActive once, when the surface opened').to.equal(1);
   });
 
   it('a blank required field is caught before sending and nothing reaches the host', async () => {

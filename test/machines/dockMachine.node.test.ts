@@ -70,6 +70,20 @@ describe('dockMachine', () => {
     assert.deepEqual(emitted.at(-1), { type: 'closed', surfaceId: 'sf1' });
   });
 
+  it('a claim the view reports before the submit answer arrives is not lost', async () => {
+    let answer!: (result: SubmitTaskSurfaceResult) => void;
+    const { actor, calls } = start({ submit: () => new Promise((resolve) => { answer = resolve; }) });
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => stateOf(s) === 'submitting' && answer !== undefined);
+    actor.send(open(held(calls.submit[0]!, 'claiming')));
+    answer({ accepted: true, messageId: 'm1' as MessageId, phase: 'queued' });
+    await waitFor(actor, (s) => stateOf(s) === 'pending');
+    assert.equal(actor.getSnapshot().context.phase, 'claiming');
+    assert.equal(calls.getActive, 1);
+  });
+
   it('restores editing with a fresh id after a discard', async () => {
     let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
     const { actor, calls } = start({ getActive: async () => result });

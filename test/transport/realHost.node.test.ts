@@ -50,6 +50,19 @@ describe('WebSocket transport over a real Host', () => {
     await h.close();
   });
 
+  it('reads a surface\'s outcome over the wire: open, then submitted with its values', async () => {
+    const h = await setup();
+    const ask = () => h.client.taskSurface.getOutcome({ sessionId: h.sessionId, surfaceId: h.surfaceId });
+    assert.equal((await ask()).status, 'open');
+    await h.client.taskSurface.submit({ sessionId: h.sessionId, surfaceId: h.surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { pick: 'a' } });
+    await h.host.whenIdle(h.sessionId);
+    const closed = await ask();
+    assert.ok(closed.status === 'submitted');
+    assert.deepEqual(closed.values, { pick: 'a' });
+    await assert.rejects(h.client.taskSurface.getOutcome({ sessionId: h.sessionId } as never), /surfaceId/);
+    await h.close();
+  });
+
   it('pushes the closed projection to a watching client', async () => {
     const h = await setup();
     const actives: unknown[] = [];
