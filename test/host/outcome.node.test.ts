@@ -78,6 +78,17 @@ for (const factory of storeFactories) {
       assert.deepEqual(await outcome(sessionId, surfaceId), { status: 'open', callId, pending: null });
     });
 
+    it('a read-only session answers outcomes too (its transcript still shows them)', async () => {
+      const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
+      const dismissed = await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() });
+      assert.ok(dismissed.dismissed);
+      // A read-only copy of that log, as an archive viewer would store it.
+      const archive = 'archive-1' as SessionId;
+      handle.store.createSession({ sessionId: archive, title: 'archive', createdAt: 1, toolMode: 'native', readOnly: true, locale: 'en' });
+      handle.store.appendMany(archive, handle.store.read(sessionId).map(({ seq: _seq, at, ...event }) => ({ event, at })));
+      assert.deepEqual(await outcome(archive, surfaceId), { status: 'dismissed', callId, seq: dismissed.eventSeq });
+    });
+
     it('the pushed view carries the pending phase: queued, claiming, then the surface closes', async () => {
       const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
       const seen: SessionView['taskSurface']['active'][] = [];
@@ -142,5 +153,15 @@ describe('bounded per-message memory', () => {
     assert.throws(() => freshId('session', () => { calls++; return 'same'; }, () => true),
       new Error(`the session id minter returned ${FRESH_ID_ATTEMPTS} ids in a row that are already in use`));
     assert.equal(calls, FRESH_ID_ATTEMPTS);
+  });
+
+  it('a host whose session minter repeats itself refuses the second session clearly and keeps the first', async () => {
+    const handle = storeFactories[0]!.create();
+    const host = createHost({ store: handle.store, ids: { session: () => 'only-one' } });
+    const first = host.openSession();
+    assert.throws(() => host.openSession(), /the session id minter returned 1000 ids in a row that are already in use/);
+    assert.deepEqual(host.listSessions().map((s) => s.sessionId), [first]);
+    await host.dispose();
+    handle.cleanup();
   });
 });
