@@ -1,5 +1,6 @@
 // The Host engine: fold throughput against JSON.parse of the same events; getActive on a
-// 100,000-event log against a 100-event log (memory and SQLite stores); submit-to-durable-message
+// 100,000-event log against a 100-event log (memory and SQLite stores), and getOutcome of the first
+// surface the same way (a transcript row's read: never a scan); submit-to-durable-message
 // time in process against an ordinary message's send-to-durable time; fork's copy of a 10,000-event
 // prefix in one batch against one append per event.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -66,9 +67,31 @@ function* events(count: number, openAtStart: boolean): Generator<NewSessionEvent
   }
 }
 
-function fill(store: SessionLogStore, sessionId: SessionId, count: number) {
+function fill(store: SessionLogStore, sessionId: SessionId, count: number, openAtStart = true) {
   store.createSession({ sessionId, title: 'bench', createdAt: 0, toolMode: 'native', readOnly: false, locale: 'en' });
-  store.appendMany(sessionId, [...events(count, true)].map((event) => ({ event, at: 0 })));
+  store.appendMany(sessionId, [...events(count, openAtStart)].map((event) => ({ event, at: 0 })));
+}
+
+/** The transcript row's read: the first surface's outcome, 100,000 events later, vs 100 events later. */
+async function getOutcomeFigures() {
+  const store = createMemoryStore();
+  const big = 'big' as SessionId;
+  const small = 'small' as SessionId;
+  fill(store, big, 100_000, false);
+  fill(store, small, 100, false);
+  const host = createHost({ store, autoAdmit: false });
+  const surfaceId = 's-0' as TaskSurfaceId;
+  host.getView(big);
+  host.getView(small);
+  const check = await host.taskSurface.getOutcome({ sessionId: big, surfaceId });
+  if (check.status !== 'bypassed') throw new Error('bench surface is not closed');
+  const { subject, baseline, ratio } = compare(
+    () => void host.taskSurface.getOutcome({ sessionId: big, surfaceId }),
+    () => void host.taskSurface.getOutcome({ sessionId: small, surfaceId }),
+    2000, 200,
+  );
+  console.log(`getOutcome of the first surface: 100,000-event log ${(subject * 1000).toFixed(1)} µs, 100-event log ${(baseline * 1000).toFixed(1)} µs: ratio ${ratio.toFixed(2)} (aim ≤ 1.5)`);
+  await host.dispose();
 }
 
 async function getActiveFigures(name: string, store: SessionLogStore) {
@@ -148,7 +171,7 @@ function forkCopyFigures(name: string, store: SessionLogStore) {
 }
 
 export default {
-  title: 'Host engine: fold, getActive on long logs, submit to durable message',
+  title: 'Host engine: fold, getActive and getOutcome on long logs, submit to durable message',
   async run() {
     const log: SessionEvent[] = [];
     let seq = 0;
@@ -164,6 +187,7 @@ export default {
       `${Math.round(100_000 / (fold.subject / 1000)).toLocaleString('en')} events/s; JSON.parse of the same events ` +
       `${fold.baseline.toFixed(1)} ms: ratio ${fold.ratio.toFixed(2)}`);
     await getActiveFigures('memory', createMemoryStore());
+    await getOutcomeFigures();
     forkCopyFigures('memory', createMemoryStore());
     const dir = mkdtempSync(join(tmpdir(), 'task-surface-bench-'));
     const sqlite = createSqliteStore(join(dir, 'bench.db'));
