@@ -66,7 +66,7 @@ for (const factory of storeFactories) {
       assert.equal(again.values.plan, goodValues.plan);
     });
 
-    it('outcomes come from the log: the same after a restart, and open again after a rewind', async () => {
+    it('outcomes come from the log: the same after a restart, open again or unknown after a rewind', async () => {
       const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
       const dismissed = await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() });
       assert.ok(dismissed.dismissed);
@@ -76,6 +76,8 @@ for (const factory of storeFactories) {
       assert.deepEqual(await outcome(sessionId, surfaceId), { status: 'dismissed', callId, seq: dismissed.eventSeq });
       host.rewind(sessionId, dismissed.eventSeq - 1);
       assert.deepEqual(await outcome(sessionId, surfaceId), { status: 'open', callId, pending: null });
+      host.rewind(sessionId, 1); // before the surface's tool result: the log never opened it
+      assert.deepEqual(await outcome(sessionId, surfaceId), { status: 'unknown' });
     });
 
     it('a read-only session answers outcomes too (its transcript still shows them)', async () => {
