@@ -13,7 +13,8 @@ import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../prot
  * element needs: `locked` (every control disabled) and `busy` (a request is out). Collapse is local
  * context and sends nothing. The Host is reached only through the three actors, which the Dock
  * provides (`dockMachine.provide({ actors })`). While pending it follows the phase the pushed view
- * carries for its own submission (queued → claiming) without asking. The Dock never guesses: when
+ * carries for its own submission (queued → claiming) without asking; while editable, a view that
+ * carries a submission (from another tab) makes it re-read getActive and lock. The Dock never guesses: when
  * the view no longer carries its submission, or a submit or dismiss lost its answer, it re-reads
  * getActive (and keeps re-reading, with back-off, until it knows) before anything becomes editable.
  */
@@ -101,6 +102,11 @@ export const dockMachine = setup({
     hasActive: ({ event }) => {
       assertEvent(event, 'projection.changed');
       return event.active !== null;
+    },
+    /** The view carries a pending submission for the open surface (another tab's, say). */
+    hasPendingInView: ({ event }) => {
+      assertEvent(event, 'projection.changed');
+      return event.pending !== null;
     },
     /** The view still carries this Dock's own submission (queued or claiming). */
     isOwnSubmissionInView: ({ context, event }) => {
@@ -236,12 +242,14 @@ export const dockMachine = setup({
           on: {
             'user.submit': { target: 'submitting', actions: 'mintSubmission' },
             'user.dismiss': { target: 'dismissing', actions: 'mintDismissal' },
+            'projection.changed': { guard: and(['isSameSurface', 'hasPendingInView']), target: 'loading', actions: 'recordViewPending' },
           },
         },
         rejected: {
           on: {
             'user.submit': { target: 'submitting', actions: 'mintSubmission' },
             'user.dismiss': { target: 'dismissing', actions: 'mintDismissal' },
+            'projection.changed': { guard: and(['isSameSurface', 'hasPendingInView']), target: 'loading', actions: 'recordViewPending' },
           },
         },
         submitting: {

@@ -120,6 +120,20 @@ describe('task-surface-dock', () => {
     expect(el.shadowRoot!.querySelector('task-surface-view') === null, 'view removed').to.equal(true);
   });
 
+  it('locks while another tab\'s submission is pending, and is editable again when it is discarded', async () => {
+    t.open(S1, 'sf-1', simple);
+    const el = await mountDock(t, S1);
+    await inState(el, 'editing');
+    await typeInto(el, 0, 'mine');
+    t.setPending(S1, { submissionId: 'other-tab' as never, messageId: 'm-other' as never, phase: 'queued' });
+    await waitUntil(() => statusText(el) === 'Sent. Waiting for the agent to pick it up.');
+    expect(submitButton(el).disabled).to.equal(true);
+    expect(t.calls.submit.length).to.equal(0);
+    t.setPending(S1, null);
+    await inState(el, 'editing');
+    expect(inView<HTMLInputElement>(el, '#f0').value, 'the draft is kept').to.equal('mine');
+  });
+
   it('clears the draft only when the matching message is durable, and returns focus to the page', async () => {
     const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
     const { el } = await pendingDock();

@@ -84,6 +84,23 @@ describe('dockMachine', () => {
     assert.equal(calls.getActive, 1);
   });
 
+  it('locks when the view carries another tab\'s submission: re-reads getActive, then follows it', async () => {
+    let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
+    const { actor, calls } = start({ getActive: async () => result });
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
+    actor.send(open()); // a view without a submission changes nothing
+    assert.equal(stateOf(actor.getSnapshot()), 'editing');
+    result = { active: true, ...active, model, pending: held('elsewhere', 'queued') };
+    actor.send(open(held('elsewhere', 'queued')));
+    await waitFor(actor, (s) => stateOf(s) === 'pending');
+    assert.equal(calls.getActive, 2);
+    actor.send(open(held('elsewhere', 'claiming')));
+    assert.equal(actor.getSnapshot().context.phase, 'claiming');
+    assert.equal(calls.getActive, 2);
+    assert.equal(calls.submit.length, 0);
+  });
+
   it('restores editing with a fresh id after a discard', async () => {
     let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
     const { actor, calls } = start({ getActive: async () => result });
