@@ -45,11 +45,28 @@ export function safeHttpUrl(href: string | null | undefined): string | null {
  * as HTML, so the output is safe under Trusted Types. Links open in a new tab only when clicked.
  */
 export function renderMarkdown(text: string, options: MarkdownOptions = {}): TemplateResult {
-  const ctx: Ctx = { remoteImages: options.remoteImages === 'render' ? 'render' : 'alt-only', headingOffset: options.headingOffset ?? 0 };
+  const headingOffset = options.headingOffset ?? 0;
+  const ctx: Ctx = { remoteImages: options.remoteImages === 'render' ? 'render' : 'alt-only', headingOffset, lastHeading: headingOffset };
   return html`${walk(md().parse(text, {}), 0, ctx)[0]}`;
 }
 
-interface Ctx { remoteImages: RemoteImages; headingOffset: number }
+interface Ctx {
+  remoteImages: RemoteImages;
+  headingOffset: number;
+  /** The level of the last heading rendered (the offset before the first). */
+  lastHeading: number;
+}
+
+/**
+ * A heading's level: its markdown level plus the offset, but never more than one below the heading
+ * before it, so model text that starts at `###` or jumps from `#` to `###` still gives the page an
+ * outline without gaps (axe heading-order).
+ */
+function headingLevelOf(token: Token, ctx: Ctx): number {
+  const level = Math.min(Number(token.tag.slice(1)) + ctx.headingOffset, ctx.lastHeading + 1);
+  ctx.lastHeading = level;
+  return level;
+}
 
 /** Renders tokens from `i` until the close token of the enclosing element; returns the next index. */
 function walk(tokens: Token[], i: number, ctx: Ctx): [Part[], number] {
@@ -72,7 +89,7 @@ function walk(tokens: Token[], i: number, ctx: Ctx): [Part[], number] {
 function element(token: Token, c: Part[], ctx: Ctx): Part | Part[] {
   switch (token.type) {
     case 'paragraph_open': return token.hidden ? c : html`<p dir="auto">${c}</p>`;
-    case 'heading_open': return heading(Number(token.tag.slice(1)) + ctx.headingOffset, c);
+    case 'heading_open': return heading(headingLevelOf(token, ctx), c);
     case 'bullet_list_open': return html`<ul>${c}</ul>`;
     case 'ordered_list_open': {
       const start = Number(token.attrGet('start') ?? 1);

@@ -119,6 +119,13 @@ describe('markdown policy', () => {
     expect(host.querySelector('th')!.textContent).to.equal('h');
   });
 
+  it('never leaves a gap in the outline: a heading is at most one level below the one before', () => {
+    const host = document.createElement('div');
+    render(renderMarkdown('### Part\n\n# Top\n\n### Deep\n\n## Back', { headingOffset: 2 }), host);
+    expect([...host.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => `${h.tagName} ${h.textContent}`))
+      .to.deep.equal(['H3 Part', 'H3 Top', 'H4 Deep', 'H4 Back']);
+  });
+
   for (const theme of ['light', 'dark']) {
     it(`axe finds nothing in rendered markdown (${theme})`, async () => {
       // On a page of the same scheme, as a chat bubble would be.
