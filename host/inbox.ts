@@ -1,5 +1,5 @@
-import { createActor, type Actor } from 'xstate';
-import { turnMachine, type TurnEndOutcome } from '../machines/turnMachine.js';
+import { assertEvent, assign, createActor, fromCallback, waitFor, type Actor } from 'xstate';
+import { turnMachine, type TurnDriverEvent, type TurnEndOutcome, type TurnEvent, type TurnRun } from '../machines/turnMachine.js';
 import type {
   InboxItemId, MessageId, MessageSource, QueuedMessage, SessionId, TurnId, UserMessageEvent,
 } from '../protocol/index.js';
@@ -38,17 +38,17 @@ export interface InboxDeps {
 }
 
 /**
- * One session's inbox and turn loop, driven through `turnMachine`. Ordinary rows are also saved in
- * the store (until their message is durable or they are discarded) and restored when the inbox is
- * created again; Task Surface rows are process-local. Every claimed row ends committed (durable user
- * message) or discarded.
+ * One session's queue, in front of its turn loop (`turnMachine`, which owns claims, admission and
+ * turns: the driver runs as its invoked `runTurn` actor, `turn/ended` is written as its effect).
+ * The inbox holds the rows themselves: ordinary rows are also saved in the store (until their
+ * message is durable or they are discarded) and restored when the inbox is created again; Task
+ * Surface rows are process-local. Every claimed row ends committed (durable user message) or
+ * discarded.
  */
 export class Inbox {
   readonly rows: QueuedMessage[] = [];
   readonly actor: Actor<typeof turnMachine>;
   readonly #claimed = new Map<InboxItemId, QueuedMessage>();
-  #admitted: UserMessageEvent[] = [];
-  #running: { controller: AbortController; done: Promise<void> } | null = null;
   /** The running turn's reply as streamed so far (transient, never logged). */
   #streaming: { turnId: TurnId; text: string } | null = null;
   #scheduled = false;
@@ -61,12 +61,32 @@ export class Inbox {
     const restored = restoreQueued(this.#store, sessionId, this.session.userMessages);
     this.rows.push(...restored.rows);
     this.#order = restored.nextOrder;
-    this.actor = createActor(turnMachine, { input: { sessionId }, inspect: deps.inspect });
+    const machine = turnMachine.provide({
+      actors: { runTurn: fromCallback<TurnDriverEvent, TurnRun>(({ input, sendBack, receive }) => this.#runTurn(input, sendBack, receive)) },
+      actions: {
+        beginTurn: assign(({ context }) => ({
+          turn: { turnId: deps.ids.turn(), input: context.admitted }, admitted: [], turns: context.turns + 1,
+        })),
+        beginRecoveredTurn: assign(({ context, event }) => {
+          assertEvent(event, 'turn.recovered');
+          const turnId = deps.ids.turn();
+          return { turn: event.rerunOf ? { turnId, input: event.input, rerunOf: event.rerunOf } : { turnId, input: event.input }, turns: context.turns + 1 };
+        }),
+        logTurnEnded: ({ context, event }) => this.#logTurnEnded(context.turn!.turnId, event),
+      },
+    });
+    this.actor = createActor(machine, { input: { sessionId }, inspect: deps.inspect });
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
+    this.actor.on('turn.concluded', () => deps.publish(sessionId));
+    this.actor.on('turn.finished', () => {
+      deps.publish(sessionId);
+      this.#schedule();
+      deps.onIdle();
+    });
     this.actor.start();
     recoverUnfinished(this.session, liveTurnsOf(deps.sessions), {
       append: (event) => this.deps.sessions.append(sessionId, event),
-      rerun: (input, rerunOf) => this.#startTurn(deps.ids.turn(), input, rerunOf),
+      rerun: (input, rerunOf) => this.actor.send(rerunOf ? { type: 'turn.recovered', input, rerunOf } : { type: 'turn.recovered', input }),
       report: (error) => deps.report(new HostStoreError(sessionId, 'the recovery of unfinished work', error)),
     });
     if (this.rows.length) this.#schedule();
@@ -100,8 +120,7 @@ export class Inbox {
 
   /** 'running' while a turn runs (admitting rows alone is not the agent working). */
   get turnState(): 'idle' | 'running' {
-    const snapshot = this.actor.getSnapshot();
-    return snapshot.matches('running') || snapshot.matches('concluded') ? 'running' : 'idle';
+    return this.actor.getSnapshot().hasTag('running') ? 'running' : 'idle';
   }
 
   /**
@@ -111,8 +130,8 @@ export class Inbox {
    */
   get isIdle(): boolean {
     const snapshot = this.actor.getSnapshot();
-    if (this.#scheduled || this.#running || snapshot.matches('running') || snapshot.matches('concluded')) return false;
-    return this.deps.autoAdmit ? snapshot.matches('idle') && this.rows.length === 0 : true;
+    if (this.#scheduled || snapshot.hasTag('running')) return false;
+    return this.deps.autoAdmit ? snapshot.hasTag('waiting') && this.rows.length === 0 : true;
   }
 
   /** Rows placed `queued` (waiting for a later turn). */
@@ -224,10 +243,9 @@ export class Inbox {
     }
     // After the append: a stop (or a store error) here leaves a stored row the next start drops as durable.
     if (isKept(row)) this.#tolerate('deleting an admitted message\'s queue row', () => this.#store.deleteQueued(this.sessionId, row.id));
-    if (!this.actor.getSnapshot().matches('running')) this.#admitted.push(event);
-    this.actor.send({ type: 'admission.committed', itemId });
     this.deps.observer.committed(this.sessionId, row, event);
-    this.#maybeStartTurn();
+    // Starts a turn once every claim has settled (the machine decides; a running turn takes it as steering).
+    this.actor.send({ type: 'admission.committed', itemId, message: event });
     this.deps.publish(this.sessionId);
     this.deps.onIdle();
     return event;
@@ -250,9 +268,8 @@ export class Inbox {
   #discarded(row: QueuedMessage, reason: string, keepStored: boolean): void {
     const itemId = row.id;
     if (!keepStored && isKept(row)) this.#tolerate('deleting a discarded queue row', () => this.#store.deleteQueued(this.sessionId, row.id));
-    this.actor.send({ type: 'admission.discarded', itemId, reason });
     this.deps.observer.discarded(this.sessionId, row, reason);
-    this.#maybeStartTurn();
+    this.actor.send({ type: 'admission.discarded', itemId, reason });
     this.deps.publish(this.sessionId);
     this.#schedule();
     this.deps.onIdle();
@@ -277,7 +294,7 @@ export class Inbox {
 
   /** Auto-admission: claims every row at once (steering first), then commits them a tick later. */
   #drain(): void {
-    if (this.#disposed || !this.actor.getSnapshot().matches('idle') || this.rows.length === 0) {
+    if (this.#disposed || !this.actor.getSnapshot().hasTag('waiting') || this.rows.length === 0) {
       this.deps.onIdle();
       return;
     }
@@ -294,32 +311,23 @@ export class Inbox {
     return freshId('call', this.deps.ids.call, (callId) => this.deps.sessions.store.findCall(this.sessionId, callId).call !== undefined);
   }
 
-  #maybeStartTurn(): void {
-    const turnId = this.deps.ids.turn();
-    if (!this.actor.getSnapshot().can({ type: 'turn.started', turnId })) return;
-    const input = this.#admitted;
-    this.#admitted = [];
-    this.#startTurn(turnId, input);
-  }
-
   /**
-   * Starts a turn for `input`: after admission (the machine is admitting), or on load for work a
-   * stopped process left (`recovered`; `rerunOf` names the interrupted turn this one runs again).
+   * The invoked `runTurn` actor: logs `turn/started` (if the store refuses, the turn ends `failed`
+   * at once and nothing more is written: the messages stay durable and the next start answers them),
+   * runs the driver and sends back `turn.ended` when it settles. `abort` cancels the driver.
    */
-  #startTurn(turnId: TurnId, input: UserMessageEvent[], rerunOf?: TurnId): void {
+  #runTurn({ turnId, input, rerunOf }: TurnRun, sendBack: (event: TurnEvent) => void, receive: (listener: (event: TurnDriverEvent) => void) => void): () => void {
     const live = liveTurnsOf(this.deps.sessions);
-    live.add(turnId);
-    const recovered = this.actor.getSnapshot().matches('idle');
-    let started = true;
     try {
       this.deps.sessions.append(this.sessionId, rerunOf ? { type: 'turn/started', turnId, rerunOf } : { type: 'turn/started', turnId });
     } catch (error) {
-      // The turn cannot be logged: it ends at once (the messages stay durable; the next start answers them).
-      started = false;
       this.deps.report(new HostStoreError(this.sessionId, `the start of turn ${turnId}`, error));
+      sendBack({ type: 'turn.ended', outcome: 'failed', logged: false });
+      return () => undefined;
     }
-    this.actor.send(recovered ? { type: 'turn.recovered', turnId } : { type: 'turn.started', turnId });
+    live.add(turnId);
     const controller = new AbortController();
+    receive((event) => controller.abort(new Error(event.reason)));
     const turn = createAgentTurn({
       sessionId: this.sessionId, turnId, input, signal: controller.signal,
       session: () => this.session,
@@ -329,43 +337,44 @@ export class Inbox {
       admitSteering: () => this.admitSteering(),
       mintCallId: () => this.#freshCallId(),
       mintMessageId: this.deps.ids.message,
-      onConcluded: () => {
-        this.actor.send({ type: 'agent.concluded' });
-        this.deps.publish(this.sessionId);
-      },
+      onConcluded: () => sendBack({ type: 'agent.concluded' }),
       onPartial: (text) => {
         if (text === null && this.#streaming === null) return;
         this.#streaming = text === null ? null : { turnId, text };
         this.deps.publish(this.sessionId);
       },
     });
-    const finish = (outcome: TurnEndOutcome, error?: string) => {
+    const end = (outcome: TurnEndOutcome, error?: string) => {
       turn.close();
-      this.#running = null;
       live.delete(turnId);
-      const ended = error === undefined ? { type: 'turn/ended' as const, turnId, outcome }
-        : { type: 'turn/ended' as const, turnId, outcome, error };
-      // Not stored: the turn still ends here; the next start of the session finds it interrupted.
-      if (started) this.#tolerate(`the end of turn ${turnId}`, () => this.deps.sessions.append(this.sessionId, ended));
-      this.actor.send({ type: 'turn.ended', outcome });
-      this.deps.publish(this.sessionId);
-      this.#schedule();
-      this.deps.onIdle();
+      sendBack(error === undefined ? { type: 'turn.ended', outcome, logged: true } : { type: 'turn.ended', outcome, error, logged: true });
     };
     const driver = this.deps.driver;
-    if (!driver || !started) {
-      finish(started ? 'completed' : 'failed');
-      return;
+    if (!driver) {
+      end('completed');
+      return () => undefined;
     }
     const outcomeOf = () => (controller.signal.aborted ? 'cancelled' : turn.concluded ? 'concluded' : 'completed');
-    const done = Promise.resolve()
+    void Promise.resolve()
       .then(() => driver.runTurn(turn))
       .then(
-        () => finish(outcomeOf()),
-        (error: unknown) => finish(controller.signal.aborted ? 'cancelled' : 'failed', String((error as Error)?.message ?? error)),
+        () => end(outcomeOf()),
+        (error: unknown) => end(controller.signal.aborted ? 'cancelled' : 'failed', String((error as Error)?.message ?? error)),
       )
       .catch((error: unknown) => this.deps.report(error instanceof Error ? error : new Error(String(error))));
-    this.#running = { controller, done };
+    // The machine stopped under a running turn (it is only stopped after the turn ended): abort it.
+    return () => {
+      if (live.has(turnId)) controller.abort(new Error('stopped'));
+    };
+  }
+
+  /** The effect of `turn.ended`: `turn/ended` in the log (a store error is reported; the next start finds the turn interrupted). */
+  #logTurnEnded(turnId: TurnId, event: TurnEvent): void {
+    assertEvent(event, 'turn.ended');
+    if (!event.logged) return;
+    const ended = event.error === undefined ? { type: 'turn/ended' as const, turnId, outcome: event.outcome }
+      : { type: 'turn/ended' as const, turnId, outcome: event.outcome, error: event.error };
+    this.#tolerate(`the end of turn ${turnId}`, () => this.deps.sessions.append(this.sessionId, ended));
   }
 
   claimedRows(): QueuedMessage[] {
@@ -388,10 +397,9 @@ export class Inbox {
       }
     }
     for (const itemId of [...this.#claimed.keys()]) this.#discard(itemId, reason, keepStored);
-    const running = this.#running;
-    if (!running) return Promise.resolve();
-    running.controller.abort(new Error(reason));
-    return running.done;
+    if (!this.actor.getSnapshot().hasTag('running')) return Promise.resolve();
+    this.actor.send({ type: 'turn.cancel', reason });
+    return waitFor(this.actor, (snapshot) => !snapshot.hasTag('running'), { timeout: Infinity }).then(() => undefined);
   }
 
   /** Closes the live inbox; stored ordinary rows stay for the next time the session is opened. */

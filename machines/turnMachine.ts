@@ -1,57 +1,85 @@
-import { assertEvent, assign, emit, setup } from 'xstate';
-import type { InboxItemId, SessionId, TurnId } from '../protocol/index.js';
+import { assertEvent, assign, emit, fromCallback, sendTo, setup } from 'xstate';
+import type { InboxItemId, SessionId, TurnId, UserMessageEvent } from '../protocol/index.js';
 
 /*
- * A session's inbox and turn loop. Rows are claimed from the queue, each claim ends in exactly one
- * generic terminal outcome (`committed`: its user message is durable; `discarded`), and a turn runs
- * once at least one claimed row was committed. The machine knows nothing of Task Surface: observers
- * learn outcomes from the emitted `claim.*` events.
+ * A session's turn loop. Rows are claimed from the queue, each claim ends in exactly one generic
+ * terminal outcome (`committed`: its user message is durable; `discarded`), and a turn starts as soon
+ * as every claim settled and at least one was committed. The turn itself is the invoked `runTurn`
+ * actor (the host provides it: it logs `turn/started` and runs the agent driver) and ends with the
+ * `turn.ended` event it sends back; `logTurnEnded` (host-provided) writes `turn/ended` as the
+ * transition's effect. The machine knows nothing of Task Surface: observers learn outcomes from the
+ * emitted events.
  */
 
 export type TurnEndOutcome = 'completed' | 'concluded' | 'failed' | 'cancelled' | 'interrupted';
+
+/** The turn the machine runs: its id, the messages it answers and the interrupted turn it reruns. */
+export interface TurnRun {
+  turnId: TurnId;
+  input: UserMessageEvent[];
+  rerunOf?: TurnId;
+}
 
 export interface TurnContext {
   sessionId: SessionId;
   /** Rows claimed and not yet committed or discarded. */
   claims: InboxItemId[];
-  /** Rows committed since the last turn started: the next turn's input. */
-  admitted: number;
-  turnId: TurnId | null;
+  /** Messages committed since the last turn started: the next turn's input. */
+  admitted: UserMessageEvent[];
+  /** The running turn (null between turns). */
+  turn: TurnRun | null;
+  /** Turns started so far (the default turn id minter numbers them). */
+  turns: number;
 }
 
 export type TurnEvent =
   /** The inbox dequeued a row for admission (placement `queued`, or `steering` into a running turn). */
   | { type: 'queue.claimed'; itemId: InboxItemId }
   /** The claimed row's user message is durable. */
-  | { type: 'admission.committed'; itemId: InboxItemId }
+  | { type: 'admission.committed'; itemId: InboxItemId; message: UserMessageEvent }
   /** The claimed row was rejected, cancelled or disposed before it became durable. */
   | { type: 'admission.discarded'; itemId: InboxItemId; reason: string }
-  /** The host started a turn for the admitted rows. */
-  | { type: 'turn.started'; turnId: TurnId }
   /** On load, the host answers durable messages no turn answered (an interrupted turn's rerun). */
-  | { type: 'turn.recovered'; turnId: TurnId }
-  /** A tool concluded the turn (a human checkpoint): the agent does not continue. */
+  | { type: 'turn.recovered'; input: UserMessageEvent[]; rerunOf?: TurnId }
+  /** Stop the running turn (a rewind, a closed session): the driver is aborted and ends `cancelled`. */
+  | { type: 'turn.cancel'; reason: string }
+  /** From the driver: a tool concluded the turn (a human checkpoint); the agent does not continue. */
   | { type: 'agent.concluded' }
-  | { type: 'turn.ended'; outcome: TurnEndOutcome };
+  /** From the driver: the turn is over. `logged` false: its start was never stored (nothing to end). */
+  | { type: 'turn.ended'; outcome: TurnEndOutcome; error?: string; logged: boolean };
 
 export type TurnEmitted =
   | { type: 'claim.started'; itemId: InboxItemId }
   | { type: 'claim.committed'; itemId: InboxItemId }
-  | { type: 'claim.discarded'; itemId: InboxItemId; reason: string };
+  | { type: 'claim.discarded'; itemId: InboxItemId; reason: string }
+  | { type: 'turn.started'; turnId: TurnId }
+  | { type: 'turn.concluded'; turnId: TurnId }
+  | { type: 'turn.finished'; turnId: TurnId; outcome: TurnEndOutcome };
 
-const claimHandlers = {
-  'queue.claimed': { guard: 'isUnclaimed', actions: ['addClaim', 'reportClaim'] },
+/** What the driver actor receives from the machine. */
+export type TurnDriverEvent = { type: 'abort'; reason: string };
+
+const settleHandlers = {
   'admission.committed': { guard: 'isClaimed', actions: ['removeClaim', 'reportCommitted'] },
   'admission.discarded': { guard: 'isClaimed', actions: ['removeClaim', 'reportDiscarded'] },
 } as const;
 
-/** A session's inbox and turn loop: idle, admitting, running, concluded (see the file comment). */
+const endHandlers = [
+  { guard: 'hasOpenClaims', target: '#turn.admitting', actions: ['logTurnEnded', 'reportEnded', 'endTurn'] },
+  { target: '#turn.idle', actions: ['logTurnEnded', 'reportEnded', 'endTurn'] },
+] as const;
+
+/** A session's turn loop: idle, admitting, turn (working, concluded); see the file comment. */
 export const turnMachine = setup({
   types: {
     input: {} as { sessionId: SessionId },
     context: {} as TurnContext,
     events: {} as TurnEvent,
     emitted: {} as TurnEmitted,
+  },
+  actors: {
+    /** The turn's work (the host's driver). Default: waits for `turn.ended` sent from outside. */
+    runTurn: fromCallback<TurnDriverEvent, TurnRun>(() => undefined),
   },
   guards: {
     isClaimed: ({ context, event }) => {
@@ -62,8 +90,8 @@ export const turnMachine = setup({
       assertEvent(event, 'queue.claimed');
       return !context.claims.includes(event.itemId);
     },
-    canStartTurn: ({ context }) => context.claims.length === 0 && context.admitted > 0,
-    hasSettledWithoutInput: ({ context }) => context.claims.length === 0 && context.admitted === 0,
+    canStartTurn: ({ context }) => context.claims.length === 0 && context.admitted.length > 0,
+    hasSettledWithoutInput: ({ context }) => context.claims.length === 0 && context.admitted.length === 0,
     hasOpenClaims: ({ context }) => context.claims.length > 0,
   },
   actions: {
@@ -79,12 +107,29 @@ export const turnMachine = setup({
         return context.claims.filter((id) => id !== event.itemId);
       },
     }),
-    countAdmitted: assign({ admitted: ({ context }) => context.admitted + 1 }),
-    startTurn: assign(({ event }) => {
-      assertEvent(event, ['turn.started', 'turn.recovered']);
-      return { turnId: event.turnId, admitted: 0 };
+    addAdmitted: assign({
+      admitted: ({ context, event }) => {
+        assertEvent(event, 'admission.committed');
+        return [...context.admitted, event.message];
+      },
     }),
-    endTurn: assign({ turnId: null }),
+    /** Takes the admitted messages as the new turn's input. The host provides its own turn id minter. */
+    beginTurn: assign(({ context }) => ({
+      turn: { turnId: `turn-${context.turns + 1}` as TurnId, input: context.admitted },
+      admitted: [], turns: context.turns + 1,
+    })),
+    beginRecoveredTurn: assign(({ context, event }) => {
+      assertEvent(event, 'turn.recovered');
+      const turnId = `turn-${context.turns + 1}` as TurnId;
+      return { turn: event.rerunOf ? { turnId, input: event.input, rerunOf: event.rerunOf } : { turnId, input: event.input }, turns: context.turns + 1 };
+    }),
+    /** The store write of `turn/ended` (host-provided; it must not throw). */
+    logTurnEnded: () => undefined,
+    endTurn: assign({ turn: null }),
+    abortTurn: sendTo('driver', ({ event }) => {
+      assertEvent(event, 'turn.cancel');
+      return { type: 'abort' as const, reason: event.reason };
+    }),
     reportClaim: emit(({ event }) => {
       assertEvent(event, 'queue.claimed');
       return { type: 'claim.started' as const, itemId: event.itemId };
@@ -97,47 +142,60 @@ export const turnMachine = setup({
       assertEvent(event, 'admission.discarded');
       return { type: 'claim.discarded' as const, itemId: event.itemId, reason: event.reason };
     }),
+    reportStarted: emit(({ context }) => ({ type: 'turn.started' as const, turnId: context.turn!.turnId })),
+    reportConcluded: emit(({ context }) => ({ type: 'turn.concluded' as const, turnId: context.turn!.turnId })),
+    reportEnded: emit(({ context, event }) => {
+      assertEvent(event, 'turn.ended');
+      return { type: 'turn.finished' as const, turnId: context.turn!.turnId, outcome: event.outcome };
+    }),
   },
 }).createMachine({
   id: 'turn',
-  context: ({ input }) => ({ sessionId: input.sessionId, claims: [], admitted: 0, turnId: null }),
+  context: ({ input }) => ({ sessionId: input.sessionId, claims: [], admitted: [], turn: null, turns: 0 }),
   initial: 'idle',
   states: {
     idle: {
+      tags: 'waiting',
       on: {
         'queue.claimed': { target: 'admitting', actions: ['addClaim', 'reportClaim'] },
-        'turn.recovered': { target: 'running', actions: 'startTurn' },
+        'turn.recovered': { target: 'turn', actions: 'beginRecoveredTurn' },
       },
     },
     admitting: {
-      always: { guard: 'hasSettledWithoutInput', target: 'idle' },
+      tags: 'admitting',
+      always: [
+        { guard: 'hasSettledWithoutInput', target: 'idle' },
+        { guard: 'canStartTurn', target: 'turn', actions: 'beginTurn' },
+      ],
       on: {
-        'queue.claimed': claimHandlers['queue.claimed'],
-        'admission.committed': { guard: 'isClaimed', actions: ['removeClaim', 'countAdmitted', 'reportCommitted'] },
-        'admission.discarded': claimHandlers['admission.discarded'],
-        'turn.started': { guard: 'canStartTurn', target: 'running', actions: 'startTurn' },
+        'queue.claimed': { guard: 'isUnclaimed', actions: ['addClaim', 'reportClaim'] },
+        'admission.committed': { guard: 'isClaimed', actions: ['removeClaim', 'addAdmitted', 'reportCommitted'] },
+        'admission.discarded': settleHandlers['admission.discarded'],
       },
     },
-    running: {
-      // Rows claimed while a turn runs steer into it: their messages join the running turn's log.
+    turn: {
+      tags: 'running',
+      entry: 'reportStarted',
+      invoke: { id: 'driver', src: 'runTurn', input: ({ context }) => context.turn! },
       on: {
-        ...claimHandlers,
-        'agent.concluded': 'concluded',
-        'turn.ended': [
-          { guard: 'hasOpenClaims', target: 'admitting', actions: 'endTurn' },
-          { target: 'idle', actions: 'endTurn' },
-        ],
+        'turn.cancel': { actions: 'abortTurn' },
+        'turn.ended': endHandlers,
       },
-    },
-    concluded: {
-      // Past a human checkpoint nothing more is claimed into this turn; late outcomes still land.
-      on: {
-        'admission.committed': claimHandlers['admission.committed'],
-        'admission.discarded': claimHandlers['admission.discarded'],
-        'turn.ended': [
-          { guard: 'hasOpenClaims', target: 'admitting', actions: 'endTurn' },
-          { target: 'idle', actions: 'endTurn' },
-        ],
+      initial: 'working',
+      states: {
+        working: {
+          // Rows claimed while a turn works steer into it: their messages join the running turn's log.
+          on: {
+            'queue.claimed': { guard: 'isUnclaimed', actions: ['addClaim', 'reportClaim'] },
+            ...settleHandlers,
+            'agent.concluded': { target: 'concluded', actions: 'reportConcluded' },
+          },
+        },
+        concluded: {
+          // Past a human checkpoint nothing more is claimed into this turn; late outcomes still land.
+          tags: 'concluded',
+          on: settleHandlers,
+        },
       },
     },
   },
