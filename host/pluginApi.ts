@@ -1,5 +1,6 @@
 import type { NewSessionEvent, SessionEvent, SessionId } from '../protocol/index.js';
 import type { Sessions } from './sessions.js';
+import { validateNewEvent } from './store/codec.js';
 import type { ToolRegistry } from './tools/registry.js';
 import type { HostPluginApi, InspectObserver, StepContext } from './types.js';
 
@@ -50,7 +51,8 @@ export interface PluginApiDeps {
 export function createPluginApi(d: PluginApiDeps): HostPluginApi {
   const api: HostPluginApi = {
     now: () => d.clock(),
-    append: (sessionId: SessionId, event: NewSessionEvent) => d.sessions.append(sessionId, event),
+    // A plugin's event is checked here, once: the store stamps events without parsing them again.
+    append: (sessionId: SessionId, event: NewSessionEvent) => d.sessions.append(sessionId, validateNewEvent(sessionId, event)),
     events: (sessionId) => d.sessions.get(sessionId).effective.slice(),
     onEvent: (listener) => HostSignals.add(d.signals.events, listener),
     onReset: (listener) => HostSignals.add(d.signals.resets, listener),

@@ -25,6 +25,33 @@ export interface AgentTurnOptions {
   onPartial?(text: string | null): void;
 }
 
+/** Whether `value` is plain JSON (what the log can store and give back unchanged). */
+function isJsonValue(value: unknown, depth = 0): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || depth > 200) return false;
+  if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1));
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  for (const key in value) if (!isJsonValue((value as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
+}
+
+/**
+ * What a driver passes in is checked once, here: the log stamps host-built events without parsing
+ * them again. A bad value throws a TypeError naming it, and nothing is appended.
+ */
+function checkDriverInput(name: unknown, args: unknown, options: ToolCallOptions = {}): void {
+  if (typeof name !== 'string' || name.length === 0) throw new TypeError('callTool: the tool name must be a non-empty string');
+  if (!isJsonValue(args)) throw new TypeError(`callTool(${name}): the arguments must be plain JSON values`);
+  if (options.origin !== undefined && options.origin !== 'model' && options.origin !== 'code') {
+    throw new TypeError(`callTool(${name}): origin must be "model" or "code"`);
+  }
+  if (options.agent !== undefined && options.agent !== 'root' && options.agent !== 'subagent') {
+    throw new TypeError(`callTool(${name}): agent must be "root" or "subagent"`);
+  }
+}
+
 /** The conditional tools announced by `tools/changed` events of the effective log. */
 function announcedTools(events: Iterable<SessionEvent>): Set<string> {
   const announced = new Set<string>();
@@ -111,6 +138,11 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
         concludeRequested = false;
       }
     }
+    // A tool is code the host registered but does not type-check at run time: its outcome is checked once.
+    if (typeof outcome?.ok !== 'boolean' || typeof outcome.content !== 'string' || (outcome.meta !== undefined && !isJsonValue(outcome.meta))) {
+      outcome = { ok: false, content: `The tool ${name} failed: it returned an invalid result.` };
+      concludeRequested = false;
+    }
     const result = outcome.meta === undefined
       ? { ok: outcome.ok, content: outcome.content }
       : { ok: outcome.ok, content: outcome.content, meta: outcome.meta };
@@ -141,6 +173,7 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
       return { tools, messages: promptMessages(o.session().effective) };
     },
     async callTool(name, args, options = {}) {
+      checkDriverInput(name, args, options);
       const callId = o.mintCallId();
       if (ended() || concluded) return { ok: false, content: refusal(), callId };
       const exclusive = !o.tools.get(name)?.concurrencySafe;
@@ -152,6 +185,8 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
       return { ...outcome, callId };
     },
     async rejectCall(name, rawArgs, reason) {
+      checkDriverInput(name, rawArgs);
+      if (typeof reason !== 'string') throw new TypeError(`rejectCall(${name}): the reason must be a string`);
       const callId = o.mintCallId();
       if (ended() || concluded) return { callId };
       await scheduler.run(false, async () => {
@@ -164,6 +199,7 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
     },
     reply(text: string) {
       if (ended()) throw new Error(`turn ${o.turnId} has ended`);
+      if (typeof text !== 'string') throw new TypeError('reply: the text must be a string');
       o.append({ type: 'assistant/message', messageId: o.mintMessageId(), turnId: o.turnId, text });
       partial(null);
     },

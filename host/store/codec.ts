@@ -13,11 +13,28 @@ export class InvalidEventError extends Error {
   }
 }
 
-/** Numbers, stamps and validates an event before a store writes it; throws InvalidEventError. */
+/** The event types the log knows (the values of the union's discriminator). */
+const EVENT_TYPES: ReadonlySet<unknown> = SessionEventSchema._zod.propValues.type ?? new Set();
+
+/**
+ * Numbers and stamps an event before a store writes it. Events are built by host code and typed, so
+ * they are not parsed again here (what comes from outside was validated at its edge: the wire, tool
+ * arguments, plugin appends); a cheap guard still refuses what no typed code can build (not an
+ * object, an unknown type) with InvalidEventError. Every event is validated when it is read back.
+ */
 export function stampEvent(sessionId: SessionId, event: NewSessionEvent, seq: number, at: number): SessionEvent {
-  const parsed = SessionEventSchema.safeParse({ ...event, seq, at });
+  if (typeof event !== 'object' || event === null || !EVENT_TYPES.has((event as { type?: unknown }).type)) {
+    throw new InvalidEventError(sessionId, `type: expected one of ${[...EVENT_TYPES].join(', ')}`);
+  }
+  return { ...event, seq, at } as SessionEvent;
+}
+
+/** Validates an event from code the host does not type-check (a plugin); throws InvalidEventError. */
+export function validateNewEvent(sessionId: SessionId, event: NewSessionEvent): NewSessionEvent {
+  const parsed = SessionEventSchema.safeParse({ ...event, seq: 1, at: 0 });
   if (!parsed.success) throw new InvalidEventError(sessionId, describeIssues(parsed.error.issues));
-  return parsed.data;
+  const { seq: _seq, at: _at, ...checked } = parsed.data;
+  return checked as NewSessionEvent;
 }
 
 /** Parses stored JSON with `schema`; `corrupt(detail)` makes the error for a row that fails it. */

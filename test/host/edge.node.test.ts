@@ -75,6 +75,50 @@ for (const factory of storeFactories) {
       await assert.rejects(host.actionCards.act({ sessionId } as never), /actionCards\.act: callId: expected string/);
     });
 
+    it('what a driver, a tool or a plugin hands the log is checked once, at its edge; nothing bad is stored', async () => {
+      const sessionId = host.openSession();
+      const errors: string[] = [];
+      host.plugins.registerTool({
+        definition: { name: 'sloppy', description: 'returns a bad outcome', inputSchema: { type: 'object' } } as never,
+        modes: ['native', 'both'],
+        execute: () => ({ ok: 'yes', content: 5 }) as never,
+      });
+      driver.then(async (turn) => {
+        turn.step();
+        for (const args of [{ when: new Date(0) }, { n: Number.NaN }, { f: () => 1 }, { u: undefined }]) {
+          await turn.callTool('anything', args as never).then(() => errors.push('accepted'), (e: Error) => errors.push(`${e.name}: ${e.message}`));
+        }
+        await turn.callTool('', {}).catch((e: Error) => errors.push(e.message));
+        await turn.callTool('anything', {}, { origin: 'robot' as never }).catch((e: Error) => errors.push(e.message));
+        try { turn.reply(42 as never); } catch (e) { errors.push((e as Error).message); }
+        const sloppy = await turn.callTool('sloppy', {});
+        errors.push(`${sloppy.ok}: ${sloppy.content}`);
+      });
+      await host.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'go' });
+      host.inbox.claimNext(sessionId)!.commit();
+      await host.whenIdle(sessionId);
+      assert.deepEqual(errors, [
+        'TypeError: callTool(anything): the arguments must be plain JSON values',
+        'TypeError: callTool(anything): the arguments must be plain JSON values',
+        'TypeError: callTool(anything): the arguments must be plain JSON values',
+        'TypeError: callTool(anything): the arguments must be plain JSON values',
+        'callTool: the tool name must be a non-empty string',
+        'callTool(anything): origin must be "model" or "code"',
+        'reply: the text must be a string',
+        'false: The tool sloppy failed: it returned an invalid result.',
+      ]);
+      const log = handle.store.read(sessionId);
+      assert.deepEqual(log.filter((e) => e.type === 'tool/call').map((e) => e.type === 'tool/call' && e.name), ['sloppy']);
+      assert.ok(!log.some((e) => e.type === 'assistant/message'));
+      // A plugin's event is validated at the plugin API: refused, named, not stored.
+      const lastSeq = handle.store.lastSeq(sessionId);
+      assert.throws(() => host.plugins.append(sessionId, { type: 'turn/started', turnId: '' } as never),
+        (e: Error) => e.name === 'InvalidEventError' && /turnId must not be empty/.test(e.message));
+      assert.throws(() => host.plugins.append(sessionId, { type: 'action-cards/notice', through: 1, text: 'x', extra: 1 } as never),
+        (e: Error) => e.name === 'InvalidEventError');
+      assert.equal(handle.store.lastSeq(sessionId), lastSeq);
+    });
+
     it('after dispose, submit and dismiss throw and append nothing; getActive still reads', async () => {
       const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
       const lastSeq = handle.store.lastSeq(sessionId);
