@@ -12,6 +12,7 @@ import { freshId, type HostIds } from '../ids.js';
 import type { Inbox, InboxObserver } from '../inbox.js';
 import type { LoadedSession, Sessions } from '../sessions.js';
 import type { InspectObserver } from '../types.js';
+import { modelBuiltHere } from './tools.js';
 
 type SurfaceActor = Actor<typeof surfaceMachine>;
 
@@ -215,6 +216,11 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
     onEvent(session, event, reset) {
       const sessionId = session.record.sessionId;
       if (reset) return service.reset(session);
+      // The result this host just appended for the open surface carries the model its tool parsed.
+      if (event.type === 'tool/result' && session.surface.active?.callId === event.callId) {
+        const built = modelBuiltHere(event.meta);
+        if (built) models.set(sessionId, { callId: event.callId, model: built });
+      }
       const live = actors.get(sessionId);
       if (!live || (event.type !== 'user/message' && event.type !== 'task-surface/dismissed')) return;
       // The fold decided the outcome; the actors holding a submission follow it to release their record.

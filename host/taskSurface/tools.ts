@@ -1,6 +1,7 @@
 import {
   DEFAULT_LIMITS, formatModelIssues, parseShowTaskSurfaceArgs, showTaskSurfaceResultText, showTaskSurfaceTool,
-  type JsonValue, type SessionId, type TaskSurfaceId, type TaskSurfaceLimits, type TaskSurfacePresentationMeta,
+  type JsonValue, type NormalizedTaskSurfaceModel, type SessionId, type TaskSurfaceId, type TaskSurfaceLimits,
+  type TaskSurfacePresentationMeta,
 } from '../../protocol/index.js';
 import type { HostTool } from '../types.js';
 
@@ -10,6 +11,18 @@ export interface ShowTaskSurfaceDeps {
   mintSurfaceId(sessionId: SessionId): TaskSurfaceId;
   /** The session's open surface, if any (from the projection). */
   activeSurface(sessionId: SessionId): { surfaceId: TaskSurfaceId } | null;
+}
+
+/** The presentation metas this process's tool built (the objects themselves) and their parsed models. */
+const builtMetas = new WeakMap<object, NormalizedTaskSurfaceModel>();
+
+/**
+ * The normalized model of a `tool/result` meta this tool built in this process (the same object,
+ * not a copy read back from a store): it was parsed from the call's arguments moments before, so
+ * it need not be read and parsed again. Anything else (a meta read from the store) gives null.
+ */
+export function modelBuiltHere(meta: unknown): NormalizedTaskSurfaceModel | null {
+  return (typeof meta === 'object' && meta !== null && builtMetas.get(meta)) || null;
 }
 
 /**
@@ -40,6 +53,7 @@ export function createShowTaskSurfaceTool(deps: ShowTaskSurfaceDeps): HostTool {
       // Larger (or smaller) limits travel with the model, so a transcript row renders what was accepted.
       const custom = (Object.keys(DEFAULT_LIMITS) as (keyof TaskSurfaceLimits)[]).some((k) => deps.limits[k] !== DEFAULT_LIMITS[k]);
       if (custom) meta.limits = { ...deps.limits };
+      builtMetas.set(meta, parsed.model);
       ctx.concludeTurn();
       return {
         ok: true,
