@@ -52,6 +52,9 @@ export class Inbox {
   /** The running turn's reply as streamed so far (transient, never logged). */
   #streaming: { turnId: TurnId; text: string } | null = null;
   #scheduled = false;
+  /** The running turn's end is being written (the machine leaves `turn` as the write's effect). */
+  #ending = false;
+  #endStored = false;
   #disposed = false;
   /** The next row's `order` in the store. */
   #order = 0;
@@ -77,9 +80,10 @@ export class Inbox {
     });
     this.actor = createActor(machine, { input: { sessionId }, inspect: deps.inspect });
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
-    this.actor.on('turn.concluded', () => deps.publish(sessionId));
     this.actor.on('turn.finished', () => {
-      deps.publish(sessionId);
+      // The appended `turn/ended` already published the idle view; publish only if it was not stored.
+      if (!this.#endStored) deps.publish(sessionId);
+      this.#endStored = false;
       this.#schedule();
       deps.onIdle();
     });
@@ -120,7 +124,7 @@ export class Inbox {
 
   /** 'running' while a turn runs (admitting rows alone is not the agent working). */
   get turnState(): 'idle' | 'running' {
-    return this.actor.getSnapshot().hasTag('running') ? 'running' : 'idle';
+    return this.actor.getSnapshot().hasTag('running') && !this.#ending ? 'running' : 'idle';
   }
 
   /**
@@ -374,7 +378,15 @@ export class Inbox {
     if (!event.logged) return;
     const ended = event.error === undefined ? { type: 'turn/ended' as const, turnId, outcome: event.outcome }
       : { type: 'turn/ended' as const, turnId, outcome: event.outcome, error: event.error };
-    this.#tolerate(`the end of turn ${turnId}`, () => this.deps.sessions.append(this.sessionId, ended));
+    this.#ending = true;
+    try {
+      this.#tolerate(`the end of turn ${turnId}`, () => {
+        this.deps.sessions.append(this.sessionId, ended);
+        this.#endStored = true;
+      });
+    } finally {
+      this.#ending = false;
+    }
   }
 
   claimedRows(): QueuedMessage[] {

@@ -147,6 +147,28 @@ for (const factory of storeFactories) {
       assert.ok(host.plugins.isLiveRoot(sessionId));
     });
 
+    it('the view that carries turn/ended already says idle: a turn\'s end is one view', async () => {
+      const sessionId = host.openSession();
+      const views: SessionView[] = [];
+      host.watchSession(sessionId, (v) => views.push(v));
+      await say(host, sessionId, 'hello');
+      await host.whenIdle(sessionId);
+      const ended = handle.store.read(sessionId).find((e) => e.type === 'turn/ended')!;
+      const atEnd = views.filter((v) => v.lastSeq === ended.seq);
+      assert.deepEqual(atEnd.map((v) => v.turn), ['idle']);
+      assert.ok(views.some((v) => v.turn === 'running' && v.lastSeq === ended.seq - 1));
+    });
+
+    it('the turn loop is visible in the inspector: its driver is the invoked runTurn actor', async () => {
+      const sessionId = host.openSession();
+      await say(host, sessionId, 'hello');
+      await host.whenIdle(sessionId);
+      const actors = inspected.filter((e) => e.type === '@xstate.actor').map((e) => e.actorRef as { id: string; logic?: { id?: string } });
+      assert.ok(actors.some((a) => a.id === 'driver' && a.logic?.id === undefined), 'the driver runs as an invoked actor');
+      const events = inspected.filter((e) => e.type === '@xstate.event').map((e) => (e.event as { type: string }).type);
+      for (const type of ['queue.claimed', 'admission.committed', 'turn.ended']) assert.ok(events.includes(type), type);
+    });
+
     it('passes inspect to every actor it creates (turn loop and surface)', async () => {
       const { sessionId, surfaceId } = await withOpenSurface(host, driver);
       await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
