@@ -1,5 +1,5 @@
-import { assertEvent, assign, createActor, fromCallback, waitFor, type Actor } from 'xstate';
-import { turnMachine, type TurnDriverEvent, type TurnEndOutcome, type TurnEvent, type TurnRun } from '../machines/turnMachine.js';
+import { createActor, waitFor, type Actor } from 'xstate';
+import type { turnMachine } from '../machines/turnMachine.js';
 import type {
   InboxItemId, MessageId, MessageSource, QueuedMessage, SessionId, TurnId, UserMessageEvent,
 } from '../protocol/index.js';
@@ -9,7 +9,7 @@ import { freshId, type HostIds } from './ids.js';
 import { liveTurnsOf, recoverUnfinished } from './recovery.js';
 import type { LoadedSession, Sessions } from './sessions.js';
 import type { ToolRegistry } from './tools/registry.js';
-import { createAgentTurn } from './turn.js';
+import { TurnLoop } from './turnLoop.js';
 import type { AgentDriver, ClaimHandle, InspectObserver, StepContext } from './types.js';
 
 /** Learns every row's fate without knowing what the row is for (the Task Surface service listens). */
@@ -52,9 +52,7 @@ export class Inbox {
   /** The running turn's reply as streamed so far (transient, never logged). */
   #streaming: { turnId: TurnId; text: string } | null = null;
   #scheduled = false;
-  /** The running turn's end is being written (the machine leaves `turn` as the write's effect). */
-  #ending = false;
-  #endStored = false;
+  readonly #loop: TurnLoop;
   #disposed = false;
   /** The next row's `order` in the store. */
   #order = 0;
@@ -64,26 +62,22 @@ export class Inbox {
     const restored = restoreQueued(this.#store, sessionId, this.session.userMessages);
     this.rows.push(...restored.rows);
     this.#order = restored.nextOrder;
-    const machine = turnMachine.provide({
-      actors: { runTurn: fromCallback<TurnDriverEvent, TurnRun>(({ input, sendBack, receive }) => this.#runTurn(input, sendBack, receive)) },
-      actions: {
-        beginTurn: assign(({ context }) => ({
-          turn: { turnId: deps.ids.turn(), input: context.admitted }, admitted: [], turns: context.turns + 1,
-        })),
-        beginRecoveredTurn: assign(({ context, event }) => {
-          assertEvent(event, 'turn.recovered');
-          const turnId = deps.ids.turn();
-          return { turn: event.rerunOf ? { turnId, input: event.input, rerunOf: event.rerunOf } : { turnId, input: event.input }, turns: context.turns + 1 };
-        }),
-        logTurnEnded: ({ context, event }) => this.#logTurnEnded(context.turn!.turnId, event),
+    this.#loop = new TurnLoop({
+      sessionId, sessions: deps.sessions, tools: deps.tools, ids: deps.ids, driver: deps.driver,
+      beforeStep: deps.beforeStep, report: deps.report,
+      admitSteering: () => this.admitSteering(),
+      mintCallId: () => this.#freshCallId(),
+      onPartial: (turnId, text) => {
+        if (text === null && this.#streaming === null) return;
+        this.#streaming = text === null ? null : { turnId, text };
+        deps.publish(sessionId);
       },
     });
-    this.actor = createActor(machine, { input: { sessionId }, inspect: deps.inspect });
+    this.actor = createActor(this.#loop.machine, { input: { sessionId }, inspect: deps.inspect });
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
     this.actor.on('turn.finished', () => {
       // The appended `turn/ended` already published the idle view; publish only if it was not stored.
-      if (!this.#endStored) deps.publish(sessionId);
-      this.#endStored = false;
+      if (!this.#loop.takeEndStored()) deps.publish(sessionId);
       this.#schedule();
       deps.onIdle();
     });
@@ -124,7 +118,7 @@ export class Inbox {
 
   /** 'running' while a turn runs (admitting rows alone is not the agent working). */
   get turnState(): 'idle' | 'running' {
-    return this.actor.getSnapshot().hasTag('running') && !this.#ending ? 'running' : 'idle';
+    return this.actor.getSnapshot().hasTag('running') && !this.#loop.ending ? 'running' : 'idle';
   }
 
   /**
@@ -313,80 +307,6 @@ export class Inbox {
   /** A call id not used in this session's log (deterministic minters restart with the process). */
   #freshCallId() {
     return freshId('call', this.deps.ids.call, (callId) => this.deps.sessions.store.findCall(this.sessionId, callId).call !== undefined);
-  }
-
-  /**
-   * The invoked `runTurn` actor: logs `turn/started` (if the store refuses, the turn ends `failed`
-   * at once and nothing more is written: the messages stay durable and the next start answers them),
-   * runs the driver and sends back `turn.ended` when it settles. `abort` cancels the driver.
-   */
-  #runTurn({ turnId, input, rerunOf }: TurnRun, sendBack: (event: TurnEvent) => void, receive: (listener: (event: TurnDriverEvent) => void) => void): () => void {
-    const live = liveTurnsOf(this.deps.sessions);
-    try {
-      this.deps.sessions.append(this.sessionId, rerunOf ? { type: 'turn/started', turnId, rerunOf } : { type: 'turn/started', turnId });
-    } catch (error) {
-      this.deps.report(new HostStoreError(this.sessionId, `the start of turn ${turnId}`, error));
-      sendBack({ type: 'turn.ended', outcome: 'failed', logged: false });
-      return () => undefined;
-    }
-    live.add(turnId);
-    const controller = new AbortController();
-    receive((event) => controller.abort(new Error(event.reason)));
-    const turn = createAgentTurn({
-      sessionId: this.sessionId, turnId, input, signal: controller.signal,
-      session: () => this.session,
-      append: (event) => this.deps.sessions.append(this.sessionId, event),
-      tools: this.deps.tools,
-      beforeStep: this.deps.beforeStep,
-      admitSteering: () => this.admitSteering(),
-      mintCallId: () => this.#freshCallId(),
-      mintMessageId: this.deps.ids.message,
-      onConcluded: () => sendBack({ type: 'agent.concluded' }),
-      onPartial: (text) => {
-        if (text === null && this.#streaming === null) return;
-        this.#streaming = text === null ? null : { turnId, text };
-        this.deps.publish(this.sessionId);
-      },
-    });
-    const end = (outcome: TurnEndOutcome, error?: string) => {
-      turn.close();
-      live.delete(turnId);
-      sendBack(error === undefined ? { type: 'turn.ended', outcome, logged: true } : { type: 'turn.ended', outcome, error, logged: true });
-    };
-    const driver = this.deps.driver;
-    if (!driver) {
-      end('completed');
-      return () => undefined;
-    }
-    const outcomeOf = () => (controller.signal.aborted ? 'cancelled' : turn.concluded ? 'concluded' : 'completed');
-    void Promise.resolve()
-      .then(() => driver.runTurn(turn))
-      .then(
-        () => end(outcomeOf()),
-        (error: unknown) => end(controller.signal.aborted ? 'cancelled' : 'failed', String((error as Error)?.message ?? error)),
-      )
-      .catch((error: unknown) => this.deps.report(error instanceof Error ? error : new Error(String(error))));
-    // The machine stopped under a running turn (it is only stopped after the turn ended): abort it.
-    return () => {
-      if (live.has(turnId)) controller.abort(new Error('stopped'));
-    };
-  }
-
-  /** The effect of `turn.ended`: `turn/ended` in the log (a store error is reported; the next start finds the turn interrupted). */
-  #logTurnEnded(turnId: TurnId, event: TurnEvent): void {
-    assertEvent(event, 'turn.ended');
-    if (!event.logged) return;
-    const ended = event.error === undefined ? { type: 'turn/ended' as const, turnId, outcome: event.outcome }
-      : { type: 'turn/ended' as const, turnId, outcome: event.outcome, error: event.error };
-    this.#ending = true;
-    try {
-      this.#tolerate(`the end of turn ${turnId}`, () => {
-        this.deps.sessions.append(this.sessionId, ended);
-        this.#endStored = true;
-      });
-    } finally {
-      this.#ending = false;
-    }
   }
 
   claimedRows(): QueuedMessage[] {

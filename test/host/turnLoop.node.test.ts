@@ -163,7 +163,7 @@ for (const factory of storeFactories) {
       const sessionId = host.openSession();
       await say(host, sessionId, 'hello');
       await host.whenIdle(sessionId);
-      const actors = inspected.filter((e) => e.type === '@xstate.actor').map((e) => e.actorRef as { id: string; logic?: { id?: string } });
+      const actors = inspected.filter((e) => e.type === '@xstate.actor').map((e) => e.actorRef as unknown as { id: string; logic?: { id?: string } });
       assert.ok(actors.some((a) => a.id === 'driver' && a.logic?.id === undefined), 'the driver runs as an invoked actor');
       const events = inspected.filter((e) => e.type === '@xstate.event').map((e) => (e.event as { type: string }).type);
       for (const type of ['queue.claimed', 'admission.committed', 'turn.ended']) assert.ok(events.includes(type), type);

@@ -1,0 +1,142 @@
+import { assertEvent, assign, fromCallback } from 'xstate';
+import {
+  turnMachine, type TurnDriverEvent, type TurnEndOutcome, type TurnEvent, type TurnRun,
+} from '../machines/turnMachine.js';
+import type { CallId, SessionId, TurnId } from '../protocol/index.js';
+import { HostStoreError } from './errors.js';
+import type { HostIds } from './ids.js';
+import { liveTurnsOf } from './recovery.js';
+import type { LoadedSession, Sessions } from './sessions.js';
+import type { ToolRegistry } from './tools/registry.js';
+import { createAgentTurn } from './turn.js';
+import type { AgentDriver, StepContext } from './types.js';
+
+export interface TurnLoopDeps {
+  sessionId: SessionId;
+  sessions: Sessions;
+  tools: ToolRegistry;
+  ids: HostIds;
+  driver: AgentDriver | undefined;
+  beforeStep(ctx: StepContext): void;
+  /** Claims and commits the session's steering rows into the running turn. */
+  admitSteering(): void;
+  mintCallId(): CallId;
+  /** The running turn's reply as streamed so far (null: none). */
+  onPartial(turnId: TurnId, text: string | null): void;
+  report(error: Error): void;
+}
+
+/**
+ * The host's side of one session's `turnMachine`: the driver as the invoked `runTurn` actor, the
+ * `turn/ended` write as the effect of `turn.ended`, and the host's turn id minter.
+ */
+export class TurnLoop {
+  readonly machine: typeof turnMachine;
+  /** The running turn's end is being written (the machine leaves `turn` as the write's effect). */
+  ending = false;
+  #endStored = false;
+
+  constructor(private readonly deps: TurnLoopDeps) {
+    this.machine = turnMachine.provide({
+      actors: {
+        runTurn: fromCallback<TurnDriverEvent, TurnRun>(({ input, sendBack, receive }) => this.#runTurn(input, sendBack, receive)),
+      },
+      actions: {
+        beginTurn: assign(({ context }) => ({
+          turn: { turnId: deps.ids.turn(), input: context.admitted }, admitted: [], turns: context.turns + 1,
+        })),
+        beginRecoveredTurn: assign(({ context, event }) => {
+          assertEvent(event, 'turn.recovered');
+          const turnId = deps.ids.turn();
+          const turn = event.rerunOf ? { turnId, input: event.input, rerunOf: event.rerunOf } : { turnId, input: event.input };
+          return { turn, turns: context.turns + 1 };
+        }),
+        logTurnEnded: ({ context, event }) => this.#logTurnEnded(context.turn!.turnId, event),
+      },
+    });
+  }
+
+  /** Whether the last turn's `turn/ended` was stored (its append already published the idle view); resets. */
+  takeEndStored(): boolean {
+    const stored = this.#endStored;
+    this.#endStored = false;
+    return stored;
+  }
+
+  get #session(): LoadedSession {
+    return this.deps.sessions.get(this.deps.sessionId);
+  }
+
+  /**
+   * The invoked `runTurn` actor: logs `turn/started` (if the store refuses, the turn ends `failed`
+   * at once and nothing more is written: the messages stay durable and the next start answers them),
+   * runs the driver and sends back `turn.ended` when it settles. `abort` cancels the driver.
+   */
+  #runTurn(
+    { turnId, input, rerunOf }: TurnRun, sendBack: (event: TurnEvent) => void, receive: (listener: (event: TurnDriverEvent) => void) => void,
+  ): () => void {
+    const { sessionId, sessions } = this.deps;
+    const live = liveTurnsOf(sessions);
+    try {
+      sessions.append(sessionId, rerunOf ? { type: 'turn/started', turnId, rerunOf } : { type: 'turn/started', turnId });
+    } catch (error) {
+      this.deps.report(new HostStoreError(sessionId, `the start of turn ${turnId}`, error));
+      sendBack({ type: 'turn.ended', outcome: 'failed', logged: false });
+      return () => undefined;
+    }
+    live.add(turnId);
+    const controller = new AbortController();
+    receive((event) => controller.abort(new Error(event.reason)));
+    const turn = createAgentTurn({
+      sessionId, turnId, input, signal: controller.signal,
+      session: () => this.#session,
+      append: (event) => sessions.append(sessionId, event),
+      tools: this.deps.tools,
+      beforeStep: this.deps.beforeStep,
+      admitSteering: this.deps.admitSteering,
+      mintCallId: this.deps.mintCallId,
+      mintMessageId: this.deps.ids.message,
+      onConcluded: () => sendBack({ type: 'agent.concluded' }),
+      onPartial: (text) => this.deps.onPartial(turnId, text),
+    });
+    const end = (outcome: TurnEndOutcome, error?: string) => {
+      turn.close();
+      live.delete(turnId);
+      sendBack(error === undefined ? { type: 'turn.ended', outcome, logged: true } : { type: 'turn.ended', outcome, error, logged: true });
+    };
+    const driver = this.deps.driver;
+    if (!driver) {
+      end('completed');
+      return () => undefined;
+    }
+    const outcomeOf = () => (controller.signal.aborted ? 'cancelled' : turn.concluded ? 'concluded' : 'completed');
+    void Promise.resolve()
+      .then(() => driver.runTurn(turn))
+      .then(
+        () => end(outcomeOf()),
+        (error: unknown) => end(controller.signal.aborted ? 'cancelled' : 'failed', String((error as Error)?.message ?? error)),
+      )
+      .catch((error: unknown) => this.deps.report(error instanceof Error ? error : new Error(String(error))));
+    // The machine stopped under a running turn (it is only stopped after the turn ended): abort it.
+    return () => {
+      if (live.has(turnId)) controller.abort(new Error('stopped'));
+    };
+  }
+
+  /** The effect of `turn.ended`: `turn/ended` in the log (a store error is reported; the next start finds the turn interrupted). */
+  #logTurnEnded(turnId: TurnId, event: TurnEvent): void {
+    assertEvent(event, 'turn.ended');
+    if (!event.logged) return;
+    const ended = event.error === undefined ? { type: 'turn/ended' as const, turnId, outcome: event.outcome }
+      : { type: 'turn/ended' as const, turnId, outcome: event.outcome, error: event.error };
+    this.ending = true;
+    try {
+      this.deps.sessions.append(this.deps.sessionId, ended);
+      this.#endStored = true;
+    } catch (error) {
+      this.deps.report(new HostStoreError(this.deps.sessionId, `the end of turn ${turnId}`, error));
+    } finally {
+      this.ending = false;
+    }
+  }
+}
