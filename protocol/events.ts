@@ -7,7 +7,8 @@ import { MessageSourceSchema } from './message.js';
 
 /*
  * The session log: append-only, numbered by `seq` from 1, the only authority. Every event is
- * checked against `SessionEventSchema` when appended and again when read back.
+ * checked against `SessionEventSchema` when read back from a store, and when a plugin appends it;
+ * events the host builds are typed and only stamped on append.
  */
 
 const seq = z.int().check(z.positive());
