@@ -20,5 +20,6 @@ export const markdownStyles = css`
   .md .md-table { overflow-x: auto; }
   .md table { border-collapse: collapse; }
   .md th, .md td { border: 1px solid var(--_border); padding: 0.25em 0.5em; text-align: start; }
+  .md .md-pending { white-space: pre-wrap; margin: 0; }
   .md hr { border: 0; border-top: 1px solid var(--_border); }
 `;

@@ -1,5 +1,6 @@
-import MarkdownIt from 'markdown-it';
-import { html, nothing, type TemplateResult } from 'lit';
+import type MarkdownIt from 'markdown-it';
+import { html, type TemplateResult } from 'lit';
+import { lazyModule } from '../shared/lazy.js';
 import { heading } from '../view/heading.js';
 import { displayText } from '../view/text.js';
 
@@ -15,13 +16,20 @@ export interface MarkdownOptions {
 
 type Parser = InstanceType<typeof MarkdownIt>;
 type Token = ReturnType<Parser['parse']>[number];
-type Part = TemplateResult | string | typeof nothing | Part[];
+type Part = TemplateResult | string | Part[];
 
-let parser: Parser | undefined;
-/** markdown-it with raw HTML off and no linkify or typographer: text is never turned into markup. */
-function md(): Parser {
-  parser ??= new MarkdownIt({ html: false, linkify: false, typographer: false });
-  return parser;
+/**
+ * markdown-it with raw HTML off and no linkify or typographer: text is never turned into markup.
+ * It is loaded on first use (its own chunk in the drop-in bundle).
+ */
+const markdownIt = lazyModule(async () => {
+  const { default: MarkdownItClass } = await import('markdown-it');
+  return new MarkdownItClass({ html: false, linkify: false, typographer: false });
+});
+
+/** Loads the markdown parser now (it loads by itself on the first render that needs it). */
+export async function loadMarkdown(): Promise<void> {
+  await markdownIt.load();
 }
 
 /**
@@ -47,7 +55,10 @@ export function safeHttpUrl(href: string | null | undefined): string | null {
 export function renderMarkdown(text: string, options: MarkdownOptions = {}): TemplateResult {
   const headingOffset = options.headingOffset ?? 0;
   const ctx: Ctx = { remoteImages: options.remoteImages === 'render' ? 'render' : 'alt-only', headingOffset, lastHeading: headingOffset };
-  return html`${walk(md().parse(text, {}), 0, ctx)[0]}`;
+  const parser = markdownIt.get();
+  // Until the parser has loaded: the source as plain, wrapped text (elements render again on load).
+  if (!parser) return html`<div class="md-pending" dir="auto">${displayText(text)}</div>`;
+  return html`${walk(parser.parse(text, {}), 0, ctx)[0]}`;
 }
 
 interface Ctx {

@@ -1,5 +1,6 @@
 import { LitElement, css, html } from 'lit';
 import { property } from 'lit/decorators.js';
+import { LazyModulesController, settledUpdate } from '../shared/lazy.js';
 import { themeStyles } from '../shared/theme.js';
 import { renderMarkdown, type RemoteImages } from './markdown.js';
 import { markdownStyles } from './markdown.styles.js';
@@ -23,6 +24,16 @@ export class TaskSurfaceMarkdown extends LitElement {
   @property({ attribute: 'remote-images' }) accessor remoteImages: RemoteImages = 'alt-only';
   /** Added to heading levels (capped at 6). */
   @property({ type: Number, attribute: 'heading-offset' }) accessor headingOffset = 0;
+
+  constructor() {
+    super();
+    new LazyModulesController(this); // the parser loads on first use: render again when it lands
+  }
+
+  /** Resolves once the markdown shows rendered, not as the plain-text placeholder. */
+  protected override getUpdateComplete(): Promise<boolean> {
+    return settledUpdate(() => super.getUpdateComplete());
+  }
 
   override render() {
     // Anything but the exact opt-in (a typo, an empty attribute) keeps images as text.

@@ -83,19 +83,19 @@ function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult 
       ${block.path ? html`<code class="diff-path model-text clamp" dir="auto" title=${block.path}>${displayText(visibleControls(block.path))}</code>` : nothing}
       ${block.before === null ? html`<span class="badge">${ctx.s.newFile}</span>` : nothing}
       ${block.language ? html`<span class="badge model-text clamp" dir="auto" title=${block.language}>${displayText(block.language)}</span>` : nothing}
-      <span class="diff-counts">${view.kind === 'plain' ? ctx.s.diffSizes(count(view.before.length), count(view.after.length))
+      <span class="diff-counts">${view.kind !== 'patch' ? ctx.s.diffSizes(count(view.before.length), count(view.after.length))
         : view.lines.length ? ctx.s.diffCounts(count(view.added), count(view.removed)) : ctx.s.noChanges}</span>
     </figcaption>`;
   const more = total > shown ? html`<div class="table-more"><span>${ctx.s.showingLines(count(shown), count(total))}</span>
       <button type="button" class="button" @click=${() => ctx.expand(key)}>${ctx.s.showMoreLines(count(Math.min(DIFF_PAGE_LINES, total - shown)))}</button></div>` : nothing;
   // The first line of the page just revealed takes focus (the button may be gone).
   const firstNew = pages > 1 ? (pages - 1) * DIFF_PAGE_LINES : -1;
-  if (view.kind === 'plain') {
+  if (view.kind !== 'patch') {
     const side = (name: string, lines: string[]) => html`<div class="diff-side">
       <p class="diff-side-name">${name}</p>
       <pre class="diff-body plain" role="group" tabindex="0" aria-label=${`${label}: ${name}`} dir="ltr">${runsOf(diffRuns(lines.map(plainLine), shown), firstNew, key)}</pre></div>`;
     return html`<figure class="block diff" part="block diff">${head}
-      <p class="diff-note" role="note">${ctx.s.diffTooLarge}</p>
+      ${view.kind === 'plain' ? html`<p class="diff-note" role="note">${ctx.s.diffTooLarge}</p>` : nothing}
       ${side(ctx.s.diffBefore, view.before)}${side(ctx.s.diffAfter, view.after)}${more}
     </figure>`;
   }

@@ -1,5 +1,13 @@
-import { structuredPatch } from 'diff';
 import type { DiffBlock } from '../../protocol/index.js';
+import { lazyModule } from '../shared/lazy.js';
+
+/** The `diff` library, loaded on the first diff that needs it (its own chunk in the drop-in bundle). */
+const diffLibrary = lazyModule(() => import('./diffEngine.js'));
+
+/** Loads the diff library now (it loads by itself on the first diff block that needs it). */
+export async function loadDiff(): Promise<void> {
+  await diffLibrary.load();
+}
 
 /*
  * A diff block as lines to show, with bounded work. The line diff (Myers, in the `diff` package)
@@ -25,10 +33,13 @@ export const DIFF_PAGE_LINES = 200;
 export type DiffLineKind = 'add' | 'del' | 'ctx' | 'hunk';
 export interface DiffLine { kind: DiffLineKind; text: string }
 
-/** A compared diff, or the fallback: the plain texts, because comparing would cost too much. */
+/**
+ * A compared diff; or the fallback: the plain texts, because comparing would cost too much; or,
+ * while the diff library is still loading, the plain texts as a placeholder (`loading`).
+ */
 export type DiffView =
   | { kind: 'patch'; lines: DiffLine[]; added: number; removed: number }
-  | { kind: 'plain'; before: string[]; after: string[] };
+  | { kind: 'plain' | 'loading'; before: string[]; after: string[] };
 
 /** What the diff blocks of one model share the budget with: their count and their lines together. */
 export interface DiffShare { blocks: number; lines: number }
@@ -66,7 +77,10 @@ function lineCount(text: string): number {
  */
 export function diffView(block: DiffBlock, share?: DiffShare): DiffView {
   let view = cache.get(block);
-  if (!view) cache.set(block, (view = compute(block, share ?? { blocks: 1, lines: 0 })));
+  if (!view) {
+    view = compute(block, share ?? { blocks: 1, lines: 0 });
+    if (view.kind !== 'loading') cache.set(block, view);
+  }
   return view;
 }
 
@@ -84,6 +98,8 @@ function compute(block: DiffBlock, share: DiffShare): DiffView {
     return { kind: 'patch', lines: [{ kind: 'hunk', text: `@@ -0,0 +1,${after.length} @@` }, ...after.map((l) => ({ kind: 'add' as const, text: `+${l}` }))], added: after.length, removed: 0 };
   }
   const before = splitLines(block.before);
+  const library = diffLibrary.get();
+  if (!library) return { kind: 'loading', before, after };
   // Equal lines at both ends cost nothing to find; only the middle needs the line diff.
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
@@ -100,7 +116,7 @@ function compute(block: DiffBlock, share: DiffShare): DiffView {
   // The budget above bounds the work; the clock only guards a device far slower than expected. A
   // floor of 25 ms keeps a busy (not slow) machine from turning small, cheap diffs into the fallback.
   const timeout = Math.max(25, DIFF_TIMEOUT_MS / blocks);
-  const patch = structuredPatch('', '', join(oldMid), join(newMid), '', '', { context: 3, maxEditLength, timeout });
+  const patch = library.structuredPatch('', '', join(oldMid), join(newMid), '', '', { context: 3, maxEditLength, timeout });
   if (!patch) return { kind: 'plain', before, after };
   const lines: DiffLine[] = [];
   let added = 0;

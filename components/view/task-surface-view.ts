@@ -4,6 +4,7 @@ import { guard } from 'lit/directives/guard.js';
 import type { OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TaskSurfaceModelV1, TaskSurfaceValues } from '../../protocol/index.js';
 import { langOf, langTag, strings, type Lang } from '../i18n/index.js';
 import { emit } from '../shared/events.js';
+import { LazyModulesController, lazyModulesArrived, settledUpdate } from '../shared/lazy.js';
 import { themeStyles } from '../shared/theme.js';
 import { initialValuesOf, missingRequired } from '../shared/values.js';
 import { markdownStyles } from '../markdown/markdown.styles.js';
@@ -84,6 +85,16 @@ export class TaskSurfaceView extends LitElement {
   @state() private accessor announcement = '';
   @state() private accessor orderSelected: ReadonlyMap<string, string> = new Map();
 
+  constructor() {
+    super();
+    new LazyModulesController(this); // markdown and diff blocks render again when their library lands
+  }
+
+  /** Resolves once markdown and diff blocks show rendered, not as their plain-text placeholders. */
+  protected override getUpdateComplete(): Promise<boolean> {
+    return settledUpdate(() => super.getUpdateComplete());
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('model') && changed.get('model') !== undefined) {
       this.expanded = new Map();
@@ -120,7 +131,7 @@ export class TaskSurfaceView extends LitElement {
         ${this.hideTitle ? nothing : heading(level, displayText(model.title), { className: 'title model-text clamp', title: model.title })}
         ${model.description ? html`<p class="description model-text" dir="auto">${displayText(model.description)}</p>` : nothing}
       </div>`}
-      ${guard([model, lang, level, this.expanded, this.allRows], () => model.sections.map((section, i) => html`
+      ${guard([model, lang, level, this.expanded, this.allRows, lazyModulesArrived()], () => model.sections.map((section, i) => html`
         <section class="section" part="section">
           ${section.title ? heading(level + 1, displayText(section.title), { className: 'section-title model-text clamp', title: section.title }) : nothing}
           <div class="blocks ${section.layout?.kind === 'grid' ? `grid cols-${section.layout.columns}` : 'stack'}">
