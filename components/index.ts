@@ -1,15 +1,4 @@
-export {};
-export * from './i18n/index.js';
-export * from './markdown/markdown.js';
-export * from './markdown/task-surface-markdown.js';
-export * from './view/task-surface-view.js';
-export * from './dock/task-surface-dock.js';
-export * from './toolview/task-surface-toolview.js';
-export * from './toolview/surfaceStatus.js';
-export * from './drafts/draftStore.js';
-export * from './shared/context.js';
-export * from './shared/events.js';
-export * from './shared/values.js';
-export * from './shared/theme.js';
-export * from './action-card/index.js';
-export * from './toolview/statusController.js';
+export * from './elements.js';
+// The shipped card bodies themselves; the drop-in bundle leaves them out (it loads them as chunks).
+export { createPageBody, CreatePageBodySchema } from './action-card/kinds/createPage.js';
+export { scheduleFollowUpBody, ScheduleFollowUpBodySchema } from './action-card/kinds/scheduleFollowUp.js';

@@ -12,7 +12,8 @@ import { heading, headingLevel } from '../view/heading.js';
 import { modelTextStyles } from '../view/modelText.styles.js';
 import { displayText } from '../view/text.js';
 import { actionCardStyles } from './action-card.styles.js';
-import { cardBodyFor, onCardBodiesChanged, type CardBody } from './bodies.js';
+import { cardBodyFor, cardBodyLoading, onCardBodiesChanged, type CardBody } from './bodies.js';
+import { LazyModulesController, settledUpdate } from '../shared/lazy.js';
 import { CardController } from './cardController.js';
 import { cardStrings, isKnownReason, type CardLang, type CardStrings } from './strings.js';
 
@@ -77,6 +78,8 @@ export class ActionCard extends LitElement {
     transport: this.activeTransport, sessionId: this.sessionId, callId: this.callId,
   }));
   private releaseBodies: (() => void) | undefined;
+  /** A body that loads on first use renders when it lands. */
+  private readonly lazyBodies = new LazyModulesController(this);
 
   private get activeTransport(): HostTransport | undefined {
     return this.transport ?? this.contextTransport;
@@ -90,6 +93,11 @@ export class ActionCard extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.releaseBodies?.();
+  }
+
+  /** Resolves once the card's body shows (its chunk loaded), not the loading line. */
+  protected override getUpdateComplete(): Promise<boolean> {
+    return settledUpdate(() => super.getUpdateComplete());
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -128,7 +136,7 @@ export class ActionCard extends LitElement {
       ${settled ? nothing : html`<div class="body" part="body">${body && details?.success ? keyed(`${this.sessionId} ${this.callId}`, body.render(details.data, {
         lang, phase, data: this.card.decision?.data ?? {}, disabled: busy || settled,
         setPayload: (verb, payload) => void this.payloads.set(verb, payload),
-      })) : html`<p>${s.unsupported}</p>`}</div>`}
+      })) : cardBodyLoading(proposal.action) ? html`<p class="loading" role="status">${s.loadingBody}</p>` : html`<p>${s.unsupported}</p>`}</div>`}
       ${verbs.length === 0 && !notNow ? nothing : html`<div class="actions" part="actions" role="group" aria-label=${s.actions}>
         ${verbs.map((v) => html`<button type="button" class="button ${v.primary ? 'primary' : ''}" part="action"
           ?disabled=${busy} @click=${() => this.act(v.verb)}>${v.label[lang] ?? v.label.en}</button>`)}

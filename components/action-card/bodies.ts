@@ -1,4 +1,5 @@
 import type { TemplateResult } from 'lit';
+import { lazyModule, type LazyModule } from '../shared/lazy.js';
 import type { JsonObject, JsonValue } from '../../protocol/index.js';
 import type { CardLang } from './strings.js';
 
@@ -34,6 +35,7 @@ export interface CardBody<D = unknown> {
 }
 
 const bodies = new Map<string, CardBody<never>>();
+const loaders = new Map<string, LazyModule<CardBody<never>>>();
 const listeners = new Set<() => void>();
 
 /** Registers a kind's browser body; returns its disposer. Mounted cards re-render. */
@@ -46,8 +48,32 @@ export function registerCardBody<D>(body: CardBody<D>): () => void {
   };
 }
 
+/**
+ * Registers a body that loads when a card of `action` first renders (a dynamic `import()`: its
+ * own chunk in the drop-in bundle). Until it arrives the card shows its title and brief and a
+ * loading line; a body registered with `registerCardBody` wins. Returns its disposer.
+ */
+export function registerCardBodyLoader<D>(action: string, load: () => Promise<CardBody<D>>): () => void {
+  const loader = lazyModule(async () => {
+    const body = (await load()) as unknown as CardBody<never>;
+    if (body.action !== action) throw new Error(`card body for "${action}" loaded a body for "${body.action}"`);
+    return body;
+  });
+  loaders.set(action, loader);
+  for (const listener of listeners) listener();
+  return () => {
+    if (loaders.get(action) === loader) loaders.delete(action);
+    for (const listener of listeners) listener();
+  };
+}
+
 export function cardBodyFor(action: string): CardBody<unknown> | undefined {
-  return bodies.get(action) as CardBody<unknown> | undefined;
+  return (bodies.get(action) ?? loaders.get(action)?.get()) as CardBody<unknown> | undefined;
+}
+
+/** Whether the body of `action` is registered to load but has not arrived yet. */
+export function cardBodyLoading(action: string): boolean {
+  return !bodies.has(action) && loaders.has(action) && loaders.get(action)!.get() === undefined;
 }
 
 /** Calls `listener` whenever a body registers or unregisters. */

@@ -93,6 +93,7 @@ export const en = {
     unconfirmed: 'The result could not be confirmed yet. Check back shortly.',
     transport: 'Could not reach the agent. Try again.',
     unsupported: 'This card cannot be shown here.',
+    loadingBody: 'Loading the card…',
   },
 };
 

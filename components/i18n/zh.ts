@@ -90,5 +90,6 @@ export const zh: Strings = {
     unconfirmed: '暂时无法确认结果，请稍后查看。',
     transport: '无法连接到助手，请重试。',
     unsupported: '无法在此显示这张卡片。',
+    loadingBody: '正在加载卡片…',
   },
 };

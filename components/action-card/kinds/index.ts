@@ -1,12 +1,13 @@
-import { registerCardBody } from '../bodies.js';
-import { createPageBody } from './createPage.js';
-import { scheduleFollowUpBody } from './scheduleFollowUp.js';
+import { registerCardBodyLoader } from '../bodies.js';
 
-export { createPageBody, CreatePageBodySchema } from './createPage.js';
-export { scheduleFollowUpBody, ScheduleFollowUpBodySchema } from './scheduleFollowUp.js';
-
-/** Registers the bodies of the two shipped kinds; returns one disposer for both. */
+/**
+ * Registers the bodies of the two shipped kinds; returns one disposer for both. Each body loads
+ * when a card of its kind first renders (its own chunk in the drop-in bundle).
+ */
 export function registerShippedCardBodies(): () => void {
-  const disposers = [registerCardBody(createPageBody), registerCardBody(scheduleFollowUpBody)];
+  const disposers = [
+    registerCardBodyLoader('create_page', async () => (await import('./createPage.js')).createPageBody),
+    registerCardBodyLoader('schedule_follow_up', async () => (await import('./scheduleFollowUp.js')).scheduleFollowUpBody),
+  ];
   return () => disposers.forEach((dispose) => dispose());
 }
