@@ -16,10 +16,22 @@ const inertLinkify = {
       : null,
 };
 
-/** The drop-in browser bundle: every custom element and the browser transports, dependencies inside. */
+/**
+ * The drop-in browser bundle: the entry `dist/task-surface.js` defines every custom element and
+ * exports the browser transports; what only some pages need (markdown-it, the diff library) is
+ * split into `dist/chunks/`, which the entry imports with `import()` relative to its own URL.
+ */
 export default {
   input: 'components/bundle.ts',
-  output: { file: 'dist/task-surface.js', format: 'es', sourcemap: true },
+  // The entry may export more than the page's import needs: the chunks import lit and zod from it.
+  preserveEntrySignatures: 'allow-extension',
+  output: {
+    dir: 'dist',
+    format: 'es',
+    sourcemap: true,
+    entryFileNames: 'task-surface.js',
+    chunkFileNames: 'chunks/[name]-[hash].js',
+  },
   plugins: [
     inertLinkify,
     nodeResolve({ browser: true, exportConditions: ['production'] }),
