@@ -1,0 +1,152 @@
+// The built drop-in bundle (rollup.config.mjs) served from a folder under the demo's CSP: the
+// entry defines the elements, and markdown-it, the diff library and card bodies arrive as chunks
+// only when a page needs them, with a readable placeholder until then.
+import assert from 'node:assert/strict';
+import { copyFileSync, createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, normalize } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page, type Route } from 'playwright-core';
+import { rollup, type RollupOptions, type OutputOptions } from 'rollup';
+import { contentSecurityPolicy } from '../../demo/csp.js';
+import { CHROMIUM_ARGS } from './harness.js';
+
+let root: string;
+let server: Server;
+let origin: string;
+let browser: Browser;
+
+/** Builds the bundle with the project's rollup config into `dir` (entry plus chunks/). */
+async function buildBundle(dir: string): Promise<void> {
+  const configUrl = new URL('../../rollup.config.mjs', import.meta.url).href; // plain JS: typed here
+  const config = ((await import(configUrl)) as { default: RollupOptions }).default;
+  const bundle = await rollup({ ...config, onwarn: () => undefined });
+  await bundle.write({ ...(config.output as OutputOptions), dir, sourcemap: false });
+  await bundle.close();
+}
+
+/** Serves `/` (the probe page) and `/assets/*` (the bundle and its chunks) with the demo's CSP. */
+function serve(dir: string): Promise<Server> {
+  const types: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8' };
+  const http = createServer((request, response) => {
+    const host = request.headers.host ?? '';
+    response.setHeader('Content-Security-Policy', contentSecurityPolicy(host));
+    const pathname = new URL(request.url ?? '/', 'http://x').pathname;
+    const file = pathname === '/' ? 'index.html' : pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : '';
+    const path = normalize(join(dir, file));
+    if (!file || !path.startsWith(dir + '/') || !existsSync(path) || !statSync(path).isFile()) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    response.writeHead(200, { 'Content-Type': types[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream' });
+    createReadStream(path).pipe(response);
+  });
+  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(http)));
+}
+
+before(async () => {
+  root = mkdtempSync(join(tmpdir(), 'ts-bundle-'));
+  await buildBundle(root);
+  copyFileSync('test/e2e/bundle/index.html', join(root, 'index.html'));
+  copyFileSync('test/e2e/bundle/probe.js', join(root, 'probe.js'));
+  server = await serve(root);
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+  rmSync(root, { recursive: true, force: true });
+});
+
+interface Probe { page: Page; chunks: string[]; violations(): Promise<string[]>; close(): Promise<void> }
+
+/** Opens the probe page; requests for chunks matching `hold` wait until `release` is called. */
+async function open(scenario: string, hold?: RegExp): Promise<Probe & { release(): void }> {
+  const context = await browser.newContext();
+  context.setDefaultTimeout(20_000);
+  await context.addInitScript(() => {
+    const w = window as unknown as { __violations: string[] };
+    w.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const chunks: string[] = [];
+  page.on('request', (request) => { if (request.url().includes('/assets/chunks/')) chunks.push(new URL(request.url()).pathname); });
+  let release = () => {};
+  if (hold) {
+    const held = new Promise<void>((resolve) => { release = resolve; });
+    await page.route(hold, async (route: Route) => { await held; await route.continue(); });
+  }
+  await page.goto(`${origin}/?scenario=${scenario}`);
+  await page.locator('body[data-ready="yes"]').waitFor({ state: 'attached' });
+  return {
+    page, chunks, release: () => release(),
+    async violations() {
+      return [...errors, ...await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)];
+    },
+    close: () => context.close(),
+  };
+}
+
+describe('the drop-in bundle, built and served under the demo CSP', () => {
+  it('defines every element from the entry and loads no chunk a page does not need', async () => {
+    const probe = await open('none');
+    const defined = await probe.page.evaluate(() => ['task-surface-dock', 'task-surface-toolview', 'task-surface-view', 'task-surface-markdown', 'action-card']
+      .filter((tag) => customElements.get(tag) !== undefined));
+    assert.deepEqual(defined, ['task-surface-dock', 'task-surface-toolview', 'task-surface-view', 'task-surface-markdown', 'action-card']);
+    assert.equal(await probe.page.locator('task-surface-dock').getAttribute('state'), 'hidden');
+    await probe.page.waitForTimeout(200); // a chunk requested late would show up here
+    assert.deepEqual(probe.chunks, [], 'a page without markdown, diffs or cards fetches only the entry');
+    assert.deepEqual(await probe.violations(), []);
+    await probe.close();
+  });
+
+  it('shows markdown and a diff as plain text while their chunks load, then renders them', async () => {
+    const probe = await open('content', /\/assets\/chunks\/(markdown-it|diffEngine)-/);
+    const { page } = probe;
+    const md = page.locator('task-surface-markdown');
+    const view = page.locator('task-surface-view');
+    // Placeholder: the source as text, nothing missing, no markup yet.
+    await md.locator('.md-pending').waitFor();
+    assert.equal(await md.locator('.md-pending').textContent(), '# Release notes\n\nTwo **options** &amp; a `flag`.');
+    await view.locator('.md-pending', { hasText: 'See *the* notes.' }).waitFor();
+    await view.locator('.diff-side').first().waitFor();
+    assert.match(await view.locator('figure.diff').textContent() ?? '', /const b = 2;[\s\S]*const b = 3;/);
+    assert.equal(await view.locator('.diff-note').count(), 0, 'no "too large" note on a placeholder');
+    assert.equal(await view.getByRole('textbox', { name: 'Name' }).isEnabled(), true, 'fields work while chunks load');
+    probe.release();
+    // The real render.
+    await md.getByRole('heading', { name: 'Release notes' }).waitFor();
+    assert.equal(await md.locator('strong').textContent(), 'options');
+    assert.match(await md.locator('p').textContent() ?? '', /Two options & a flag\./);
+    assert.equal(await md.locator('.md-pending').count(), 0);
+    await view.locator('em', { hasText: 'the' }).waitFor();
+    await view.locator('.diff-body .del', { hasText: '-const b = 2;' }).waitFor();
+    await view.locator('.diff-body .add', { hasText: '+const b = 3;' }).waitFor();
+    assert.equal(await view.locator('.diff-side').count(), 0);
+    assert.deepEqual(probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')).sort(), ['/assets/chunks/diffEngine', '/assets/chunks/markdown-it']);
+    assert.deepEqual(await probe.violations(), []);
+    await probe.close();
+  });
+
+  it('loads a card body when a card of its kind renders, saying so meanwhile', async () => {
+    const probe = await open('card', /\/assets\/chunks\/createPage-/);
+    const card = probe.page.locator('action-card');
+    await card.getByRole('heading', { name: /Save as a page/ }).waitFor();
+    await card.getByRole('status').filter({ hasText: 'Loading the card…' }).waitFor();
+    assert.equal(await card.getByText('This card cannot be shown here.').count(), 0);
+    probe.release();
+    await card.getByRole('listitem').filter({ hasText: 'Day 2' }).waitFor();
+    await card.getByRole('button', { name: 'Create page' }).waitFor();
+    assert.equal(await card.getByText('Loading the card…').count(), 0);
+    assert.deepEqual(probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')), ['/assets/chunks/createPage']);
+    assert.deepEqual(await probe.violations(), []);
+    await probe.close();
+  });
+});

@@ -1,0 +1,40 @@
+// Loaded by test/e2e/bundle.e2e.ts from a folder holding the built drop-in bundle, under the demo's
+// CSP. Mounts elements as a page without a build step would, from the one import a page writes.
+import { registerShippedCardBodies } from '/assets/task-surface.js';
+
+const scenario = new URLSearchParams(location.search).get('scenario');
+
+if (scenario === 'content') {
+  const md = document.createElement('task-surface-markdown');
+  md.text = '# Release notes\n\nTwo **options** &amp; a `flag`.';
+  document.body.append(md);
+  const view = document.createElement('task-surface-view');
+  view.model = {
+    version: 1, title: 'Pick a plan',
+    sections: [{ id: 's', blocks: [
+      { kind: 'markdown', text: 'See *the* notes.' },
+      { kind: 'diff', path: 'src/app.ts', before: 'const a = 1;\nconst b = 2;\n', after: 'const a = 1;\nconst b = 3;\n' },
+    ] }],
+    fields: [{ kind: 'text', id: 'name', label: 'Name' }], submit: { label: 'Send' },
+  };
+  document.body.append(view);
+}
+
+if (scenario === 'card') {
+  registerShippedCardBodies();
+  const proposal = {
+    callId: 'c1', action: 'create_page', title: 'Save as a page', brief: 'Keeps this plan as a page.',
+    details: { pageTitle: 'Kyoto in three days', sections: ['Day 1', 'Day 2'] }, seq: 4,
+  };
+  const view = {
+    sessionId: 's1', lastSeq: 10, readOnly: false, turn: 'idle', taskSurface: { active: null },
+    queue: [], actionCards: { proposals: [proposal], decisions: {} },
+  };
+  const card = document.createElement('action-card');
+  card.setAttribute('session-id', 's1');
+  card.setAttribute('call-id', 'c1');
+  card.transport = { watchSession(_id, listener) { listener(view); return () => {}; } };
+  document.body.append(card);
+}
+
+document.body.dataset.ready = 'yes';
