@@ -61,8 +61,12 @@ export default {
         const probe = document.createElement('task-surface-view') as HTMLElement & { model: unknown; allRows: boolean; updateComplete: Promise<unknown> };
         probe.model = model;
         probe.allRows = true;
+        // The page's first render also loads markdown-it and the diff library (dynamic imports; in
+        // this one-file build they are modules to evaluate, not requests); every later one reuses them.
+        const firstStart = performance.now();
         stage.append(probe);
         await probe.updateComplete;
+        const firstLoad = performance.now() - firstStart;
         const styles = [...probe.shadowRoot!.adoptedStyleSheets].map((s) => [...s.cssRules].map((r) => r.cssText).join('\n')).join('\n');
         const markup = `<style>${styles}</style>${probe.shadowRoot!.innerHTML}`;
         probe.remove();
@@ -97,12 +101,13 @@ export default {
           b.push(await innerHTML());
           a.push(await renderer());
         }
-        return { a, b, nodes: probe.shadowRoot!.querySelectorAll('*').length, bytes: markup.length };
+        return { a, b, firstLoad, nodes: probe.shadowRoot!.querySelectorAll('*').length, bytes: markup.length };
       }, { model, runs: 40, warmup: 8 });
       const subject = median(result.a);
       const baseline = median(result.b);
       console.log(`markup ${result.nodes} elements, ${result.bytes} chars; innerHTML ${baseline.toFixed(1)} ms; task-surface-view ${subject.toFixed(1)} ms`);
-      console.log(`ratio first render / innerHTML: ${(subject / baseline).toFixed(2)} (aim ≤ 2.0)`);
+      console.log(`ratio first render / innerHTML: ${(subject / baseline).toFixed(2)} (aim ≤ 2.0; a new element each run, lazy modules already loaded)`);
+      console.log(`the page's very first render, loading markdown-it and diff on the way: ${result.firstLoad.toFixed(1)} ms (${(result.firstLoad / baseline).toFixed(2)}x innerHTML)`);
 
       const mutations = await page.evaluate(async (model) => {
         const TS = (globalThis as unknown as { TS: Record<string, unknown> }).TS;
