@@ -51,7 +51,7 @@ export function registerCardBody<D>(body: CardBody<D>): () => void {
 /**
  * Registers a body that loads when a card of `action` first renders (a dynamic `import()`: its
  * own chunk in the drop-in bundle). Until it arrives the card shows its title and brief and a
- * loading line; a body registered with `registerCardBody` wins. Returns its disposer.
+ * loading line (if it fails to load: that it cannot be shown); `registerCardBody` wins. Returns its disposer.
  */
 export function registerCardBodyLoader<D>(action: string, load: () => Promise<CardBody<D>>): () => void {
   const loader = lazyModule(async () => {
@@ -71,9 +71,10 @@ export function cardBodyFor(action: string): CardBody<unknown> | undefined {
   return (bodies.get(action) ?? loaders.get(action)?.get()) as CardBody<unknown> | undefined;
 }
 
-/** Whether the body of `action` is registered to load but has not arrived yet. */
+/** Whether the body of `action` is registered to load and is on its way (not arrived, not failed). */
 export function cardBodyLoading(action: string): boolean {
-  return !bodies.has(action) && loaders.has(action) && loaders.get(action)!.get() === undefined;
+  const loader = loaders.get(action);
+  return !bodies.has(action) && loader !== undefined && loader.get() === undefined && !loader.failed();
 }
 
 /** Calls `listener` whenever a body registers or unregisters. */

@@ -6,9 +6,11 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
  * Until it arrives the elements render a plain-text placeholder and render again when it lands.
  */
 export interface LazyModule<T> {
-  /** The module, once loaded; otherwise starts loading it (once) and returns undefined. */
+  /** The module, once loaded; otherwise starts loading it (once, never again after a failure) and returns undefined. */
   get(): T | undefined;
-  /** Loads it (once) and resolves with it. A failed load is retried on the next call. */
+  /** Whether the last load failed (the page keeps its placeholder; `load()` tries again). */
+  failed(): boolean;
+  /** Loads it (once) and resolves with it; after a failure, tries again. */
   load(): Promise<T>;
 }
 
@@ -23,9 +25,11 @@ export const lazyModulesArrived = (): number => arrivals;
 export function lazyModule<T>(loader: () => Promise<T>): LazyModule<T> {
   let value: T | undefined;
   let loading: Promise<T> | undefined;
+  let failed = false;
   const load = (): Promise<T> => {
     if (value !== undefined) return Promise.resolve(value);
     if (!loading) {
+      failed = false;
       const started: Promise<T> = loader().then(
         (module) => {
           value = module;
@@ -35,7 +39,10 @@ export function lazyModule<T>(loader: () => Promise<T>): LazyModule<T> {
           return module;
         },
         (error: unknown) => {
-          loading = undefined; // the placeholder stays; the next render tries again
+          // The placeholder stays for the page's life: renders do not retry (offline, that would
+          // be a loop); the elements render once more so that a card can say it cannot show.
+          loading = undefined;
+          failed = true;
           inFlight.delete(started);
           for (const listener of listeners) listener();
           throw error;
@@ -49,9 +56,10 @@ export function lazyModule<T>(loader: () => Promise<T>): LazyModule<T> {
   };
   return {
     get() {
-      if (value === undefined) void load().catch(() => undefined);
+      if (value === undefined && !failed) void load().catch(() => undefined);
       return value;
     },
+    failed: () => failed,
     load,
   };
 }
