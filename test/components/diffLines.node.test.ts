@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { DiffBlock } from '../../protocol/index.js';
-import { DIFF_MAX_EDITS, DIFF_WORK_BUDGET, diffRuns, diffShareOf, diffView } from '../../components/view/diffLines.js';
+import { DIFF_MAX_EDITS, DIFF_WORK_BUDGET, diffRuns, diffShareOf, diffView, loadDiff } from '../../components/view/diffLines.js';
 import { clipMarks, MAX_COMBINING_MARKS, visibleControls } from '../../components/view/text.js';
 
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} ${i}`).join('\n') + '\n';
 const block = (before: string | null, after: string): DiffBlock => ({ kind: 'diff', before, after });
 
 describe('diffView: bounded line diff', () => {
+  before(loadDiff); // the library loads on first use (see diffLoading.node.test.ts); these tests are about the diff
   it('compares within the edit budget and falls back to before/after past it', () => {
     // 150 + 150 lines, all different: 300 edits, within DIFF_MAX_EDITS (the line budget allows more).
     assert.equal(Math.floor(DIFF_WORK_BUDGET / 300) >= DIFF_MAX_EDITS && DIFF_MAX_EDITS >= 300, true);
