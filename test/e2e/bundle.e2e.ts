@@ -2,7 +2,7 @@
 // entry defines the elements, and markdown-it, the diff library and card bodies arrive as chunks
 // only when a page needs them, with a readable placeholder until then.
 import assert from 'node:assert/strict';
-import { copyFileSync, createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,6 +95,13 @@ async function open(scenario: string, hold?: RegExp): Promise<Probe & { release(
 }
 
 describe('the drop-in bundle, built and served under the demo CSP', () => {
+  it('ships its chunks: the package publishes dist/chunks beside the entry', () => {
+    const { files } = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[] };
+    const chunks = readdirSync(join(root, 'chunks')).filter((f) => f.endsWith('.js'));
+    assert.ok(chunks.length >= 4, `markdown-it, diffEngine and two card bodies: ${chunks.join(', ')}`);
+    assert.ok(files.includes('dist/task-surface.js') && files.includes('dist/chunks'), 'package.json files names the entry and dist/chunks');
+  });
+
   it('defines every element from the entry and loads no chunk a page does not need', async () => {
     const probe = await open('none');
     const defined = await probe.page.evaluate(() => ['task-surface-dock', 'task-surface-toolview', 'task-surface-view', 'task-surface-markdown', 'action-card']
@@ -114,7 +121,7 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     const view = page.locator('task-surface-view');
     // Placeholder: the source as text, nothing missing, no markup yet.
     await md.locator('.md-pending').waitFor();
-    assert.equal(await md.locator('.md-pending').textContent(), '# Release notes\n\nTwo **options** &amp; a `flag`.');
+    assert.match(await md.locator('.md-pending').textContent() ?? '', /^# Release notes\n\nTwo \*\*options\*\* &amp; a `flag`\.\n\n\[例え\]/);
     await view.locator('.md-pending', { hasText: 'See *the* notes.' }).waitFor();
     await view.locator('.diff-side').first().waitFor();
     assert.match(await view.locator('figure.diff').textContent() ?? '', /const b = 2;[\s\S]*const b = 3;/);
@@ -124,8 +131,11 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     // The real render.
     await md.getByRole('heading', { name: 'Release notes' }).waitFor();
     assert.equal(await md.locator('strong').textContent(), 'options');
-    assert.match(await md.locator('p').textContent() ?? '', /Two options & a flag\./);
+    assert.match(await md.locator('p').first().textContent() ?? '', /Two options & a flag\./);
     assert.equal(await md.locator('.md-pending').count(), 0);
+    // An internationalised host becomes its ASCII form; an autolink shows the host as written.
+    assert.deepEqual(await md.locator('a').evaluateAll((links) => links.map((a) => [a.textContent, (a as HTMLAnchorElement).href])),
+      [['例え', 'https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9'], ['https://xn--r8jz45g.jp/a', 'https://xn--r8jz45g.jp/a']]);
     await view.locator('em', { hasText: 'the' }).waitFor();
     await view.locator('.diff-body .del', { hasText: '-const b = 2;' }).waitFor();
     await view.locator('.diff-body .add', { hasText: '+const b = 3;' }).waitFor();

@@ -6,7 +6,7 @@ const scenario = new URLSearchParams(location.search).get('scenario');
 
 if (scenario === 'content') {
   const md = document.createElement('task-surface-markdown');
-  md.text = '# Release notes\n\nTwo **options** &amp; a `flag`.';
+  md.text = '# Release notes\n\nTwo **options** &amp; a `flag`.\n\n[例え](https://例え.jp/パス) <https://xn--r8jz45g.jp/a>';
   document.body.append(md);
   const view = document.createElement('task-surface-view');
   view.model = {
