@@ -4,6 +4,7 @@ import {
 } from './ids.js';
 import { JsonObjectSchema, JsonValueSchema } from './json.js';
 import { MessageSourceSchema } from './message.js';
+import { PrincipalIdSchema } from './principal.js';
 
 /*
  * The session log: append-only, numbered by `seq` from 1, the only authority. Every event is
@@ -50,12 +51,16 @@ export const TaskSurfaceDismissedEventSchema = event('task-surface/dismissed', {
   callId: CallIdSchema,
   surfaceId: TaskSurfaceIdSchema,
   dismissalId: TaskSurfaceDismissalIdSchema,
+  /** The principal who dismissed it (absent: host code, or a log from before principals). */
+  by: z.optional(PrincipalIdSchema),
 });
 export const ActionCardsDecisionEventSchema = event('action-cards/decision', {
   callId: CallIdSchema,
   action: z.string().check(z.minLength(1)),
   phase: z.string().check(z.minLength(1)),
   data: JsonObjectSchema,
+  /** The principal whose act recorded it (absent: host code, or a log from before principals). */
+  by: z.optional(PrincipalIdSchema),
 });
 export const ActionCardsNoticeEventSchema = event('action-cards/notice', {
   /** Every decision with seq ≤ through has been reported. */
@@ -81,8 +86,14 @@ export const TurnEndedEventSchema = event('turn/ended', {
   outcome: z.enum(['completed', 'concluded', 'failed', 'cancelled', 'interrupted']),
   error: z.optional(z.string()),
 });
+/** A session's first event: who owns it (the principal that opened it). */
+export const SessionOpenedEventSchema = event('session/opened', {
+  owner: PrincipalIdSchema,
+});
 export const SessionForkedEventSchema = event('session/forked', {
   from: SessionIdSchema,
+  /** Who forked it, and so owns the fork (absent in logs from before principals). */
+  owner: z.optional(PrincipalIdSchema),
   /** Events with seq ≤ throughSeq were inherited from `from`: they keep their meaning but start nothing. */
   throughSeq: z.int().check(z.nonnegative()),
 });
@@ -102,6 +113,7 @@ export const SessionEventSchema = z.discriminatedUnion('type', [
   ToolsChangedEventSchema,
   TurnStartedEventSchema,
   TurnEndedEventSchema,
+  SessionOpenedEventSchema,
   SessionForkedEventSchema,
   SessionRewoundEventSchema,
 ]);

@@ -1,4 +1,5 @@
 export * from './ids.js';
+export * from './principal.js';
 export * from './json.js';
 export * from './model.js';
 export * from './limits.js';

@@ -3,6 +3,7 @@ import {
   InboxItemIdSchema, MessageIdSchema, RpcIdSchema, SessionIdSchema,
   type InboxItemId, type MessageId,
 } from './ids.js';
+import { PrincipalIdSchema } from './principal.js';
 import { TaskSurfaceCorrelationSchema } from './taskSurface.js';
 
 /**
@@ -13,6 +14,8 @@ export const MessageSourceSchema = z.strictObject({
   kind: z.literal('user'),
   rpcId: RpcIdSchema,
   taskSurface: z.optional(TaskSurfaceCorrelationSchema),
+  /** The principal who sent or submitted it (absent: host code, or a log from before principals). */
+  by: z.optional(PrincipalIdSchema),
 });
 export type MessageSource = z.infer<typeof MessageSourceSchema>;
 
