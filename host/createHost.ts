@@ -10,7 +10,9 @@ import { createPluginApi, HostSignals } from './pluginApi.js';
 import { forkSession, rewindSession } from './history.js';
 import { forkInput, openSessionInput, readLogInput, sessionIdInput } from './inputs.js';
 import { isKept } from './durableQueue.js';
+import { ownerOnly } from './principal.js';
 import { Residency } from './residency.js';
+import { scopedHost } from './scoped.js';
 import { Sessions } from './sessions.js';
 import { createTaskSurfaceService, type TaskSurfaceHostService } from './taskSurface/index.js';
 import { createShowTaskSurfaceTool } from './taskSurface/tools.js';
@@ -34,6 +36,7 @@ export function createHost(options: CreateHostOptions): Host {
   const autoAdmit = options.autoAdmit ?? true;
   const report = options.onError ?? ((error: Error) => console.error(error));
   const maxQueuedMessages = positiveOr(options.maxQueuedMessages, 100);
+  const policy = options.policy ?? ownerOnly;
   const tools = new ToolRegistry();
   const signals = new HostSignals();
   const inboxes = new Map<SessionId, Inbox>();
@@ -158,39 +161,74 @@ export function createHost(options: CreateHostOptions): Host {
     publish(sessionId);
   };
 
+  /** `by`: the principal id recorded on the message's source (absent for host code). */
+  const send = async (input: unknown, by?: string): Promise<SendMessageResult> => {
+    const request = parseInput('session.send', SendMessageRequestSchema, input);
+    const session = sessions.find(request.sessionId);
+    if (!session) return { accepted: false, reason: 'unknown-session' };
+    if (session.record.readOnly) return { accepted: false, reason: 'read-only' };
+    let results = sendResults.get(request.sessionId);
+    if (!results) sendResults.set(request.sessionId, (results = new Map()));
+    const first = results.get(request.messageId);
+    if (first) return first;
+    if (session.userMessages.has(request.messageId)) {
+      // Durable before this process (a retry after a restart): never admit it twice.
+      return { accepted: true, messageId: request.messageId, itemId: ids.item() };
+    }
+    const inbox = inboxFor(request.sessionId);
+    // Already on its way (a submission's row, say): one message per messageId, never two.
+    const live = inbox.findMessage(request.messageId);
+    if (live) return { accepted: true, messageId: request.messageId, itemId: live.id };
+    if (inbox.rows.length >= maxQueuedMessages) return { accepted: false, reason: 'queue-full' };
+    const row = inbox.enqueue({
+      messageId: request.messageId, text: request.text,
+      source: { kind: 'user', rpcId: request.rpcId, ...(by === undefined ? {} : { by }) },
+    });
+    const result: SendMessageResult = { accepted: true, messageId: request.messageId, itemId: row.id };
+    results.set(request.messageId, result);
+    // Bounded: the newest answers are kept (amortised O(1)); an older message is still never
+    // admitted twice while it is durable or queued (the fold and the live row answer for it).
+    if (results.size > 2 * SEND_ANSWERS_KEPT) sendResults.set(request.sessionId, new Map([...results].slice(-SEND_ANSWERS_KEPT)));
+    return result;
+  };
+
+  /** `owner`: the principal id the opening event names (none for host code). */
+  const open = (options: OpenSessionOptions | undefined, owner?: string): SessionId => {
+    assertOpen();
+    const opts = openSessionInput(options);
+    const sessionId = opts.sessionId ?? freshSessionId();
+    if (!sessions.has(sessionId)) {
+      sessions.create({
+        sessionId,
+        title: opts.title ?? 'Untitled',
+        createdAt: creationTime(),
+        toolMode: opts.toolMode ?? 'native',
+        readOnly: opts.readOnly ?? false,
+        locale: opts.locale ?? 'en',
+      });
+      if (owner !== undefined) sessions.append(sessionId, { type: 'session/opened', owner });
+    }
+    inboxFor(sessionId);
+    return sessionId;
+  };
+
+  const fork = (sessionId: SessionId, opts: Parameters<Host['fork']>[1], owner?: string): SessionId => {
+    assertOpen();
+    const forked = forkSession(sessions, freshSessionId(), sessionIdInput('fork', sessionId), forkInput(opts), creationTime(), owner);
+    inboxFor(forked);
+    return forked;
+  };
+
   const host: Host = {
     taskSurface: surfaces,
     actionCards,
     plugins,
+    as: (principal) => scopedHost({
+      host, principal, policy, report, owner: (sessionId) => sessions.ownerOf(sessionId) ?? null,
+      open, fork, send, submit: (input, by) => surfaces.submit(input, by), dismiss: (input, by) => surfaces.dismiss(input, by),
+    }),
     session: {
-      async send(input) {
-        const request = parseInput('session.send', SendMessageRequestSchema, input);
-        const session = sessions.find(request.sessionId);
-        if (!session) return { accepted: false, reason: 'unknown-session' };
-        if (session.record.readOnly) return { accepted: false, reason: 'read-only' };
-        let results = sendResults.get(request.sessionId);
-        if (!results) sendResults.set(request.sessionId, (results = new Map()));
-        const first = results.get(request.messageId);
-        if (first) return first;
-        if (session.userMessages.has(request.messageId)) {
-          // Durable before this process (a retry after a restart): never admit it twice.
-          return { accepted: true, messageId: request.messageId, itemId: ids.item() };
-        }
-        const inbox = inboxFor(request.sessionId);
-        // Already on its way (a submission's row, say): one message per messageId, never two.
-        const live = inbox.findMessage(request.messageId);
-        if (live) return { accepted: true, messageId: request.messageId, itemId: live.id };
-        if (inbox.rows.length >= maxQueuedMessages) return { accepted: false, reason: 'queue-full' };
-        const row = inbox.enqueue({
-          messageId: request.messageId, text: request.text, source: { kind: 'user', rpcId: request.rpcId },
-        });
-        const result: SendMessageResult = { accepted: true, messageId: request.messageId, itemId: row.id };
-        results.set(request.messageId, result);
-        // Bounded: the newest answers are kept (amortised O(1)); an older message is still never
-        // admitted twice while it is durable or queued (the fold and the live row answer for it).
-        if (results.size > 2 * SEND_ANSWERS_KEPT) sendResults.set(request.sessionId, new Map([...results].slice(-SEND_ANSWERS_KEPT)));
-        return result;
-      },
+      send: (input) => send(input),
       async updateQueue(input): Promise<UpdateQueueResult> {
         const request = parseInput('session.updateQueue', UpdateQueueRequestSchema, input);
         const inbox = inboxes.get(request.sessionId);
@@ -210,23 +248,7 @@ export function createHost(options: CreateHostOptions): Host {
       claimNext: (sessionId) => inboxFor(sessionIdInput('inbox.claimNext', sessionId)).claimNext(),
       claimed: (sessionId) => inboxes.get(sessionId)?.claimedRows() ?? [],
     },
-    openSession(options?: OpenSessionOptions) {
-      assertOpen();
-      const opts = openSessionInput(options);
-      const sessionId = opts.sessionId ?? freshSessionId();
-      if (!sessions.has(sessionId)) {
-        sessions.create({
-          sessionId,
-          title: opts.title ?? 'Untitled',
-          createdAt: creationTime(),
-          toolMode: opts.toolMode ?? 'native',
-          readOnly: opts.readOnly ?? false,
-          locale: opts.locale ?? 'en',
-        });
-      }
-      inboxFor(sessionId);
-      return sessionId;
-    },
+    openSession: (options) => open(options),
     hasSession: (sessionId) => sessions.has(sessionId),
     loadedSessionCount: () => sessions.loadedCount,
     sessionSummary(input) {
@@ -252,12 +274,7 @@ export function createHost(options: CreateHostOptions): Host {
     async readLog(sessionId, opts) {
       return logPage(sessions.get(sessionIdInput('readLog', sessionId)), readLogInput(opts));
     },
-    fork(sessionId, opts) {
-      assertOpen();
-      const forked = forkSession(sessions, freshSessionId(), sessionIdInput('fork', sessionId), forkInput(opts), creationTime());
-      inboxFor(forked);
-      return forked;
-    },
+    fork: (sessionId, opts) => fork(sessionId, opts),
     rewind(input, toSeq) {
       assertOpen();
       const sessionId = sessionIdInput('rewind', input);

@@ -11,11 +11,12 @@ function checkSeq(name: string, value: number, lastSeq: number): void {
 
 /**
  * A new session whose log is the source's raw prefix through `throughSeq` (seqs and times kept),
- * followed by `session/forked`. Its state is a fold of that log: what the source was at that seq.
+ * followed by `session/forked` (naming `owner`, who forked it, also in the copied opening event). Its state is a fold of that log: what the source was at that seq.
  * Nothing process-local (queue rows, pending submissions) is copied.
  */
 export function forkSession(
   sessions: Sessions, newId: SessionId, from: SessionId, options: { throughSeq?: number; title?: string }, now: number,
+  owner?: string,
 ): SessionId {
   const source = sessions.get(from);
   const throughSeq = options.throughSeq ?? source.lastSeq;
@@ -23,7 +24,7 @@ export function forkSession(
   const { store } = sessions;
   store.createSession({ ...source.record, sessionId: newId, title: options.title ?? `${source.record.title} (fork)`, createdAt: now });
   // One batch (one SQLite transaction): the copy and its marker land together or not at all.
-  storeStep(newId, 'the copy of a fork', () => store.appendMany(newId, forkEntries(store, from, throughSeq, now)));
+  storeStep(newId, 'the copy of a fork', () => store.appendMany(newId, forkEntries(store, from, throughSeq, now, owner)));
   sessions.get(newId);
   return newId;
 }
@@ -37,14 +38,15 @@ export function rewindSession(sessions: Sessions, sessionId: SessionId, toSeq: n
 
 /** The source's events through `throughSeq`, read a page at a time, then the `session/forked` marker. */
 function* forkEntries(
-  store: SessionLogStore, from: SessionId, throughSeq: number, now: number,
+  store: SessionLogStore, from: SessionId, throughSeq: number, now: number, owner: string | undefined,
 ): Generator<{ event: NewSessionEvent; at: number }> {
   const pageSize = 1000;
   for (let after = 0; after < throughSeq; after += pageSize) {
     for (const event of store.read(from, { afterSeq: after, beforeSeq: Math.min(throughSeq, after + pageSize) + 1 })) {
       const { seq: _seq, at, ...rest } = event;
-      yield { event: rest as NewSessionEvent, at };
+      // The fork's opening event names its own owner (whoever forked it; host code keeps the source's).
+      yield { event: rest.type === 'session/opened' && owner !== undefined ? { ...rest, owner } : rest as NewSessionEvent, at };
     }
   }
-  yield { event: { type: 'session/forked', from, throughSeq }, at: now };
+  yield { event: { type: 'session/forked', from, throughSeq, ...(owner === undefined ? {} : { owner }) }, at: now };
 }

@@ -15,6 +15,11 @@ export interface LoadedSession {
   surface: TaskSurfaceFold;
   /** messageIds of durable user messages: a retried send never doubles a message. */
   userMessages: Set<MessageId>;
+  /**
+   * The principal id that owns it: the opening event's owner, or the newest `session/forked` owner
+   * (a fork belongs to whoever forked it). null: opened by host code, or a log from before owners.
+   */
+  owner: string | null;
   /** When host code last used it (`Date.now()`): idle sessions are unloaded, least recently used first. */
   usedAt: number;
 }
@@ -69,6 +74,22 @@ export class Sessions {
     return session;
   }
 
+  /**
+   * The session's owner (see `LoadedSession.owner`); undefined when there is no such session. Reads
+   * only the first event of a session not in memory: it names the owner of every session opened by a
+   * principal and of every fork of one (a fork's copied opening event is rewritten to its own owner).
+   */
+  ownerOf(sessionId: SessionId): string | null | undefined {
+    const loaded = this.#loaded.get(sessionId);
+    if (loaded) return loaded.owner;
+    if (!this.store.getSession(sessionId)) return undefined;
+    const [first] = this.store.read(sessionId, { limit: 1 });
+    if (first === undefined) return null;
+    if (first.type === 'session/opened') return first.owner;
+    if (first.type === 'session/forked' && first.owner !== undefined) return first.owner;
+    return this.find(sessionId)?.owner ?? null;
+  }
+
   get(sessionId: SessionId): LoadedSession {
     const session = this.find(sessionId);
     if (!session) throw new UnknownSessionError(sessionId);
@@ -104,6 +125,8 @@ export class Sessions {
     const session = this.get(sessionId);
     const stored = this.store.append(sessionId, event, this.clock());
     session.lastSeq = stored.seq;
+    if (stored.type === 'session/opened' && session.owner === null) session.owner = stored.owner;
+    else if (stored.type === 'session/forked' && stored.owner !== undefined) session.owner = stored.owner;
     const change = applyToEffectiveLog(session.effective, session.rewoundTurns, stored);
     if (change === 'cut') {
       session.surface = foldTaskSurface(session.effective);
@@ -127,7 +150,8 @@ function userMessageIds(events: readonly SessionEvent[]): Set<MessageId> {
 /** Folds a session's stored log (every stored event is validated on the way). */
 export function load(store: SessionLogStore, record: SessionRecord): LoadedSession {
   const rewoundTurns = new Set<TurnId>();
-  const effective = effectiveLog(store.read(record.sessionId), rewoundTurns);
+  const raw = store.read(record.sessionId);
+  const effective = effectiveLog(raw, rewoundTurns);
   return {
     record,
     effective,
@@ -135,6 +159,17 @@ export function load(store: SessionLogStore, record: SessionRecord): LoadedSessi
     lastSeq: store.lastSeq(record.sessionId),
     surface: effective.length ? foldTaskSurface(effective) : emptyTaskSurfaceFold(),
     userMessages: userMessageIds(effective),
+    owner: ownerIn(raw),
     usedAt: Date.now(),
   };
+}
+
+/** From the stored log (a rewind never changes who owns a session). */
+function ownerIn(events: readonly SessionEvent[]): string | null {
+  let owner: string | null = null;
+  for (const e of events) {
+    if (e.type === 'session/opened' && owner === null) owner = e.owner;
+    else if (e.type === 'session/forked' && e.owner !== undefined) owner = e.owner;
+  }
+  return owner;
 }

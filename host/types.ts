@@ -3,11 +3,12 @@
  * `Host`; the action-cards service plugs in through `HostPluginApi`.
  */
 import type {
-  ActRequest, ActResult, ActionCardsView, CallId, HostApi, InboxItemId, JsonValue, QueuedMessage, LogPage, NewSessionEvent, SendMessageRequest,
-  SendMessageResult, SessionEvent, SessionId, SessionSummary, SessionView, SessionListener, ReadLogOptions, TaskSurfaceLimitsInput,
+  ActRequest, ActResult, ActionCardsView, CallId, HostApi, InboxItemId, JsonValue, Principal, QueuedMessage, LogPage, NewSessionEvent, SendMessageRequest,
+  SendMessageResult, SessionEvent, SessionId, SessionSummary, SessionView, SessionListener, ReadLogOptions, ScopedHostApi, TaskSurfaceLimitsInput,
   TaskSurfaceService, ToolDefinition, ToolMode, TurnId, UpdateQueueRequest, UpdateQueueResult, UserMessageEvent,
 } from '../protocol/index.js';
 import type { InspectionEvent, Observer } from 'xstate';
+import type { SessionPolicy } from './principal.js';
 
 export type Locale = 'en' | 'zh';
 export type InspectObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
@@ -24,10 +25,24 @@ export interface OpenSessionOptions {
 }
 
 /**
- * The Host as host code drives it: the client-facing `HostApi` (protocol/hostApi.ts) and the rest.
- * Every method validates its input at this edge.
+ * The Host as one principal sees it (`host.as(principal)`): the client-facing calls a person or a
+ * connection makes, plus forking. Sessions it opens or forks are its own; every call on a session
+ * asks the Host's policy first, and a session the policy refuses is answered exactly like a missing one.
+ */
+export interface ScopedHost extends ScopedHostApi {
+  /** Opens a session owned by this principal (its opening event names it). The id is always minted. */
+  openSession(options?: Omit<OpenSessionOptions, 'sessionId'>): SessionId;
+  /** A fork owned by this principal (read access to the source suffices). */
+  fork(sessionId: SessionId, options?: { throughSeq?: number; title?: string }): SessionId;
+}
+
+/**
+ * The Host as host code drives it (as the system principal): the client-facing `HostApi`
+ * (protocol/hostApi.ts) and the rest. Every method validates its input at this edge.
  */
 export interface Host extends HostApi {
+  /** The same Host as `principal` sees it: the policy applied, the owner and `by` recorded. */
+  as(principal: Principal): ScopedHost;
   readonly taskSurface: TaskSurfaceService;
   readonly actionCards: ActionCardsService;
   readonly session: {
@@ -87,10 +102,18 @@ export interface ClaimHandle {
 
 export interface ActionCardsService {
   register(kind: CardKind): () => void;
-  act(input: ActRequest): Promise<ActResult>;
+  /** `as`: who acts (the kind's handler and `reconcile` see the initiator). Default: the system principal, with write access. */
+  act(input: ActRequest, as?: ActingAs): Promise<ActResult>;
   view(sessionId: SessionId): ActionCardsView;
   /** Records a decision for a card (used by kind handlers). */
   record(input: RecordDecisionInput): SessionEvent;
+}
+
+/** Who an act runs as: the initiator, and whether the policy gives them write access to the session. */
+export interface ActingAs {
+  initiator: Principal;
+  /** false: verbs with the `writes` check are refused `read-only`, as in a read-only session. */
+  canWrite: boolean;
 }
 
 export interface RecordDecisionInput {
@@ -99,6 +122,8 @@ export interface RecordDecisionInput {
   action: string;
   phase: string;
   data?: Record<string, JsonValue>;
+  /** The principal id who decided (the act's initiator). */
+  by?: string;
 }
 
 /* ---- the agent ---- */
@@ -231,6 +256,8 @@ export interface CardKindContext {
   sessionId: SessionId;
   callId: CallId;
   card: { action: string; title: string; brief: string; details: Record<string, JsonValue> };
+  /** Who acted (host code: the system principal). Decisions recorded through `record` name them. */
+  initiator: Principal;
   /** The card's latest recorded phase ('proposed' when none). */
   phase: string;
   /** The data of the card's latest recorded decision (`{}` when none). Optional for older callers. */
@@ -273,6 +300,12 @@ export interface CreateHostOptions {
     rpc?: () => string; item?: () => string; turn?: () => string;
   };
   clock?: () => number;
+  /**
+   * Who may read or write which session, for every principal but the system one. Default
+   * `ownerOnly`: the principal a session's opening event names reads and writes it; nobody else
+   * sees it. A product passes its own for shared sessions or admins.
+   */
+  policy?: SessionPolicy;
   /** The agent of every session. Without one, admitted turns end at once ('completed'). */
   driver?: AgentDriver;
   /** false: rows wait until host code claims them (tests step the loop by hand). Default true. */

@@ -11,6 +11,7 @@ import type { SendMessageRequest, SendMessageResult, UpdateQueueRequest, UpdateQ
 import type { SessionSummary, SessionView } from './session.js';
 import type { TaskSurfaceService } from './taskSurface.js';
 import type { LogPage } from './events.js';
+import type { Principal } from './principal.js';
 
 /**
  * Input that fails its schema at the Host's edge (a bug in the caller, not a user action). A
@@ -59,4 +60,22 @@ export interface HostApi {
   getView(sessionId: SessionId): SessionView;
   watchSession(sessionId: SessionId, listener: SessionListener): () => void;
   readLog(sessionId: SessionId, options: ReadLogOptions): Promise<LogPage>;
+}
+
+/** What a principal may do with one session: nothing (answered as missing), look, or also change it. */
+export type SessionAccess = 'none' | 'read' | 'write';
+
+/**
+ * The Host as one principal sees it: the same calls, with the Host's policy applied. A session the
+ * policy refuses is answered exactly like a missing one; `read` access is a read-only session.
+ */
+export interface ScopedHostApi extends HostApi {
+  readonly principal: Principal;
+  /** What the policy gives this principal on the session ('none' also when it does not exist). */
+  access(sessionId: SessionId): SessionAccess;
+}
+
+/** A Host that serves several principals: what a multi-user transport takes. */
+export interface PrincipalHostApi {
+  as(principal: Principal): ScopedHostApi;
 }

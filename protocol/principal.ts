@@ -24,3 +24,16 @@ export const PrincipalSchema = z.strictObject({
 
 /** A person or connection acting on the Host. */
 export type Principal = z.infer<typeof PrincipalSchema>;
+
+/**
+ * Host code's principal: `host` itself, `host.as(SYSTEM_PRINCIPAL)` and every connection of an
+ * `allowAnonymous` WebSocket server act as it. No policy is asked and nothing it causes carries
+ * `by`. Recognised by identity (this object), never by its id, so a product user whose id happens
+ * to be `system` gets no more than the policy gives.
+ */
+export const SYSTEM_PRINCIPAL: Principal = Object.freeze({ id: 'system', name: 'system' });
+
+export function isSystem(principal: Principal): boolean {
+  return principal === SYSTEM_PRINCIPAL;
+}
+

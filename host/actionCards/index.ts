@@ -1,10 +1,11 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { cardMachine, type CardOperationInput } from '../../machines/cardMachine.js';
 import {
-  ActRequestSchema, describeIssues, JsonObjectSchema,
+  ActRequestSchema, describeIssues, JsonObjectSchema, PrincipalIdSchema,
   type ActRequest, type ActResult, type ActionCardsView, type SessionEvent, type SessionId,
 } from '../../protocol/index.js';
-import type { ActionCardsService, CardKind, HostPluginApi, RecordDecisionInput } from '../types.js';
+import { SYSTEM_PRINCIPAL } from '../principal.js';
+import type { ActingAs, ActionCardsService, CardKind, HostPluginApi, RecordDecisionInput } from '../types.js';
 import { buildNotice } from './notice.js';
 import { runCardOperation } from './operation.js';
 import { cardPhase, cardsView, foldCards, foldCardsEvent, type CardChange, type CardsState } from './projection.js';
@@ -41,6 +42,8 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
   const active = new Set<SessionId>();
   /** One shared operation per card, keyed by session and callId (survives a refold). */
   const operations = new Map<string, Promise<ActResult>>();
+  /** Who the act being handed to a card actor right now acts as (read once, synchronously, by the operation). */
+  let acting: ActingAs = { initiator: SYSTEM_PRINCIPAL, canWrite: true };
   const lifetime = new AbortController();
   let closing = false;
 
@@ -67,7 +70,7 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
       actors: {
         operation: fromPromise<ActResult, CardOperationInput>(({ input }) => {
           const key = `${sessionId}\u0000${callId}`;
-          const operation = runCardOperation(deps, sessionId, callId, input.verb, input.payload)
+          const operation = runCardOperation(deps, sessionId, callId, input.verb, input.payload, acting)
             .catch((): ActResult => ({ status: 'unconfirmed' }))
             .finally(() => operations.delete(key));
           operations.set(key, operation);
@@ -114,7 +117,11 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     }
     const data = JsonObjectSchema.safeParse(input.data ?? {});
     if (!data.success) throw new Error('actionCards.record: data must be a JSON object');
-    const event = api.append(sessionId, { type: 'action-cards/decision', callId, action, phase, data: data.data });
+    const by = input.by === undefined ? undefined : PrincipalIdSchema.safeParse(input.by);
+    if (by !== undefined && !by.success) throw new Error('actionCards.record: by must be a principal id');
+    const event = api.append(sessionId, {
+      type: 'action-cards/decision', callId, action, phase, data: data.data, ...(by === undefined ? {} : { by: by.data }),
+    });
     apply(sessionId, event);
     return event;
   };
@@ -154,7 +161,7 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     }, { phase: 'notice' }),
   ];
 
-  const act = async (request: ActRequest): Promise<ActResult> => {
+  const act = async (request: ActRequest, as: ActingAs = { initiator: SYSTEM_PRINCIPAL, canWrite: true }): Promise<ActResult> => {
     const parsed = ActRequestSchema.safeParse(request);
     if (!parsed.success) {
       throw new TypeError(`actionCards.act: ${describeIssues(parsed.error.issues)}`);
@@ -175,11 +182,19 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
       if ((entry.checks ?? []).includes('global') && !(options.globalAccess?.(sessionId) ?? true)) {
         return { status: 'refused', reason: 'access-denied' };
       }
+      if ((entry.checks ?? []).includes('writes') && (!as.canWrite || api.isReadOnly(sessionId))) {
+        return { status: 'refused', reason: 'read-only' };
+      }
     }
     const key = `${sessionId}\u0000${callId}`;
     const running = operations.get(key);
     if (running !== undefined) return running;
-    session.actors.get(callId)?.send({ type: 'user.acted', verb, ...(payload === undefined ? {} : { payload }) });
+    acting = as;
+    try {
+      session.actors.get(callId)?.send({ type: 'user.acted', verb, ...(payload === undefined ? {} : { payload }) });
+    } finally {
+      acting = { initiator: SYSTEM_PRINCIPAL, canWrite: true };
+    }
     return operations.get(key) ?? { status: 'unconfirmed' };
   };
 

@@ -1,5 +1,6 @@
 import type { ActResult, JsonValue, SessionEvent, SessionId } from '../../protocol/index.js';
-import type { CardHandlerResult, CardKind, CardKindContext, HostPluginApi, RecordDecisionInput } from '../types.js';
+import { isSystem } from '../principal.js';
+import type { ActingAs, CardHandlerResult, CardKind, CardKindContext, HostPluginApi, RecordDecisionInput } from '../types.js';
 import { cardPhase, type CardRecord } from './projection.js';
 import type { KindRegistry } from './registry.js';
 
@@ -20,12 +21,12 @@ const refused = (reason: string): ActResult => ({ status: 'refused', reason });
  * verb) with the kind's handler. The kind is looked up again after every await: it may unregister.
  */
 export async function runCardOperation(
-  deps: OperationDeps, sessionId: SessionId, callId: string, verb: string, payload: JsonValue | undefined,
+  deps: OperationDeps, sessionId: SessionId, callId: string, verb: string, payload: JsonValue | undefined, as: ActingAs,
 ): Promise<ActResult> {
   const current = () => deps.card(sessionId, callId);
   const start = current();
   if (start === undefined) return refused('unknown');
-  const ctx = kindContext(deps, sessionId, start, current);
+  const ctx = kindContext(deps, sessionId, start, current, as);
   const reconciling = deps.registry.get(start.proposal.action);
   try {
     if (reconciling?.reconcile !== undefined) await reconciling.reconcile(ctx);
@@ -44,7 +45,7 @@ export async function runCardOperation(
   const entry = Object.hasOwn(kind.verbs, verb) ? kind.verbs[verb] : undefined;
   if (entry === undefined) return refused('unknown');
   if (!kind.details.safeParse(card.proposal.details).success) return refused('unavailable');
-  if ((entry.checks ?? []).includes('writes') && deps.api.isReadOnly(sessionId)) return refused('read-only');
+  if ((entry.checks ?? []).includes('writes') && (!as.canWrite || deps.api.isReadOnly(sessionId))) return refused('read-only');
   let result: CardHandlerResult;
   try {
     result = await entry.handler(ctx, payload);
@@ -76,12 +77,15 @@ function settle(result: CardHandlerResult, phase: string): ActResult {
 }
 
 function kindContext(
-  deps: OperationDeps, sessionId: SessionId, start: CardRecord, current: () => CardRecord | undefined,
+  deps: OperationDeps, sessionId: SessionId, start: CardRecord, current: () => CardRecord | undefined, as: ActingAs,
 ): CardKindContext {
   const { callId, action, title, brief, details } = start.proposal;
+  // Decisions name who decided; host code's (the system principal's) carry no `by`.
+  const by = isSystem(as.initiator) ? {} : { by: as.initiator.id };
   return {
     sessionId,
     callId,
+    initiator: as.initiator,
     card: { action, title, brief, details },
     get phase() {
       const card = current();
@@ -90,7 +94,7 @@ function kindContext(
     get data() {
       return current()?.decision?.data ?? {};
     },
-    record: (phase, data) => deps.record({ sessionId, callId, action, phase, ...(data === undefined ? {} : { data }) }),
+    record: (phase, data) => deps.record({ sessionId, callId, action, phase, ...(data === undefined ? {} : { data }), ...by }),
     signal: deps.signal,
   };
 }

@@ -39,6 +39,10 @@ export interface TaskSurfaceHostService extends TaskSurfaceService, InboxObserve
   unload(sessionId: SessionId): void;
   /** Nothing is admitted or appended afterwards; getActive and getOutcome still read. */
   dispose(): void;
+  /** `by`: the principal id who submitted (recorded on the user message's source). */
+  submit(input: unknown, by?: string): ReturnType<TaskSurfaceService['submit']>;
+  /** `by`: the principal id who dismissed (recorded on the event). */
+  dismiss(input: unknown, by?: string): ReturnType<TaskSurfaceService['dismiss']>;
 }
 
 /**
@@ -138,7 +142,7 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       return closed ? structuredClone(closed) : { status: 'unknown' };
     },
 
-    async submit(input) {
+    async submit(input, by) {
       const request = parseInput('taskSurface.submit', SubmitTaskSurfaceRequestSchema, input);
       const { sessionId, surfaceId, submissionId } = request;
       assertLive();
@@ -173,6 +177,7 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
             kind: 'user',
             rpcId: deps.ids.rpc(),
             taskSurface: { version: 1, submissionId, callId: active.callId, surfaceId, values: valid.values },
+            ...(by === undefined ? {} : { by }),
           },
         });
       } catch (error) {
@@ -183,7 +188,7 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       return { accepted: true, messageId, phase: 'queued' };
     },
 
-    async dismiss(input) {
+    async dismiss(input, by) {
       const request = parseInput('taskSurface.dismiss', DismissTaskSurfaceRequestSchema, input);
       assertLive();
       const session = actionable(request.sessionId);
@@ -197,6 +202,7 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       // A store failure stores nothing: the surface stays open and the same dismissalId may be retried.
       const event = storeStep(request.sessionId, 'taskSurface.dismiss', () => deps.sessions.append(request.sessionId, {
         type: 'task-surface/dismissed', callId: active.callId, surfaceId: active.surfaceId, dismissalId: request.dismissalId,
+        ...(by === undefined ? {} : { by }),
       }));
       return { dismissed: true, eventSeq: event.seq };
     },
