@@ -1,16 +1,9 @@
-import { HostInputError } from '../protocol/index.js';
+import { HostInputError, UnknownSessionError } from '../protocol/index.js';
 import { InvalidEventError, InvalidQueueRowError } from './store/codec.js';
 
-// Part of the client-facing contract (a transport answers it as a bad request): it lives in protocol/.
-export { HostInputError };
-
-/** A session id the host does not know (neither live nor in its store). */
-export class UnknownSessionError extends Error {
-  override name = 'UnknownSessionError';
-  constructor(readonly sessionId: string) {
-    super(`unknown session ${sessionId}`);
-  }
-}
+// Part of the client-facing contract (a transport answers them as a bad request and an unknown
+// session): they live in protocol/.
+export { HostInputError, UnknownSessionError };
 
 /** Parses `input` with a zod (mini) schema or throws HostInputError. */
 export function parseInput<T>(

@@ -27,6 +27,17 @@ export class HostInputError extends Error {
   }
 }
 
+/**
+ * A session id the host does not know (neither live nor in its store), or one the caller's
+ * principal may not see: the two are answered alike. A transport answers it `unknown-session`.
+ */
+export class UnknownSessionError extends Error {
+  override name = 'UnknownSessionError';
+  constructor(readonly sessionId: string) {
+    super(`unknown session ${sessionId}`);
+  }
+}
+
 /** Which page of a session's effective log to read. */
 export interface ReadLogOptions {
   /** Return events with seq < before (omit for the newest page). */

@@ -138,7 +138,7 @@ async function load(clients: ChildProcess, n: number, thinkMs: number, durationM
     store: createMemoryStore(),
     driver: { async runTurn(turn: AgentTurn) { await turn.callTool('show_task_surface', { model: MODEL }); } },
   });
-  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
   const sessions = Array.from({ length: n }, (_, i) => host.openSession({ title: `load ${i}` }));
   const cpu = process.cpuUsage();
   const result = await ask<LoadResult>(clients, { kind: 'load', port: server.port, sessions, thinkMs, durationMs });

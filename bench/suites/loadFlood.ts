@@ -95,7 +95,7 @@ async function floodRun(label: string, rateLimit: false | undefined, pinger: Chi
     // An agent that takes a moment per turn, so the flooded session's queue fills.
     driver: { async runTurn(turn: AgentTurn) { await new Promise((r) => setTimeout(r, 20)); turn.reply('ok'); } },
   });
-  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, ...(rateLimit === false ? { rateLimit } : {}) });
+  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, ...(rateLimit === false ? { rateLimit } : {}) });
   const flooded = host.openSession({ title: 'flooded' });
   let peakRss = 0;
   const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 20);

@@ -80,7 +80,7 @@ describe('session.open over WebSocket', () => {
     const host = makeHost(handle, { maxLoadedSessions: 100 });
     let listed = 0;
     const counted = { ...host, listSessions: () => { listed++; return host.listSessions(); } };
-    const server = await createWebSocketServer({ host: counted, port: 0, heartbeatMs: 0, rateLimit: false });
+    const server = await createWebSocketServer({ allowAnonymous: true, host: counted, port: 0, heartbeatMs: 0, rateLimit: false });
     const client = connectClient(server.port, { heartbeatMs: 0 });
     for (let i = 0; i < 2_000; i++) {
       const summary = await client.openSession({ title: `chat ${i}` });

@@ -10,7 +10,7 @@ describe('one busy session', () => {
   it('refuses session.send past maxQueuedMessages with queue-full, over the wire, and adds nothing', async () => {
     const host = createHost({ store: createMemoryStore(), autoAdmit: false, maxQueuedMessages: 3 });
     const sessionId = host.openSession({ title: 'busy' });
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     const client = connectClient(server.port, { heartbeatMs: 0 });
     const send = (messageId = mintMessageId()) => client.session.send({ sessionId, messageId, rpcId: mintRpcId(), text: 'more' });
     const accepted = [await send(), await send(), await send()];
@@ -69,7 +69,7 @@ describe('one busy session', () => {
     const host = createHost({ store: createMemoryStore(), autoAdmit: false, maxQueuedMessages: 50 });
     const flooded = host.openSession({ title: 'flooded' });
     const calm = host.openSession({ title: 'calm' });
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, rateLimit: { perSecond: 200, burst: 20 } });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, rateLimit: { perSecond: 200, burst: 20 } });
     const flooder = connectClient(server.port, { heartbeatMs: 0 });
     const healthy = connectClient(server.port, { heartbeatMs: 0 });
     let floodViews = 0;

@@ -1,5 +1,7 @@
 // A small in-memory Host for transport tests: enough behaviour to observe what the wire does
 // (calls counted, submissions deduped by submissionId like the real Host, calls that can be held).
+import { ownerOnly, type SessionPolicy } from '../../host/principal.js';
+import { scopedHost } from '../../host/scoped.js';
 import type { Host } from '../../host/types.js';
 import type {
   LogPage, SessionEvent, SessionId, SessionSummary, SessionView, SubmitTaskSurfaceResult, MessageId, InboxItemId,
@@ -15,7 +17,15 @@ export interface FakeHost extends Host {
   answerWith(method: string, value: unknown): void;
 }
 
-export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
+export interface FakeHostOptions {
+  /** Owners by session id (the rest have none: only host code sees them). */
+  owners?: Record<string, string>;
+  policy?: SessionPolicy;
+  /** Where the scoped host reports a policy that throws. */
+  onError?(error: Error): void;
+}
+
+export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: FakeHostOptions = {}): FakeHost {
   const views = new Map<SessionId, SessionView>();
   const listeners = new Map<SessionId, Set<SessionListener>>();
   const submissions = new Map<string, SubmitTaskSurfaceResult>();
@@ -109,6 +119,17 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2']): FakeHost {
       return { events: events.slice(-limit), hasMore: events.length > limit, lastSeq: log.get(sessionId)!.length };
     }),
     fork: () => { throw new Error('not in the fake'); },
+    // Through `this`: a test that spreads the fake and overrides a method reaches the override.
+    as(this: FakeHost, principal) {
+      const self = this as FakeHost; // the spread copy a test made, not the original
+      return scopedHost({
+        host: self, principal, policy: options.policy ?? ownerOnly, report: options.onError ?? (() => {}),
+        owner: (sessionId) => options.owners?.[sessionId] ?? null,
+        open: (opts) => self.openSession(opts), fork: (id, opts) => self.fork(id, opts),
+        send: (input) => self.session.send(input as never), submit: (input) => self.taskSurface.submit(input as never),
+        dismiss: (input) => self.taskSurface.dismiss(input as never),
+      });
+    },
     rewind: () => {},
     whenIdle: async () => {},
     inbox: { claimNext: () => null, claimed: () => [] },

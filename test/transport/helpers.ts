@@ -20,7 +20,7 @@ export async function until(check: () => boolean, everyMs = 5): Promise<void> {
 }
 
 /** A raw socket that sends frames and collects every answer, for malformed-input tests. */
-export async function rawSocket(port: number, options: { autoPong?: boolean; path?: string } = {}) {
+export async function rawSocket(port: number, options: { autoPong?: boolean; path?: string; headers?: Record<string, string> } = {}) {
   const { path = '', ...socketOptions } = options;
   const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, socketOptions);
   const received: Record<string, unknown>[] = [];

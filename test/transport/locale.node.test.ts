@@ -19,7 +19,7 @@ async function setup() {
     store,
     driver: { async runTurn(turn: AgentTurn) { if (!turn.input.at(-1)?.source.taskSurface) await turn.callTool('show_task_surface', { model: MODEL }); else turn.reply('ok'); } },
   });
-  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
   const client = connectClient(server.port);
   /** Opens a surface in `sessionId` and returns its id. */
   const surfaceIn = async (sessionId: SessionId) => {

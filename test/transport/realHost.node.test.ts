@@ -15,7 +15,7 @@ async function setup() {
     driver: { async runTurn(turn: AgentTurn) { if (!turn.input.at(-1)?.source.taskSurface) await turn.callTool('show_task_surface', { model: MODEL }); else turn.reply('ok'); } },
   });
   const sessionId = host.openSession({ title: 'wire' });
-  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
   const client = connectClient(server.port);
   await client.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'show me' });
   await host.whenIdle(sessionId);

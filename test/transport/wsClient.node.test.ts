@@ -13,7 +13,7 @@ const submitInput = (submissionId: string) => ({
 
 async function setup(options: Parameters<typeof createFakeHost>[0] = undefined) {
   const host = createFakeHost(options);
-  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
   const client = connectClient(server.port);
   return { host, server, client, async close() { client.dispose(); await server.close(); } };
 }

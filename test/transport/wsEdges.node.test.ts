@@ -42,8 +42,8 @@ describe('WebSocket client: timeouts, heartbeat, refused watches', () => {
   });
 
   it('reports a watch the server refuses instead of waiting silently', async () => {
-    const host = createFakeHost(['mine', 'theirs']);
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authorize: (_c, sessionId) => sessionId === 'mine' });
+    const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'alice', theirs: 'bob' } });
+    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'alice' }) });
     const warn = mock.method(console, 'warn', () => {});
     const client = connectClient(server.port, { heartbeatMs: 0 });
     client.watchSession(sid('theirs'), () => assert.fail('no view of a refused session'));
@@ -58,8 +58,8 @@ describe('WebSocket client: timeouts, heartbeat, refused watches', () => {
 
 describe('WebSocket server: ids and authorization change nothing', () => {
   it('refuses every request on a session the connection may not see, and calls nothing', async () => {
-    const host = createFakeHost(['mine', 'theirs']);
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authorize: (_c, sessionId) => sessionId === 'mine' });
+    const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'alice', theirs: 'bob' } });
+    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'alice' }) });
     const raw = await rawSocket(server.port);
     const theirs = { sessionId: 'theirs' };
     const frames = [
@@ -84,7 +84,7 @@ describe('WebSocket server: ids and authorization change nothing', () => {
 
   it('rejects an id that is too long or not a string', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     const raw = await rawSocket(server.port);
     for (const id of ['x'.repeat(129), 42, '']) {
       const answer = await raw.ask(JSON.stringify({ id, type: 'ping' }));
@@ -96,7 +96,7 @@ describe('WebSocket server: ids and authorization change nothing', () => {
 
   it('does not answer a request with the remembered result of another type that reused its id', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     const raw = await rawSocket(server.port);
     const sent = await raw.ask(JSON.stringify({ id: 'same', type: 'session.send', params: { sessionId: 's1', messageId: 'm1', rpcId: 'r1', text: 'hi' } }));
     assert.equal((sent.result as { accepted: boolean }).accepted, true);
@@ -113,7 +113,7 @@ describe('WebSocket server: ids and authorization change nothing', () => {
     const host = createFakeHost();
     let failures = 1;
     const flaky = { ...host, session: { ...host.session, send: (input: Parameters<typeof host.session.send>[0]) => (failures-- > 0 ? Promise.reject(new Error('disk full')) : host.session.send(input)) } };
-    const server = await createWebSocketServer({ host: flaky, port: 0, heartbeatMs: 0, onError: () => {} });
+    const server = await createWebSocketServer({ allowAnonymous: true, host: flaky, port: 0, heartbeatMs: 0, onError: () => {} });
     const client = connectClient(server.port, { heartbeatMs: 0 });
     const input = { sessionId: sid('s1'), messageId: 'm2' as MessageId, rpcId: 'r2' as RpcId, text: 'again' };
     await assert.rejects(client.session.send(input), (e: unknown) => e instanceof TransportError && e.code === 'server-error');

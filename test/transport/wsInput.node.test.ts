@@ -15,7 +15,7 @@ async function realServer(options: Partial<WebSocketServerOptions> = {}) {
   const host = createHost({ store: createMemoryStore() });
   const sessionId = host.openSession({ title: 'Deep' });
   const errors: unknown[] = [];
-  const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, onError: (e) => errors.push(e), ...options });
+  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, onError: (e) => errors.push(e), ...options });
   return { host, sessionId, server, errors, close: async () => { await server.close(); await host.dispose(); } };
 }
 
@@ -45,7 +45,7 @@ describe('WebSocket server: deeply nested frames', () => {
 
   it('refuses a deep frame before the host is called, whatever the type, and with a configurable depth', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxDepth: 4 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxDepth: 4 });
     const raw = await rawSocket(server.port);
     const deep = await raw.ask('{"id":"d","type":"session.send","params":{"sessionId":"s1","messageId":"m","rpcId":"r","text":"hi","x":[[[1]]]}}');
     assert.equal(deep.code, 'bad-request');
@@ -62,7 +62,7 @@ describe('WebSocket server: deeply nested frames', () => {
     const host = createFakeHost();
     const broken = { ...host, watchSession: () => { throw new RangeError('Maximum call stack size exceeded'); } };
     const errors: unknown[] = [];
-    const server = await createWebSocketServer({ host: broken, port: 0, heartbeatMs: 0, onError: (e) => errors.push(e) });
+    const server = await createWebSocketServer({ allowAnonymous: true, host: broken, port: 0, heartbeatMs: 0, onError: (e) => errors.push(e) });
     const raw = await rawSocket(server.port);
     assert.equal((await raw.ask('{"id":"w","type":"session.watch","params":{"sessionId":"s1"}}')).code, 'server-error');
     assert.equal((await raw.ask('{"id":"p","type":"ping"}')).result, 'pong');
@@ -85,7 +85,7 @@ describe('WebSocket server: deeply nested frames', () => {
 describe('WebSocket server: frames over the limits', () => {
   it('answers too-large with the request id up to the hard cap, and keeps the connection', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxMessageBytes: 1024, maxFrameBytes: 64 * 1024 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxMessageBytes: 1024, maxFrameBytes: 64 * 1024 });
     const raw = await rawSocket(server.port);
     const big = JSON.stringify({ id: 'big', type: 'session.send', params: { sessionId: 's1', messageId: 'm', rpcId: 'r', text: 'x'.repeat(10_000) } });
     assert.deepEqual(await raw.ask(big), {
@@ -103,7 +103,7 @@ describe('WebSocket server: frames over the limits', () => {
   it('past the hard cap, ws closes the connection with 1009 without reading the frame; the server keeps serving', async () => {
     const host = createFakeHost();
     const errors: unknown[] = [];
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxMessageBytes: 1024, maxFrameBytes: 64 * 1024, onError: (e) => errors.push(e) });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxMessageBytes: 1024, maxFrameBytes: 64 * 1024, onError: (e) => errors.push(e) });
     const raw = await rawSocket(server.port);
     const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
     raw.socket.send(JSON.stringify({ id: 'huge', type: 'ping', pad: 'x'.repeat(70 * 1024) }));
@@ -117,7 +117,7 @@ describe('WebSocket server: frames over the limits', () => {
 
   it('the default hard cap is 1 MiB: a 1 MiB frame is answered too-large, the connection stays', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     const raw = await rawSocket(server.port);
     const frame = `{"id":"mib","type":"ping","pad":"${'x'.repeat(1024 * 1024 - 40)}"}`;
     assert.equal((await raw.ask(frame)).code, 'too-large');
@@ -130,7 +130,7 @@ describe('WebSocket server: frames over the limits', () => {
 describe('WebSocket server: frames ws refuses itself', () => {
   it('closes a text frame that is not UTF-8 with 1007 and keeps serving others', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, onError: () => {} });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, onError: () => {} });
     const raw = await rawSocket(server.port);
     const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
     raw.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
@@ -143,7 +143,7 @@ describe('WebSocket server: frames ws refuses itself', () => {
 
   it('uses the default for a limit that is not a positive integer', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxDepth: 0, maxMessageBytes: -1 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxDepth: 0, maxMessageBytes: -1 });
     const raw = await rawSocket(server.port);
     // 63 levels pass the depth scan and reach the schema (which refuses the unknown field).
     assert.match(String((await raw.ask(`{"id":"a","type":"ping","x":${nested(62)}}`)).message), /unknown field "x"/);

@@ -19,7 +19,7 @@ describe('WebSocket server: backpressure', () => {
   it('closes a connection that does not read once its unsent bytes pass maxBufferedBytes', async () => {
     const host = createFakeHost();
     host.answerWith('readLog', { events: [event(1, 200_000)], hasMore: false, lastSeq: 1 } satisfies LogPage);
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, rateLimit: false, maxInFlight: 1000, maxBufferedBytes: 1024 * 1024 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, rateLimit: false, maxInFlight: 1000, maxBufferedBytes: 1024 * 1024 });
     const raw = await rawSocket(server.port);
     pause(raw.socket);
     for (let i = 0; i < 400; i++) raw.socket.send(JSON.stringify({ id: `r${i}`, type: 'log.read', params: { sessionId: 's1', limit: 10 } }));
@@ -38,7 +38,7 @@ describe('WebSocket server: backpressure', () => {
     const listeners = new Set<SessionListener>();
     const bigView = (lastSeq: number) => ({ ...host.getView(sid('s1')), lastSeq, pad: 'v'.repeat(100_000) }) as unknown as SessionView;
     const watching = { ...host, watchSession: (_: SessionId, listener: SessionListener) => { listeners.add(listener); listener(bigView(0)); return () => listeners.delete(listener); } };
-    const server = await createWebSocketServer({ host: watching, port: 0, heartbeatMs: 0, maxBufferedBytes: 512 * 1024 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host: watching, port: 0, heartbeatMs: 0, maxBufferedBytes: 512 * 1024 });
     const raw = await rawSocket(server.port);
     await raw.ask(JSON.stringify({ id: 'w', type: 'session.watch', params: { sessionId: 's1' } }));
     pause(raw.socket);
@@ -60,7 +60,7 @@ describe('WebSocket server: backpressure', () => {
 
   it('caps a log.read answer by bytes: fewer events and hasMore; a single oversized event comes alone', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxLogPageBytes: 350_000 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxLogPageBytes: 350_000 });
     const raw = await rawSocket(server.port);
     host.answerWith('readLog', { events: Array.from({ length: 10 }, (_, i) => event(i + 1, 100_000)), hasMore: false, lastSeq: 10 } satisfies LogPage);
     const page = (await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 's1', limit: 10 } }))).result as LogPage;
@@ -78,7 +78,7 @@ describe('WebSocket server: backpressure', () => {
 describe('WebSocket server: per-connection bounds', () => {
   it('answers busy past maxInFlight requests and runs the others', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxInFlight: 2 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxInFlight: 2 });
     const raw = await rawSocket(server.port);
     const held = host.hold('send');
     const send = (id: string) => raw.socket.send(JSON.stringify({ id, type: 'session.send', params: { sessionId: 's1', messageId: id, rpcId: 'r', text: 'hi' } }));
@@ -98,7 +98,7 @@ describe('WebSocket server: per-connection bounds', () => {
 
   it('rate-limits frames per connection with a retry hint; the client transport waits and retries by itself', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, rateLimit: { perSecond: 20, burst: 3 } });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, rateLimit: { perSecond: 20, burst: 3 } });
     const raw = await rawSocket(server.port);
     for (let i = 0; i < 5; i++) raw.socket.send(JSON.stringify({ id: `p${i}`, type: 'ping' }));
     await until(() => raw.received.length === 5);
@@ -121,7 +121,7 @@ describe('WebSocket server: per-connection bounds', () => {
 
   it('bounds the sessions one connection watches', async () => {
     const host = createFakeHost(['s1', 's2']);
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxWatches: 1 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxWatches: 1 });
     const raw = await rawSocket(server.port);
     assert.equal((await raw.ask(JSON.stringify({ id: 'a', type: 'session.watch', params: { sessionId: 's1' } }))).result, 'watching');
     await sleep(5);
@@ -135,7 +135,7 @@ describe('WebSocket server: per-connection bounds', () => {
 
   it('refuses upgrades past maxConnections with HTTP 503', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, maxConnections: 2 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxConnections: 2 });
     const open = [await rawSocket(server.port), await rawSocket(server.port)];
     const status = await new Promise<number>((resolve) => {
       const socket = new WebSocket(`ws://127.0.0.1:${server.port}`);
@@ -147,14 +147,11 @@ describe('WebSocket server: per-connection bounds', () => {
   });
 });
 
-describe('WebSocket server: authorize', () => {
-  it('answers an authorize that throws like a refusal, and reports it', async () => {
-    const host = createFakeHost();
+describe('WebSocket server: the Host policy', () => {
+  it('answers a policy that throws like a refusal, and reports it', async () => {
     const errors: unknown[] = [];
-    const server = await createWebSocketServer({
-      host, port: 0, heartbeatMs: 0, onError: (e) => errors.push(e),
-      authorize: async () => { throw new Error('session store down'); },
-    });
+    const host = createFakeHost(['s1'], { policy: () => { throw new Error('session store down'); }, onError: (e) => errors.push(e) });
+    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'u' }) });
     const raw = await rawSocket(server.port);
     assert.deepEqual(await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 's1', limit: 1 } })),
       { type: 'error', id: 'a', code: 'unknown-session', message: 'unknown session "s1"' });
@@ -166,6 +163,7 @@ describe('WebSocket server: authorize', () => {
   it('answers a canOpenSession that throws like a refusal', async () => {
     const errors: unknown[] = [];
     const server = await createWebSocketServer({
+      allowAnonymous: true,
       host: createFakeHost(), port: 0, heartbeatMs: 0, onError: (e) => errors.push(e),
       canOpenSession: () => { throw new Error('directory down'); },
     });
@@ -177,19 +175,22 @@ describe('WebSocket server: authorize', () => {
     await server.close();
   });
 
-  it('runs authorize before the existence check, for missing sessions too (equal timing)', async () => {
-    const host = createFakeHost(['s1']);
+  it('asks the policy before the existence check, for missing sessions too', async () => {
     const order: string[] = [];
-    const tracked = { ...host, hasSession: (sessionId: SessionId) => { order.push(`exists ${sessionId}`); return host.hasSession(sessionId); } };
-    const server = await createWebSocketServer({
-      host: tracked, port: 0, heartbeatMs: 0,
-      authorize: async (_c, sessionId) => { order.push(`authorize ${sessionId}`); await sleep(5); return true; },
+    const host = createFakeHost(['s1'], {
+      owners: { s1: 'u' },
+      policy: (principal, session) => { order.push(`policy ${session.sessionId} owner=${session.owner}`); return principal.id === session.owner ? 'write' : 'none'; },
     });
+    const exists = host.hasSession;
+    host.hasSession = (sessionId: SessionId) => { order.push(`exists ${sessionId}`); return exists(sessionId); };
+    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'u' }) });
     const raw = await rawSocket(server.port);
     const missing = await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 'nope', limit: 1 } }));
     assert.equal(missing.code, 'unknown-session');
+    assert.deepEqual(order, ['policy nope owner=null']);
+    order.length = 0;
     await raw.ask(JSON.stringify({ id: 'b', type: 'log.read', params: { sessionId: 's1', limit: 1 } }));
-    assert.deepEqual(order, ['authorize nope', 'exists nope', 'authorize s1', 'exists s1']);
+    assert.deepEqual(order.slice(0, 2), ['policy s1 owner=u', 'exists s1']);
     raw.close();
     await server.close();
   });

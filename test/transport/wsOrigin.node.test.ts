@@ -47,7 +47,7 @@ function get(port: number, path: string, host: string): Promise<{ status: number
 
 describe('WebSocket server: Origin and Host at the upgrade', () => {
   it('allows its own origin and no Origin (not a browser); refuses other origins with 403', async () => {
-    const server = await createWebSocketServer({ host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0 });
     const url = `ws://127.0.0.1:${server.port}`;
     assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 'open');
     assert.equal(await upgrade(url, { Origin: `http://localhost:${server.port}`, Host: `localhost:${server.port}` }), 'open');
@@ -60,7 +60,7 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
   });
 
   it('refuses a malformed Host or one it does not serve (DNS rebinding) with 400', async () => {
-    const server = await createWebSocketServer({ host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0 });
     const url = `ws://127.0.0.1:${server.port}`;
     for (const host of ['x; script-src *', `evil.example:${server.port}`, '127.0.0.1:99999', 'a b', '[zz::1]:80']) {
       assert.equal(await upgrade(url, { Host: host, Origin: `http://${host}` }), 400, host);
@@ -70,6 +70,7 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
 
   it('takes allowedOrigins and allowedHosts', async () => {
     const server = await createWebSocketServer({
+      allowAnonymous: true,
       host: createFakeHost(), port: 0, heartbeatMs: 0,
       allowedOrigins: ['https://app.example'], allowedHosts: ['chat.example'],
     });
@@ -81,7 +82,7 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
   });
 
   it('answers an upgrade whose target is not a URL with 400 and keeps serving', async () => {
-    const server = await createWebSocketServer({ host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0 });
     const upgradeHeaders = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
     assert.equal(await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${upgradeHeaders}\r\n\r\n`), 'HTTP/1.1 400 Bad Request');
     assert.equal(await upgrade(`ws://127.0.0.1:${server.port}`, {}), 'open');
@@ -89,7 +90,7 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
   });
 
   it("takes '*' for any well-formed Host and any Origin", async () => {
-    const server = await createWebSocketServer({ host: createFakeHost(), port: 0, heartbeatMs: 0, allowedOrigins: '*', allowedHosts: '*' });
+    const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0, allowedOrigins: '*', allowedHosts: '*' });
     const url = `ws://127.0.0.1:${server.port}`;
     assert.equal(await upgrade(url, { Host: 'anything.example', Origin: 'https://elsewhere.example' }), 'open');
     assert.equal(await upgrade(url, { Host: 'bad host' }), 400, 'still a strict grammar');
@@ -144,7 +145,14 @@ describe('demo server: Host and Origin over real HTTP', () => {
       const url = `ws://127.0.0.1:${server.port}${path}`;
       assert.equal(await upgrade(url, { Origin: 'http://evil.example' }), 403, path);
       assert.equal(await upgrade(url, { Host: `evil.example:${server.port}`, Origin: `http://evil.example:${server.port}` }), 400, path);
-      assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 'open', path);
+      if (path === '/ws') {
+        // The demo's socket also needs its identity cookie (what the page's first GET sets).
+        assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 401, 'no identity');
+        const cookie = (await fetch(`http://127.0.0.1:${server.port}/`)).headers.get('set-cookie')!.split(';')[0]!;
+        assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}`, Cookie: cookie }), 'open', path);
+      } else {
+        assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 'open', path);
+      }
     }
   });
 });

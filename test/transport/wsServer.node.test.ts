@@ -9,7 +9,7 @@ describe('WebSocket server: bad input', () => {
   let server: TaskSurfaceWebSocketServer;
   before(async () => {
     host = createFakeHost();
-    server = await createWebSocketServer({ host, port: 0, maxMessageBytes: 4096, heartbeatMs: 0 });
+    server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, maxMessageBytes: 4096, heartbeatMs: 0 });
   });
   after(() => server.close());
 
@@ -66,7 +66,7 @@ describe('WebSocket server: bad input', () => {
   it('answers a host failure with server-error and keeps serving', async () => {
     const raw = await rawSocket(server.port);
     const failing = createFakeHost();
-    const other = await createWebSocketServer({ host: { ...failing, readLog: () => Promise.reject(new Error('disk on fire')) }, port: 0, heartbeatMs: 0, onError: () => {} });
+    const other = await createWebSocketServer({ allowAnonymous: true, host: { ...failing, readLog: () => Promise.reject(new Error('disk on fire')) }, port: 0, heartbeatMs: 0, onError: () => {} });
     const r = await rawSocket(other.port);
     const answer = await r.ask(JSON.stringify({ id: 'l', type: 'log.read', params: { sessionId: 's1', limit: 5 } }));
     assert.deepEqual(answer, { type: 'error', id: 'l', code: 'server-error', message: 'the host failed to handle this request' });
@@ -77,12 +77,13 @@ describe('WebSocket server: bad input', () => {
   });
 });
 
-describe('WebSocket server: authorize, heartbeat, release', () => {
+describe('WebSocket server: policy, heartbeat, release', () => {
   it('refuses a session it may not see exactly like a missing one', async () => {
-    const host = createFakeHost(['mine', 'theirs']);
+    const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'a', theirs: 'b' } });
     const server = await createWebSocketServer({
       host, port: 0, heartbeatMs: 0,
-      authorize: (connection, sessionId) => new URL(connection.request.url ?? '/', 'http://x').searchParams.get('user') === 'a' ? sessionId === 'mine' : false,
+      // Who connects comes from the request: here a query parameter nobody sends, so nobody is 'a'.
+      authenticate: (request) => ({ id: new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? 'nobody' }),
     });
     const raw = await rawSocket(server.port);
     const missing = await raw.ask(JSON.stringify({ id: '1', type: 'taskSurface.getActive', params: { sessionId: 'nosuch', surfaceId: 'f' } }));
@@ -98,7 +99,7 @@ describe('WebSocket server: authorize, heartbeat, release', () => {
 
   it('closes a connection that stops answering pings', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 20 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 20 });
     const silent = await rawSocket(server.port, { autoPong: false });
     let closed = false;
     silent.socket.on('close', () => (closed = true));
@@ -109,7 +110,7 @@ describe('WebSocket server: authorize, heartbeat, release', () => {
 
   it('releases every watch when a connection closes', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0 });
+    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     const raw = await rawSocket(server.port);
     await raw.ask(JSON.stringify({ id: 'w1', type: 'session.watch', params: { sessionId: 's1' } }));
     await raw.ask(JSON.stringify({ id: 'w2', type: 'session.watch', params: { sessionId: 's2' } }));

@@ -1,5 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { HostInputError, type SessionId, type SessionView } from '../../protocol/index.js';
+import { HostInputError, type ScopedHostApi, type SessionId, type SessionView } from '../../protocol/index.js';
 import { parseClientRequest, wireError, type ServerMessage } from '../../protocol/wire.js';
 import { nestsDeeperThan, peekRequestId, ID_PEEK_CHARS } from './frames.js';
 import type { ConnectionContext, RequestHandler } from './handler.js';
@@ -59,7 +59,7 @@ class TokenBucket {
 export function serveConnection(
   socket: WebSocket,
   connection: WebSocketConnection,
-  deps: { handle: RequestHandler; limits: ConnectionLimits; onError(error: unknown): void; onPong(): void },
+  deps: { handle: RequestHandler; host: ScopedHostApi; limits: ConnectionLimits; onError(error: unknown): void; onPong(): void },
 ): void {
   const { limits, onError } = deps;
   const watches = new Map<SessionId, () => void>();
@@ -105,6 +105,7 @@ export function serveConnection(
   };
   const ctx: ConnectionContext = {
     connection,
+    host: deps.host,
     watches,
     send,
     sendView(sessionId, view) {

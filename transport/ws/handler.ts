@@ -1,10 +1,9 @@
-import type { HostApi, LogPage, SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
+import { UnknownSessionError, type LogPage, type PrincipalHostApi, type ScopedHostApi, type SessionId, type SessionView } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
 import type { WebSocketConnection } from './server.js';
 
 export interface HandlerOptions {
-  host: HostApi;
-  authorize?(connection: WebSocketConnection, sessionId: SessionId): boolean | Promise<boolean>;
+  host: PrincipalHostApi;
   canOpenSession?(connection: WebSocketConnection): boolean | Promise<boolean>;
   onSessionOpened?(connection: WebSocketConnection, sessionId: SessionId): void;
   retryWindowMs: number;
@@ -17,6 +16,8 @@ export interface HandlerOptions {
 
 export interface ConnectionContext {
   connection: WebSocketConnection;
+  /** The Host as the connection's principal sees it (`host.as(connection.principal)`). */
+  host: ScopedHostApi;
   /** The connection's session watches; the server releases them all when it closes. */
   watches: Map<SessionId, () => void>;
   send(message: ServerMessage): void;
@@ -38,17 +39,12 @@ const RETRY_CACHE_LIMIT = 20_000;
  * `session.updateQueue` and `actionCards.act`, whose retries only the request id identifies.
  */
 export function createRequestHandler(options: HandlerOptions): RequestHandler {
-  const { host } = options;
   const answered = new Map<string, { at: number; answer: Promise<unknown> }>();
   /** `answered`'s keys in insertion order from `head` on (a key may repeat after a failed call). */
   const order: string[] = [];
   let head = 0;
 
-  /**
-   * `authorize` runs first, for existing and missing sessions alike, and only then is existence
-   * checked: an async `authorize` takes the same time either way, so timing does not tell them
-   * apart. A hook that throws (or rejects) is a refusal, reported to `onError` (`canOpenSession` too).
-   */
+  /** A hook that throws (or rejects) is a refusal, reported to `onError`. */
   const hookAllows = async (hook: () => boolean | Promise<boolean>): Promise<boolean> => {
     try {
       return (await hook()) === true;
@@ -57,8 +53,6 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
       return false;
     }
   };
-  const allowed = async (ctx: ConnectionContext, sessionId: SessionId) =>
-    (await hookAllows(() => options.authorize?.(ctx.connection, sessionId) ?? true)) && host.hasSession(sessionId);
 
   const once = (request: ClientRequest & { params: { sessionId: SessionId } }, run: () => Promise<unknown>): Promise<unknown> => {
     const now = Date.now();
@@ -90,14 +84,12 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
     const unknownSession = (sessionId: string) =>
       wireError(request.id, 'unknown-session', `unknown session "${sessionId}"`);
 
+    const { host } = ctx;
     switch (request.type) {
       case 'ping':
         return result('pong');
-      case 'session.list': {
-        const visible: SessionSummary[] = [];
-        for (const summary of host.listSessions()) if (await allowed(ctx, summary.sessionId)) visible.push(summary);
-        return result(visible);
-      }
+      case 'session.list':
+        return result(host.listSessions());
       case 'session.open': {
         if (!(await hookAllows(() => options.canOpenSession?.(ctx.connection) ?? true))) {
           return wireError(request.id, 'bad-request', 'this connection may not open sessions');
@@ -111,8 +103,23 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         break;
     }
 
+    // The Host's policy decides, for missing and refused sessions alike (both answer unknown-session).
     const { sessionId } = request.params;
-    if (!(await allowed(ctx, sessionId))) return unknownSession(sessionId);
+    if (host.access(sessionId) === 'none') return unknownSession(sessionId);
+    try {
+      return await answer(request, ctx, result);
+    } catch (error) {
+      // Access was withdrawn (or the session went away) between the check and the call.
+      if (error instanceof UnknownSessionError) return unknownSession(sessionId);
+      throw error;
+    }
+  };
+
+  async function answer(
+    request: ClientRequest & { params: { sessionId: SessionId } }, ctx: ConnectionContext, result: (value: unknown) => ServerMessage,
+  ): Promise<ServerMessage> {
+    const { host } = ctx;
+    const { sessionId } = request.params;
 
     switch (request.type) {
       case 'session.watch': {
@@ -152,8 +159,10 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         return result(await once(request, () => host.session.updateQueue(request.params)));
       case 'actionCards.act':
         return result(await once(request, () => host.actionCards.act(request.params)));
+      default:
+        return wireError(request.id, 'bad-request', `unknown request type "${request.type}"`);
     }
-  };
+  }
 }
 
 /**

@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { HostApi, SessionId } from '../../protocol/index.js';
+import {
+  describeIssues, PrincipalSchema, SYSTEM_PRINCIPAL, type HostApi, type Principal, type PrincipalHostApi, type SessionId,
+} from '../../protocol/index.js';
 import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
@@ -16,12 +18,15 @@ export interface WebSocketConnection {
   readonly id: string;
   /** The HTTP upgrade request: headers, cookies, URL (query parameters). */
   readonly request: IncomingMessage;
-  /** A free slot for the embedding application, e.g. the authenticated user. */
+  /** Who the connection acts as (from `authenticate`; the system principal with `allowAnonymous`). */
+  readonly principal: Principal;
+  /** A free slot for the embedding application. */
   readonly data: Record<string, unknown>;
 }
 
 export interface WebSocketServerOptions {
-  host: HostApi;
+  /** The Host (its `as(principal)` serves each connection as its principal). */
+  host: HostApi & PrincipalHostApi;
   /** Attach to an existing HTTP server (its upgrade requests on `path`)… */
   server?: Server;
   /** …or listen on this port (0 picks a free one), on `listenHost` (default `127.0.0.1`). */
@@ -30,11 +35,18 @@ export interface WebSocketServerOptions {
   /** Upgrade path when attached to `server`. Default `/ws`. */
   path?: string;
   /**
-   * May this connection see and act on this session? A refused session is answered exactly like a
-   * missing one (`unknown-session`), and so is a hook that throws. It runs before the existence
-   * check, for missing sessions too. Default: every session.
+   * Who is connecting, from the upgrade request (a session cookie, an `Authorization` header…): a
+   * principal, or null to refuse (HTTP 401 before the upgrade; a hook that throws or answers
+   * something that is not a principal refuses too, reported to `onError`). Every Host call of the
+   * connection is made as this principal, and the Host's policy decides what it may see and do.
    */
-  authorize?(connection: WebSocketConnection, sessionId: SessionId): boolean | Promise<boolean>;
+  authenticate?(request: IncomingMessage): Principal | null | Promise<Principal | null>;
+  /**
+   * Without `authenticate` the server refuses to start unless this is true: then every connection
+   * acts as host code (the system principal), seeing and changing every session. For a local,
+   * single-user tool or tests; never an accident.
+   */
+  allowAnonymous?: boolean;
   /** May this connection open a new session (`session.open`)? Default: yes. */
   canOpenSession?(connection: WebSocketConnection): boolean | Promise<boolean>;
   /** Called after a connection opened a session, e.g. to record who owns it. */
@@ -96,6 +108,9 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   const maxMessageBytes = positive(options.maxMessageBytes, WIRE_MAX_MESSAGE_BYTES);
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxConnections = positive(options.maxConnections, 10_000);
+  if (!options.authenticate && options.allowAnonymous !== true) {
+    throw new Error('createWebSocketServer: pass `authenticate` (who is connecting, from the upgrade request) or, for a server on which every connection may see and change every session, `allowAnonymous: true`');
+  }
   const onError = options.onError ?? ((error: unknown) => console.error('[task-surface ws]', error));
   const rate = options.rateLimit === false ? null : options.rateLimit ?? { perSecond: 100, burst: 200 };
   const limits: ConnectionLimits = {
@@ -127,6 +142,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   // upgrade handlers can share the HTTP server. Standalone, every path is this endpoint.
   const path = options.path ?? '/ws';
   let served: Set<string> | undefined;
+  let identifying = 0;
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const target = requestPath(request);
     if (options.server && target !== path) return; // another handler's (or nobody's) upgrade
@@ -137,14 +153,33 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     if (!originAllowed(request.headers.origin, host, options.allowedOrigins)) {
       return refuseUpgrade(socket, 403, 'Forbidden', 'this Origin may not open a socket here');
     }
-    if (sockets.size >= maxConnections) return refuseUpgrade(socket, 503, 'Service Unavailable', `at most ${maxConnections} connections`);
-    wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    // Upgrades still being authenticated count too: a slow `authenticate` cannot pile them up.
+    if (sockets.size + identifying >= maxConnections) return refuseUpgrade(socket, 503, 'Service Unavailable', `at most ${maxConnections} connections`);
+    identifying++;
+    void identify(request).finally(() => identifying--).then((principal) => {
+      if (socket.destroyed) return;
+      if (principal === null) return refuseUpgrade(socket, 401, 'Unauthorized', 'who is connecting is not known: sign in first');
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request, principal));
+    });
+  };
+  /** The connection's principal, or null for a refusal (401). Never rejects. */
+  const identify = async (request: IncomingMessage): Promise<Principal | null> => {
+    if (!options.authenticate) return SYSTEM_PRINCIPAL;
+    try {
+      const principal = await options.authenticate(request);
+      if (principal === null) return null;
+      const parsed = PrincipalSchema.safeParse(principal);
+      if (parsed.success) return principal;
+      onError(new TypeError(`authenticate answered something that is not a principal: ${describeIssues(parsed.error.issues)}`));
+    } catch (error) {
+      onError(error);
+    }
+    return null;
   };
   http.on('upgrade', onUpgrade);
 
   const handle = createRequestHandler({
     host: options.host,
-    authorize: options.authorize,
     canOpenSession: options.canOpenSession,
     onSessionOpened: options.onSessionOpened,
     retryWindowMs: options.retryWindowMs ?? 10 * 60_000,
@@ -154,12 +189,12 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   });
   let nextId = 0;
 
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage) => {
-    const connection: WebSocketConnection = { id: `c${++nextId}`, request, data: {} };
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage, principal: Principal) => {
+    const connection: WebSocketConnection = { id: `c${++nextId}`, request, principal, data: {} };
     sockets.add(socket);
     alive.set(socket, true);
     socket.on('close', () => sockets.delete(socket));
-    serveConnection(socket, connection, { handle, limits, onError, onPong: () => alive.set(socket, true) });
+    serveConnection(socket, connection, { handle, host: options.host.as(principal), limits, onError, onPong: () => alive.set(socket, true) });
   });
 
   const timer = heartbeatMs > 0
