@@ -5,6 +5,7 @@ import { checkHost, originAllowed, requestPath, servedHosts } from '../transport
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer } from './http.js';
+import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
 
 export interface DemoServerOptions extends DemoHostOptions {
@@ -24,6 +25,8 @@ export interface DemoServer {
   readonly url: string;
   demo: DemoHost;
   ws: TaskSurfaceWebSocketServer;
+  /** The browsers' anonymous identities (signed cookies). */
+  identities: DemoIdentities;
   /**
    * Stops the host and its WebSocket endpoint but keeps the HTTP server, then starts a fresh host on
    * the same store: what a process restart does to connected pages, in one process (tests).
@@ -36,7 +39,8 @@ export interface DemoServer {
 export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
   let served: Set<string> | undefined;
   const validHost = (request: IncomingMessage) => checkHost(request, (served ??= servedHosts(http.address())), options.allowedHosts);
-  const http: Server = createDemoHttpServer(options.root, validHost);
+  const identities = createDemoIdentities(options.store === 'memory' ? undefined : options.dataDir ?? '.data');
+  const http: Server = createDemoHttpServer(options.root, validHost, (request, response) => identities.ensureCookie(request, response));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -62,6 +66,12 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   let demo = createDemoHost({ ...options, ...(relay ? { inspect: relay.inspect } : {}) });
   const endpoint = () => createWebSocketServer({
     host: demo.host, server: http, path: '/ws',
+    // The signed cookie says who is connecting; without one the upgrade is refused (401).
+    authenticate: (request) => {
+      const principal = identities.principalOf(request);
+      if (principal !== null) demo.welcome(principal);
+      return principal;
+    },
     ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
   });
@@ -72,6 +82,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     url: `http://127.0.0.1:${port}/`,
     get demo() { return demo; },
     get ws() { return ws; },
+    identities,
     async restartHost() {
       wsAttached = false;
       await ws.close();

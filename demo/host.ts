@@ -6,6 +6,7 @@ import { createMemoryStore } from '../host/store/memory.js';
 import { createSqliteStore } from '../host/store/sqlite.js';
 import type { SessionLogStore } from '../host/store/types.js';
 import type { AgentDriver, Host, InspectObserver } from '../host/types.js';
+import type { Principal, SessionId } from '../protocol/index.js';
 import { createScriptedAgent } from './agent/driver.js';
 
 export interface DemoHostOptions {
@@ -28,6 +29,8 @@ export interface DemoHost {
   store: SessionLogStore;
   /** Where the log lives, for the start banner. */
   storeLabel: string;
+  /** The identity's first session: a "Welcome" chat it owns, opened when it has none. */
+  welcome(principal: Principal): SessionId;
   dispose(): Promise<void>;
 }
 
@@ -54,12 +57,15 @@ export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
   });
   host.actionCards.register(createPageKind({ pages: createMemoryPageStore() }));
   host.actionCards.register(scheduleFollowUpKind({ scheduler: createMemoryFollowUps() }));
-  if (host.listSessions().length === 0) host.openSession({ title: 'Welcome' });
   const owned = !options.logStore;
   return {
     host,
     store,
     storeLabel,
+    welcome(principal) {
+      const mine = host.as(principal);
+      return mine.listSessions()[0]?.sessionId ?? mine.openSession({ title: 'Welcome' });
+    },
     async dispose() {
       await host.dispose();
       if (owned) store.close();

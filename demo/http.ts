@@ -18,7 +18,11 @@ const PAGES: Record<string, string> = {
  * Files go compressed by `Accept-Encoding`; hashed assets are immutable, pages revalidate (ETag),
  * errors are never stored.
  */
-export function createDemoHttpServer(root: string, validHost: (request: IncomingMessage) => string | null): Server {
+export function createDemoHttpServer(
+  root: string, validHost: (request: IncomingMessage) => string | null,
+  /** Called for every page (not asset) response before it is written: the demo sets its identity cookie. */
+  onPage: (request: IncomingMessage, response: ServerResponse) => void = () => {},
+): Server {
   const base = resolve(root);
   const serveFile = createStaticFiles();
   return createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -39,6 +43,7 @@ export function createDemoHttpServer(root: string, validHost: (request: Incoming
     if (file === undefined) return reply(response, 404, 'not found');
     const path = normalize(join(base, file));
     if (!path.startsWith(base + '/') || !existsSync(path) || !statSync(path).isFile()) return reply(response, 404, 'not found');
+    if (page !== undefined) onPage(request, response);
     serveFile(request, response, path).catch(() => {
       if (!response.headersSent) reply(response, 404, 'not found');
       else response.destroy();

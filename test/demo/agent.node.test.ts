@@ -10,7 +10,7 @@ const texts = (events: SessionEvent[], type: 'assistant/message' | 'user/message
 async function chat() {
   const demo = createDemoHost({ store: 'memory' });
   const { host } = demo;
-  const sessionId = host.listSessions()[0]!.sessionId;
+  const sessionId = host.openSession({ title: 'Welcome' });
   const say = async (text: string) => {
     await host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text });
     await host.whenIdle(sessionId);

@@ -36,7 +36,9 @@ describe('the demo server as a real process: hostile frames do not stop it', () 
   });
 
   it('answers 3,000-deep act payloads and submit values with errors and keeps serving everyone', async () => {
-    const raw = await rawSocket(port, { path: '/ws' });
+    // The page's first GET gives the browser its identity cookie; the socket needs it.
+    const cookie = (await fetch(`http://127.0.0.1:${port}/`)).headers.get('set-cookie')!.split(';')[0]!;
+    const raw = await rawSocket(port, { path: '/ws', headers: { Cookie: cookie } });
     const list = await raw.ask('{"id":"l","type":"session.list"}');
     const sessionId = (list.result as { sessionId: string }[])[0]!.sessionId;
     for (let i = 0; i < 3; i++) {
@@ -46,7 +48,7 @@ describe('the demo server as a real process: hostile frames do not stop it', () 
       assert.equal(submit.code, 'bad-request');
     }
     assert.equal((await raw.ask('{"id":"p","type":"ping"}')).result, 'pong');
-    const other = await rawSocket(port, { path: '/ws' });
+    const other = await rawSocket(port, { path: '/ws', headers: { Cookie: cookie } });
     assert.equal((await other.ask('{"id":"p2","type":"ping"}')).result, 'pong');
     assert.equal(exited, undefined, 'the process is still running');
     raw.close();

@@ -35,6 +35,7 @@ describe('demo server', () => {
 
   it('keeps every session across a restart on SQLite', async () => {
     const first = await startDemoServer({ root, store: 'sqlite', dataDir: data });
+    first.demo.welcome(first.identities.issue().principal);
     const extra = first.demo.host.openSession({ title: 'Kept' });
     await first.demo.host.session.send({ sessionId: extra, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
     await first.demo.host.whenIdle(extra);
@@ -54,7 +55,7 @@ describe('demo server', () => {
     const types = new Set<string>();
     socket.on('message', (data) => types.add(String(JSON.parse(String(data)).type)));
     await new Promise((r) => socket.once('open', r));
-    const sessionId = server.demo.host.listSessions()[0]!.sessionId;
+    const sessionId = server.demo.host.openSession({ title: 'Inspected' });
     await server.demo.host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
     await server.demo.host.whenIdle(sessionId);
     while (!types.has('@xstate.actor') || !types.has('@xstate.snapshot')) await new Promise((r) => setTimeout(r, 10));

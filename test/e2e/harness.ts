@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildDemo } from '../../demo/build.js';
 import { startDemoServer, type DemoServer } from '../../demo/app.js';
-import type { SessionEvent, SessionId } from '../../protocol/index.js';
+import type { Principal, SessionEvent, SessionId } from '../../protocol/index.js';
 import type { AgentDriver } from '../../host/types.js';
 
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
@@ -102,6 +102,8 @@ export interface Demo {
   /** Every CSP violation any page reported. */
   violations(): Promise<string[]>;
   sessionId: SessionId;
+  /** The browser context's demo identity. */
+  principal: Principal;
   events(sessionId?: SessionId): Promise<SessionEvent[]>;
   close(): Promise<void>;
 }
@@ -122,9 +124,12 @@ export async function startDemo(e2e: E2E, options: DemoOptions = {}): Promise<De
     document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
   });
   const pages: Page[] = [];
-  const sessionId = server.demo.host.listSessions()[0]!.sessionId;
+  // The browser context is one demo identity: its cookie, and its Welcome chat.
+  const { principal, cookie } = server.identities.issue();
+  await context.addCookies([{ ...cookie, url: server.url, httpOnly: true, sameSite: 'Strict' }]);
+  const sessionId = server.demo.welcome(principal);
   const demo: Demo = {
-    server, context, sessionId,
+    server, context, sessionId, principal,
     async open(id = sessionId, path = '/') {
       const page = await context.newPage();
       pages.push(page);

@@ -70,7 +70,7 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
 
   it('two sessions in two tabs: surfaces, drafts and answers stay in their own session', async () => {
     const demo = await suite.start();
-    const other = demo.server.demo.host.openSession({ title: 'Second chat' });
+    const other = demo.server.demo.host.as(demo.principal).openSession({ title: 'Second chat' });
     const tabA = await demo.open();
     const tabB = await demo.open(other);
     await say(tabA, 'compare databases');
