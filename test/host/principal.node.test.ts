@@ -180,6 +180,12 @@ for (const factory of storeFactories) {
         { accepted: false, reason: 'not-open' });
       assert.deepEqual(await viewer.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }),
         { dismissed: false, reason: 'not-open' });
+      const row = await say(host.as(alice), sessionId, 'queued for later');
+      assert.ok(row.accepted);
+      assert.deepEqual(await viewer.session.updateQueue({ sessionId, op: 'remove', itemId: row.itemId }), { ok: false, reason: 'queue-item-not-found' });
+      await host.whenIdle(sessionId);
+      const texts = (await host.readLog(sessionId, { limit: 100 })).events.flatMap((e) => (e.type === 'user/message' ? [e.text] : []));
+      assert.ok(texts.includes('queued for later'), 'the reader removed nothing');
       // A reader may fork: the fork is the reader's own.
       const fork = viewer.fork(sessionId);
       assert.equal(viewer.access(fork), 'write');
@@ -260,6 +266,8 @@ for (const factory of storeFactories) {
       await say(system, sessionId, 'from a script');
       await host.whenIdle(sessionId);
       assert.equal(asked, 0);
+      assert.equal(host.openSession() !== sessionId, true);
+      assert.deepEqual(host.as({ id: 'alice' }).listSessions(), [], 'the policy (none) hides even her own');
       const message = (await host.readLog(sessionId, { limit: 100 })).events.find((e) => e.type === 'user/message');
       assert.equal(message?.type === 'user/message' && message.source.by, undefined);
     });
@@ -272,6 +280,21 @@ for (const factory of storeFactories) {
       assert.throws(() => host.as({ id: 'a', extra: 1 } as Principal), /invalid input/);
       const existing = host.openSession();
       assert.throws(() => host.as(alice).openSession({ sessionId: existing } as never), /cannot choose the session id/);
+    });
+
+    it('sessions host code opened have no owner: only host code sees them under owner-only', () => {
+      start();
+      const hostOnly = host.openSession({ title: 'Script' });
+      const mine = host.as(alice).openSession({ title: 'Mine' });
+      assert.deepEqual(host.as(alice).listSessions().map((s) => s.sessionId), [mine]);
+      assert.throws(() => host.as(alice).getView(hostOnly), UnknownSessionError);
+      assert.deepEqual(host.listSessions().map((s) => s.sessionId), [hostOnly, mine]);
+    });
+
+    it('a policy answering anything but read or write is none', () => {
+      start(() => 'admin' as never);
+      const sessionId = host.as(alice).openSession();
+      assert.equal(host.as(alice).access(sessionId), 'none');
     });
 
     it('a policy that throws is a refusal, reported', () => {
