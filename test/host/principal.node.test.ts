@@ -131,6 +131,7 @@ for (const factory of storeFactories) {
           fork: thrown(() => them.fork(id)),
           read: await rejected(() => them.readLog(id, { limit: 5 })),
           active: await them.taskSurface.getActive({ sessionId: id, surfaceId }),
+          outcome: await them.taskSurface.getOutcome({ sessionId: id, surfaceId }),
           submit: await them.taskSurface.submit({ sessionId: id, surfaceId, submissionId: ids.submission(), values: goodValues }),
           dismiss: await them.taskSurface.dismiss({ sessionId: id, surfaceId, dismissalId: ids.dismissal() }),
           send: await say(them, id, 'hello'),
@@ -143,6 +144,8 @@ for (const factory of storeFactories) {
       assert.deepEqual(refused, await answers(missing));
       assert.equal(refused.view, 'unknown session X');
       assert.deepEqual(refused.send, { accepted: false, reason: 'unknown-session' });
+      assert.deepEqual(refused.outcome, { status: 'unknown' });
+      assert.equal((await host.as(alice).taskSurface.getOutcome({ sessionId, surfaceId })).status, 'open');
       assert.deepEqual(them.listSessions(), []);
       // Nothing of bob's reached alice's session.
       assert.equal(host.getView(sessionId).taskSurface.active?.surfaceId, surfaceId);
