@@ -57,7 +57,8 @@ try {
 check('host/sqlite');
 
 // transport/server + the WebSocket client
-const server = await createWebSocketServer({ host, port: 0 });
+// A local single-user server: every connection acts as host code (a product passes `authenticate`).
+const server = await createWebSocketServer({ host, port: 0, allowAnonymous: true });
 const remote = createWebSocketTransport({ url: `ws://127.0.0.1:${server.port}/ws`, WebSocket });
 const view = await new Promise<SessionView>((resolve) => {
   const listener: SessionListener = (v) => resolve(v);
