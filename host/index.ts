@@ -11,3 +11,4 @@ export * from './actionCards/index.js';
 export * from './actionCards/kinds/index.js';
 export { InvalidQueueRowError } from './store/codec.js';
 export { DEFAULT_SYSTEM_PROMPT, promptMessages } from './prompt.js';
+export * from './principal.js';

@@ -9,7 +9,7 @@ import {
   DEFAULT_LIMITS, mintTaskSurfaceId, parseTaskSurfaceModel, type HostApi, type SessionListener, type SessionView,
 } from 'task-surface/protocol';
 import { cardMachine, dockMachine, surfaceMachine, turnMachine } from 'task-surface/machines';
-import { createHost, createMemoryStore, type Host } from 'task-surface/host';
+import { createHost, createMemoryStore, ownerOnly, SYSTEM_PRINCIPAL, type Host, type SessionPolicy } from 'task-surface/host';
 import { createSqliteStore } from 'task-surface/host/sqlite';
 import { TransportError, createLocalTransport, createWebSocketTransport, type HostTransport } from 'task-surface/transport';
 import { createWebSocketServer } from 'task-surface/transport/server';
@@ -40,6 +40,12 @@ const local: HostTransport = createLocalTransport(host);
 assert.deepEqual(await local.taskSurface.getActive({ sessionId, surfaceId: mintTaskSurfaceId() }), { active: false, reason: 'not-open' });
 local.dispose();
 await assert.rejects(local.readLog(sessionId, { limit: 10 }), (error: unknown) => error instanceof TransportError && error.code === 'disposed');
+// principals: host.as applies the policy; host code (SYSTEM_PRINCIPAL) sees every session
+const policy: SessionPolicy = ownerOnly;
+assert.equal(policy({ id: 'u' }, { sessionId, owner: 'u' }), 'write');
+const mine = host.as({ id: 'u' }).openSession({ title: 'Mine' });
+assert.deepEqual(host.as({ id: 'u' }).listSessions().map((s) => s.sessionId), [mine]);
+assert.equal(host.as(SYSTEM_PRINCIPAL).access(sessionId), 'write');
 check('host');
 
 // host/sqlite
@@ -65,7 +71,7 @@ const view = await new Promise<SessionView>((resolve) => {
   remote.watchSession(sessionId, listener);
 });
 assert.equal(view.sessionId, sessionId);
-assert.deepEqual((await remote.listSessions()).map((s) => s.sessionId), [sessionId]);
+assert.deepEqual((await remote.listSessions()).map((s) => s.sessionId), [sessionId, mine]);
 remote.dispose();
 await assert.rejects(remote.readLog(sessionId, { limit: 10 }), (error: unknown) => error instanceof TransportError);
 await server.close();
