@@ -224,6 +224,22 @@ for (const factory of storeFactories) {
       assert.deepEqual(decision?.type === 'action-cards/decision' && decision.data, { by: alice.id });
     });
 
+    it('a reader cannot withdraw, edit or steer a queued row: answered as if it were not there, and it stays', async () => {
+      handle = factory.create();
+      driver = new ScriptedDriver();
+      const shared: SessionPolicy = (principal, session) => (session.owner === principal.id ? 'write' : principal.id === 'bob' ? 'read' : 'none');
+      host = makeHost(handle, { driver, policy: shared, autoAdmit: false }); // rows wait in the queue
+      const sessionId = host.as(alice).openSession();
+      const row = await say(host.as(alice), sessionId, 'queued for later');
+      assert.ok(row.accepted);
+      for (const change of [{ op: 'remove' as const }, { op: 'edit' as const, text: 'changed' }, { op: 'steer' as const }]) {
+        assert.deepEqual(await host.as(bob).session.updateQueue({ sessionId, itemId: row.itemId, ...change }), { ok: false, reason: 'queue-item-not-found' });
+      }
+      assert.deepEqual(host.getView(sessionId).queue.map((r) => [r.id, r.text]), [[row.itemId, 'queued for later']]);
+      assert.deepEqual(await host.as(alice).session.updateQueue({ sessionId, op: 'remove', itemId: row.itemId }), { ok: true });
+      assert.deepEqual(host.getView(sessionId).queue, []);
+    });
+
     it('read-only sessions stay read-only for their owner; Not now and dismissals record by whom', async () => {
       start();
       const me = host.as(alice);
