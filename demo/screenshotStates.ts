@@ -3,7 +3,7 @@
 // and 320x640, in both languages and both themes.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { DemoServer } from './app.js';
 import { compare } from './agent/scenarios.js';
 
@@ -14,6 +14,22 @@ const ASK: Record<Lang, { compare: string; plan: string; page: string; hello: st
   en: { compare: 'compare databases', plan: 'reorder the launch plan', page: 'save this as a page', hello: 'hello' },
   zh: { compare: '比较数据库', plan: '排序发布计划', page: '保存为页面', hello: '你好' },
 };
+
+/**
+ * Opens the demo in `page` (its browser context gets an identity cookie and a Welcome chat) and
+ * returns that chat and the Host as the page's principal, so the pictures' chats are the page's own.
+ */
+export async function openAsPage(server: DemoServer, page: Page) {
+  const host = server.demo.host;
+  const known = new Set(host.listSessions().map((s) => s.sessionId));
+  await page.goto(server.url);
+  await page.locator('demo-chat-app demo-transcript .top').waitFor();
+  const welcome = host.listSessions().find((s) => !known.has(s.sessionId));
+  if (!welcome) throw new Error('the demo opened no Welcome chat for the page');
+  const [opened] = (await host.readLog(welcome.sessionId, { before: 2, limit: 1 })).events;
+  if (opened?.type !== 'session/opened') throw new Error('the Welcome chat has no owner');
+  return { welcome: welcome.sessionId, asPage: host.as({ id: opened.owner }) };
+}
 
 /**
  * Walks one chat per language and theme through the demo's states (an empty chat, a panel open, an
@@ -27,11 +43,13 @@ export async function captureStates(browser: Browser, server: DemoServer, outdir
   const written: string[] = [];
   for (const lang of ['en', 'zh'] as const) {
     for (const theme of ['light', 'dark'] as const) {
-      const sessionId = host.openSession({ title: `${lang === 'zh' ? '账本数据库' : 'Ledger database'} (${theme})` });
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
       await context.addInitScript(([l, t]) => { localStorage.setItem('demo.lang', l!); localStorage.setItem('demo.theme', t!); }, [lang, theme]);
       const page = await context.newPage();
+      const { asPage } = await openAsPage(server, page);
+      const sessionId = asPage.openSession({ title: `${lang === 'zh' ? '账本数据库' : 'Ledger database'} (${theme})` });
       await page.goto(`${server.url}#session=${sessionId}`);
+      await page.reload();
       await page.locator('demo-chat-app demo-transcript .top').waitFor();
       const shoot = async (state: string) => {
         for (const [width, height] of SIZES) {

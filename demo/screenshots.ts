@@ -9,7 +9,7 @@ import { WebSocket } from 'ws';
 import { buildDemo } from './build.js';
 import { startDemoServer } from './app.js';
 import { renderActorsPage, type RelayedEvent } from './inspectPicture.js';
-import { captureStates } from './screenshotStates.js';
+import { captureStates, openAsPage } from './screenshotStates.js';
 
 const root = await buildDemo(mkdtempSync(join(tmpdir(), 'shots-')));
 const dataDir = mkdtempSync(join(tmpdir(), 'shots-data-'));
@@ -18,13 +18,14 @@ const relayed: RelayedEvent[] = [];
 const relay = new WebSocket(`ws://127.0.0.1:${server.port}/inspect`);
 relay.on('message', (data) => relayed.push(JSON.parse(String(data)) as RelayedEvent));
 const host = server.demo.host;
-const sessionId = host.listSessions()[0]!.sessionId;
-host.openSession({ title: 'Release notes draft' });
-host.openSession({ title: '发布计划' });
 
 const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+const { welcome: sessionId, asPage } = await openAsPage(server, page);
+asPage.openSession({ title: 'Release notes draft' });
+asPage.openSession({ title: '发布计划' });
 await page.goto(`${server.url}#session=${sessionId}`);
+await page.reload();
 const say = async (text: string) => {
   await page.locator('demo-chat-app .composer textarea').fill(text);
   await page.keyboard.press('Enter');
