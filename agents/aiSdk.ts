@@ -4,7 +4,7 @@ import type { AgentDriver, ModelRequest } from '../host/types.js';
 import type { ToolDefinition } from '../protocol/index.js';
 import { nativeConversation } from './conversation.js';
 import { StreamCutError } from './errors.js';
-import { createLoopDriver, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
+import { createLoopDriver, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
 
 export interface AiSdkDriverOptions extends LoopOptions {
   /** Any AI SDK language model: `openai('gpt-4.1-mini')`, `anthropic(…)`, a local provider… */
@@ -63,8 +63,8 @@ export function aiSdkTools(tools: readonly ToolDefinition[]): ToolSet {
 
 /** An `AgentDriver` over the Vercel AI SDK: every provider it supports. */
 export function createAiSdkDriver(options: AiSdkDriverOptions): AgentDriver {
-  const maxRetries = options.maxRetries ?? 2;
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const system = options.system ?? DEFAULT_SYSTEM_PROMPT;
   const stream = options.stream ?? true;
   const name = typeof options.model === 'string' ? options.model : `${options.model.provider} ${options.model.modelId}`;

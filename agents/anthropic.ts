@@ -4,7 +4,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../host/prompt.js';
 import type { AgentDriver, ModelRequest } from '../host/types.js';
 import { nativeConversation } from './conversation.js';
 import { StreamCutError } from './errors.js';
-import { createLoopDriver, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
+import { createLoopDriver, sdkClientSettings, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
 
 export interface AnthropicDriverOptions extends LoopOptions {
   /** The model name, e.g. `claude-sonnet-4-5`. */
@@ -74,13 +74,8 @@ export function anthropicMessages(request: ModelRequest): Anthropic.MessageParam
 
 /** An `AgentDriver` over Anthropic Messages. */
 export function createAnthropicDriver(options: AnthropicDriverOptions): AgentDriver {
-  const maxRetries = options.maxRetries ?? 2;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const client = options.client ?? new Anthropic({
-    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-    maxRetries, timeout: timeoutMs,
-  });
+  const { maxRetries, timeoutMs, init } = sdkClientSettings(options);
+  const client = options.client ?? new Anthropic(init);
   const system = options.system ?? DEFAULT_SYSTEM_PROMPT;
   const stream = options.stream ?? true;
   return createLoopDriver({

@@ -98,6 +98,23 @@ const rawText = (args: ModelToolCall['arguments']) => (typeof args === 'string' 
  * The most characters of arguments one call may carry: four times the largest model the Host
  * accepts (64 KiB), so no valid call is refused and the log never holds megabytes of one call.
  */
+/** Retries of a 429 or 5xx before the turn fails, unless a driver's options say otherwise. */
+export const DEFAULT_MAX_RETRIES = 2;
+/** How long a call (or a stream between chunks) may stay silent, unless a driver's options say otherwise. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** A driver's retry and timeout settings, and the init an official SDK client takes from them. */
+export function sdkClientSettings(options: { apiKey?: string; baseURL?: string; maxRetries?: number; timeoutMs?: number }) {
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const init = {
+    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
+    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+    maxRetries, timeout: timeoutMs,
+  };
+  return { maxRetries, timeoutMs, init };
+}
+
 export const MAX_ARGUMENT_CHARS = 256 * 1024;
 
 /** Runs one call, or hands its unreadable arguments back to the model as a failed result. */

@@ -5,7 +5,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../host/prompt.js';
 import type { AgentDriver, ModelRequest } from '../host/types.js';
 import { nativeConversation } from './conversation.js';
 import { ModelTurnError, StreamCutError } from './errors.js';
-import { createLoopDriver, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
+import { createLoopDriver, sdkClientSettings, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
 
 export interface OpenAIDriverOptions extends LoopOptions {
   /** The model name, e.g. `gpt-4.1-mini` (or a local server's model). */
@@ -61,13 +61,8 @@ export function openAIMessages(request: ModelRequest, system: string, developerR
 
 /** An `AgentDriver` over OpenAI Chat Completions (and every server that speaks it). */
 export function createOpenAIDriver(options: OpenAIDriverOptions): AgentDriver {
-  const maxRetries = options.maxRetries ?? 2;
-  const timeoutMs = options.timeoutMs ?? 60_000;
-  const client = options.client ?? new OpenAI({
-    ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
-    ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-    maxRetries, timeout: timeoutMs,
-  });
+  const { maxRetries, timeoutMs, init } = sdkClientSettings(options);
+  const client = options.client ?? new OpenAI(init);
   const custom = options.baseURL !== undefined || !/^https:\/\/api\.openai\.com\//.test(client.baseURL);
   const developerRole = options.developerRole ?? (custom ? 'system' : 'developer');
   const system = options.system ?? DEFAULT_SYSTEM_PROMPT;
