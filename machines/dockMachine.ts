@@ -1,10 +1,20 @@
 import { and, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
-import type {
-  CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, MessageId, SessionId, SubmissionLocale,
-  SubmitTaskSurfaceRejection, SubmitTaskSurfaceResult, TaskSurfaceDismissalId, TaskSurfaceId,
-  TaskSurfaceModelV1, TaskSurfacePendingSubmission, TaskSurfaceSubmissionId, TaskSurfaceSubmissionPhase, TaskSurfaceValues,
-} from '../protocol/index.js';
+import type { DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, MessageId, SubmitTaskSurfaceResult } from '../protocol/index.js';
 import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../protocol/ids.js';
+import {
+  retryDelay,
+  type DockActive,
+  type DockRejectionReason,
+  type DockMachineInput,
+  type DockMachineContext,
+  type DockMachineEvent,
+  type DockMachineEmitted,
+  type GetActiveInput,
+  type SubmitInput,
+  type DismissInput,
+} from './dockTypes.js';
+
+export * from './dockTypes.js';
 
 /*
  * The Dock's UI state. `hidden` (no active surface); inside `open`: `loading` (getActive),
@@ -18,56 +28,6 @@ import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../prot
  * the view no longer carries its submission, or a submit or dismiss lost its answer, it re-reads
  * getActive (and keeps re-reading, with back-off, until it knows) before anything becomes editable.
  */
-
-export interface DockActive { callId: CallId; surfaceId: TaskSurfaceId }
-export type DockRejectionReason = SubmitTaskSurfaceRejection | 'transport';
-
-export interface DockMachineInput { sessionId: SessionId }
-
-export interface DockMachineContext {
-  sessionId: SessionId;
-  active: DockActive | null;
-  model: TaskSurfaceModelV1 | null;
-  phase: TaskSurfaceSubmissionPhase | null;
-  /** The current submission attempt's id: reused by a double click and by a retry after a transport error. */
-  submissionId: TaskSurfaceSubmissionId | null;
-  /** Reused by a dismiss retry after a transport error. */
-  dismissalId: TaskSurfaceDismissalId | null;
-  /** `transport` while re-reading after a lost answer means: not yet known whether the Host has it. */
-  rejection: { action: 'submit' | 'dismiss'; reason: DockRejectionReason } | null;
-  collapsed: boolean;
-  /** getActive failures in a row (the back-off grows with it). */
-  failures: number;
-  /** The pending submission the newest view carries for the open surface. */
-  viewPending: TaskSurfacePendingSubmission | null;
-}
-
-export type DockMachineEvent =
-  /** A pushed view: the open surface and the pending submission the Host holds for it. */
-  | { type: 'projection.changed'; active: DockActive | null; pending: TaskSurfacePendingSubmission | null }
-  | { type: 'user.submit'; values: TaskSurfaceValues; note?: string; locale?: SubmissionLocale }
-  | { type: 'user.dismiss' }
-  | { type: 'user.collapse' }
-  | { type: 'user.expand' };
-
-export type DockMachineEmitted =
-  | { type: 'submitted'; surfaceId: TaskSurfaceId; submissionId: TaskSurfaceSubmissionId; messageId: MessageId }
-  | { type: 'rejected'; surfaceId: TaskSurfaceId; action: 'submit' | 'dismiss'; reason: DockRejectionReason }
-  | { type: 'dismissed'; surfaceId: TaskSurfaceId }
-  | { type: 'closed'; surfaceId: TaskSurfaceId };
-
-export interface GetActiveInput { sessionId: SessionId; surfaceId: TaskSurfaceId }
-export interface SubmitInput extends GetActiveInput {
-  submissionId: TaskSurfaceSubmissionId; values: TaskSurfaceValues; note?: string; locale?: SubmissionLocale;
-}
-export interface DismissInput extends GetActiveInput { dismissalId: TaskSurfaceDismissalId }
-
-/** Back-off between getActive attempts: 250 ms doubling to 8 s, with ±20 % jitter. */
-export function retryDelay(failures: number): number {
-  const base = Math.min(8000, 250 * 2 ** Math.max(0, failures - 1));
-  return Math.round(base * (0.8 + Math.random() * 0.4));
-}
-
 const unprovided = (name: string) => () => Promise.reject(new Error(`dockMachine: provide the ${name} actor`));
 
 /** The open surface; every state under `open` has one (recordActive sets it on entry). */
@@ -117,8 +77,10 @@ export const dockMachine = setup({
     hasPending: (_, output: GetActiveTaskSurfaceResult) => loaded(output)?.pending != null,
     /** The Host holds the very submission whose answer was lost: it was accepted after all. */
     isOwnLostSubmission: ({ context }, output: GetActiveTaskSurfaceResult) =>
-      context.rejection?.action === 'submit' && context.rejection.reason === 'transport'
-      && context.submissionId !== null && loaded(output)?.pending?.submissionId === context.submissionId,
+      context.rejection?.action === 'submit' &&
+      context.rejection.reason === 'transport' &&
+      context.submissionId !== null &&
+      loaded(output)?.pending?.submissionId === context.submissionId,
     /** A submit or dismiss lost its answer and the Host holds nothing: it really was not sent. */
     wasLostRequest: ({ context }) => context.rejection?.reason === 'transport',
     isAccepted: (_, output: SubmitTaskSurfaceResult) => output.accepted,
@@ -130,7 +92,14 @@ export const dockMachine = setup({
     recordActive: assign(({ event }) => {
       assertEvent(event, 'projection.changed');
       return {
-        active: event.active, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false, failures: 0,
+        active: event.active,
+        model: null,
+        phase: null,
+        submissionId: null,
+        dismissalId: null,
+        rejection: null,
+        collapsed: false,
+        failures: 0,
         viewPending: event.pending,
       };
     }),
@@ -145,7 +114,16 @@ export const dockMachine = setup({
     emitClosed: enqueueActions(({ context, enqueue }) => {
       if (context.active) enqueue.emit({ type: 'closed', surfaceId: context.active.surfaceId });
     }),
-    forgetSurface: assign({ active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, failures: 0, viewPending: null }),
+    forgetSurface: assign({
+      active: null,
+      model: null,
+      phase: null,
+      submissionId: null,
+      dismissalId: null,
+      rejection: null,
+      failures: 0,
+      viewPending: null,
+    }),
     mintSubmission: assign(({ context }) => ({ submissionId: context.submissionId ?? mintTaskSurfaceSubmissionId(), rejection: null })),
     mintDismissal: assign(({ context }) => ({ dismissalId: context.dismissalId ?? mintTaskSurfaceDismissalId(), rejection: null })),
     collapse: assign({ collapsed: true }),
@@ -153,16 +131,23 @@ export const dockMachine = setup({
     countFailure: assign(({ context }) => ({ failures: context.failures + 1 })),
     recordPending: assign((_, output: GetActiveTaskSurfaceResult) => {
       const out = loaded(output);
-      return out?.pending ? { model: out.model, phase: out.pending.phase, submissionId: out.pending.submissionId, rejection: null, failures: 0 } : {};
+      return out?.pending
+        ? { model: out.model, phase: out.pending.phase, submissionId: out.pending.submissionId, rejection: null, failures: 0 }
+        : {};
     }),
     recordEditable: assign(({ context }, output: GetActiveTaskSurfaceResult) => ({
-      model: loaded(output)?.model ?? context.model, phase: null, failures: 0,
+      model: loaded(output)?.model ?? context.model,
+      phase: null,
+      failures: 0,
       // A discarded submission (pending: null after queued/claiming) frees its id: the next attempt mints a new one.
       submissionId: context.phase === null ? context.submissionId : null,
     })),
     /** Accepted: the phase of the newest view if it already carries the submission (a claim may come first). */
     recordQueued: assign(({ context }) => ({
-      phase: context.viewPending !== null && context.viewPending.submissionId === context.submissionId ? context.viewPending.phase : 'queued' as const,
+      phase:
+        context.viewPending !== null && context.viewPending.submissionId === context.submissionId
+          ? context.viewPending.phase
+          : ('queued' as const),
       rejection: null,
     })),
     emitSubmitted: enqueueActions(({ context, enqueue }, messageId: MessageId | null) => {
@@ -172,13 +157,21 @@ export const dockMachine = setup({
     }),
     emitRejected: enqueueActions(({ context, enqueue }) => {
       if (context.active && context.rejection) {
-        enqueue.emit({ type: 'rejected', surfaceId: context.active.surfaceId, action: context.rejection.action, reason: context.rejection.reason });
+        enqueue.emit({
+          type: 'rejected',
+          surfaceId: context.active.surfaceId,
+          action: context.rejection.action,
+          reason: context.rejection.reason,
+        });
       }
     }),
     emitDismissed: enqueueActions(({ context, enqueue }) => {
       if (context.active) enqueue.emit({ type: 'dismissed', surfaceId: context.active.surfaceId });
     }),
-    refuseSubmission: assign((_, reason: DockRejectionReason) => ({ submissionId: null, rejection: { action: 'submit' as const, reason } })),
+    refuseSubmission: assign((_, reason: DockRejectionReason) => ({
+      submissionId: null,
+      rejection: { action: 'submit' as const, reason },
+    })),
     refuseDismissal: assign((_, reason: DockRejectionReason) => ({ dismissalId: null, rejection: { action: 'dismiss' as const, reason } })),
     forgetDismissal: assign({ dismissalId: null }),
     loseSubmitAnswer: assign({ rejection: { action: 'submit', reason: 'transport' } }),
@@ -187,7 +180,15 @@ export const dockMachine = setup({
 }).createMachine({
   id: 'dock',
   context: ({ input }) => ({
-    sessionId: input.sessionId, active: null, model: null, phase: null, submissionId: null, dismissalId: null, rejection: null, collapsed: false, failures: 0,
+    sessionId: input.sessionId,
+    active: null,
+    model: null,
+    phase: null,
+    submissionId: null,
+    dismissalId: null,
+    rejection: null,
+    collapsed: false,
+    failures: 0,
     viewPending: null,
   }),
   initial: 'hidden',
@@ -216,7 +217,11 @@ export const dockMachine = setup({
             src: 'getActive',
             input: ({ context }) => ({ sessionId: context.sessionId, surfaceId: openSurface(context).surfaceId }),
             onDone: [
-              { guard: { type: 'isClosed', params: ({ event }) => event.output }, target: '#dock.hidden', actions: ['emitClosed', 'forgetSurface'] },
+              {
+                guard: { type: 'isClosed', params: ({ event }) => event.output },
+                target: '#dock.hidden',
+                actions: ['emitClosed', 'forgetSurface'],
+              },
               {
                 guard: { type: 'isOwnLostSubmission', params: ({ event }) => event.output },
                 target: 'pending',
@@ -225,8 +230,16 @@ export const dockMachine = setup({
                   { type: 'emitSubmitted', params: ({ event }) => loaded(event.output)?.pending?.messageId ?? null },
                 ],
               },
-              { guard: { type: 'hasPending', params: ({ event }) => event.output }, target: 'pending', actions: { type: 'recordPending', params: ({ event }) => event.output } },
-              { guard: 'wasLostRequest', target: 'rejected', actions: [{ type: 'recordEditable', params: ({ event }) => event.output }, 'emitRejected'] },
+              {
+                guard: { type: 'hasPending', params: ({ event }) => event.output },
+                target: 'pending',
+                actions: { type: 'recordPending', params: ({ event }) => event.output },
+              },
+              {
+                guard: 'wasLostRequest',
+                target: 'rejected',
+                actions: [{ type: 'recordEditable', params: ({ event }) => event.output }, 'emitRejected'],
+              },
               { target: 'editing', actions: { type: 'recordEditable', params: ({ event }) => event.output } },
             ],
             onError: { target: 'retrying', actions: 'countFailure' },
@@ -262,20 +275,30 @@ export const dockMachine = setup({
               const { surfaceId } = openSurface(context);
               const submissionId = context.submissionId ?? mintTaskSurfaceSubmissionId();
               return {
-                sessionId: context.sessionId, surfaceId, submissionId, values: event.values,
-                ...(event.note === undefined ? {} : { note: event.note }), ...(event.locale === undefined ? {} : { locale: event.locale }),
+                sessionId: context.sessionId,
+                surfaceId,
+                submissionId,
+                values: event.values,
+                ...(event.note === undefined ? {} : { note: event.note }),
+                ...(event.locale === undefined ? {} : { locale: event.locale }),
               };
             },
             onDone: [
               {
                 guard: { type: 'isAccepted', params: ({ event }) => event.output },
                 target: 'pending',
-                actions: ['recordQueued', { type: 'emitSubmitted', params: ({ event }) => (event.output.accepted ? event.output.messageId : null) }],
+                actions: [
+                  'recordQueued',
+                  { type: 'emitSubmitted', params: ({ event }) => (event.output.accepted ? event.output.messageId : null) },
+                ],
               },
               { guard: { type: 'isSubmissionPending', params: ({ event }) => event.output }, target: 'loading' },
               {
                 target: 'rejected',
-                actions: [{ type: 'refuseSubmission', params: ({ event }) => (event.output.accepted ? 'transport' : event.output.reason) }, 'emitRejected'],
+                actions: [
+                  { type: 'refuseSubmission', params: ({ event }) => (event.output.accepted ? 'transport' : event.output.reason) },
+                  'emitRejected',
+                ],
               },
             ],
             // The Host may have accepted it: stay locked and ask before anything is editable again.
@@ -300,11 +323,22 @@ export const dockMachine = setup({
               return { sessionId: context.sessionId, surfaceId, dismissalId: context.dismissalId ?? mintTaskSurfaceDismissalId() };
             },
             onDone: [
-              { guard: { type: 'isDismissed', params: ({ event }) => event.output }, target: '#dock.hidden', actions: ['emitDismissed', 'emitClosed', 'forgetSurface'] },
-              { guard: { type: 'isSubmissionPending', params: ({ event }) => event.output }, target: 'loading', actions: 'forgetDismissal' },
+              {
+                guard: { type: 'isDismissed', params: ({ event }) => event.output },
+                target: '#dock.hidden',
+                actions: ['emitDismissed', 'emitClosed', 'forgetSurface'],
+              },
+              {
+                guard: { type: 'isSubmissionPending', params: ({ event }) => event.output },
+                target: 'loading',
+                actions: 'forgetDismissal',
+              },
               {
                 target: 'rejected',
-                actions: [{ type: 'refuseDismissal', params: ({ event }) => (event.output.dismissed ? 'transport' : event.output.reason) }, 'emitRejected'],
+                actions: [
+                  { type: 'refuseDismissal', params: ({ event }) => (event.output.dismissed ? 'transport' : event.output.reason) },
+                  'emitRejected',
+                ],
               },
             ],
             onError: { target: 'loading', actions: 'loseDismissAnswer' },
@@ -317,5 +351,7 @@ export const dockMachine = setup({
 
 /** Leaf state name of a Dock snapshot value (`hidden`, `loading`, `editing`, …). */
 export function dockStateName(value: string | Record<string, unknown>): string {
-  return typeof value === 'string' ? value : Object.values(value).map((v) => dockStateName(v as string | Record<string, unknown>))[0] ?? 'hidden';
+  return typeof value === 'string'
+    ? value
+    : (Object.values(value).map((v) => dockStateName(v as string | Record<string, unknown>))[0] ?? 'hidden');
 }

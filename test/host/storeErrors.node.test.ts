@@ -1,52 +1,16 @@
 // A store that throws never wedges a session: every admission exit is a durable message or an
 // explicit discard, a turn always ends, and the session goes on with the next row.
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, it } from 'node:test';
-import { createHost } from '../../host/createHost.js';
 import { HostStoreError } from '../../host/errors.js';
-import type { Host } from '../../host/types.js';
-import type { CallId, MessageId, SessionId } from '../../protocol/index.js';
-import { appending, faultyStore, INJECTED, type FaultyStore } from './faultyStore.js';
-import { createPageKind } from '../../host/actionCards/kinds/index.js';
-import { pageArgs } from '../action-cards/helpers.js';
-import { counterIds, goodValues, ids, ScriptedDriver, withOpenSurface } from './helpers.js';
-import { storeFactories, type StoreHandle } from './stores.js';
+import { appending, INJECTED } from './faultyStore.js';
+import { goodValues, ids, withOpenSurface } from './helpers.js';
+import { storeFactories } from './stores.js';
+import { driver, errors, faulty, handle, host, log, restart, send, start, types, userTexts, useFaultyHost } from './storeErrorsHarness.js';
 
 for (const factory of storeFactories) {
   describe(`store errors never wedge a session (${factory.name} store)`, () => {
-    let handle: StoreHandle;
-    let faulty: FaultyStore;
-    let driver: ScriptedDriver;
-    let host: Host;
-    let errors: Error[];
-    const start = (autoAdmit = true) => {
-      driver = new ScriptedDriver();
-      let now = 1_000;
-      host = createHost({
-        store: faulty.store, driver, autoAdmit, clock: () => now++, ids: counterIds(), onError: (e) => errors.push(e),
-      });
-    };
-    const restart = async () => {
-      await host.dispose();
-      handle.reopen();
-      start();
-    };
-    beforeEach(() => {
-      handle = factory.create();
-      faulty = faultyStore(() => handle.store);
-      errors = [];
-      start();
-    });
-    afterEach(async () => {
-      await host.dispose();
-      handle.cleanup();
-    });
-
-    const log = (sessionId: SessionId) => handle.store.read(sessionId);
-    const types = (sessionId: SessionId) => log(sessionId).map((e) => (e.type === 'turn/ended' ? `${e.type}:${e.outcome}` : e.type));
-    const userTexts = (sessionId: SessionId) => log(sessionId).flatMap((e) => (e.type === 'user/message' ? [e.text] : []));
-    const send = (sessionId: SessionId, text: string) =>
-      host.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text });
+    useFaultyHost(factory);
 
     it('a submission whose user message cannot be stored is discarded: the surface is open again and the next one is admitted', async () => {
       const { sessionId, surfaceId, callId } = await withOpenSurface(host, driver);
@@ -76,7 +40,10 @@ for (const factory of storeFactories) {
     it('an ordinary message that cannot be stored leaves the queue; the next is admitted; a restart brings it back once', async () => {
       const sessionId = host.openSession({ title: 'T' });
       await host.whenIdle(sessionId);
-      faulty.fail('append', appending('user/message', (e) => e.text === 'lost?'));
+      faulty.fail(
+        'append',
+        appending('user/message', (e) => e.text === 'lost?'),
+      );
       await send(sessionId, 'lost?');
       await host.whenIdle(sessionId);
       assert.deepEqual(userTexts(sessionId), []);
@@ -104,7 +71,10 @@ for (const factory of storeFactories) {
       await send(sessionId, 'second');
       faulty.fail('append', appending('user/message'));
       const claim = host.inbox.claimNext(sessionId)!;
-      assert.throws(() => claim.commit(), (e: unknown) => e instanceof HostStoreError && INJECTED.test(e.message));
+      assert.throws(
+        () => claim.commit(),
+        (e: unknown) => e instanceof HostStoreError && INJECTED.test(e.message),
+      );
       assert.deepEqual(host.inbox.claimed(sessionId), []);
       assert.throws(() => claim.commit(), /already settled/);
       const next = host.inbox.claimNext(sessionId)!;
@@ -149,14 +119,20 @@ for (const factory of storeFactories) {
       await restart();
       host.getView(sessionId);
       await host.whenIdle(sessionId);
-      assert.deepEqual(driver.turns.map((t) => t.input.map((m) => m.text)), [['never started']]);
+      assert.deepEqual(
+        driver.turns.map((t) => t.input.map((m) => m.text)),
+        [['never started']],
+      );
       faulty.fail('append', appending('turn/ended'));
       await send(sessionId, 'never ended');
       await host.whenIdle(sessionId);
       await restart();
       host.getView(sessionId);
       await host.whenIdle(sessionId);
-      assert.deepEqual(driver.turns.map((t) => t.input.map((m) => m.text)), [['never ended']]);
+      assert.deepEqual(
+        driver.turns.map((t) => t.input.map((m) => m.text)),
+        [['never ended']],
+      );
       assert.deepEqual(types(sessionId).slice(-4), ['turn/ended:interrupted', 'turn/started', 'assistant/message', 'turn/ended:completed']);
     });
 
@@ -168,7 +144,7 @@ for (const factory of storeFactories) {
       await host.whenIdle(sessionId);
       const ended = log(sessionId).at(-1)!;
       assert.equal(ended.type === 'turn/ended' && ended.outcome, 'failed');
-      assert.match(ended.type === 'turn/ended' ? ended.error ?? '' : '', INJECTED);
+      assert.match(ended.type === 'turn/ended' ? (ended.error ?? '') : '', INJECTED);
       await send(sessionId, 'again');
       await host.whenIdle(sessionId);
       assert.equal(types(sessionId).at(-1), 'turn/ended:completed');
@@ -191,8 +167,10 @@ for (const factory of storeFactories) {
       const { sessionId, surfaceId } = await withOpenSurface(host, driver);
       faulty.fail('append', appending('task-surface/dismissed'));
       const dismissalId = ids.dismissal();
-      await assert.rejects(host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId }),
-        (e: unknown) => e instanceof HostStoreError && /during taskSurface\.dismiss: disk I\/O error \(injected\)/.test(e.message));
+      await assert.rejects(
+        host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId }),
+        (e: unknown) => e instanceof HostStoreError && /during taskSurface\.dismiss: disk I\/O error \(injected\)/.test(e.message),
+      );
       assert.ok(host.getView(sessionId).taskSurface.active);
       const retried = await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId });
       assert.ok(retried.dismissed);
@@ -206,9 +184,14 @@ for (const factory of storeFactories) {
       const sent = await send(sessionId, 'keep me');
       assert.ok(sent.accepted);
       faulty.fail('deleteQueued');
-      await assert.rejects(host.session.updateQueue({ sessionId, op: 'remove', itemId: sent.itemId }),
-        (e: unknown) => e instanceof HostStoreError && /removing a queued message/.test(e.message));
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => r.text), ['keep me']);
+      await assert.rejects(
+        host.session.updateQueue({ sessionId, op: 'remove', itemId: sent.itemId }),
+        (e: unknown) => e instanceof HostStoreError && /removing a queued message/.test(e.message),
+      );
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => r.text),
+        ['keep me'],
+      );
       assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'remove', itemId: sent.itemId }), { ok: true });
       assert.deepEqual(host.getView(sessionId).queue, []);
     });
@@ -221,7 +204,10 @@ for (const factory of storeFactories) {
       assert.throws(() => host.rewind(sessionId, 99), /toSeq must be an integer from 0 to 0/);
       faulty.fail('append', appending('session/rewound'));
       assert.throws(() => host.rewind(sessionId, 0), INJECTED);
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => r.text), ['waiting']);
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => r.text),
+        ['waiting'],
+      );
       assert.equal(handle.store.listQueued(sessionId).length, 1);
       host.rewind(sessionId, 0);
       assert.deepEqual(host.getView(sessionId).queue, []);
@@ -232,142 +218,14 @@ for (const factory of storeFactories) {
       const sessionId = host.openSession({ title: 'T' });
       faulty.fail('saveQueued');
       const request = { sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'retry me' };
-      await assert.rejects(host.session.send(request), (e: unknown) => e instanceof HostStoreError && /saving a queued message/.test(e.message));
+      await assert.rejects(
+        host.session.send(request),
+        (e: unknown) => e instanceof HostStoreError && /saving a queued message/.test(e.message),
+      );
       assert.deepEqual(host.getView(sessionId).queue, []);
       assert.deepEqual(await host.session.send(request), { accepted: true, messageId: request.messageId, itemId: 'item-2' });
       await host.whenIdle(sessionId);
       assert.deepEqual(userTexts(sessionId), ['retry me']);
-    });
-
-    it('a fork whose copy cannot be stored throws HostStoreError; the source session goes on', async () => {
-      const sessionId = host.openSession({ title: 'T' });
-      await send(sessionId, 'one');
-      await host.whenIdle(sessionId);
-      faulty.fail('appendMany');
-      assert.throws(() => host.fork(sessionId), (e: unknown) => e instanceof HostStoreError && /the copy of a fork/.test(e.message));
-      // The fork's record was created before the copy failed: it stays, empty.
-      assert.deepEqual(host.listSessions().map((r) => [r.title, r.lastSeq]).filter(([, seq]) => seq === 0), [['T (fork)', 0]]);
-      await send(sessionId, 'two');
-      await host.whenIdle(sessionId);
-      assert.deepEqual(userTexts(sessionId), ['one', 'two']);
-      const fork = host.fork(sessionId);
-      assert.deepEqual(userTexts(fork), ['one', 'two']);
-    });
-
-    it('a message stored before a plugin listener threw is durable: the commit stands and its turn runs', async () => {
-      const sessionId = host.openSession({ title: 'T' });
-      let thrown = false;
-      host.plugins.onEvent((_sessionId, event) => {
-        if (event.type === 'user/message' && !thrown) {
-          thrown = true;
-          throw new Error('listener bug');
-        }
-      });
-      await send(sessionId, 'kept');
-      await host.whenIdle(sessionId);
-      assert.deepEqual(userTexts(sessionId), ['kept']);
-      assert.equal(types(sessionId).at(-1), 'turn/ended:completed');
-      assert.deepEqual(errors.map((e) => e.message), ['listener bug']);
-    });
-
-    it('an edit or steer the store cannot save is refused; the row stays as it was', async () => {
-      await host.dispose();
-      start(false);
-      const sessionId = host.openSession({ title: 'T' });
-      const sent = await send(sessionId, 'draft');
-      assert.ok(sent.accepted);
-      faulty.fail('updateQueued', () => true, 2);
-      const changing = (e: unknown) => e instanceof HostStoreError && /changing a queued message: disk I\/O error/.test(e.message);
-      await assert.rejects(host.session.updateQueue({ sessionId, op: 'edit', itemId: sent.itemId, text: 'changed' }), changing);
-      await assert.rejects(host.session.updateQueue({ sessionId, op: 'steer', itemId: sent.itemId }), changing);
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => [r.text, r.placement]), [['draft', 'queued']]);
-      assert.deepEqual(handle.store.listQueued(sessionId).map((r) => [r.text, r.placement]), [['draft', 'queued']]);
-    });
-
-    it('a stored row that cannot be deleted after its message is durable is reported, and never admitted twice', async () => {
-      const sessionId = host.openSession({ title: 'T' });
-      faulty.fail('deleteQueued');
-      await send(sessionId, 'once');
-      await host.whenIdle(sessionId);
-      assert.deepEqual(userTexts(sessionId), ['once']);
-      assert.equal(errors.length, 1);
-      await restart();
-      host.getView(sessionId);
-      await host.whenIdle(sessionId);
-      assert.deepEqual(userTexts(sessionId), ['once']);
-      assert.deepEqual(handle.store.listQueued(sessionId), []);
-    });
-
-    it('a failing read while loading refuses the call; the next call loads the session', async () => {
-      const sessionId = host.openSession({ title: 'T' });
-      await send(sessionId, 'hello');
-      await host.whenIdle(sessionId);
-      await restart();
-      faulty.fail('read');
-      assert.throws(() => host.getView(sessionId), INJECTED);
-      faulty.fail('listQueued');
-      assert.throws(() => host.getView(sessionId), INJECTED);
-      assert.equal(host.getView(sessionId).turn, 'idle');
-      await send(sessionId, 'still here');
-      await host.whenIdle(sessionId);
-      assert.deepEqual(userTexts(sessionId), ['hello', 'still here']);
-    });
-
-    it('an action card decision or notice that cannot be stored: the act is unconfirmed, the turn fails, both retry cleanly', async () => {
-      host.actionCards.register(createPageKind());
-      const sessionId = host.openSession({ title: 'T' });
-      let callId: CallId | undefined;
-      driver.then(async (turn) => {
-        turn.step();
-        await turn.callTool('skill', { name: 'create-page' });
-        callId = (await turn.callTool('propose_action', pageArgs())).callId;
-      });
-      await send(sessionId, 'plan');
-      await host.whenIdle(sessionId);
-      assert.ok(callId);
-      faulty.fail('append', appending('action-cards/decision'));
-      assert.deepEqual(await host.actionCards.act({ sessionId, callId, verb: 'dismiss' }), { status: 'unconfirmed' });
-      assert.deepEqual(host.actionCards.view(sessionId).decisions, {});
-      assert.deepEqual(await host.actionCards.act({ sessionId, callId, verb: 'dismiss' }), { status: 'accepted', phase: 'dismissed' });
-      // The next step's status notice cannot be stored: that turn fails and ends; the next one reports it.
-      faulty.fail('append', appending('action-cards/notice'));
-      await send(sessionId, 'next');
-      await host.whenIdle(sessionId);
-      assert.equal(types(sessionId).at(-1), 'turn/ended:failed');
-      await send(sessionId, 'again');
-      await host.whenIdle(sessionId);
-      assert.deepEqual(types(sessionId).slice(-4), ['turn/started', 'action-cards/notice', 'assistant/message', 'turn/ended:completed']);
-    });
-
-    it('without onError, a failure the host settles goes to console.error', async (t) => {
-      const logged = t.mock.method(console, 'error', () => {});
-      const quiet = createHost({ store: faulty.store, driver: new ScriptedDriver() });
-      const sessionId = quiet.openSession({ title: 'T' });
-      faulty.fail('append', appending('turn/ended'));
-      await quiet.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'x' });
-      await quiet.whenIdle(sessionId);
-      await quiet.dispose();
-      assert.equal(logged.mock.callCount(), 1);
-      const [error] = logged.mock.calls[0]!.arguments as [Error];
-      assert.ok(error instanceof HostStoreError && /the end of turn/.test(error.message));
-    });
-
-    it('a permanently failing store: every row ends discarded and whenIdle resolves', async () => {
-      const sessionId = host.openSession({ title: 'T' });
-      faulty.fail('append', () => true, Infinity);
-      const sent: MessageId[] = [];
-      for (const text of ['a', 'b', 'c']) {
-        const r = await send(sessionId, text);
-        if (r.accepted) sent.push(r.messageId);
-      }
-      await host.whenIdle(sessionId);
-      assert.equal(sent.length, 3);
-      assert.deepEqual(host.getView(sessionId).queue, []);
-      assert.equal(errors.filter((e) => /admission/.test(e.message)).length, 3);
-      faulty.heal();
-      await send(sessionId, 'd');
-      await host.whenIdle(sessionId);
-      assert.deepEqual(userTexts(sessionId), ['d']);
     });
   });
 }

@@ -1,9 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  DEFAULT_LIMITS, formatModelIssues, parseShowTaskSurfaceArgs,
-  type ModelIssue, type NormalizedTaskSurfaceModel, type TaskSurfaceModelV1,
-} from '../../protocol/index.js';
+import { DEFAULT_LIMITS, type NormalizedTaskSurfaceModel, type TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { everyKindModel, maximalModel } from '../../fixtures/models.js';
 import { codesAt, issuesOf, minimal, modelOf } from './fixtures/parsing.js';
 
@@ -14,36 +11,95 @@ describe('parseTaskSurfaceModel: normalisation', () => {
       fields: [
         { label: 'Why', id: 'why', kind: 'text' },
         { kind: 'choice', id: 'env', label: 'Env', options: [{ label: 'Prod', id: 'prod' }] },
-        { kind: 'multi-choice', id: 'targets', label: 'Targets', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], initial: ['b', 'a'] },
+        {
+          kind: 'multi-choice',
+          id: 'targets',
+          label: 'Targets',
+          options: [
+            { id: 'a', label: 'A' },
+            { id: 'b', label: 'B' },
+          ],
+          initial: ['b', 'a'],
+        },
         { kind: 'toggle', id: 'ok', label: 'OK?' },
-        { kind: 'order', id: 'seq', label: 'Order', options: [{ id: 'x', label: 'X' }, { id: 'y', label: 'Y' }, { id: 'z', label: 'Z' }], initial: ['z'] },
+        {
+          kind: 'order',
+          id: 'seq',
+          label: 'Order',
+          options: [
+            { id: 'x', label: 'X' },
+            { id: 'y', label: 'Y' },
+            { id: 'z', label: 'Z' },
+          ],
+          initial: ['z'],
+        },
       ],
       sections: [{ blocks: [{ text: 'Hi', kind: 'markdown' }], id: 's' }],
       title: 'T',
       version: 1,
     });
-    assert.equal(JSON.stringify(model), JSON.stringify({
-      version: 1, title: 'T',
-      sections: [{ id: 's', layout: { kind: 'stack' }, blocks: [{ kind: 'markdown', text: 'Hi' }] }],
-      fields: [
-        { kind: 'text', id: 'why', label: 'Why', multiline: false, required: false, initial: '' },
-        { kind: 'choice', id: 'env', label: 'Env', options: [{ id: 'prod', label: 'Prod' }] },
-        { kind: 'multi-choice', id: 'targets', label: 'Targets', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], initial: ['a', 'b'] },
-        { kind: 'toggle', id: 'ok', label: 'OK?', initial: false },
-        { kind: 'order', id: 'seq', label: 'Order', options: [{ id: 'x', label: 'X' }, { id: 'y', label: 'Y' }, { id: 'z', label: 'Z' }], initial: ['z', 'x', 'y'] },
-      ],
-      submit: { label: 'Go' },
-    }));
+    assert.equal(
+      JSON.stringify(model),
+      JSON.stringify({
+        version: 1,
+        title: 'T',
+        sections: [{ id: 's', layout: { kind: 'stack' }, blocks: [{ kind: 'markdown', text: 'Hi' }] }],
+        fields: [
+          { kind: 'text', id: 'why', label: 'Why', multiline: false, required: false, initial: '' },
+          { kind: 'choice', id: 'env', label: 'Env', options: [{ id: 'prod', label: 'Prod' }] },
+          {
+            kind: 'multi-choice',
+            id: 'targets',
+            label: 'Targets',
+            options: [
+              { id: 'a', label: 'A' },
+              { id: 'b', label: 'B' },
+            ],
+            initial: ['a', 'b'],
+          },
+          { kind: 'toggle', id: 'ok', label: 'OK?', initial: false },
+          {
+            kind: 'order',
+            id: 'seq',
+            label: 'Order',
+            options: [
+              { id: 'x', label: 'X' },
+              { id: 'y', label: 'Y' },
+              { id: 'z', label: 'Z' },
+            ],
+            initial: ['z', 'x', 'y'],
+          },
+        ],
+        submit: { label: 'Go' },
+      }),
+    );
   });
 
   it('defaults fields to [] and fills missing table cells with null, in column order', () => {
     const model = modelOf({
       ...minimal(),
-      sections: [{ id: 't', blocks: [{ kind: 'table', columns: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }], rows: [{ b: 2 }, {}, { b: -0, a: 'x' }] }] }],
+      sections: [
+        {
+          id: 't',
+          blocks: [
+            {
+              kind: 'table',
+              columns: [
+                { id: 'a', label: 'A' },
+                { id: 'b', label: 'B' },
+              ],
+              rows: [{ b: 2 }, {}, { b: -0, a: 'x' }],
+            },
+          ],
+        },
+      ],
     });
     assert.deepEqual(model.fields, []);
     const table = model.sections[0]!.blocks[0]!;
-    assert.equal(JSON.stringify(table), '{"kind":"table","columns":[{"id":"a","label":"A"},{"id":"b","label":"B"}],"rows":[{"a":null,"b":2},{"a":null,"b":null},{"a":"x","b":0}]}');
+    assert.equal(
+      JSON.stringify(table),
+      '{"kind":"table","columns":[{"id":"a","label":"A"},{"id":"b","label":"B"}],"rows":[{"a":null,"b":2},{"a":null,"b":null},{"a":"x","b":0}]}',
+    );
     assert.ok(Object.is((table as unknown as { rows: { b: unknown }[] }).rows[2]!.b, 0), '-0 becomes 0, as JSON has it');
   });
 
@@ -51,8 +107,17 @@ describe('parseTaskSurfaceModel: normalisation', () => {
     const input = everyKindModel();
     const model = modelOf(input);
     assert.equal(model.title, input.title);
-    assert.deepEqual(model.sections.map((s) => s.blocks.map((b) => b.kind)), [['markdown', 'metrics', 'notice'], ['table', 'diff', 'diff']]);
-    assert.deepEqual(model.fields.map((f) => f.kind), ['choice', 'multi-choice', 'toggle', 'order', 'text', 'text']);
+    assert.deepEqual(
+      model.sections.map((s) => s.blocks.map((b) => b.kind)),
+      [
+        ['markdown', 'metrics', 'notice'],
+        ['table', 'diff', 'diff'],
+      ],
+    );
+    assert.deepEqual(
+      model.fields.map((f) => f.kind),
+      ['choice', 'multi-choice', 'toggle', 'order', 'text', 'text'],
+    );
     assert.deepEqual(modelOf({ ...minimal(), title: '  spaced  ' }).title, '  spaced  ');
   });
 
@@ -93,7 +158,8 @@ describe('parseTaskSurfaceModel: rejections', () => {
   });
 
   it('rejects unknown keys everywhere, including __proto__, without polluting any prototype', () => {
-    const text = '{"version":1,"title":"T","__proto__":{"polluted":true},"sections":[{"id":"s","blocks":[{"kind":"table","columns":[{"id":"a","label":"A"}],"rows":[{"a":1,"__proto__":{"polluted":true}}]}],"constructor":{}}],"submit":{"label":"Go","onClick":"x"}}';
+    const text =
+      '{"version":1,"title":"T","__proto__":{"polluted":true},"sections":[{"id":"s","blocks":[{"kind":"table","columns":[{"id":"a","label":"A"}],"rows":[{"a":1,"__proto__":{"polluted":true}}]}],"constructor":{}}],"submit":{"label":"Go","onClick":"x"}}';
     assert.deepEqual(codesAt(JSON.parse(text)), [
       ['unknown-key', '__proto__'],
       ['unknown-key', 'sections.0.constructor'],
@@ -111,8 +177,19 @@ describe('parseTaskSurfaceModel: rejections', () => {
 
   it('reports missing keys, wrong types and blank labels with their paths', () => {
     const input = {
-      version: 1, title: '   ',
-      sections: [{ id: 's', title: '', blocks: [{ kind: 'notice', text: 'x' }, { kind: 'diff', after: 1, before: null }, { kind: 'metrics', items: [] }] }],
+      version: 1,
+      title: '   ',
+      sections: [
+        {
+          id: 's',
+          title: '',
+          blocks: [
+            { kind: 'notice', text: 'x' },
+            { kind: 'diff', after: 1, before: null },
+            { kind: 'metrics', items: [] },
+          ],
+        },
+      ],
       fields: [{ kind: 'text', id: 'a', label: 'A', multiline: 'yes' }],
       submit: { label: 7 },
     };
@@ -146,11 +223,26 @@ describe('parseTaskSurfaceModel: rejections', () => {
   });
 
   it('checks ids: a safe pattern, unique across sections and fields, options per field, columns per table', () => {
-    const options = [{ id: 'x', label: 'X' }, { id: 'x', label: 'X again' }];
+    const options = [
+      { id: 'x', label: 'X' },
+      { id: 'x', label: 'X again' },
+    ];
     const input = {
       ...minimal(),
       sections: [
-        { id: 'dup', blocks: [{ kind: 'table', columns: [{ id: 'c', label: 'C' }, { id: 'c', label: 'C2' }], rows: [] }] },
+        {
+          id: 'dup',
+          blocks: [
+            {
+              kind: 'table',
+              columns: [
+                { id: 'c', label: 'C' },
+                { id: 'c', label: 'C2' },
+              ],
+              rows: [],
+            },
+          ],
+        },
         { id: 'has space', blocks: [{ kind: 'markdown', text: 'x' }] },
       ],
       fields: [
@@ -171,7 +263,10 @@ describe('parseTaskSurfaceModel: rejections', () => {
   });
 
   it('checks initial values against their declarations', () => {
-    const options = [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }];
+    const options = [
+      { id: 'a', label: 'A' },
+      { id: 'b', label: 'B' },
+    ];
     const input = {
       ...minimal(),
       fields: [
@@ -193,16 +288,30 @@ describe('parseTaskSurfaceModel: rejections', () => {
       ['invalid-initial', 'fields.5.initial'],
       ['invalid-initial', 'fields.6.initial'],
     ]);
-    assert.equal(modelOf({ ...minimal(), fields: [{ kind: 'text', id: 'x', label: 'X', multiline: true, initial: 'two\nlines' }] }).fields.length, 1);
+    assert.equal(
+      modelOf({ ...minimal(), fields: [{ kind: 'text', id: 'x', label: 'X', multiline: true, initial: 'two\nlines' }] }).fields.length,
+      1,
+    );
   });
 
   it('rejects table rows with undeclared columns and cells that are not scalars', () => {
     const deep: unknown[] = [];
     let cursor = deep;
-    for (let i = 0; i < 10_000; i++) { const next: unknown[] = []; cursor.push(next); cursor = next; }
+    for (let i = 0; i < 10_000; i++) {
+      const next: unknown[] = [];
+      cursor.push(next);
+      cursor = next;
+    }
     const input = {
       ...minimal(),
-      sections: [{ id: 's', blocks: [{ kind: 'table', columns: [{ id: 'a', label: 'A' }], rows: [{ a: deep }, { b: 1 }, { a: Number.NaN }, { a: { x: 1 } }, 'row'] }] }],
+      sections: [
+        {
+          id: 's',
+          blocks: [
+            { kind: 'table', columns: [{ id: 'a', label: 'A' }], rows: [{ a: deep }, { b: 1 }, { a: Number.NaN }, { a: { x: 1 } }, 'row'] },
+          ],
+        },
+      ],
     };
     assert.deepEqual(codesAt(input), [
       ['invalid-type', 'sections.0.blocks.0.rows.0.a'],
@@ -214,63 +323,34 @@ describe('parseTaskSurfaceModel: rejections', () => {
   });
 
   it('reads rows in column order and in any other order alike', () => {
-    const columns = [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }];
-    const rows = [{ a: 'x', b: -0 }, { b: -0, a: 'x' }, { a: 'x', b: undefined }, { a: 'x', c: 1 }, { a: 'x', b: 1, c: 1 }];
+    const columns = [
+      { id: 'a', label: 'A' },
+      { id: 'b', label: 'B' },
+    ];
+    const rows = [
+      { a: 'x', b: -0 },
+      { b: -0, a: 'x' },
+      { a: 'x', b: undefined },
+      { a: 'x', c: 1 },
+      { a: 'x', b: 1, c: 1 },
+    ];
     const input = { ...minimal(), sections: [{ id: 's', blocks: [{ kind: 'table', columns, rows }] }] };
     assert.deepEqual(codesAt(input), [
       ['invalid-type', 'sections.0.blocks.0.rows.2.b'],
       ['unknown-key', 'sections.0.blocks.0.rows.3.c'],
       ['unknown-key', 'sections.0.blocks.0.rows.4.c'],
     ]);
-    const table = modelOf({ ...input, sections: [{ id: 's', blocks: [{ kind: 'table', columns, rows: rows.slice(0, 2) }] }] }).sections[0]!.blocks[0]!;
+    const table = modelOf({ ...input, sections: [{ id: 's', blocks: [{ kind: 'table', columns, rows: rows.slice(0, 2) }] }] }).sections[0]!
+      .blocks[0]!;
     assert.equal(JSON.stringify(table.kind === 'table' && table.rows), '[{"a":"x","b":0},{"a":"x","b":0}]');
   });
 
   it('rejects a model with nothing to show and empty lists where they mean nothing', () => {
     assert.deepEqual(codesAt({ ...minimal(), sections: [] }), [['invalid-value', 'sections']]);
     assert.deepEqual(codesAt({ ...minimal(), sections: [{ id: 's', blocks: [] }] }), [['invalid-value', 'sections.0.blocks']]);
-    assert.deepEqual(codesAt({ ...minimal(), fields: [{ kind: 'choice', id: 'c', label: 'C', options: [] }] }), [['invalid-value', 'fields.0.options']]);
+    assert.deepEqual(codesAt({ ...minimal(), fields: [{ kind: 'choice', id: 'c', label: 'C', options: [] }] }), [
+      ['invalid-value', 'fields.0.options'],
+    ]);
     assert.equal(modelOf({ ...minimal(), sections: [], fields: [{ kind: 'toggle', id: 't', label: 'T' }] }).sections.length, 0);
   });
 });
-
-describe('parseShowTaskSurfaceArgs', () => {
-  it('parses { model } and reports paths from the arguments', () => {
-    assert.equal(parseShowTaskSurfaceArgs({ model: minimal() }).ok, true);
-    const result = parseShowTaskSurfaceArgs({ model: { ...minimal(), title: '' }, extra: 1 });
-    assert.deepEqual(result.ok ? [] : result.issues.map((i) => [i.code, i.path]), [['unknown-key', ['extra']]]);
-    const bad = parseShowTaskSurfaceArgs({ model: { ...minimal(), title: '' } });
-    assert.deepEqual(bad.ok ? [] : bad.issues.map((i) => i.path), [['model', 'title']]);
-    assert.deepEqual(codesOfArgs('nope'), [['invalid-type', '']]);
-    assert.deepEqual(codesOfArgs({}), [['missing-key', 'model']]);
-    assert.match(formatModelIssues((parseShowTaskSurfaceArgs({}) as { issues: ModelIssue[] }).issues, ''),
-      /- model: the arguments need "model": the panel to show/);
-    assert.deepEqual(codesOfArgs({ model: null }), [['invalid-type', 'model']]);
-  });
-
-  it('words issues about an order field with "an"', () => {
-    const order = { kind: 'order', id: 'o', label: 'O', options: [{ id: 'a', label: 'A' }], initial: ['x'] };
-    const messages = issuesOf({ ...minimal(), fields: [order, { ...order, id: 'p', initial: 'a' }] }).map((i) => i.message);
-    assert.deepEqual(messages, [
-      'an order initial may only hold its option ids, not "x"',
-      'an order initial must be an array of option ids, not a string',
-    ]);
-  });
-
-  it('formats issues for the agent with paths it can find in its call', () => {
-    const bad = parseShowTaskSurfaceArgs({ model: { ...minimal(), sections: [{ id: 's', blocks: [{ kind: 'chart' }] }] } });
-    assert.equal(bad.ok, false);
-    const text = formatModelIssues((bad as { issues: ModelIssue[] }).issues, '');
-    assert.equal(text, [
-      'The task surface was not shown because its model is invalid:',
-      '- model.sections[0].blocks[0].kind: a block kind must be one of markdown, metrics, table, diff, notice, not "chart"',
-      'Fix these and call show_task_surface again.',
-    ].join('\n'));
-    assert.match(formatModelIssues(issuesOf({ ...minimal(), __proto__x: 1 } as unknown)), /- model\.__proto__x: the model has no key/);
-  });
-});
-
-function codesOfArgs(args: unknown) {
-  const result = parseShowTaskSurfaceArgs(args);
-  return result.ok ? [] : result.issues.map((i) => [i.code, i.path.join('.')]);
-}
