@@ -4,7 +4,14 @@ import type { AgentDriver, ModelRequest } from '../host/types.js';
 import type { ToolDefinition } from '../protocol/index.js';
 import { nativeConversation } from './conversation.js';
 import { StreamCutError } from './errors.js';
-import { createLoopDriver, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
+import {
+  createLoopDriver,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type LoopOptions,
+  type ModelStepResult,
+  type ModelToolCall,
+} from './loop.js';
 
 export interface AiSdkDriverOptions extends LoopOptions {
   /** Any AI SDK language model: `openai('gpt-4.1-mini')`, `anthropic(…)`, a local provider… */
@@ -46,7 +53,9 @@ export function aiSdkMessages(request: ModelRequest): ModelMessage[] {
         out.push({
           role: 'tool',
           content: item.results.map((r) => ({
-            type: 'tool-result' as const, toolCallId: r.callId, toolName: r.name,
+            type: 'tool-result' as const,
+            toolCallId: r.callId,
+            toolName: r.name,
             output: r.ok ? { type: 'text' as const, value: r.content } : { type: 'error-text' as const, value: r.content },
           })),
         });
@@ -58,7 +67,9 @@ export function aiSdkMessages(request: ModelRequest): ModelMessage[] {
 
 /** The host's declarations as AI SDK tools without `execute`: the Host runs them, not the SDK. */
 export function aiSdkTools(tools: readonly ToolDefinition[]): ToolSet {
-  return Object.fromEntries(tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as JSONSchema7) })]));
+  return Object.fromEntries(
+    tools.map((t) => [t.name, tool({ description: t.description, inputSchema: jsonSchema(t.inputSchema as JSONSchema7) })]),
+  );
 }
 
 /** An `AgentDriver` over the Vercel AI SDK: every provider it supports. */
@@ -68,25 +79,32 @@ export function createAiSdkDriver(options: AiSdkDriverOptions): AgentDriver {
   const system = options.system ?? DEFAULT_SYSTEM_PROMPT;
   const stream = options.stream ?? true;
   const name = typeof options.model === 'string' ? options.model : `${options.model.provider} ${options.model.modelId}`;
-  return createLoopDriver({
-    label: `The model provider (AI SDK, ${name})`,
-    retries: maxRetries,
-    timeoutMs,
-    async call(request, io) {
-      // The AI SDK has no timeout of its own: the loop's watchdog bounds each silence (the whole call
-      // without streaming).
-      io.touch();
-      const call = {
-        model: options.model, system, messages: aiSdkMessages(request), maxRetries, abortSignal: io.signal,
-        ...(request.tools.length > 0 ? { tools: aiSdkTools(request.tools) } : {}),
-      };
-      if (!stream) {
-        const result = await generateText(call);
-        return { text: result.text, toolCalls: result.toolCalls.map(toModelCall) };
-      }
-      return readParts(streamText({ ...call, onError: () => {} }).fullStream, io);
+  return createLoopDriver(
+    {
+      label: `The model provider (AI SDK, ${name})`,
+      retries: maxRetries,
+      timeoutMs,
+      async call(request, io) {
+        // The AI SDK has no timeout of its own: the loop's watchdog bounds each silence (the whole call
+        // without streaming).
+        io.touch();
+        const call = {
+          model: options.model,
+          system,
+          messages: aiSdkMessages(request),
+          maxRetries,
+          abortSignal: io.signal,
+          ...(request.tools.length > 0 ? { tools: aiSdkTools(request.tools) } : {}),
+        };
+        if (!stream) {
+          const result = await generateText(call);
+          return { text: result.text, toolCalls: result.toolCalls.map(toModelCall) };
+        }
+        return readParts(streamText({ ...call, onError: () => {} }).fullStream, io);
+      },
     },
-  }, options);
+    options,
+  );
 }
 
 function toModelCall(call: { toolName: string; input: unknown; invalid?: boolean; error?: unknown }): ModelToolCall {

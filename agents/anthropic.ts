@@ -59,13 +59,24 @@ export function anthropicMessages(request: ModelRequest): Anthropic.MessageParam
         push('assistant', [
           ...(item.text.trim() === '' ? [] : [{ type: 'text' as const, text: item.text }]),
           // Unreadable arguments were logged as their raw text; tool_use input must be an object.
-          ...item.calls.map((c) => ({ type: 'tool_use' as const, id: toolUseId(c.callId), name: c.name, input: typeof c.args === 'string' ? { raw_arguments: c.args } : c.args })),
+          ...item.calls.map((c) => ({
+            type: 'tool_use' as const,
+            id: toolUseId(c.callId),
+            name: c.name,
+            input: typeof c.args === 'string' ? { raw_arguments: c.args } : c.args,
+          })),
         ]);
         break;
       case 'results':
-        push('user', item.results.map((r) => ({
-          type: 'tool_result' as const, tool_use_id: toolUseId(r.callId), content: r.content, ...(r.ok ? {} : { is_error: true }),
-        })));
+        push(
+          'user',
+          item.results.map((r) => ({
+            type: 'tool_result' as const,
+            tool_use_id: toolUseId(r.callId),
+            content: r.content,
+            ...(r.ok ? {} : { is_error: true }),
+          })),
+        );
         break;
     }
   }
@@ -78,35 +89,41 @@ export function createAnthropicDriver(options: AnthropicDriverOptions): AgentDri
   const client = options.client ?? new Anthropic(init);
   const system = options.system ?? DEFAULT_SYSTEM_PROMPT;
   const stream = options.stream ?? true;
-  return createLoopDriver({
-    label: `The model provider (Anthropic, ${options.model})`,
-    retries: maxRetries,
-    timeoutMs,
-    async call(request, io) {
-      const body = {
-        model: options.model,
-        max_tokens: options.maxTokens ?? 4096,
-        system,
-        messages: anthropicMessages(request),
-        ...(request.tools.length > 0 ? { tools: request.tools.map((t) => toAnthropicTool(t) as Anthropic.Tool) } : {}),
-      };
-      if (!stream) {
-        const message = await client.messages.create({ ...body, stream: false }, { signal: io.signal });
-        let text = '';
-        const toolCalls: ModelToolCall[] = [];
-        for (const block of message.content) {
-          if (block.type === 'text') text += block.text;
-          else if (block.type === 'tool_use') toolCalls.push({ name: block.name, arguments: block.input as ModelToolCall['arguments'] });
+  return createLoopDriver(
+    {
+      label: `The model provider (Anthropic, ${options.model})`,
+      retries: maxRetries,
+      timeoutMs,
+      async call(request, io) {
+        const body = {
+          model: options.model,
+          max_tokens: options.maxTokens ?? 4096,
+          system,
+          messages: anthropicMessages(request),
+          ...(request.tools.length > 0 ? { tools: request.tools.map((t) => toAnthropicTool(t) as Anthropic.Tool) } : {}),
+        };
+        if (!stream) {
+          const message = await client.messages.create({ ...body, stream: false }, { signal: io.signal });
+          let text = '';
+          const toolCalls: ModelToolCall[] = [];
+          for (const block of message.content) {
+            if (block.type === 'text') text += block.text;
+            else if (block.type === 'tool_use') toolCalls.push({ name: block.name, arguments: block.input as ModelToolCall['arguments'] });
+          }
+          return { text, toolCalls };
         }
-        return { text, toolCalls };
-      }
-      return readEvents(await client.messages.create({ ...body, stream: true }, { signal: io.signal }), io);
+        return readEvents(await client.messages.create({ ...body, stream: true }, { signal: io.signal }), io);
+      },
     },
-  }, options);
+    options,
+  );
 }
 
 /** Text deltas to `onText`; tool inputs joined from `input_json_delta`. No message_stop: the stream was cut. */
-async function readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, io: { onText(delta: string): void; touch(): void }): Promise<ModelStepResult> {
+async function readEvents(
+  events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
+  io: { onText(delta: string): void; touch(): void },
+): Promise<ModelStepResult> {
   let text = '';
   let stopped = false;
   const blocks = new Map<number, { name: string; json: string; input: unknown }>();
@@ -128,10 +145,12 @@ async function readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent>
     }
   }
   if (!stopped) throw new StreamCutError();
-  const toolCalls = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]): ModelToolCall => ({
-    name: b.name,
-    // Streamed input arrives as JSON text; a block without deltas keeps its start input ({}).
-    arguments: b.json !== '' ? b.json : (b.input as ModelToolCall['arguments']) ?? {},
-  }));
+  const toolCalls = [...blocks.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, b]): ModelToolCall => ({
+      name: b.name,
+      // Streamed input arrives as JSON text; a block without deltas keeps its start input ({}).
+      arguments: b.json !== '' ? b.json : ((b.input as ModelToolCall['arguments']) ?? {}),
+    }));
   return { text, toolCalls };
 }

@@ -9,8 +9,17 @@ import type { PromptMessage } from '../host/types.js';
  */
 
 /** `args` is a string only for a call whose arguments could not be read (the raw text). */
-export interface NativeCall { callId: CallId; name: string; args: JsonValue }
-export interface NativeResult { callId: CallId; name: string; ok: boolean; content: string }
+export interface NativeCall {
+  callId: CallId;
+  name: string;
+  args: JsonValue;
+}
+export interface NativeResult {
+  callId: CallId;
+  name: string;
+  ok: boolean;
+  content: string;
+}
 
 export type NativeItem =
   | { kind: 'user'; text: string }
@@ -39,7 +48,9 @@ export function nativeConversation(messages: readonly PromptMessage[]): NativeIt
     if (step.item.calls.length > 0) {
       out.push({
         kind: 'results',
-        results: step.item.calls.map((c) => step!.results.get(c.callId) ?? { callId: c.callId, name: c.name, ok: false, content: MISSING_RESULT }),
+        results: step.item.calls.map(
+          (c) => step!.results.get(c.callId) ?? { callId: c.callId, name: c.name, ok: false, content: MISSING_RESULT },
+        ),
       });
     }
     step = null;

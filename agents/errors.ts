@@ -17,7 +17,14 @@ export class StreamCutError extends Error {
   }
 }
 
-interface ErrorLike { status?: unknown; statusCode?: unknown; message?: unknown; name?: unknown; cause?: unknown; lastError?: unknown }
+interface ErrorLike {
+  status?: unknown;
+  statusCode?: unknown;
+  message?: unknown;
+  name?: unknown;
+  cause?: unknown;
+  lastError?: unknown;
+}
 
 const statusOf = (e: ErrorLike): number | undefined => {
   const status = typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
@@ -28,7 +35,10 @@ const statusOf = (e: ErrorLike): number | undefined => {
 /** The provider's own message, without the SDK's "401 " prefix and cut to one line. */
 function providerMessage(e: ErrorLike): string {
   const raw = typeof e.message === 'string' ? e.message : String(e);
-  const line = raw.replace(/^\d{3}\s+/, '').split('\n')[0]!.trim();
+  const line = raw
+    .replace(/^\d{3}\s+/, '')
+    .split('\n')[0]!
+    .trim();
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
 
@@ -36,7 +46,10 @@ function providerMessage(e: ErrorLike): string {
  * One sentence for a failed model call. `streamed` is the text that had already arrived: an error
  * after it is a stream cut mid-way.
  */
-export function describeModelError(error: unknown, context: { provider: string; retries: number; timeoutMs: number; streamed: number }): string {
+export function describeModelError(
+  error: unknown,
+  context: { provider: string; retries: number; timeoutMs: number; streamed: number },
+): string {
   if (error instanceof ModelTurnError) return error.message;
   let e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorLike;
   // The AI SDK wraps the last attempt in a RetryError.

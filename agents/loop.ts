@@ -54,9 +54,17 @@ export function createLoopDriver(adapter: ModelAdapter, options: LoopOptions = {
           if (result.text.trim() === '') throw new ModelTurnError(`${adapter.label} returned an empty answer.`);
           return;
         }
-        await Promise.all(result.toolCalls.map((call, i) => (i < maxCalls ? dispatch(turn, call)
-          : turn.rejectCall(call.name.trim() || '(unnamed)', rawText(call.arguments),
-            `Too many tool calls in one response (at most ${maxCalls}); this one did not run. Call it again if you still need it.`))));
+        await Promise.all(
+          result.toolCalls.map((call, i) =>
+            i < maxCalls
+              ? dispatch(turn, call)
+              : turn.rejectCall(
+                  call.name.trim() || '(unnamed)',
+                  rawText(call.arguments),
+                  `Too many tool calls in one response (at most ${maxCalls}); this one did not run. Call it again if you still need it.`,
+                ),
+          ),
+        );
         if (turn.concluded || turn.signal.aborted) return;
       }
       throw new ModelTurnError(`${adapter.label} called tools ${maxSteps} times without answering; the turn stops here.`);
@@ -81,12 +89,20 @@ async function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelR
     if (turn.signal.aborted) throw error; // cancelled: the host records that, not a provider failure
     if (watch.stalled) {
       const seconds = `${Math.round(adapter.timeoutMs / 100) / 10} s`;
-      throw new ModelTurnError(streamed.length === 0 ? `${adapter.label} did not answer within ${seconds}.`
-        : `${adapter.label} stopped sending mid-reply: nothing arrived for ${seconds} (after ${streamed.length} characters).`);
+      throw new ModelTurnError(
+        streamed.length === 0
+          ? `${adapter.label} did not answer within ${seconds}.`
+          : `${adapter.label} stopped sending mid-reply: nothing arrived for ${seconds} (after ${streamed.length} characters).`,
+      );
     }
-    throw new ModelTurnError(describeModelError(error, {
-      provider: adapter.label, retries: adapter.retries, timeoutMs: adapter.timeoutMs, streamed: streamed.length,
-    }));
+    throw new ModelTurnError(
+      describeModelError(error, {
+        provider: adapter.label,
+        retries: adapter.retries,
+        timeoutMs: adapter.timeoutMs,
+        streamed: streamed.length,
+      }),
+    );
   } finally {
     watch.dispose();
   }
@@ -110,7 +126,8 @@ export function sdkClientSettings(options: { apiKey?: string; baseURL?: string; 
   const init = {
     ...(options.apiKey !== undefined ? { apiKey: options.apiKey } : {}),
     ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-    maxRetries, timeout: timeoutMs,
+    maxRetries,
+    timeout: timeoutMs,
   };
   return { maxRetries, timeoutMs, init };
 }
@@ -122,13 +139,17 @@ function dispatch(turn: AgentTurn, call: ModelToolCall): Promise<unknown> {
   if (call.name.trim() === '') {
     return turn.rejectCall('(unnamed)', rawText(call.arguments), 'A tool call had no name. Call one of your declared tools by its name.');
   }
-  const correct = (reason: string) => turn.rejectCall(call.name, rawText(call.arguments),
-    `${reason} Call ${call.name} again with a JSON object as its arguments.`);
+  const correct = (reason: string) =>
+    turn.rejectCall(call.name, rawText(call.arguments), `${reason} Call ${call.name} again with a JSON object as its arguments.`);
   const raw = rawText(call.arguments);
   if (raw.length > MAX_ARGUMENT_CHARS) {
     // Only the start is logged: the point is that it was too long.
-    return turn.rejectCall(call.name, `${raw.slice(0, 200)}…`, `The arguments of ${call.name} are ${raw.length.toLocaleString('en')} ` +
-      `characters, more than the ${MAX_ARGUMENT_CHARS.toLocaleString('en')} a call may have; nothing ran. Send a smaller call.`);
+    return turn.rejectCall(
+      call.name,
+      `${raw.slice(0, 200)}…`,
+      `The arguments of ${call.name} are ${raw.length.toLocaleString('en')} ` +
+        `characters, more than the ${MAX_ARGUMENT_CHARS.toLocaleString('en')} a call may have; nothing ran. Send a smaller call.`,
+    );
   }
   if (call.invalid !== undefined) return correct(`The arguments of ${call.name} could not be read: ${call.invalid}.`);
   let args: unknown = call.arguments;
@@ -143,7 +164,9 @@ function dispatch(turn: AgentTurn, call: ModelToolCall): Promise<unknown> {
     }
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    return correct(`The arguments of ${call.name} must be a JSON object, not ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}.`);
+    return correct(
+      `The arguments of ${call.name} must be a JSON object, not ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}.`,
+    );
   }
   return turn.callTool(call.name, args as JsonValue);
 }

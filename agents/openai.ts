@@ -43,13 +43,19 @@ export function openAIMessages(request: ModelRequest, system: string, developerR
         out.push({ role: developerRole, content: item.text });
         break;
       case 'assistant':
-        out.push(item.calls.length === 0 ? { role: 'assistant', content: item.text } : {
-          role: 'assistant',
-          content: item.text === '' ? null : item.text,
-          tool_calls: item.calls.map((c) => ({
-            id: c.callId, type: 'function' as const, function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) },
-          })),
-        });
+        out.push(
+          item.calls.length === 0
+            ? { role: 'assistant', content: item.text }
+            : {
+                role: 'assistant',
+                content: item.text === '' ? null : item.text,
+                tool_calls: item.calls.map((c) => ({
+                  id: c.callId,
+                  type: 'function' as const,
+                  function: { name: c.name, arguments: typeof c.args === 'string' ? c.args : JSON.stringify(c.args) },
+                })),
+              },
+        );
         break;
       case 'results':
         for (const r of item.results) out.push({ role: 'tool', tool_call_id: r.callId, content: r.content });
@@ -67,27 +73,31 @@ export function createOpenAIDriver(options: OpenAIDriverOptions): AgentDriver {
   const developerRole = options.developerRole ?? (custom ? 'system' : 'developer');
   const system = options.system ?? DEFAULT_SYSTEM_PROMPT;
   const stream = options.stream ?? true;
-  return createLoopDriver({
-    label: `The model provider (OpenAI-compatible, ${options.model})`,
-    retries: maxRetries,
-    timeoutMs,
-    async call(request, io) {
-      const body = {
-        model: options.model,
-        messages: openAIMessages(request, system, developerRole),
-        ...(request.tools.length > 0 ? { tools: request.tools.map((t) => toOpenAITool(t) as ChatCompletionTool) } : {}),
-      };
-      if (!stream) {
-        const completion = await client.chat.completions.create({ ...body, stream: false }, { signal: io.signal });
-        const message = completion.choices[0]?.message;
-        if (!message) throw new ModelTurnError('The model provider answered without a message.');
-        const toolCalls: ModelToolCall[] = (message.tool_calls ?? []).flatMap((c) => (c.type === 'function'
-          ? [{ name: c.function.name, arguments: c.function.arguments }] : []));
-        return { text: message.content ?? '', toolCalls };
-      }
-      return readStream(await client.chat.completions.create({ ...body, stream: true }, { signal: io.signal }), io);
+  return createLoopDriver(
+    {
+      label: `The model provider (OpenAI-compatible, ${options.model})`,
+      retries: maxRetries,
+      timeoutMs,
+      async call(request, io) {
+        const body = {
+          model: options.model,
+          messages: openAIMessages(request, system, developerRole),
+          ...(request.tools.length > 0 ? { tools: request.tools.map((t) => toOpenAITool(t) as ChatCompletionTool) } : {}),
+        };
+        if (!stream) {
+          const completion = await client.chat.completions.create({ ...body, stream: false }, { signal: io.signal });
+          const message = completion.choices[0]?.message;
+          if (!message) throw new ModelTurnError('The model provider answered without a message.');
+          const toolCalls: ModelToolCall[] = (message.tool_calls ?? []).flatMap((c) =>
+            c.type === 'function' ? [{ name: c.function.name, arguments: c.function.arguments }] : [],
+          );
+          return { text: message.content ?? '', toolCalls };
+        }
+        return readStream(await client.chat.completions.create({ ...body, stream: true }, { signal: io.signal }), io);
+      },
     },
-  }, options);
+    options,
+  );
 }
 
 type ChunkStream = AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;

@@ -6,7 +6,10 @@ export function askChild<T>(child: ChildProcess, job: Serializable): Promise<T> 
   return new Promise<T>((resolve, reject) => {
     const exited = (code: number | null) => reject(new Error(`a client process exited (${code})`));
     child.once('exit', exited);
-    child.once('message', (result) => { child.off('exit', exited); resolve(result as T); });
+    child.once('message', (result) => {
+      child.off('exit', exited);
+      resolve(result as T);
+    });
     child.send(job);
   });
 }

@@ -10,7 +10,9 @@ export interface BenchSuite {
 
 const only = process.argv.slice(2);
 const dir = new URL('./suites/', import.meta.url);
-const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()
+const files = readdirSync(dir)
+  .filter((f) => f.endsWith('.ts'))
+  .sort()
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
 
 for (const file of files) {

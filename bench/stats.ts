@@ -16,12 +16,19 @@ export function percentile(values: number[], p: number): number {
  * same machine load; returns both medians (ms) and their ratio.
  */
 export function compare(fn: () => unknown, baseline: () => unknown, runs = 200, warmup = 50) {
-  for (let i = 0; i < warmup; i++) { fn(); baseline(); }
+  for (let i = 0; i < warmup; i++) {
+    fn();
+    baseline();
+  }
   const a: number[] = [];
   const b: number[] = [];
   for (let i = 0; i < runs; i++) {
-    let t = performance.now(); baseline(); b.push(performance.now() - t);
-    t = performance.now(); fn(); a.push(performance.now() - t);
+    let t = performance.now();
+    baseline();
+    b.push(performance.now() - t);
+    t = performance.now();
+    fn();
+    a.push(performance.now() - t);
   }
   const subject = median(a);
   const base = median(b);

@@ -39,7 +39,7 @@ export interface DemoServer {
 export async function startDemoServer(options: DemoServerOptions): Promise<DemoServer> {
   let served: Set<string> | undefined;
   const validHost = (request: IncomingMessage) => checkHost(request, (served ??= servedHosts(http.address())), options.allowedHosts);
-  const identities = createDemoIdentities(options.store === 'memory' ? undefined : options.dataDir ?? '.data');
+  const identities = createDemoIdentities(options.store === 'memory' ? undefined : (options.dataDir ?? '.data'));
   const http: Server = createDemoHttpServer(options.root, validHost, (request, response) => identities.ensureCookie(request, response));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -64,24 +64,31 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     }
   });
   let demo = createDemoHost({ ...options, ...(relay ? { inspect: relay.inspect } : {}) });
-  const endpoint = () => createWebSocketServer({
-    host: demo.host, server: http, path: '/ws',
-    // The signed cookie says who is connecting; without one the upgrade is refused (401).
-    authenticate: (request) => {
-      const principal = identities.principalOf(request);
-      if (principal !== null) demo.welcome(principal);
-      return principal;
-    },
-    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
-    ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
-  });
+  const endpoint = () =>
+    createWebSocketServer({
+      host: demo.host,
+      server: http,
+      path: '/ws',
+      // The signed cookie says who is connecting; without one the upgrade is refused (401).
+      authenticate: (request) => {
+        const principal = identities.principalOf(request);
+        if (principal !== null) demo.welcome(principal);
+        return principal;
+      },
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+    });
   let ws = await endpoint();
   wsAttached = true;
   const server: DemoServer = {
     port,
     url: `http://127.0.0.1:${port}/`,
-    get demo() { return demo; },
-    get ws() { return ws; },
+    get demo() {
+      return demo;
+    },
+    get ws() {
+      return ws;
+    },
     identities,
     async restartHost() {
       wsAttached = false;

@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 const PAGES = ['demo/page/index.html', 'demo/embed/embed-plain.html', 'demo/embed/embed-react.html'];
 
 const ENTRIES = {
-  'app': 'demo/page/main.ts',
+  app: 'demo/page/main.ts',
   'app-style': 'demo/page/app.css',
   'task-surface': 'components/bundle.ts',
   'embed-plain': 'demo/embed/plain.js',
@@ -50,7 +50,8 @@ export async function buildDemo(outdir = 'dist/demo'): Promise<string> {
   const entryName = new Map<string, string>(Object.entries(ENTRIES).map(([name, source]) => [source, name]));
   for (const [output, meta] of Object.entries(result.metafile.outputs)) {
     const name = meta.entryPoint ? entryName.get(meta.entryPoint) : undefined;
-    if (name && !output.endsWith('.map')) hashed.set(`${name.replace(/-style$/, '')}${output.slice(output.lastIndexOf('.'))}`, basename(output));
+    if (name && !output.endsWith('.map'))
+      hashed.set(`${name.replace(/-style$/, '')}${output.slice(output.lastIndexOf('.'))}`, basename(output));
   }
   for (const page of PAGES) {
     const html = readFileSync(page, 'utf8').replace(/\/assets\/([\w-]+\.(?:js|css))\b/g, (ref, file: string) => {

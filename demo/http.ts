@@ -19,7 +19,8 @@ const PAGES: Record<string, string> = {
  * errors are never stored.
  */
 export function createDemoHttpServer(
-  root: string, validHost: (request: IncomingMessage) => string | null,
+  root: string,
+  validHost: (request: IncomingMessage) => string | null,
   /** Called for every page (not asset) response before it is written: the demo sets its identity cookie. */
   onPage: (request: IncomingMessage, response: ServerResponse) => void = () => {},
 ): Server {

@@ -26,10 +26,18 @@ export function renderActorsPage(events: readonly RelayedEvent[]): string {
     if (e.type === '@xstate.event' && e.event?.type && !e.event.type.startsWith('xstate.')) actor.events.push(e.event.type);
     actors.set(e.sessionId, actor);
   }
-  const rows = [...actors.entries()].filter(([, a]) => a.value !== undefined).map(([id, a]) => `<tr>
+  const rows = [...actors.entries()]
+    .filter(([, a]) => a.value !== undefined)
+    .map(
+      ([id, a]) => `<tr>
     <td><b>${escape(a.name)}</b><div class="id">${escape(id)}</div></td>
     <td><code>${escape(show(a.value))}</code></td><td>${escape(a.status)}</td>
-    <td>${a.events.slice(-4).map((t) => `<span class="ev">${escape(t)}</span>`).join(' ')}</td></tr>`).join('');
+    <td>${a.events
+      .slice(-4)
+      .map((t) => `<span class="ev">${escape(t)}</span>`)
+      .join(' ')}</td></tr>`,
+    )
+    .join('');
   return `<!doctype html><html><head><meta charset="utf-8"><style>
     body { font: 14px/1.45 system-ui, sans-serif; margin: 24px; color: #1f2328; }
     h1 { font-size: 18px; margin: 0 0 4px; } p { color: #59636e; margin: 0 0 16px; }

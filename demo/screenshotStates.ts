@@ -7,7 +7,10 @@ import type { Browser, Page } from 'playwright-core';
 import type { DemoServer } from './app.js';
 import { compare } from './agent/scenarios.js';
 
-const SIZES = [[1280, 800], [320, 640]] as const;
+const SIZES = [
+  [1280, 800],
+  [320, 640],
+] as const;
 type Lang = 'en' | 'zh';
 
 const ASK: Record<Lang, { compare: string; plan: string; page: string; hello: string }> = {
@@ -44,7 +47,13 @@ export async function captureStates(browser: Browser, server: DemoServer, outdir
   for (const lang of ['en', 'zh'] as const) {
     for (const theme of ['light', 'dark'] as const) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
-      await context.addInitScript(([l, t]) => { localStorage.setItem('demo.lang', l!); localStorage.setItem('demo.theme', t!); }, [lang, theme]);
+      await context.addInitScript(
+        ([l, t]) => {
+          localStorage.setItem('demo.lang', l!);
+          localStorage.setItem('demo.theme', t!);
+        },
+        [lang, theme],
+      );
       const page = await context.newPage();
       const { asPage } = await openAsPage(server, page);
       const sessionId = asPage.openSession({ title: `${lang === 'zh' ? '账本数据库' : 'Ledger database'} (${theme})` });

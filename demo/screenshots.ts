@@ -19,7 +19,10 @@ const relay = new WebSocket(`ws://127.0.0.1:${server.port}/inspect`);
 relay.on('message', (data) => relayed.push(JSON.parse(String(data)) as RelayedEvent));
 const host = server.demo.host;
 
-const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--no-first-run'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+});
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
 const { welcome: sessionId, asPage } = await openAsPage(server, page);
 asPage.openSession({ title: 'Release notes draft' });
@@ -42,7 +45,10 @@ await dock.getByRole('textbox', { name: /Why this one/ }).fill('We need to survi
 await page.locator('action-card').first().waitFor();
 // Show the panel from its top, with the choice made, as a person sees it first.
 await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-await page.locator('task-surface-dock').evaluate((el) => { const body = el.shadowRoot?.querySelector('.body'); if (body) body.scrollTop = 0; });
+await page.locator('task-surface-dock').evaluate((el) => {
+  const body = el.shadowRoot?.querySelector('.body');
+  if (body) body.scrollTop = 0;
+});
 await page.waitForTimeout(300);
 await page.screenshot({ path: 'docs/demo.png' });
 

@@ -29,13 +29,19 @@ try {
 }
 const root = await buildDemo(process.env.TASK_SURFACE_DEMO_OUT || undefined);
 const server = await startDemoServer({
-  root, port, store: storeKind, thinkMs: 350, inspectHost: args.includes('--inspect'),
+  root,
+  port,
+  store: storeKind,
+  thinkMs: 350,
+  inspectHost: args.includes('--inspect'),
   ...(model.driver ? { driver: model.driver } : {}),
 });
 const sessions = server.demo.host.listSessions().length;
 console.log(`task-surface demo on ${server.url}  (store: ${server.demo.storeLabel}, ${sessions} session${sessions === 1 ? '' : 's'})`);
 console.log(`agent: ${model.label}`);
-console.log(`inspector: ${server.url}?inspect${args.includes('--inspect') ? ' (host actors relayed)' : ' (Dock actors; start with --inspect for the host\'s too)'}`);
+console.log(
+  `inspector: ${server.url}?inspect${args.includes('--inspect') ? ' (host actors relayed)' : " (Dock actors; start with --inspect for the host's too)"}`,
+);
 console.log('Ctrl+C stops.');
 
 let stopping = false;

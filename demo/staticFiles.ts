@@ -73,7 +73,10 @@ export function createStaticFiles() {
     if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
     const body = await readFile(path);
     const entry: Cached = {
-      mtimeMs: info.mtimeMs, size: info.size, body, coded: {},
+      mtimeMs: info.mtimeMs,
+      size: info.size,
+      body,
+      coded: {},
       tag: createHash('sha256').update(body).digest('base64url').slice(0, 27),
     };
     cache.set(path, entry);
@@ -81,9 +84,10 @@ export function createStaticFiles() {
   }
 
   function encoded(entry: Cached, coding: 'br' | 'gzip'): Promise<Buffer> {
-    entry.coded[coding] ??= coding === 'br'
-      ? brotli(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } })
-      : gzipAsync(entry.body, { level: 9 });
+    entry.coded[coding] ??=
+      coding === 'br'
+        ? brotli(entry.body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: entry.body.length } })
+        : gzipAsync(entry.body, { level: 9 });
     return entry.coded[coding];
   }
 

@@ -1,6 +1,10 @@
 import {
-  resolveLimits, SendMessageRequestSchema, UpdateQueueRequestSchema,
-  type SendMessageResult, type SessionId, type UpdateQueueResult,
+  resolveLimits,
+  SendMessageRequestSchema,
+  UpdateQueueRequestSchema,
+  type SendMessageResult,
+  type SessionId,
+  type UpdateQueueResult,
 } from '../protocol/index.js';
 import { createActionCardsService } from './actionCards/index.js';
 import { HostStoreError, parseInput, UnknownSessionError } from './errors.js';
@@ -52,20 +56,25 @@ export function createHost(options: CreateHostOptions): Host {
   const watchers = new Watchers(viewOf);
   const publish = (sessionId: SessionId) => watchers.publish(sessionId);
 
-  const sessions: Sessions = new Sessions(store, clock, (session, event, change) => {
-    const sessionId = session.record.sessionId;
-    // An ignored event (a rewound turn's late write) is stored but tells the projections nothing.
-    if (change !== 'ignored') {
-      surfaces.onEvent(session, event, change === 'cut');
-      signals.event(sessionId, event);
-    }
-    if (change === 'cut') signals.reset(sessionId);
-    publish(sessionId);
-  }, (session) => {
-    surfaces.reset(session);
-    signals.reset(session.record.sessionId);
-    residency.loaded();
-  });
+  const sessions: Sessions = new Sessions(
+    store,
+    clock,
+    (session, event, change) => {
+      const sessionId = session.record.sessionId;
+      // An ignored event (a rewound turn's late write) is stored but tells the projections nothing.
+      if (change !== 'ignored') {
+        surfaces.onEvent(session, event, change === 'cut');
+        signals.event(sessionId, event);
+      }
+      if (change === 'cut') signals.reset(sessionId);
+      publish(sessionId);
+    },
+    (session) => {
+      surfaces.reset(session);
+      signals.reset(session.record.sessionId);
+      residency.loaded();
+    },
+  );
 
   const checkIdle = () => {
     for (const waiter of [...idleWaiters]) {
@@ -90,7 +99,12 @@ export function createHost(options: CreateHostOptions): Host {
     if (!inbox) {
       sessions.get(sessionId);
       inbox = new Inbox(sessionId, {
-        sessions, tools, ids, driver, autoAdmit, inspect,
+        sessions,
+        tools,
+        ids,
+        driver,
+        autoAdmit,
+        inspect,
         observer: surfaces,
         beforeStep: (ctx) => signals.step(ctx),
         publish,
@@ -105,19 +119,26 @@ export function createHost(options: CreateHostOptions): Host {
   const surfaces: TaskSurfaceHostService = createTaskSurfaceService({ sessions, ids, limits, inspect, inbox: inboxFor });
 
   const plugins = createPluginApi({
-    sessions, tools, signals, clock, publish, inspect,
+    sessions,
+    tools,
+    signals,
+    clock,
+    publish,
+    inspect,
     queuedMessageCount: (sessionId) => inboxes.get(sessionId)?.queuedCount ?? 0,
     isLiveRoot: (sessionId) => !disposed && inboxes.has(sessionId),
   });
 
-  tools.register(createShowTaskSurfaceTool({
-    limits,
-    mintSurfaceId: (sessionId) => {
-      const used = sessions.get(sessionId).surface.surfaceIds;
-      return freshId('surface', ids.surface, (surfaceId) => used.has(surfaceId));
-    },
-    activeSurface: (sessionId) => sessions.get(sessionId).surface.active,
-  }));
+  tools.register(
+    createShowTaskSurfaceTool({
+      limits,
+      mintSurfaceId: (sessionId) => {
+        const used = sessions.get(sessionId).surface.surfaceIds;
+        return freshId('surface', ids.surface, (surfaceId) => used.has(surfaceId));
+      },
+      activeSurface: (sessionId) => sessions.get(sessionId).surface.active,
+    }),
+  );
   const actionCards = createActionCardsService(plugins, options.actionCards ?? {});
 
   /** Nothing in flight: no watcher, no running or scheduled turn, no claim, only stored (ordinary) rows. */
@@ -143,7 +164,9 @@ export function createHost(options: CreateHostOptions): Host {
     sessions.unload(sessionId);
   };
   const residency: Residency = new Residency({
-    sessions, idle: idleSession, unload: unloadSession,
+    sessions,
+    idle: idleSession,
+    unload: unloadSession,
     maxLoadedSessions: positiveOr(options.maxLoadedSessions, 1_000),
     idleMs: positiveOr(options.sessionIdleMs, 5 * 60_000),
   });
@@ -181,7 +204,8 @@ export function createHost(options: CreateHostOptions): Host {
     if (live) return { accepted: true, messageId: request.messageId, itemId: live.id };
     if (inbox.rows.length >= maxQueuedMessages) return { accepted: false, reason: 'queue-full' };
     const row = inbox.enqueue({
-      messageId: request.messageId, text: request.text,
+      messageId: request.messageId,
+      text: request.text,
       source: { kind: 'user', rpcId: request.rpcId, ...(by === undefined ? {} : { by }) },
     });
     const result: SendMessageResult = { accepted: true, messageId: request.messageId, itemId: row.id };
@@ -223,10 +247,19 @@ export function createHost(options: CreateHostOptions): Host {
     taskSurface: surfaces,
     actionCards,
     plugins,
-    as: (principal) => scopedHost({
-      host, principal, policy, report, owner: (sessionId) => sessions.ownerOf(sessionId) ?? null,
-      open, fork, send, submit: (input, by) => surfaces.submit(input, by), dismiss: (input, by) => surfaces.dismiss(input, by),
-    }),
+    as: (principal) =>
+      scopedHost({
+        host,
+        principal,
+        policy,
+        report,
+        owner: (sessionId) => sessions.ownerOf(sessionId) ?? null,
+        open,
+        fork,
+        send,
+        submit: (input, by) => surfaces.submit(input, by),
+        dismiss: (input, by) => surfaces.dismiss(input, by),
+      }),
     session: {
       send: (input) => send(input),
       async updateQueue(input): Promise<UpdateQueueResult> {
@@ -255,9 +288,12 @@ export function createHost(options: CreateHostOptions): Host {
       const session = sessions.get(sessionIdInput('sessionSummary', input));
       return { sessionId: session.record.sessionId, title: session.record.title, lastSeq: session.lastSeq };
     },
-    listSessions: () => store.listSessions().map((r) => ({
-      sessionId: r.sessionId, title: r.title, lastSeq: sessions.isLoaded(r.sessionId) ? sessions.get(r.sessionId).lastSeq : store.lastSeq(r.sessionId),
-    })),
+    listSessions: () =>
+      store.listSessions().map((r) => ({
+        sessionId: r.sessionId,
+        title: r.title,
+        lastSeq: sessions.isLoaded(r.sessionId) ? sessions.get(r.sessionId).lastSeq : store.lastSeq(r.sessionId),
+      })),
     closeSession: (sessionId) => closeInbox(sessionIdInput('closeSession', sessionId), 'session-closed'),
     getView(input) {
       const sessionId = sessionIdInput('getView', input);

@@ -22,7 +22,9 @@ export function toStored(row: QueuedMessage, order: number): StoredQueueRow {
  * instead: never admitted twice.
  */
 export function restoreQueued(
-  store: SessionLogStore, sessionId: SessionId, durable: ReadonlySet<MessageId>,
+  store: SessionLogStore,
+  sessionId: SessionId,
+  durable: ReadonlySet<MessageId>,
 ): { rows: QueuedMessage[]; nextOrder: number } {
   const rows: QueuedMessage[] = [];
   let nextOrder = 0;
@@ -33,8 +35,12 @@ export function restoreQueued(
       continue;
     }
     rows.push({
-      id: stored.itemId, messageId: stored.messageId, placement: stored.placement, source: stored.source,
-      text: stored.text, preview: previewOf(stored.text),
+      id: stored.itemId,
+      messageId: stored.messageId,
+      placement: stored.placement,
+      source: stored.source,
+      text: stored.text,
+      preview: previewOf(stored.text),
     });
   }
   return { rows, nextOrder };

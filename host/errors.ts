@@ -23,7 +23,11 @@ export function parseInput<T>(
  */
 export class HostStoreError extends Error {
   override name = 'HostStoreError';
-  constructor(readonly sessionId: string, readonly operation: string, override readonly cause: unknown) {
+  constructor(
+    readonly sessionId: string,
+    readonly operation: string,
+    override readonly cause: unknown,
+  ) {
     super(`session ${sessionId}: the store failed during ${operation}: ${(cause as Error)?.message ?? String(cause)}`);
   }
 }

@@ -15,7 +15,11 @@ function checkSeq(name: string, value: number, lastSeq: number): void {
  * Nothing process-local (queue rows, pending submissions) is copied.
  */
 export function forkSession(
-  sessions: Sessions, newId: SessionId, from: SessionId, options: { throughSeq?: number; title?: string }, now: number,
+  sessions: Sessions,
+  newId: SessionId,
+  from: SessionId,
+  options: { throughSeq?: number; title?: string },
+  now: number,
   owner?: string,
 ): SessionId {
   const source = sessions.get(from);
@@ -38,14 +42,18 @@ export function rewindSession(sessions: Sessions, sessionId: SessionId, toSeq: n
 
 /** The source's events through `throughSeq`, read a page at a time, then the `session/forked` marker. */
 function* forkEntries(
-  store: SessionLogStore, from: SessionId, throughSeq: number, now: number, owner: string | undefined,
+  store: SessionLogStore,
+  from: SessionId,
+  throughSeq: number,
+  now: number,
+  owner: string | undefined,
 ): Generator<{ event: NewSessionEvent; at: number }> {
   const pageSize = 1000;
   for (let after = 0; after < throughSeq; after += pageSize) {
     for (const event of store.read(from, { afterSeq: after, beforeSeq: Math.min(throughSeq, after + pageSize) + 1 })) {
       const { seq: _seq, at, ...rest } = event;
       // The fork's opening event names its own owner (whoever forked it; host code keeps the source's).
-      yield { event: rest.type === 'session/opened' && owner !== undefined ? { ...rest, owner } : rest as NewSessionEvent, at };
+      yield { event: rest.type === 'session/opened' && owner !== undefined ? { ...rest, owner } : (rest as NewSessionEvent), at };
     }
   }
   yield { event: { type: 'session/forked', from, throughSeq, ...(owner === undefined ? {} : { owner }) }, at: now };

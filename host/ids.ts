@@ -1,6 +1,18 @@
 import {
-  mintCallId, mintInboxItemId, mintMessageId, mintRpcId, mintSessionId, mintTaskSurfaceId, mintTurnId,
-  type CallId, type InboxItemId, type MessageId, type RpcId, type SessionId, type TaskSurfaceId, type TurnId,
+  mintCallId,
+  mintInboxItemId,
+  mintMessageId,
+  mintRpcId,
+  mintSessionId,
+  mintTaskSurfaceId,
+  mintTurnId,
+  type CallId,
+  type InboxItemId,
+  type MessageId,
+  type RpcId,
+  type SessionId,
+  type TaskSurfaceId,
+  type TurnId,
 } from '../protocol/index.js';
 import type { CreateHostOptions } from './types.js';
 

@@ -1,8 +1,6 @@
 import { createActor, waitFor, type Actor } from 'xstate';
 import type { turnMachine } from '../machines/turnMachine.js';
-import type {
-  InboxItemId, MessageId, MessageSource, QueuedMessage, SessionId, TurnId, UserMessageEvent,
-} from '../protocol/index.js';
+import type { InboxItemId, MessageId, MessageSource, QueuedMessage, SessionId, TurnId, UserMessageEvent } from '../protocol/index.js';
 import { durableMessage, isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
 import { HostStoreError, storeStep } from './errors.js';
 import { freshId, type HostIds } from './ids.js';
@@ -57,14 +55,22 @@ export class Inbox {
   /** The next row's `order` in the store. */
   #order = 0;
 
-  constructor(readonly sessionId: SessionId, private readonly deps: InboxDeps) {
+  constructor(
+    readonly sessionId: SessionId,
+    private readonly deps: InboxDeps,
+  ) {
     // Read first: a store that fails here fails the start, before any actor exists.
     const restored = restoreQueued(this.#store, sessionId, this.session.userMessages);
     this.rows.push(...restored.rows);
     this.#order = restored.nextOrder;
     this.#loop = new TurnLoop({
-      sessionId, sessions: deps.sessions, tools: deps.tools, ids: deps.ids, driver: deps.driver,
-      beforeStep: deps.beforeStep, report: deps.report,
+      sessionId,
+      sessions: deps.sessions,
+      tools: deps.tools,
+      ids: deps.ids,
+      driver: deps.driver,
+      beforeStep: deps.beforeStep,
+      report: deps.report,
       admitSteering: () => this.admitSteering(),
       mintCallId: () => this.#freshCallId(),
       onPartial: (turnId, text) => {
@@ -139,11 +145,16 @@ export class Inbox {
 
   enqueue(input: { messageId: QueuedMessage['messageId']; text: string; source: MessageSource }): QueuedMessage {
     const row: QueuedMessage = {
-      id: this.#freshItemId(), messageId: input.messageId, placement: 'queued', source: input.source,
-      text: input.text, preview: previewOf(input.text),
+      id: this.#freshItemId(),
+      messageId: input.messageId,
+      placement: 'queued',
+      source: input.source,
+      text: input.text,
+      preview: previewOf(input.text),
     };
     // Saved before it is accepted: a store failure refuses the message instead of losing it later.
-    if (isKept(row)) storeStep(this.sessionId, 'saving a queued message', () => this.#store.saveQueued(this.sessionId, toStored(row, this.#order++)));
+    if (isKept(row))
+      storeStep(this.sessionId, 'saving a queued message', () => this.#store.saveQueued(this.sessionId, toStored(row, this.#order++)));
     this.rows.push(row);
     this.deps.publish(this.sessionId);
     this.#schedule();
@@ -156,8 +167,7 @@ export class Inbox {
 
   /** The queued or claimed (not yet durable) row carrying `messageId`. */
   findMessage(messageId: MessageId): QueuedMessage | undefined {
-    return this.rows.find((r) => r.messageId === messageId)
-      ?? [...this.#claimed.values()].find((r) => r.messageId === messageId);
+    return this.rows.find((r) => r.messageId === messageId) ?? [...this.#claimed.values()].find((r) => r.messageId === messageId);
   }
 
   /**
@@ -169,7 +179,8 @@ export class Inbox {
     if (index < 0) return false;
     const row = this.rows[index]!;
     // The store first: if it fails the row stays queued and the caller gets the error.
-    if (!keepStored && isKept(row)) storeStep(this.sessionId, 'removing a queued message', () => this.#store.deleteQueued(this.sessionId, row.id));
+    if (!keepStored && isKept(row))
+      storeStep(this.sessionId, 'removing a queued message', () => this.#store.deleteQueued(this.sessionId, row.id));
     this.rows.splice(index, 1);
     this.deps.observer.discarded(this.sessionId, row, reason);
     this.deps.publish(this.sessionId);
@@ -225,7 +236,10 @@ export class Inbox {
     let event: UserMessageEvent;
     try {
       event = this.deps.sessions.append(this.sessionId, {
-        type: 'user/message', messageId: row.messageId, text: row.text, source: row.source,
+        type: 'user/message',
+        messageId: row.messageId,
+        text: row.text,
+        source: row.source,
       }) as UserMessageEvent;
     } catch (cause) {
       const durable = durableMessage(this.session, row.messageId);
@@ -240,7 +254,7 @@ export class Inbox {
       event = durable;
     }
     // After the append: a stop (or a store error) here leaves a stored row the next start drops as durable.
-    if (isKept(row)) this.#tolerate('deleting an admitted message\'s queue row', () => this.#store.deleteQueued(this.sessionId, row.id));
+    if (isKept(row)) this.#tolerate("deleting an admitted message's queue row", () => this.#store.deleteQueued(this.sessionId, row.id));
     this.deps.observer.committed(this.sessionId, row, event);
     // Starts a turn once every claim has settled (the machine decides; a running turn takes it as steering).
     this.actor.send({ type: 'admission.committed', itemId, message: event });
@@ -265,7 +279,8 @@ export class Inbox {
   /** A settled claim's discard: the store row (unless kept), the machine, observers, the loop. */
   #discarded(row: QueuedMessage, reason: string, keepStored: boolean): void {
     const itemId = row.id;
-    if (!keepStored && isKept(row)) this.#tolerate('deleting a discarded queue row', () => this.#store.deleteQueued(this.sessionId, row.id));
+    if (!keepStored && isKept(row))
+      this.#tolerate('deleting a discarded queue row', () => this.#store.deleteQueued(this.sessionId, row.id));
     this.deps.observer.discarded(this.sessionId, row, reason);
     this.actor.send({ type: 'admission.discarded', itemId, reason });
     this.deps.publish(this.sessionId);

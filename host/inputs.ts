@@ -9,9 +9,7 @@ import type { OpenSessionOptions } from './types.js';
  * be stored in a session record or a log.
  */
 
-const TitleSchema = z.string().check(
-  z.minLength(1, 'title must not be empty'), z.maxLength(200, 'title must be at most 200 characters'),
-);
+const TitleSchema = z.string().check(z.minLength(1, 'title must not be empty'), z.maxLength(200, 'title must be at most 200 characters'));
 
 const OpenSessionOptionsSchema = z.strictObject({
   sessionId: z.optional(SessionIdSchema),
@@ -32,16 +30,14 @@ const ForkOptionsSchema = z.strictObject({
 });
 
 /** A session id argument: a malformed one is a HostInputError, never an unknown session. */
-export const sessionIdInput = (operation: string, sessionId: unknown): SessionId =>
-  parseInput(operation, SessionIdSchema, sessionId);
+export const sessionIdInput = (operation: string, sessionId: unknown): SessionId => parseInput(operation, SessionIdSchema, sessionId);
 
 /** `openSession` options, checked (an absent argument is `{}`). */
 export const openSessionInput = (options: unknown): OpenSessionOptions =>
   parseInput('openSession', OpenSessionOptionsSchema, options ?? {});
 
 /** `readLog` options, checked: `limit` a positive integer, `before` a positive seq. */
-export const readLogInput = (options: unknown): { before?: number; limit: number } =>
-  parseInput('readLog', ReadLogOptionsSchema, options);
+export const readLogInput = (options: unknown): { before?: number; limit: number } => parseInput('readLog', ReadLogOptionsSchema, options);
 
 /** `fork` options, checked (the seq range is checked against the log by `forkSession`). */
 export const forkInput = (options: unknown): { throughSeq?: number; title?: string } =>

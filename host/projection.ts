@@ -15,10 +15,9 @@ export type EffectiveChange = 'appended' | 'ignored' | 'cut';
  * `turn/ended`) are `ignored`, so they can never bring back what the rewind removed.
  * `rewoundTurns` holds those turns' ids for the log's lifetime.
  */
-export function applyToEffectiveLog(
-  effective: SessionEvent[], rewoundTurns: Set<TurnId>, event: SessionEvent,
-): EffectiveChange {
-  if (event.type === 'turn/started') rewoundTurns.delete(event.turnId); // an id minted again is a new turn
+export function applyToEffectiveLog(effective: SessionEvent[], rewoundTurns: Set<TurnId>, event: SessionEvent): EffectiveChange {
+  if (event.type === 'turn/started')
+    rewoundTurns.delete(event.turnId); // an id minted again is a new turn
   else if ('turnId' in event && rewoundTurns.has(event.turnId)) return 'ignored';
   if (event.type !== 'session/rewound') {
     effective.push(event);

@@ -15,17 +15,17 @@ export const DEFAULT_SYSTEM_PROMPT = [
   'and input fields that the chat renders above its composer. It is the default way to ask for a structured',
   'answer when all of these hold:',
   '- the interaction belongs to this conversation and the current task;',
-  '- it fits the panel\'s blocks (markdown, metrics, table, diff, notice) and fields (text, choice,',
+  "- it fits the panel's blocks (markdown, metrics, table, diff, notice) and fields (text, choice,",
   '  multi-choice, toggle, order);',
   '- it needs no background work and no new access or authority;',
-  '- what matters afterwards is the user\'s submitted answer, not the panel itself.',
+  "- what matters afterwards is the user's submitted answer, not the panel itself.",
   'Good uses: comparing options, reordering a plan, reviewing a table or a change, filling a few related fields.',
   'Do not use it for a short question that blocks you (ask it in one chat message), for plain explanation',
   '(answer in chat), or for anything that must run in the background, reach other conversations or stay',
   'on screen as a lasting tool. Use it when the user asks for a panel or form.',
   '',
   'Calling show_task_surface ends your turn: write nothing after it and make no other call in that response.',
-  'The user\'s answer arrives as their next message: the panel title, each field\'s label and value, and an',
+  "The user's answer arrives as their next message: the panel title, each field's label and value, and an",
   'optional note. They may also ignore the panel and reply in words; then answer that message. Only one panel',
   'can be open at a time. If a call fails, read the error, fix the arguments and call again.',
   '',
@@ -60,12 +60,16 @@ function promptMessage(event: SessionEvent): PromptMessage | null {
       return { role: 'assistant', text: event.text, seq };
     case 'tool/call':
       return {
-        role: 'assistant', text: `[call ${event.name} ${event.callId}] ${JSON.stringify(event.args)}`, seq,
+        role: 'assistant',
+        text: `[call ${event.name} ${event.callId}] ${JSON.stringify(event.args)}`,
+        seq,
         toolCall: { callId: event.callId, name: event.name, args: event.args },
       };
     case 'tool/result':
       return {
-        role: 'tool', text: `[result ${event.name} ${event.callId}${event.ok ? '' : ' failed'}] ${event.content}`, seq,
+        role: 'tool',
+        text: `[result ${event.name} ${event.callId}${event.ok ? '' : ' failed'}] ${event.content}`,
+        seq,
         toolResult: { callId: event.callId, name: event.name, ok: event.ok, content: event.content },
       };
     case 'task-surface/dismissed':
@@ -89,7 +93,8 @@ function promptMessage(event: SessionEvent): PromptMessage | null {
 /** The `tool-addition` notice: appended where the change happened, never rewriting the prefix. */
 export function toolsChangedText(added: readonly string[], removed: readonly string[]): string {
   const parts: string[] = [];
-  if (added.length > 0) parts.push(`${added.join(', ')} ${added.length === 1 ? 'is' : 'are'} now available (declared in your tools from here on)`);
+  if (added.length > 0)
+    parts.push(`${added.join(', ')} ${added.length === 1 ? 'is' : 'are'} now available (declared in your tools from here on)`);
   if (removed.length > 0) parts.push(`${removed.join(', ')} ${removed.length === 1 ? 'is' : 'are'} no longer available`);
   return `Tool update: ${parts.join('; ')}.`;
 }

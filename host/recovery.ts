@@ -1,5 +1,10 @@
 import {
-  SHOW_TASK_SURFACE, type NewSessionEvent, type SessionEvent, type ToolCallEvent, type TurnId, type UserMessageEvent,
+  SHOW_TASK_SURFACE,
+  type NewSessionEvent,
+  type SessionEvent,
+  type ToolCallEvent,
+  type TurnId,
+  type UserMessageEvent,
 } from '../protocol/index.js';
 import type { LoadedSession } from './sessions.js';
 
@@ -23,7 +28,10 @@ export const INTERRUPTED_TURN_TEXT =
 export interface UnfinishedWork {
   /** A turn that started and never ended; its calls without a result; the messages it answered. */
   interrupted: {
-    turnId: TurnId; rerunOf: TurnId | undefined; calls: ToolCallEvent[]; input: UserMessageEvent[];
+    turnId: TurnId;
+    rerunOf: TurnId | undefined;
+    calls: ToolCallEvent[];
+    input: UserMessageEvent[];
     /** It showed a Task Surface (a human checkpoint): the agent must not continue past it. */
     concluded: boolean;
   } | null;
@@ -44,8 +52,13 @@ export function unfinishedWork(session: LoadedSession): UnfinishedWork {
   let start = events.length;
   // A gap in seq is a rewind marker (with what it cut or ignored); a fork marker starts the log anew;
   // everything up to the last `turn/ended` was answered (so a long log costs only its last turn).
-  while (start > 0 && events[start - 1]!.type !== 'session/forked' && events[start - 1]!.type !== 'turn/ended'
-    && (start === events.length || events[start]!.seq === events[start - 1]!.seq + 1)) start--;
+  while (
+    start > 0 &&
+    events[start - 1]!.type !== 'session/forked' &&
+    events[start - 1]!.type !== 'turn/ended' &&
+    (start === events.length || events[start]!.seq === events[start - 1]!.seq + 1)
+  )
+    start--;
   let running: UnfinishedWork['interrupted'] = null;
   let pending: UserMessageEvent[] = [];
   for (const event of events.slice(start)) {
@@ -70,11 +83,15 @@ export function unfinishedWork(session: LoadedSession): UnfinishedWork {
 /** The events that close an interrupted turn: a result for each unfinished call, then `turn/ended`. */
 export function interruptedEnding(interrupted: NonNullable<UnfinishedWork['interrupted']>): NewSessionEvent[] {
   const results: NewSessionEvent[] = interrupted.calls.map((call) => ({
-    type: 'tool/result', callId: call.callId, turnId: call.turnId, name: call.name, ok: false, content: INTERRUPTED_CALL_TEXT,
+    type: 'tool/result',
+    callId: call.callId,
+    turnId: call.turnId,
+    name: call.name,
+    ok: false,
+    content: INTERRUPTED_CALL_TEXT,
   }));
   return [...results, { type: 'turn/ended', turnId: interrupted.turnId, outcome: 'interrupted' }];
 }
-
 
 /**
  * Answers what a stopped process left unanswered, when the session's inbox starts: an interrupted
@@ -83,11 +100,15 @@ export function interruptedEnding(interrupted: NonNullable<UnfinishedWork['inter
  * error is reported and the inbox starts anyway (the next start tries again). A turn `running` in
  * this process is not interrupted.
  */
-export function recoverUnfinished(session: LoadedSession, running: ReadonlySet<TurnId>, o: {
-  append(event: NewSessionEvent): SessionEvent;
-  rerun(input: UserMessageEvent[], rerunOf?: TurnId): void;
-  report(error: unknown): void;
-}): void {
+export function recoverUnfinished(
+  session: LoadedSession,
+  running: ReadonlySet<TurnId>,
+  o: {
+    append(event: NewSessionEvent): SessionEvent;
+    rerun(input: UserMessageEvent[], rerunOf?: TurnId): void;
+    report(error: unknown): void;
+  },
+): void {
   if (session.record.readOnly) return;
   const { interrupted, unanswered } = unfinishedWork(session);
   // Still running in this process (its session was closed and opened again): it logs its own end.

@@ -1,7 +1,18 @@
 import {
-  ActRequestSchema, describeIssues, DismissTaskSurfaceRequestSchema, GetActiveTaskSurfaceRequestSchema, GetTaskSurfaceOutcomeRequestSchema, PrincipalSchema,
-  SendMessageRequestSchema, SubmitTaskSurfaceRequestSchema, UpdateQueueRequestSchema,
-  type DismissTaskSurfaceResult, type Principal, type SendMessageResult, type SessionId, type SubmitTaskSurfaceResult,
+  ActRequestSchema,
+  describeIssues,
+  DismissTaskSurfaceRequestSchema,
+  GetActiveTaskSurfaceRequestSchema,
+  GetTaskSurfaceOutcomeRequestSchema,
+  PrincipalSchema,
+  SendMessageRequestSchema,
+  SubmitTaskSurfaceRequestSchema,
+  UpdateQueueRequestSchema,
+  type DismissTaskSurfaceResult,
+  type Principal,
+  type SendMessageResult,
+  type SessionId,
+  type SubmitTaskSurfaceResult,
 } from '../protocol/index.js';
 import { parseInput, UnknownSessionError } from './errors.js';
 import { forkInput, readLogInput, sessionIdInput } from './inputs.js';

@@ -138,7 +138,6 @@ export class Sessions {
     this.onAppend(session, stored, change);
     return stored;
   }
-
 }
 
 function userMessageIds(events: readonly SessionEvent[]): Set<MessageId> {

@@ -1,5 +1,12 @@
 import type {
-  CallId, JsonValue, MessageId, NewSessionEvent, SessionEvent, SessionId, TurnId, UserMessageEvent,
+  CallId,
+  JsonValue,
+  MessageId,
+  NewSessionEvent,
+  SessionEvent,
+  SessionId,
+  TurnId,
+  UserMessageEvent,
 } from '../protocol/index.js';
 import { promptMessages } from './prompt.js';
 import type { LoadedSession } from './sessions.js';
@@ -72,7 +79,11 @@ class CallScheduler {
   readonly #inFlight = new Set<Promise<void>>();
 
   run<T>(exclusive: boolean, fn: () => Promise<T>): Promise<T> {
-    const settle = (p: Promise<unknown>) => p.then(() => undefined, () => undefined);
+    const settle = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        () => undefined,
+      );
     if (exclusive) {
       const result = Promise.all([this.#barrier, ...this.#inFlight]).then(fn);
       this.#barrier = settle(result);
@@ -92,9 +103,10 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
   let closed = false;
   const scheduler = new CallScheduler();
   const ended = () => closed || o.signal.aborted;
-  const refusal = () => (concluded
-    ? 'The turn has concluded (a human checkpoint); no further tool calls run in it.'
-    : 'The turn has ended; the call did not run.');
+  const refusal = () =>
+    concluded
+      ? 'The turn has concluded (a human checkpoint); no further tool calls run in it.'
+      : 'The turn has ended; the call did not run.';
 
   const partial = (text: string | null) => o.onPartial?.(text);
 
@@ -128,8 +140,14 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
       outcome = { ok: false, content: `No tool named ${name} is available in this session.` };
     } else {
       const ctx: ToolContext = {
-        sessionId: o.sessionId, callId, turnId: o.turnId, origin, agent,
-        concludeTurn: () => { concludeRequested = true; },
+        sessionId: o.sessionId,
+        callId,
+        turnId: o.turnId,
+        origin,
+        agent,
+        concludeTurn: () => {
+          concludeRequested = true;
+        },
       };
       try {
         outcome = await tool.execute(args, ctx);
@@ -139,13 +157,18 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
       }
     }
     // A tool is code the host registered but does not type-check at run time: its outcome is checked once.
-    if (typeof outcome?.ok !== 'boolean' || typeof outcome.content !== 'string' || (outcome.meta !== undefined && !isJsonValue(outcome.meta))) {
+    if (
+      typeof outcome?.ok !== 'boolean' ||
+      typeof outcome.content !== 'string' ||
+      (outcome.meta !== undefined && !isJsonValue(outcome.meta))
+    ) {
       outcome = { ok: false, content: `The tool ${name} failed: it returned an invalid result.` };
       concludeRequested = false;
     }
-    const result = outcome.meta === undefined
-      ? { ok: outcome.ok, content: outcome.content }
-      : { ok: outcome.ok, content: outcome.content, meta: outcome.meta };
+    const result =
+      outcome.meta === undefined
+        ? { ok: outcome.ok, content: outcome.content }
+        : { ok: outcome.ok, content: outcome.content, meta: outcome.meta };
     o.append({ type: 'tool/result', callId, turnId: o.turnId, name, ...result });
     if (concludeRequested && !concluded) {
       concluded = true;

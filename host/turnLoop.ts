@@ -1,7 +1,5 @@
 import { assertEvent, assign, fromCallback } from 'xstate';
-import {
-  turnMachine, type TurnDriverEvent, type TurnEndOutcome, type TurnEvent, type TurnRun,
-} from '../machines/turnMachine.js';
+import { turnMachine, type TurnDriverEvent, type TurnEndOutcome, type TurnEvent, type TurnRun } from '../machines/turnMachine.js';
 import type { CallId, SessionId, TurnId } from '../protocol/index.js';
 import { HostStoreError } from './errors.js';
 import type { HostIds } from './ids.js';
@@ -43,7 +41,9 @@ export class TurnLoop {
       },
       actions: {
         beginTurn: assign(({ context }) => ({
-          turn: { turnId: deps.ids.turn(), input: context.admitted }, admitted: [], turns: context.turns + 1,
+          turn: { turnId: deps.ids.turn(), input: context.admitted },
+          admitted: [],
+          turns: context.turns + 1,
         })),
         beginRecoveredTurn: assign(({ context, event }) => {
           assertEvent(event, 'turn.recovered');
@@ -73,7 +73,9 @@ export class TurnLoop {
    * runs the driver and sends back `turn.ended` when it settles. `abort` cancels the driver.
    */
   #runTurn(
-    { turnId, input, rerunOf }: TurnRun, sendBack: (event: TurnEvent) => void, receive: (listener: (event: TurnDriverEvent) => void) => void,
+    { turnId, input, rerunOf }: TurnRun,
+    sendBack: (event: TurnEvent) => void,
+    receive: (listener: (event: TurnDriverEvent) => void) => void,
   ): () => void {
     const { sessionId, sessions } = this.deps;
     const live = liveTurnsOf(sessions);
@@ -88,7 +90,10 @@ export class TurnLoop {
     const controller = new AbortController();
     receive((event) => controller.abort(new Error(event.reason)));
     const turn = createAgentTurn({
-      sessionId, turnId, input, signal: controller.signal,
+      sessionId,
+      turnId,
+      input,
+      signal: controller.signal,
       session: () => this.#session,
       append: (event) => sessions.append(sessionId, event),
       tools: this.deps.tools,
@@ -127,8 +132,10 @@ export class TurnLoop {
   #logTurnEnded(turnId: TurnId, event: TurnEvent): void {
     assertEvent(event, 'turn.ended');
     if (!event.logged) return;
-    const ended = event.error === undefined ? { type: 'turn/ended' as const, turnId, outcome: event.outcome }
-      : { type: 'turn/ended' as const, turnId, outcome: event.outcome, error: event.error };
+    const ended =
+      event.error === undefined
+        ? { type: 'turn/ended' as const, turnId, outcome: event.outcome }
+        : { type: 'turn/ended' as const, turnId, outcome: event.outcome, error: event.error };
     this.ending = true;
     try {
       this.deps.sessions.append(this.deps.sessionId, ended);

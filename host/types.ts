@@ -3,9 +3,34 @@
  * `Host`; the action-cards service plugs in through `HostPluginApi`.
  */
 import type {
-  ActRequest, ActResult, ActionCardsView, CallId, HostApi, InboxItemId, JsonValue, Principal, QueuedMessage, LogPage, NewSessionEvent, SendMessageRequest,
-  SendMessageResult, SessionEvent, SessionId, SessionSummary, SessionView, SessionListener, ReadLogOptions, ScopedHostApi, TaskSurfaceLimitsInput,
-  TaskSurfaceService, ToolDefinition, ToolMode, TurnId, UpdateQueueRequest, UpdateQueueResult, UserMessageEvent,
+  ActRequest,
+  ActResult,
+  ActionCardsView,
+  CallId,
+  HostApi,
+  InboxItemId,
+  JsonValue,
+  Principal,
+  QueuedMessage,
+  LogPage,
+  NewSessionEvent,
+  SendMessageRequest,
+  SendMessageResult,
+  SessionEvent,
+  SessionId,
+  SessionSummary,
+  SessionView,
+  SessionListener,
+  ReadLogOptions,
+  ScopedHostApi,
+  TaskSurfaceLimitsInput,
+  TaskSurfaceService,
+  ToolDefinition,
+  ToolMode,
+  TurnId,
+  UpdateQueueRequest,
+  UpdateQueueResult,
+  UserMessageEvent,
 } from '../protocol/index.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { SessionPolicy } from './principal.js';
@@ -267,10 +292,7 @@ export interface CardKindContext {
 }
 
 export type CardHandlerResult =
-  | { status: 'accepted' }
-  | { status: 'settled' }
-  | { status: 'refused'; reason: string }
-  | { status: 'unconfirmed' };
+  { status: 'accepted' } | { status: 'settled' } | { status: 'refused'; reason: string } | { status: 'unconfirmed' };
 
 export interface CardKind {
   action: string;
@@ -279,8 +301,17 @@ export interface CardKind {
   /** One or two sentences: how to invite the user to the card, in the user's language. */
   invitation: string;
   /** zod (or zod/mini) schema of `details`. */
-  details: { safeParse(input: unknown): { success: true; data: unknown } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } };
-  verbs: Record<string, { checks?: readonly CardVerbCheck[]; handler(ctx: CardKindContext, payload: JsonValue | undefined): Promise<CardHandlerResult> }>;
+  details: {
+    safeParse(
+      input: unknown,
+    ):
+      | { success: true; data: unknown }
+      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  };
+  verbs: Record<
+    string,
+    { checks?: readonly CardVerbCheck[]; handler(ctx: CardKindContext, payload: JsonValue | undefined): Promise<CardHandlerResult> }
+  >;
   /** Recorded phases that still offer Not now. */
   dismissibleIn?: readonly string[];
   /** Sentences the status notice carries for this kind. */
@@ -296,8 +327,13 @@ export interface CreateHostOptions {
   inspect?: InspectObserver;
   /** Id minters (deterministic ids in tests); each defaults to random UUIDs. */
   ids?: {
-    session?: () => string; call?: () => string; message?: () => string; surface?: () => string;
-    rpc?: () => string; item?: () => string; turn?: () => string;
+    session?: () => string;
+    call?: () => string;
+    message?: () => string;
+    surface?: () => string;
+    rpc?: () => string;
+    item?: () => string;
+    turn?: () => string;
   };
   clock?: () => number;
   /**

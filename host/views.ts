@@ -20,7 +20,10 @@ function rowCopy(row: QueuedMessage): QueuedMessage {
  * their full source, card view.
  */
 export function sessionView(
-  session: LoadedSession, inbox: Inbox | undefined, cards: ActionCardsService, pending: TaskSurfacePendingSubmission | null,
+  session: LoadedSession,
+  inbox: Inbox | undefined,
+  cards: ActionCardsService,
+  pending: TaskSurfacePendingSubmission | null,
 ): SessionView {
   const sessionId = session.record.sessionId;
   return {

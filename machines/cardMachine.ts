@@ -29,9 +29,7 @@ export interface CardMachineContext {
 }
 
 export type CardMachineEvent =
-  | { type: 'user.acted'; verb: string; payload?: JsonValue }
-  | { type: 'log.decided'; phase: string }
-  | { type: 'log.replaced' };
+  { type: 'user.acted'; verb: string; payload?: JsonValue } | { type: 'log.decided'; phase: string } | { type: 'log.replaced' };
 
 const phaseTargets = [
   { target: 'dismissed', guard: 'isDismissed' },

@@ -116,12 +116,16 @@ export const turnMachine = setup({
     /** Takes the admitted messages as the new turn's input. The host provides its own turn id minter. */
     beginTurn: assign(({ context }) => ({
       turn: { turnId: `turn-${context.turns + 1}` as TurnId, input: context.admitted },
-      admitted: [], turns: context.turns + 1,
+      admitted: [],
+      turns: context.turns + 1,
     })),
     beginRecoveredTurn: assign(({ context, event }) => {
       assertEvent(event, 'turn.recovered');
       const turnId = `turn-${context.turns + 1}` as TurnId;
-      return { turn: event.rerunOf ? { turnId, input: event.input, rerunOf: event.rerunOf } : { turnId, input: event.input }, turns: context.turns + 1 };
+      return {
+        turn: event.rerunOf ? { turnId, input: event.input, rerunOf: event.rerunOf } : { turnId, input: event.input },
+        turns: context.turns + 1,
+      };
     }),
     /** The store write of `turn/ended` (host-provided; it must not throw). */
     logTurnEnded: () => undefined,

@@ -44,8 +44,7 @@ export const ActRequestSchema = z.strictObject({
 export type ActRequest = z.infer<typeof ActRequestSchema>;
 
 /** Refusal reasons the service defines; kinds add their own strings. */
-export type ActRefusalReason =
-  | 'closing' | 'not-live-root' | 'unknown' | 'unavailable' | 'access-denied' | 'read-only' | (string & {});
+export type ActRefusalReason = 'closing' | 'not-live-root' | 'unknown' | 'unavailable' | 'access-denied' | 'read-only' | (string & {});
 
 export type ActResult =
   | { status: 'accepted'; phase: string }

@@ -1,7 +1,5 @@
 import * as z from 'zod/mini';
-import {
-  CallIdSchema, MessageIdSchema, SessionIdSchema, TaskSurfaceDismissalIdSchema, TaskSurfaceIdSchema, TurnIdSchema,
-} from './ids.js';
+import { CallIdSchema, MessageIdSchema, SessionIdSchema, TaskSurfaceDismissalIdSchema, TaskSurfaceIdSchema, TurnIdSchema } from './ids.js';
 import { JsonObjectSchema, JsonValueSchema } from './json.js';
 import { MessageSourceSchema } from './message.js';
 import { PrincipalIdSchema } from './principal.js';

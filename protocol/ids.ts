@@ -20,11 +20,13 @@ export const ID_MAX_LENGTH = 128;
 export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 function idSchema<Id extends Branded<string, string>>(name: string) {
-  return z.string().check(
-    z.minLength(1, `${name} must not be empty`),
-    z.maxLength(ID_MAX_LENGTH, `${name} must be at most ${ID_MAX_LENGTH} characters`),
-    z.regex(ID_PATTERN, `${name} must start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'`),
-  ) as unknown as z.ZodMiniType<Id, string>;
+  return z
+    .string()
+    .check(
+      z.minLength(1, `${name} must not be empty`),
+      z.maxLength(ID_MAX_LENGTH, `${name} must be at most ${ID_MAX_LENGTH} characters`),
+      z.regex(ID_PATTERN, `${name} must start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'`),
+    ) as unknown as z.ZodMiniType<Id, string>;
 }
 
 export const SessionIdSchema = idSchema<SessionId>('sessionId');
@@ -51,7 +53,10 @@ export function mintUuid(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const mint = <Id extends Branded<string, string>>() => (): Id => mintUuid() as Id;
+const mint =
+  <Id extends Branded<string, string>>() =>
+  (): Id =>
+    mintUuid() as Id;
 
 /* Minters of fresh branded ids (random UUIDs), one per id kind. */
 export const mintSessionId = mint<SessionId>();

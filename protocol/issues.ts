@@ -65,16 +65,11 @@ export function formatIssuePath(path: readonly (string | number)[], root = 'mode
  * The text an agent receives when its `show_task_surface` call is rejected: one line per issue,
  * each with the path in the call's arguments (`model.…`).
  */
-export function formatModelIssues(
-  issues: readonly { path: readonly (string | number)[]; message: string }[],
-  root = 'model',
-): string {
+export function formatModelIssues(issues: readonly { path: readonly (string | number)[]; message: string }[], root = 'model'): string {
   const lines = issues.map((issue) => `- ${formatIssuePath(issue.path, root)}: ${issue.message}`);
-  return [
-    'The task surface was not shown because its model is invalid:',
-    ...lines,
-    'Fix these and call show_task_surface again.',
-  ].join('\n');
+  return ['The task surface was not shown because its model is invalid:', ...lines, 'Fix these and call show_task_surface again.'].join(
+    '\n',
+  );
 }
 
 /** A short description of a value's JSON type for messages (never throws, never prints the value). */
@@ -82,11 +77,17 @@ export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   switch (typeof value) {
-    case 'string': return 'a string';
-    case 'number': return 'a number';
-    case 'boolean': return 'a boolean';
-    case 'undefined': return 'nothing';
-    case 'object': return 'an object';
-    default: return `a ${typeof value}`;
+    case 'string':
+      return 'a string';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'a boolean';
+    case 'undefined':
+      return 'nothing';
+    case 'object':
+      return 'an object';
+    default:
+      return `a ${typeof value}`;
   }
 }

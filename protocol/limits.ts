@@ -39,7 +39,10 @@ export function effectiveLimits(limits?: Partial<TaskSurfaceLimits>): TaskSurfac
     return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : DEFAULT_LIMITS[key];
   };
   return {
-    modelBytes: pick('modelBytes'), blocks: pick('blocks'), fields: pick('fields'), tableRows: pick('tableRows'),
+    modelBytes: pick('modelBytes'),
+    blocks: pick('blocks'),
+    fields: pick('fields'),
+    tableRows: pick('tableRows'),
     submissionBytes: pick('submissionBytes'),
   };
 }

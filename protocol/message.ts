@@ -1,8 +1,5 @@
 import * as z from 'zod/mini';
-import {
-  InboxItemIdSchema, MessageIdSchema, RpcIdSchema, SessionIdSchema,
-  type InboxItemId, type MessageId,
-} from './ids.js';
+import { InboxItemIdSchema, MessageIdSchema, RpcIdSchema, SessionIdSchema, type InboxItemId, type MessageId } from './ids.js';
 import { PrincipalIdSchema } from './principal.js';
 import { TaskSurfaceCorrelationSchema } from './taskSurface.js';
 
@@ -39,10 +36,12 @@ export const SendMessageRequestSchema = z.strictObject({
   sessionId: SessionIdSchema,
   messageId: MessageIdSchema,
   rpcId: RpcIdSchema,
-  text: z.string().check(
-    z.minLength(1, 'message must not be empty'),
-    z.maxLength(MESSAGE_MAX_LENGTH, `message must be at most ${MESSAGE_MAX_LENGTH} characters`),
-  ),
+  text: z
+    .string()
+    .check(
+      z.minLength(1, 'message must not be empty'),
+      z.maxLength(MESSAGE_MAX_LENGTH, `message must be at most ${MESSAGE_MAX_LENGTH} characters`),
+    ),
 });
 export type SendMessageRequest = z.infer<typeof SendMessageRequestSchema>;
 export type SendMessageResult =
@@ -61,6 +60,4 @@ export const UpdateQueueRequestSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('steer'), sessionId: SessionIdSchema, itemId: InboxItemIdSchema }),
 ]);
 export type UpdateQueueRequest = z.infer<typeof UpdateQueueRequestSchema>;
-export type UpdateQueueResult =
-  | { ok: true }
-  | { ok: false; reason: 'queue-item-not-found' | 'task-surface-row' };
+export type UpdateQueueResult = { ok: true } | { ok: false; reason: 'queue-item-not-found' | 'task-surface-row' };

@@ -22,11 +22,13 @@ const text = z.string();
 /** Something a person reads as a name: not blank. */
 const notBlank = () => z.string().check(z.regex(/\S/, 'must not be blank'));
 const label = notBlank();
-const id = z.string().check(
-  z.minLength(1, 'must not be empty'),
-  z.maxLength(ID_MAX_LENGTH, `must be at most ${ID_MAX_LENGTH} characters`),
-  z.regex(ID_PATTERN, "must start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'"),
-);
+const id = z
+  .string()
+  .check(
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(ID_MAX_LENGTH, `must be at most ${ID_MAX_LENGTH} characters`),
+    z.regex(ID_PATTERN, "must start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'"),
+  );
 const nonEmpty = <T extends z.ZodMiniType>(item: T) => z.array(item).check(z.minLength(1, 'must not be empty'));
 
 export const TaskSurfaceOptionSchema = z.strictObject({

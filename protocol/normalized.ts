@@ -1,6 +1,4 @@
-import type {
-  DiffBlock, MarkdownBlock, MetricsBlock, NoticeBlock, TableBlock, TaskSurfaceLayout, TaskSurfaceOption,
-} from './model.js';
+import type { DiffBlock, MarkdownBlock, MetricsBlock, NoticeBlock, TableBlock, TaskSurfaceLayout, TaskSurfaceOption } from './model.js';
 
 /*
  * The model after `parseTaskSurfaceModel`: every default explicit, keys in one canonical order, so
@@ -75,11 +73,7 @@ export interface NormalizedOrderField {
 
 /** An input field as the parser returns it. */
 export type NormalizedField =
-  | NormalizedTextField
-  | NormalizedChoiceField
-  | NormalizedMultiChoiceField
-  | NormalizedToggleField
-  | NormalizedOrderField;
+  NormalizedTextField | NormalizedChoiceField | NormalizedMultiChoiceField | NormalizedToggleField | NormalizedOrderField;
 
 /** The normalised model: what `parseTaskSurfaceModel` returns and presentation meta persists. */
 export interface NormalizedTaskSurfaceModel {

@@ -15,9 +15,7 @@ import { normalizedModelBytes } from './modelSize.js';
  */
 
 /** The parser's answer: the normalised model, or why there is none. */
-export type ParseModelResult =
-  | { ok: true; model: NormalizedTaskSurfaceModel }
-  | { ok: false; issues: ModelIssue[] };
+export type ParseModelResult = { ok: true; model: NormalizedTaskSurfaceModel } | { ok: false; issues: ModelIssue[] };
 
 const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
 const MODEL_KEYS = keys('version', 'title', 'description', 'sections', 'fields', 'submit');
@@ -47,11 +45,19 @@ export function parseTaskSurfaceModel(input: unknown, limits?: Partial<TaskSurfa
 export function parseShowTaskSurfaceArgs(args: unknown, limits?: Partial<TaskSurfaceLimits>): ParseModelResult {
   try {
     if (!isRecord(args)) {
-      return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `the arguments must be an object { model }, not ${describeType(args)}` }] };
+      return {
+        ok: false,
+        issues: [{ path: [], code: 'invalid-type', message: `the arguments must be an object { model }, not ${describeType(args)}` }],
+      };
     }
     const extra = Object.keys(args).filter((key) => key !== 'model');
     if (extra.length > 0) {
-      return { ok: false, issues: extra.slice(0, 8).map((key) => ({ path: [key], code: 'unknown-key', message: `the arguments have no key ${show(key)}; pass only { model }` })) };
+      return {
+        ok: false,
+        issues: extra
+          .slice(0, 8)
+          .map((key) => ({ path: [key], code: 'unknown-key', message: `the arguments have no key ${show(key)}; pass only { model }` })),
+      };
     }
     const model = own(args, 'model');
     if (model === undefined) {
@@ -115,13 +121,19 @@ function readSections(r: Reader, value: unknown, path: At, ids: IdScope): Normal
   for (let i = 0; i < list.length && !r.full && r.blocks <= r.limits.blocks; i++) {
     const sectionPath = at(path, i);
     const section = r.object(list[i], sectionPath, 'a section', SECTION_KEYS);
-    if (section === undefined) { r.skip(); continue; }
+    if (section === undefined) {
+      r.skip();
+      continue;
+    }
     const id = r.id(section, 'id', sectionPath, 'a section', 'a section id');
     ids.claim(id, sectionPath);
     const title = r.optionalLabel(section, 'title', sectionPath, 'a section title');
     const layout = readLayout(r, own(section, 'layout'), at(sectionPath, 'layout'));
     const blocks = readBlocks(r, r.required(section, 'blocks', sectionPath, 'a section'), at(sectionPath, 'blocks'));
-    if (id === undefined || layout === undefined || blocks === undefined) { r.skip(); continue; }
+    if (id === undefined || layout === undefined || blocks === undefined) {
+      r.skip();
+      continue;
+    }
     sections.push(title === undefined ? { id, layout, blocks } : { id, title, layout, blocks });
   }
   return sections;
@@ -169,7 +181,8 @@ function readFields(r: Reader, value: unknown, path: At, ids: IdScope): Normaliz
   const list = r.array(value, path, 'fields', false, true);
   if (list === undefined) return undefined;
   const limit = r.limits.fields;
-  if (list.length > limit) r.add(at(path, limit), 'too-many-fields', `a task surface may have at most ${limit} fields; this one has ${list.length}`);
+  if (list.length > limit)
+    r.add(at(path, limit), 'too-many-fields', `a task surface may have at most ${limit} fields; this one has ${list.length}`);
   const fields: NormalizedField[] = [];
   for (let i = 0; i < Math.min(list.length, limit) && !r.full; i++) {
     const field = readField(r, list[i], at(path, i), ids);

@@ -23,11 +23,16 @@ export function readBlock(r: Reader, value: unknown, path: At): NormalizedBlock 
   if (kind === undefined) return undefined;
   const block = value as Input;
   switch (kind) {
-    case 'markdown': return readMarkdown(r, block, path);
-    case 'metrics': return readMetrics(r, block, path);
-    case 'table': return readTable(r, block, path);
-    case 'diff': return readDiff(r, block, path);
-    default: return readNotice(r, block, path);
+    case 'markdown':
+      return readMarkdown(r, block, path);
+    case 'metrics':
+      return readMetrics(r, block, path);
+    case 'table':
+      return readTable(r, block, path);
+    case 'diff':
+      return readDiff(r, block, path);
+    default:
+      return readNotice(r, block, path);
   }
 }
 
@@ -83,7 +88,11 @@ function readTable(r: Reader, value: Input, path: At): NormalizedBlock | undefin
 
 /** A row keyed by declared column ids only; the result has every column, in column order. */
 function readRow(
-  r: Reader, value: unknown, path: At, columns: readonly { id: string }[], scope: IdScope,
+  r: Reader,
+  value: unknown,
+  path: At,
+  columns: readonly { id: string }[],
+  scope: IdScope,
 ): Record<string, TableCell> | undefined {
   if (!isRecord(value)) return r.add(path, 'invalid-type', `a table row must be an object keyed by column id, not ${describeType(value)}`);
   const row = value;
@@ -101,11 +110,12 @@ function readRow(
     const cell = inOrder ? row[id] : own(row, id);
     if (cell === undefined) {
       // Absent is null; a key set to `undefined` (possible only from JavaScript) is not a cell.
-      if (Object.prototype.hasOwnProperty.call(row, id)) r.add(at(path, id), 'invalid-type', 'a table cell must be a string, number, boolean or null, not nothing');
+      if (Object.prototype.hasOwnProperty.call(row, id))
+        r.add(at(path, id), 'invalid-type', 'a table cell must be a string, number, boolean or null, not nothing');
       else r.cellBytes += cellBytes((out[id] = null));
-    }
-    else if (typeof cell === 'string' || typeof cell === 'boolean' || cell === null) r.cellBytes += cellBytes((out[id] = cell));
-    else if (typeof cell === 'number' && Number.isFinite(cell)) r.cellBytes += cellBytes((out[id] = cell === 0 ? 0 : cell)); // -0 → 0, as JSON has it
+    } else if (typeof cell === 'string' || typeof cell === 'boolean' || cell === null) r.cellBytes += cellBytes((out[id] = cell));
+    else if (typeof cell === 'number' && Number.isFinite(cell))
+      r.cellBytes += cellBytes((out[id] = cell === 0 ? 0 : cell)); // -0 → 0, as JSON has it
     else if (typeof cell === 'number') r.add(at(path, id), 'invalid-value', `a table cell must be a finite number, not ${show(cell)}`);
     else r.add(at(path, id), 'invalid-type', `a table cell must be a string, number, boolean or null, not ${show(cell)}`);
   }
@@ -115,7 +125,10 @@ function readRow(
 function readDiff(r: Reader, value: Input, path: At): NormalizedBlock | undefined {
   r.object(value, path, 'a diff block', DIFF_KEYS);
   const filePath = r.optionalLabel(value, 'path', path, 'a diff path');
-  const before = own(value, 'before') === null ? null : r.string(value, 'before', path, 'a diff block', 'diff "before" (a string, or null for a new file)');
+  const before =
+    own(value, 'before') === null
+      ? null
+      : r.string(value, 'before', path, 'a diff block', 'diff "before" (a string, or null for a new file)');
   const after = r.string(value, 'after', path, 'a diff block', 'diff "after"');
   const language = r.optionalLabel(value, 'language', path, 'a diff language');
   if (before === undefined || after === undefined) return undefined;

@@ -11,7 +11,10 @@ const TEXT_KEYS = keys('kind', 'id', 'label', 'multiline', 'required', 'initial'
 const OPTIONS_KEYS = keys('kind', 'id', 'label', 'options', 'initial');
 const TOGGLE_KEYS = keys('kind', 'id', 'label', 'initial');
 const OPTION_KEYS = keys('id', 'label', 'detail');
-const FIELD_WHAT = Object.fromEntries(FIELD_KINDS.map((kind) => [kind, `${article(kind)} ${kind} field`])) as Record<(typeof FIELD_KINDS)[number], string>;
+const FIELD_WHAT = Object.fromEntries(FIELD_KINDS.map((kind) => [kind, `${article(kind)} ${kind} field`])) as Record<
+  (typeof FIELD_KINDS)[number],
+  string
+>;
 
 /** One field, normalised, or `undefined` when it has an issue. Its id is claimed in `ids`. */
 export function readField(r: Reader, value: unknown, path: At, ids: IdScope): NormalizedField | undefined {
@@ -83,9 +86,7 @@ function readOptions(r: Reader, value: unknown, path: At): { options: TaskSurfac
 }
 
 /** A list of distinct option ids (absent is empty), kept in the given order. */
-function readIdList(
-  r: Reader, value: unknown, path: At, optionIds: IdScope, kind: string,
-): Set<string> | undefined {
+function readIdList(r: Reader, value: unknown, path: At, optionIds: IdScope, kind: string): Set<string> | undefined {
   const chosen = new Set<string>();
   if (value === undefined) return chosen;
   if (!Array.isArray(value)) {

@@ -127,7 +127,11 @@ export class Reader {
     if (!Array.isArray(value)) return this.add(path, 'invalid-type', `${what} must be an array, not ${describeType(value)}`);
     if (nonEmpty && value.length === 0) return this.add(path, 'invalid-value', `${what} must not be empty`);
     if (!counted && value.length * 2 > this.limits.modelBytes) {
-      return this.add(path, 'model-too-large', `${what} has ${value.length} items; no model with them fits the limit of ${this.limits.modelBytes} bytes`);
+      return this.add(
+        path,
+        'model-too-large',
+        `${what} has ${value.length} items; no model with them fits the limit of ${this.limits.modelBytes} bytes`,
+      );
     }
     return value;
   }
@@ -183,7 +187,11 @@ export class Reader {
     const value = own(obj, key);
     if (typeof value !== 'string') return this.notString(value, key, path, owner, what);
     if (value.length === 0 || value.length > ID_MAX_LENGTH || !ID_PATTERN.test(value)) {
-      return this.add(at(path, key), 'invalid-value', `${what} ${show(value)} must be 1–${ID_MAX_LENGTH} characters, start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'`);
+      return this.add(
+        at(path, key),
+        'invalid-value',
+        `${what} ${show(value)} must be 1–${ID_MAX_LENGTH} characters, start with a letter or digit and use only letters, digits, '_', '.', ':' and '-'`,
+      );
     }
     return value;
   }
@@ -206,14 +214,22 @@ export class Reader {
 /** Records ids in one namespace and reports a repeat at the later occurrence. */
 export class IdScope {
   private readonly seen = new Map<string, At>();
-  constructor(private readonly reader: Reader, private readonly what: string) {}
+  constructor(
+    private readonly reader: Reader,
+    private readonly what: string,
+  ) {}
 
   /** Claims the `id` of the object at `owner`; a repeat is reported at the later `owner.id`. */
   claim(id: string | undefined, owner: At): void {
     if (id === undefined) return;
     const first = this.seen.get(id);
     if (first === undefined) this.seen.set(id, owner);
-    else this.reader.add(at(owner, 'id'), 'duplicate-id', `${this.what} ${show(id)} is already used at ${formatIssuePath(toArray(at(first, 'id')), '')}`);
+    else
+      this.reader.add(
+        at(owner, 'id'),
+        'duplicate-id',
+        `${this.what} ${show(id)} is already used at ${formatIssuePath(toArray(at(first, 'id')), '')}`,
+      );
   }
 
   has(id: string): boolean {

@@ -36,4 +36,3 @@ export const SYSTEM_PRINCIPAL: Principal = Object.freeze({ id: 'system', name: '
 export function isSystem(principal: Principal): boolean {
   return principal === SYSTEM_PRINCIPAL;
 }
-

@@ -40,9 +40,7 @@ export interface SubmissionInput {
 }
 
 /** The validator's answer: canonical values, or why they are refused. */
-export type ValidateSubmissionResult =
-  | { ok: true; values: TaskSurfaceValues; note?: string }
-  | { ok: false; issues: SubmissionIssue[] };
+export type ValidateSubmissionResult = { ok: true; values: TaskSurfaceValues; note?: string } | { ok: false; issues: SubmissionIssue[] };
 
 /**
  * Checks a submission against a normalised model. On success returns the values in canonical form
@@ -50,7 +48,9 @@ export type ValidateSubmissionResult =
  * Never throws.
  */
 export function validateSubmission(
-  model: NormalizedTaskSurfaceModel, input: SubmissionInput, limits?: Partial<TaskSurfaceLimits>,
+  model: NormalizedTaskSurfaceModel,
+  input: SubmissionInput,
+  limits?: Partial<TaskSurfaceLimits>,
 ): ValidateSubmissionResult {
   try {
     return validate(model, input, effectiveLimits(limits));
@@ -65,7 +65,11 @@ function validate(model: NormalizedTaskSurfaceModel, input: unknown, limits: Tas
     if (issues.length < 32) issues.push({ path, code, message });
     return undefined;
   };
-  if (!isRecord(input)) return { ok: false, issues: [{ path: [], code: 'invalid-type', message: `a submission must be an object { values, note? }, not ${describeType(input)}` }] };
+  if (!isRecord(input))
+    return {
+      ok: false,
+      issues: [{ path: [], code: 'invalid-type', message: `a submission must be an object { values, note? }, not ${describeType(input)}` }],
+    };
   for (const key of Object.keys(input)) {
     if (key !== 'values' && key !== 'note') add([key], 'unknown-key', `a submission has no key ${show(key)}`);
   }
@@ -119,21 +123,38 @@ function checkValue(field: NormalizedField, value: unknown, path: IssuePath, add
     case 'text':
       if (typeof value !== 'string') return add(path, 'invalid-type', `"${field.label}" must be text, not ${describeType(value)}`);
       if (field.required && !/\S/.test(value)) return add(path, 'required', `"${field.label}" is required`);
-      if (!field.multiline && /[\r\n]/.test(value)) return add(path, 'invalid-value', `"${field.label}" is a single line; it must not contain line breaks`);
+      if (!field.multiline && /[\r\n]/.test(value))
+        return add(path, 'invalid-value', `"${field.label}" is a single line; it must not contain line breaks`);
       return value;
     case 'toggle':
-      return typeof value === 'boolean' ? value : add(path, 'invalid-type', `"${field.label}" must be true or false, not ${describeType(value)}`);
+      return typeof value === 'boolean'
+        ? value
+        : add(path, 'invalid-type', `"${field.label}" must be true or false, not ${describeType(value)}`);
     case 'choice':
       if (typeof value !== 'string') return add(path, 'invalid-type', `"${field.label}" must be an option id, not ${describeType(value)}`);
-      return field.options.some((o) => o.id === value) ? value : add(path, 'invalid-value', `"${field.label}" has no option ${show(value)}`);
+      return field.options.some((o) => o.id === value)
+        ? value
+        : add(path, 'invalid-value', `"${field.label}" has no option ${show(value)}`);
     default:
-      return checkIdList(field.kind, field.label, field.options.map((o) => o.id), value, path, add);
+      return checkIdList(
+        field.kind,
+        field.label,
+        field.options.map((o) => o.id),
+        value,
+        path,
+        add,
+      );
   }
 }
 
 /** Multi-choice: a set of option ids (returned in option order). Order: a permutation of all of them. */
 function checkIdList(
-  kind: 'multi-choice' | 'order', label: string, optionIds: string[], value: unknown, path: IssuePath, add: Add,
+  kind: 'multi-choice' | 'order',
+  label: string,
+  optionIds: string[],
+  value: unknown,
+  path: IssuePath,
+  add: Add,
 ): string[] | undefined {
   if (!Array.isArray(value)) return add(path, 'invalid-type', `"${label}" must be an array of option ids, not ${describeType(value)}`);
   const known = new Set(optionIds);
@@ -146,7 +167,14 @@ function checkIdList(
   }
   if (kind === 'multi-choice') return optionIds.filter((id) => seen.has(id));
   if (seen.size !== optionIds.length) {
-    return add(path, 'invalid-value', `"${label}" must order every option; missing ${optionIds.filter((id) => !seen.has(id)).map(show).join(', ')}`);
+    return add(
+      path,
+      'invalid-value',
+      `"${label}" must order every option; missing ${optionIds
+        .filter((id) => !seen.has(id))
+        .map(show)
+        .join(', ')}`,
+    );
   }
   return [...(value as string[])];
 }

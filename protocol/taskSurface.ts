@@ -1,8 +1,14 @@
 import * as z from 'zod/mini';
 import {
-  CallIdSchema, SessionIdSchema, TaskSurfaceDismissalIdSchema, TaskSurfaceIdSchema,
+  CallIdSchema,
+  SessionIdSchema,
+  TaskSurfaceDismissalIdSchema,
+  TaskSurfaceIdSchema,
   TaskSurfaceSubmissionIdSchema,
-  type CallId, type MessageId, type TaskSurfaceId, type TaskSurfaceSubmissionId,
+  type CallId,
+  type MessageId,
+  type TaskSurfaceId,
+  type TaskSurfaceSubmissionId,
 } from './ids.js';
 import { JsonValueSchema, type JsonValue } from './json.js';
 import type { TaskSurfaceLimits } from './limits.js';
@@ -87,8 +93,7 @@ export type SubmitTaskSurfaceRequest = z.infer<typeof SubmitTaskSurfaceRequestSc
 
 export type SubmitTaskSurfaceRejection = 'not-open' | 'stale' | 'invalid-submission' | 'submission-pending';
 export type SubmitTaskSurfaceResult =
-  | { accepted: true; messageId: MessageId; phase: 'queued' }
-  | { accepted: false; reason: SubmitTaskSurfaceRejection };
+  { accepted: true; messageId: MessageId; phase: 'queued' } | { accepted: false; reason: SubmitTaskSurfaceRejection };
 
 export const DismissTaskSurfaceRequestSchema = z.strictObject({
   sessionId: SessionIdSchema,
@@ -98,8 +103,7 @@ export const DismissTaskSurfaceRequestSchema = z.strictObject({
 export type DismissTaskSurfaceRequest = z.infer<typeof DismissTaskSurfaceRequestSchema>;
 
 export type DismissTaskSurfaceResult =
-  | { dismissed: true; eventSeq: number }
-  | { dismissed: false; reason: 'not-open' | 'stale' | 'submission-pending' };
+  { dismissed: true; eventSeq: number } | { dismissed: false; reason: 'not-open' | 'stale' | 'submission-pending' };
 
 export const GetTaskSurfaceOutcomeRequestSchema = z.strictObject({
   sessionId: SessionIdSchema,

@@ -30,19 +30,25 @@ const bool = { type: 'boolean' };
 
 /** Built on first use only: a browser bundle that never advertises the tool drops all of it. */
 function inputSchema(): JsonObject {
-  const model = { type: 'object', ...obj(['version', 'title', 'sections', 'submit'], {
-    version: { const: 1 },
-    title: text,
-    description: text,
-    sections: list(obj(['id', 'blocks'], {
-      id: ref('id'),
+  const model = {
+    type: 'object',
+    ...obj(['version', 'title', 'sections', 'submit'], {
+      version: { const: 1 },
       title: text,
-      layout: obj(['kind'], { kind: { enum: ['stack', 'grid'] }, columns: { description: 'grid only', enum: [2, 3] } }),
-      blocks: list(ref('block')),
-    }), 0),
-    fields: list(ref('field'), 0),
-    submit: obj(['label'], { label: text }),
-  }) };
+      description: text,
+      sections: list(
+        obj(['id', 'blocks'], {
+          id: ref('id'),
+          title: text,
+          layout: obj(['kind'], { kind: { enum: ['stack', 'grid'] }, columns: { description: 'grid only', enum: [2, 3] } }),
+          blocks: list(ref('block')),
+        }),
+        0,
+      ),
+      fields: list(ref('field'), 0),
+      submit: obj(['label'], { label: text }),
+    }),
+  };
 
   const schema = {
     type: 'object',
@@ -64,7 +70,11 @@ function inputSchema(): JsonObject {
             rows: list({ type: 'object', additionalProperties: { type: ['string', 'number', 'boolean', 'null'] } }, 0),
           }),
           obj(['kind', 'before', 'after'], {
-            kind: kind('diff'), path: text, before: { type: ['string', 'null'] }, after: text, language: text,
+            kind: kind('diff'),
+            path: text,
+            before: { type: ['string', 'null'] },
+            after: text,
+            language: text,
           }),
           obj(['kind', 'tone', 'text'], { kind: kind('notice'), tone: { enum: ['neutral', 'info', 'warning'] }, text }),
         ],
@@ -108,7 +118,9 @@ export const showTaskSurfaceTool: ToolDefinition = /* @__PURE__ */ deepFreeze({
  * cannot render the panel shows in its place.
  */
 export function showTaskSurfaceResultText(surfaceId: string, title: string): string {
-  return `Task surface ${JSON.stringify(title)} (${surfaceId}) is now shown to the user; your turn ends here. ` +
-    "Their answer will arrive as the next user message. If their client cannot show the panel, they can reply " +
-    'with an ordinary message instead, which closes the surface.';
+  return (
+    `Task surface ${JSON.stringify(title)} (${surfaceId}) is now shown to the user; your turn ends here. ` +
+    'Their answer will arrive as the next user message. If their client cannot show the panel, they can reply ' +
+    'with an ordinary message instead, which closes the surface.'
+  );
 }

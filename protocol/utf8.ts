@@ -26,10 +26,14 @@ function extraBytes(text: string, escaping: boolean): number {
     for (let i = 0; i < run.length; i++) {
       const code = run.charCodeAt(i);
       if (code < 0x20) extra += code === 8 || code === 9 || code === 10 || code === 12 || code === 13 ? 1 : 5;
-      else if (code < 0x80) extra += 1; // `"` or `\`, escaped with a backslash
+      else if (code < 0x80)
+        extra += 1; // `"` or `\`, escaped with a backslash
       else if (code < 0x800) extra += 1;
       else if (code < 0xd800 || code > 0xdfff) extra += 2;
-      else if (code <= 0xdbff && (run.charCodeAt(i + 1) & 0xfc00) === 0xdc00) { extra += 2; i++; } // four bytes for two units
+      else if (code <= 0xdbff && (run.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        extra += 2;
+        i++;
+      } // four bytes for two units
       else extra += escaping ? 5 : 2;
     }
   }

@@ -3,11 +3,22 @@ import { ActRequestSchema } from './actionCards.js';
 import { SessionIdSchema } from './ids.js';
 import { SendMessageRequestSchema, UpdateQueueRequestSchema } from './message.js';
 import {
-  DismissTaskSurfaceRequestSchema, GetActiveTaskSurfaceRequestSchema, GetTaskSurfaceOutcomeRequestSchema, SubmitTaskSurfaceRequestSchema,
+  DismissTaskSurfaceRequestSchema,
+  GetActiveTaskSurfaceRequestSchema,
+  GetTaskSurfaceOutcomeRequestSchema,
+  SubmitTaskSurfaceRequestSchema,
 } from './taskSurface.js';
 import {
-  ActResultSchema, DismissResultSchema, GetActiveResultSchema, LogPageSchema, SendMessageResultSchema,
-  SessionSummarySchema, SessionViewSchema, SubmitResultSchema, TaskSurfaceOutcomeSchema, UpdateQueueResultSchema,
+  ActResultSchema,
+  DismissResultSchema,
+  GetActiveResultSchema,
+  LogPageSchema,
+  SendMessageResultSchema,
+  SessionSummarySchema,
+  SessionViewSchema,
+  SubmitResultSchema,
+  TaskSurfaceOutcomeSchema,
+  UpdateQueueResultSchema,
 } from './wireResults.js';
 
 /*
@@ -18,10 +29,9 @@ import {
  */
 
 /** Request ids: like protocol ids but minted per call by the client. */
-export const WireRequestIdSchema = z.string().check(
-  z.minLength(1, 'id must not be empty'),
-  z.maxLength(128, 'id must be at most 128 characters'),
-);
+export const WireRequestIdSchema = z
+  .string()
+  .check(z.minLength(1, 'id must not be empty'), z.maxLength(128, 'id must be at most 128 characters'));
 
 const request = <T extends string, P extends z.ZodMiniType>(type: T, params: P) =>
   z.strictObject({ id: WireRequestIdSchema, type: z.literal(type), params });
@@ -33,16 +43,14 @@ export const ReadLogParamsSchema = z.strictObject({
 });
 
 export const OpenSessionParamsSchema = z.strictObject({
-  title: z.optional(z.string().check(
-    z.minLength(1, 'title must not be empty'), z.maxLength(200, 'title must be at most 200 characters'),
-  )),
+  title: z.optional(z.string().check(z.minLength(1, 'title must not be empty'), z.maxLength(200, 'title must be at most 200 characters'))),
   /** The session's locale (submission text when a submit names none). */
   locale: z.optional(z.enum(['en', 'zh'])),
 });
 
 /** Every request a client may send, by `type`. `ping` is the client's liveness probe. */
 export const ClientRequestSchemas = {
-  'ping': request('ping', z.optional(z.strictObject({}))),
+  ping: request('ping', z.optional(z.strictObject({}))),
   'session.watch': request('session.watch', z.strictObject({ sessionId: SessionIdSchema })),
   'session.unwatch': request('session.unwatch', z.strictObject({ sessionId: SessionIdSchema })),
   'session.list': request('session.list', z.optional(z.strictObject({}))),
@@ -66,7 +74,7 @@ export const CLIENT_REQUEST_TYPES = Object.keys(ClientRequestSchemas) as ClientR
 
 /** The result schema of each request type: the client checks every answer before using it. */
 export const ResultSchemas = {
-  'ping': z.literal('pong'),
+  ping: z.literal('pong'),
   'session.watch': z.literal('watching'),
   'session.unwatch': z.literal('unwatched'),
   'session.list': z.array(SessionSummarySchema),
@@ -139,10 +147,14 @@ export function parseClientRequest(data: string): { ok: true; request: ClientReq
   const type = raw.type;
   if (typeof type !== 'string' || !Object.hasOwn(ClientRequestSchemas, type)) {
     const shown = typeof type === 'string' ? `"${type.slice(0, 64)}"` : 'missing';
-    return { ok: false, error: wireError(id, 'bad-request', `unknown message type ${shown}; expected one of ${CLIENT_REQUEST_TYPES.join(', ')}`) };
+    return {
+      ok: false,
+      error: wireError(id, 'bad-request', `unknown message type ${shown}; expected one of ${CLIENT_REQUEST_TYPES.join(', ')}`),
+    };
   }
   const parsed = ClientRequestSchemas[type as ClientRequestType].safeParse(raw);
-  if (!parsed.success) return { ok: false, error: wireError(id, 'bad-request', `invalid ${type} request: ${describeIssues(parsed.error.issues)}`) };
+  if (!parsed.success)
+    return { ok: false, error: wireError(id, 'bad-request', `invalid ${type} request: ${describeIssues(parsed.error.issues)}`) };
   return { ok: true, request: parsed.data as ClientRequest };
 }
 
@@ -166,13 +178,20 @@ interface WireIssue {
 function issueText(issue: WireIssue): string {
   if (issue.message !== 'Invalid input' && !issue.message.startsWith('Invalid input:')) return issue.message;
   switch (issue.code) {
-    case 'unrecognized_keys': return `unknown field${issue.keys?.length === 1 ? '' : 's'} ${(issue.keys ?? []).map((k) => `"${k}"`).join(', ')}`;
-    case 'invalid_type': return issue.expected === 'nonoptional' ? 'is required' : `expected ${String(issue.expected)}`;
-    case 'invalid_value': return `expected ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(' or ')}`;
-    case 'too_small': return `must be at least ${String(issue.minimum)}`;
-    case 'too_big': return `must be at most ${String(issue.maximum)}`;
-    case 'invalid_union': return 'matches none of the allowed shapes';
-    default: return issue.message;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys?.length === 1 ? '' : 's'} ${(issue.keys ?? []).map((k) => `"${k}"`).join(', ')}`;
+    case 'invalid_type':
+      return issue.expected === 'nonoptional' ? 'is required' : `expected ${String(issue.expected)}`;
+    case 'invalid_value':
+      return `expected ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(' or ')}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`;
+    case 'invalid_union':
+      return 'matches none of the allowed shapes';
+    default:
+      return issue.message;
   }
 }
 

@@ -1,6 +1,12 @@
 import * as z from 'zod/mini';
 import {
-  CallIdSchema, InboxItemIdSchema, MessageIdSchema, SessionIdSchema, TaskSurfaceIdSchema, TurnIdSchema, TaskSurfaceSubmissionIdSchema,
+  CallIdSchema,
+  InboxItemIdSchema,
+  MessageIdSchema,
+  SessionIdSchema,
+  TaskSurfaceIdSchema,
+  TurnIdSchema,
+  TaskSurfaceSubmissionIdSchema,
 } from './ids.js';
 import { JsonObjectSchema } from './json.js';
 import { MessageSourceSchema } from './message.js';
@@ -57,7 +63,9 @@ export const SessionViewSchema: z.ZodMiniType<SessionView> = z.looseObject({
   readOnly: z.boolean(),
   turn: z.enum(['idle', 'running']),
   taskSurface: z.looseObject({
-    active: z.nullable(z.looseObject({ callId: CallIdSchema, surfaceId: TaskSurfaceIdSchema, pending: z.nullable(PendingSubmissionSchema) })),
+    active: z.nullable(
+      z.looseObject({ callId: CallIdSchema, surfaceId: TaskSurfaceIdSchema, pending: z.nullable(PendingSubmissionSchema) }),
+    ),
   }),
   queue: z.array(QueuedMessageSchema),
   actionCards: ActionCardsViewSchema,

@@ -20,19 +20,35 @@ rmSync('dist', { recursive: true, force: true });
 const entryPoints = layers
   .flatMap((layer) => readdirSync(layer, { recursive: true }).map((f) => `${layer}/${f}`))
   .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'));
-await build({ entryPoints, outdir: 'dist/lib', outbase: '.', format: 'esm', target: 'es2022', platform: 'neutral', sourcemap: true, logLevel: 'warning' });
+await build({
+  entryPoints,
+  outdir: 'dist/lib',
+  outbase: '.',
+  format: 'esm',
+  target: 'es2022',
+  platform: 'neutral',
+  sourcemap: true,
+  logLevel: 'warning',
+});
 run('node', ['node_modules/typescript-native/bin/tsc', '-p', 'tsconfig.build.json']); // TypeScript 7 (see scripts/test.mjs)
 run('npx', ['rollup', '-c', '--silent']);
 
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-const sizes = ['task-surface.js', ...readdirSync('dist/chunks').filter((f) => f.endsWith('.js')).map((f) => `chunks/${f}`)].map((file) => {
+const sizes = [
+  'task-surface.js',
+  ...readdirSync('dist/chunks')
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `chunks/${f}`),
+].map((file) => {
   const bytes = readFileSync(`dist/${file}`);
   return { file, min: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 });
 for (const { file, min, gzip } of sizes) console.log(`dist/${file}: ${kb(min)} min, ${kb(gzip)} gzip`);
 const entry = sizes[0].gzip;
 const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
-console.log(`bundle: entry ${kb(entry)} gzip (budget ${kb(ENTRY_BUDGET_GZIP)}), with every chunk ${kb(total)} gzip (budget ${kb(TOTAL_BUDGET_GZIP)})`);
+console.log(
+  `bundle: entry ${kb(entry)} gzip (budget ${kb(ENTRY_BUDGET_GZIP)}), with every chunk ${kb(total)} gzip (budget ${kb(TOTAL_BUDGET_GZIP)})`,
+);
 if (entry > ENTRY_BUDGET_GZIP) {
   console.error(`bundle entry dist/task-surface.js over budget by ${kb(entry - ENTRY_BUDGET_GZIP)}`);
   process.exit(1);
@@ -44,7 +60,18 @@ if (total > TOTAL_BUDGET_GZIP) {
 
 // custom-elements.json: each element's properties, attributes, events, parts, slots and CSS
 // properties, read from its class JSDoc (@fires, @csspart, @cssproperty, @slot).
-run('npx', ['cem', 'analyze', '--globs', 'components/**/*.ts', '--exclude', 'components/**/*.styles.ts', '--litelement', '--quiet', '--outdir', '.']);
+run('npx', [
+  'cem',
+  'analyze',
+  '--globs',
+  'components/**/*.ts',
+  '--exclude',
+  'components/**/*.styles.ts',
+  '--litelement',
+  '--quiet',
+  '--outdir',
+  '.',
+]);
 const manifest = JSON.parse(readFileSync('custom-elements.json', 'utf8'));
 const tags = manifest.modules.flatMap((m) => (m.declarations ?? []).filter((d) => d.customElement).map((d) => d.tagName));
 const missing = ['task-surface-dock', 'task-surface-toolview', 'task-surface-view', 'action-card'].filter((t) => !tags.includes(t));
@@ -54,5 +81,11 @@ if (missing.length > 0) {
 }
 console.log(`custom-elements.json: ${tags.length} elements (${tags.join(', ')})`);
 
-run('node', ['--import', 'tsx', '--input-type=module', '-e', "const { buildDemo } = await import('./demo/build.ts'); await buildDemo('dist/demo');"]);
+run('node', [
+  '--import',
+  'tsx',
+  '--input-type=module',
+  '-e',
+  "const { buildDemo } = await import('./demo/build.ts'); await buildDemo('dist/demo');",
+]);
 console.log('dist/demo: demo page built');

@@ -9,9 +9,10 @@ if (!existsSync(path)) {
     console.error(`Chromium not found at ${path}: install it (Debian: sudo apt-get install -y chromium) or set CHROME_PATH.`);
     process.exit(1);
   }
-  console.log('Chromium not found: installing Debian\'s chromium package…');
+  console.log("Chromium not found: installing Debian's chromium package…");
   execSync('apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null', {
-    stdio: 'inherit', shell: '/bin/bash',
+    stdio: 'inherit',
+    shell: '/bin/bash',
   });
   if (!existsSync(path)) {
     console.error(`Chromium still not found at ${path} after apt-get: install it by hand (apt-get install -y chromium).`);

@@ -7,5 +7,7 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(
 // `npm start` stopped by a signal to npm alone (not the process group) orphans this wrapper: stop the
 // demo too rather than leave it holding its port.
 const parent = process.ppid;
-setInterval(() => { if (process.ppid !== parent) child.kill('SIGTERM'); }, 1000).unref();
+setInterval(() => {
+  if (process.ppid !== parent) child.kill('SIGTERM');
+}, 1000).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

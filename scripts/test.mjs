@@ -1,4 +1,4 @@
-// `npm test`: type-check, node tests, browser tests, build and bundle budget, the built package as a
+// `npm test`: type-check, lint, format, node tests, browser tests, build and bundle budget, the built package as a
 // user imports it, end-to-end tests.
 // `node scripts/test.mjs node browser` runs only the named steps.
 import { spawnSync } from 'node:child_process';
@@ -8,15 +8,28 @@ import { existsSync, readdirSync } from 'node:fs';
 // typescript-eslint, which needs the JavaScript compiler API that 7 no longer has.
 const TSC = 'node_modules/typescript-native/bin/tsc';
 const find = (dir, suffix) =>
-  existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(suffix)).map((f) => `${dir}/${f}`).sort() : [];
+  existsSync(dir)
+    ? readdirSync(dir, { recursive: true })
+        .filter((f) => f.endsWith(suffix))
+        .map((f) => `${dir}/${f}`)
+        .sort()
+    : [];
 const nodeTests = find('test', '.node.test.ts');
 const e2eTests = find('test/e2e', '.e2e.ts');
-const nodeTest = (files, concurrency) =>
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${concurrency}`, '--test-timeout=60000', ...files];
+const nodeTest = (files, concurrency) => [
+  '--import',
+  'tsx',
+  '--test',
+  '--test-reporter=spec',
+  `--test-concurrency=${concurrency}`,
+  '--test-timeout=60000',
+  ...files,
+];
 
 const steps = {
   typecheck: ['type-check', 'node', [TSC, '--noEmit', '-p', 'tsconfig.json']],
   lint: ['lint', 'npx', ['eslint', '--max-warnings=0', '.']],
+  format: ['format (Prettier)', 'npx', ['prettier', '--check', '.']],
   node: ['node tests', 'node', nodeTest(nodeTests, 2)],
   chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   browser: ['browser tests', 'npx', ['web-test-runner']],

@@ -10,8 +10,13 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // The two specifications in docs/spec/ are kept verbatim: their links point into the product they
 // were written for, as docs/spec/mapping.md says.
 const verbatim = new Set(['docs/spec/task-surface-proposal.md', 'docs/spec/action-cards-readme.md']);
-const pages = ['README.md', ...readdirSync(join(root, 'docs'), { recursive: true }).map(String).filter((f) => f.endsWith('.md')).map((f) => join('docs', f))]
-  .filter((page) => !verbatim.has(page));
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'), { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join('docs', f)),
+].filter((page) => !verbatim.has(page));
 
 it('every relative link in the README and docs/ resolves to a file in the repository', () => {
   const broken: string[] = [];

@@ -18,7 +18,9 @@ export function createLocalTransport(host: HostApi): HostTransport {
   return {
     watchSession(sessionId, listener) {
       if (disposed) throw new TransportError('disposed', 'the transport was disposed');
-      const unwatch = host.watchSession(sessionId, (view) => { if (!disposed) listener(view); });
+      const unwatch = host.watchSession(sessionId, (view) => {
+        if (!disposed) listener(view);
+      });
       let live = true;
       const release = () => {
         if (!live) return;

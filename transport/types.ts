@@ -1,7 +1,22 @@
 import type {
-  ActRequest, ActResult, DismissTaskSurfaceRequest, DismissTaskSurfaceResult, GetActiveTaskSurfaceRequest,
-  GetActiveTaskSurfaceResult, GetTaskSurfaceOutcomeRequest, LogPage, ReadLogOptions, SendMessageRequest, SendMessageResult, SessionId,
-  SessionListener, SubmitTaskSurfaceRequest, SubmitTaskSurfaceResult, TaskSurfaceOutcome, UpdateQueueRequest, UpdateQueueResult,
+  ActRequest,
+  ActResult,
+  DismissTaskSurfaceRequest,
+  DismissTaskSurfaceResult,
+  GetActiveTaskSurfaceRequest,
+  GetActiveTaskSurfaceResult,
+  GetTaskSurfaceOutcomeRequest,
+  LogPage,
+  ReadLogOptions,
+  SendMessageRequest,
+  SendMessageResult,
+  SessionId,
+  SessionListener,
+  SubmitTaskSurfaceRequest,
+  SubmitTaskSurfaceResult,
+  TaskSurfaceOutcome,
+  UpdateQueueRequest,
+  UpdateQueueResult,
 } from '../protocol/index.js';
 
 export type { ReadLogOptions, SessionListener };

@@ -15,12 +15,23 @@ function longLog(turns: number): SessionEvent[] {
     add({ type: 'turn/started', turnId });
     add({ type: 'tool/call', callId: skill, turnId, name: 'skill', args: { name: 'create-page' }, origin: 'model', agent: 'root' });
     add({ type: 'tool/result', callId: skill, turnId, name: 'skill', ok: true, content: 'skill text' });
-    const args = { action: 'create_page', title: `Card ${t}`, brief: 'Keeps it.', details: { pageTitle: `Page ${t}`, sections: ['A', 'B'] } };
+    const args = {
+      action: 'create_page',
+      title: `Card ${t}`,
+      brief: 'Keeps it.',
+      details: { pageTitle: `Page ${t}`, sections: ['A', 'B'] },
+    };
     add({ type: 'tool/call', callId: card, turnId, name: 'propose_action', args, origin: 'model', agent: 'root' });
     add({ type: 'tool/result', callId: card, turnId, name: 'propose_action', ok: true, content: 'Card shown below your answer.' });
     add({ type: 'turn/ended', turnId, outcome: 'completed' });
     add({ type: 'action-cards/decision', callId: card, action: 'create_page', phase: 'creating', data: {} });
-    add({ type: 'action-cards/decision', callId: card, action: 'create_page', phase: 'created', data: { pageId: `p${t}`, url: `/p/${t}` } });
+    add({
+      type: 'action-cards/decision',
+      callId: card,
+      action: 'create_page',
+      phase: 'created',
+      data: { pageId: `p${t}`, url: `/p/${t}` },
+    });
     add({ type: 'action-cards/notice', through: log.length, text: 'notice' });
     add({ type: 'user/message', messageId: `m-${t}` as never, text: 'next', source: { kind: 'user', rpcId: `r-${t}` as never } });
   }
@@ -34,8 +45,12 @@ export default {
     const text = JSON.stringify(log);
     let sink = 0;
     const { subject, baseline, ratio } = compare(
-      () => { sink += cardsView(foldCards(log)).proposals.length; },
-      () => { sink += (JSON.parse(text) as unknown[]).length; },
+      () => {
+        sink += cardsView(foldCards(log)).proposals.length;
+      },
+      () => {
+        sink += (JSON.parse(text) as unknown[]).length;
+      },
       200,
       50,
     );

@@ -23,8 +23,20 @@ import { askChild } from '../child.js';
 import { median, percentile } from '../stats.js';
 
 const MODEL = {
-  version: 1, title: 'Pick one', sections: [{ id: 's', blocks: [{ kind: 'markdown', text: 'Choose.' }] }],
-  fields: [{ kind: 'choice', id: 'pick', label: 'Pick', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] }],
+  version: 1,
+  title: 'Pick one',
+  sections: [{ id: 's', blocks: [{ kind: 'markdown', text: 'Choose.' }] }],
+  fields: [
+    {
+      kind: 'choice',
+      id: 'pick',
+      label: 'Pick',
+      options: [
+        { id: 'a', label: 'A' },
+        { id: 'b', label: 'B' },
+      ],
+    },
+  ],
   submit: { label: 'Send' },
 };
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
@@ -36,24 +48,40 @@ const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
 type Job =
   | { kind: 'echo'; port: number; n: number; durationMs: number }
   | { kind: 'load'; port: number; sessions: SessionId[]; thinkMs: number; durationMs: number };
-interface LoadResult { latencies: number[]; accepted: number; refused: number; elapsed: number }
+interface LoadResult {
+  latencies: number[];
+  accepted: number;
+  refused: number;
+  elapsed: number;
+}
 
 // ---- client side (child process) ----
 
 async function echoClients(port: number, n: number, durationMs: number): Promise<number[]> {
-  const sockets = await Promise.all(Array.from({ length: n }, () => new Promise<WebSocket>((resolve) => {
-    const s = new WebSocket(`ws://127.0.0.1:${port}`);
-    s.once('open', () => resolve(s));
-  })));
+  const sockets = await Promise.all(
+    Array.from(
+      { length: n },
+      () =>
+        new Promise<WebSocket>((resolve) => {
+          const s = new WebSocket(`ws://127.0.0.1:${port}`);
+          s.once('open', () => resolve(s));
+        }),
+    ),
+  );
   const samples: number[] = [];
   const until = performance.now() + durationMs;
-  await Promise.all(sockets.map(async (s) => {
-    while (performance.now() < until) {
-      const t = performance.now();
-      await new Promise<void>((resolve) => { s.once('message', () => resolve()); s.send('{"id":"x","type":"ping"}'); });
-      samples.push(performance.now() - t);
-    }
-  }));
+  await Promise.all(
+    sockets.map(async (s) => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        await new Promise<void>((resolve) => {
+          s.once('message', () => resolve());
+          s.send('{"id":"x","type":"ping"}');
+        });
+        samples.push(performance.now() - t);
+      }
+    }),
+  );
   for (const s of sockets) s.close();
   return samples;
 }
@@ -63,45 +91,81 @@ async function loadClients(port: number, sessions: SessionId[], thinkMs: number,
   let accepted = 0;
   let refused = 0;
   let stopping = false;
-  const transports = sessions.map(() => createWebSocketTransport({
-    url: `ws://127.0.0.1:${port}`, WebSocket: WebSocket as unknown as WebSocketConstructor, heartbeatMs: 0,
-  }));
+  const transports = sessions.map(() =>
+    createWebSocketTransport({
+      url: `ws://127.0.0.1:${port}`,
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+      heartbeatMs: 0,
+    }),
+  );
   // Connection set-up is not part of a cycle: every client is connected before the clock starts.
-  await Promise.all(transports.map((t) => t.status === 'open' ? undefined : new Promise<void>((resolve) => {
-    const off = t.onStatus((status) => { if (status === 'open') { off(); resolve(); } });
-  })));
+  await Promise.all(
+    transports.map((t) =>
+      t.status === 'open'
+        ? undefined
+        : new Promise<void>((resolve) => {
+            const off = t.onStatus((status) => {
+              if (status === 'open') {
+                off();
+                resolve();
+              }
+            });
+          }),
+    ),
+  );
   const started = performance.now();
-  const runs = sessions.map((sessionId, i) => new Promise<void>((done) => {
-    const transport = transports[i]!;
-    let answered: string | undefined;
-    let busy = false;
-    let latest: string | undefined;
-    const finish = () => { stop(); done(); };
-    // The next surface's view can arrive before the submit's answer: remember it, act when free.
-    const next = () => {
-      if (stopping) return finish();
-      if (!latest || latest === answered) return;
-      busy = true;
-      answered = latest;
-      const t = performance.now();
-      transport.taskSurface.submit({ sessionId, surfaceId: latest as TaskSurfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { pick: 'a' } })
-        .then((result) => {
-          latencies.push(performance.now() - t);
-          if (result.accepted) accepted++; else refused++;
-        }, () => refused++)
-        .finally(() => {
-          if (thinkMs === 0) { busy = false; return next(); }
-          // A person takes a moment before the next answer (uniform 0.5–1.5 × thinkMs).
-          setTimeout(() => { busy = false; next(); }, thinkMs * (0.5 + Math.random()));
+  const runs = sessions.map(
+    (sessionId, i) =>
+      new Promise<void>((done) => {
+        const transport = transports[i]!;
+        let answered: string | undefined;
+        let busy = false;
+        let latest: string | undefined;
+        const finish = () => {
+          stop();
+          done();
+        };
+        // The next surface's view can arrive before the submit's answer: remember it, act when free.
+        const next = () => {
+          if (stopping) return finish();
+          if (!latest || latest === answered) return;
+          busy = true;
+          answered = latest;
+          const t = performance.now();
+          transport.taskSurface
+            .submit({ sessionId, surfaceId: latest as TaskSurfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { pick: 'a' } })
+            .then(
+              (result) => {
+                latencies.push(performance.now() - t);
+                if (result.accepted) accepted++;
+                else refused++;
+              },
+              () => refused++,
+            )
+            .finally(() => {
+              if (thinkMs === 0) {
+                busy = false;
+                return next();
+              }
+              // A person takes a moment before the next answer (uniform 0.5–1.5 × thinkMs).
+              setTimeout(
+                () => {
+                  busy = false;
+                  next();
+                },
+                thinkMs * (0.5 + Math.random()),
+              );
+            });
+        };
+        const stop = transport.watchSession(sessionId, (view) => {
+          latest = view.taskSurface.active?.surfaceId;
+          if (!busy) next();
         });
-    };
-    const stop = transport.watchSession(sessionId, (view) => {
-      latest = view.taskSurface.active?.surfaceId;
-      if (!busy) next();
-    });
-    const begin = () => void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' });
-    if (thinkMs === 0) begin(); else setTimeout(begin, Math.random() * thinkMs);
-  }));
+        const begin = () => void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' });
+        if (thinkMs === 0) begin();
+        else setTimeout(begin, Math.random() * thinkMs);
+      }),
+  );
   await sleep(durationMs);
   stopping = true;
   await Promise.race([Promise.all(runs), sleep(5_000)]);
@@ -112,9 +176,10 @@ async function loadClients(port: number, sessions: SessionId[], thinkMs: number,
 
 if (process.env.LOAD_CLIENTS === '1') {
   process.on('message', (job: Job) => {
-    const work = job.kind === 'echo'
-      ? echoClients(job.port, job.n, job.durationMs).then((samples) => ({ samples }))
-      : loadClients(job.port, job.sessions, job.thinkMs, job.durationMs);
+    const work =
+      job.kind === 'echo'
+        ? echoClients(job.port, job.n, job.durationMs).then((samples) => ({ samples }))
+        : loadClients(job.port, job.sessions, job.thinkMs, job.durationMs);
     void work.then((result) => process.send!(result));
   });
 }
@@ -136,7 +201,11 @@ async function echoBaseline(clients: ChildProcess, n: number, durationMs: number
 async function load(clients: ChildProcess, n: number, thinkMs: number, durationMs: number) {
   const host = createHost({
     store: createMemoryStore(),
-    driver: { async runTurn(turn: AgentTurn) { await turn.callTool('show_task_surface', { model: MODEL }); } },
+    driver: {
+      async runTurn(turn: AgentTurn) {
+        await turn.callTool('show_task_surface', { model: MODEL });
+      },
+    },
   });
   const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
   const sessions = Array.from({ length: n }, (_, i) => host.openSession({ title: `load ${i}` }));
@@ -150,7 +219,10 @@ async function load(clients: ChildProcess, n: number, thinkMs: number, durationM
   const ids = new Set<string>();
   for (const sessionId of sessions) {
     for (const event of (await host.readLog(sessionId, { limit: 100_000 })).events) {
-      if (event.type === 'user/message' && event.source.taskSurface) { answers++; ids.add(event.source.taskSurface.submissionId); }
+      if (event.type === 'user/message' && event.source.taskSurface) {
+        answers++;
+        ids.add(event.source.taskSurface.submissionId);
+      }
     }
   }
   await server.close();
@@ -168,16 +240,24 @@ export default {
         const echo = await echoBaseline(clients, n, 1000);
         const echoP50 = median(echo);
         console.log(`N=${n}: raw ws echo round trip p50 ${ms(echoP50)}, p99 ${ms(percentile(echo, 99))} (${n} connections, no pause)`);
-        for (const [label, think, seconds] of [['saturated (no pause)', 0, SECONDS], [`paced (~${THINK_MS / 1000} s between answers)`, THINK_MS, SECONDS * 2]] as const) {
+        for (const [label, think, seconds] of [
+          ['saturated (no pause)', 0, SECONDS],
+          [`paced (~${THINK_MS / 1000} s between answers)`, THINK_MS, SECONDS * 2],
+        ] as const) {
           const r = await load(clients, n, think, seconds * 1000);
           const p50 = median(r.latencies);
           const p99 = percentile(r.latencies, 99);
           const intact = r.answers === r.accepted && r.unique === r.answers;
           const ratio = think === 0 ? ` (${(p50 / echoP50).toFixed(1)}× echo)` : '';
-          const perCycle = think === 0 ? `, host CPU ${(r.cpuMs / r.accepted).toFixed(3)} ms/cycle (${(r.accepted / (r.cpuMs / 1000)).toFixed(0)} cycles per host CPU-second)` : '';
-          console.log(`  ${label}: ${(r.accepted / r.elapsed).toFixed(0)} cycles/s${perCycle}; submit→accept p50 ${ms(p50)}${ratio}, p99 ${ms(p99)}`
-            + ` [aim p99 < 50 ms: ${p99 < 50 ? 'met' : 'missed'}]; log: ${r.answers} answers / ${r.accepted} accepted / ${r.unique} ids`
-            + ` (${r.refused} refused): ${intact ? 'nothing lost or doubled' : 'MISMATCH'}`);
+          const perCycle =
+            think === 0
+              ? `, host CPU ${(r.cpuMs / r.accepted).toFixed(3)} ms/cycle (${(r.accepted / (r.cpuMs / 1000)).toFixed(0)} cycles per host CPU-second)`
+              : '';
+          console.log(
+            `  ${label}: ${(r.accepted / r.elapsed).toFixed(0)} cycles/s${perCycle}; submit→accept p50 ${ms(p50)}${ratio}, p99 ${ms(p99)}` +
+              ` [aim p99 < 50 ms: ${p99 < 50 ? 'met' : 'missed'}]; log: ${r.answers} answers / ${r.accepted} accepted / ${r.unique} ids` +
+              ` (${r.refused} refused): ${intact ? 'nothing lost or doubled' : 'MISMATCH'}`,
+          );
         }
       }
     } finally {

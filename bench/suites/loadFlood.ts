@@ -22,13 +22,19 @@ const AFTER_MS = 2_000;
 const WINDOW = 32;
 
 type Job = { role: 'ping'; port: number; durationMs: number } | { role: 'flood'; port: number; sessionId: string; durationMs: number };
-interface FloodResult { sent: number; accepted: number; refused: Record<string, number>; views: number }
+interface FloodResult {
+  sent: number;
+  accepted: number;
+  refused: Record<string, number>;
+  views: number;
+}
 
-const open = (port: number) => new Promise<WebSocket>((resolve, reject) => {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}`);
-  socket.once('open', () => resolve(socket));
-  socket.once('error', reject);
-});
+const open = (port: number) =>
+  new Promise<WebSocket>((resolve, reject) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}`);
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+  });
 
 /** Sequential pings (the next after each answer): round-trip times in ms. */
 async function pings(port: number, durationMs: number): Promise<number[]> {
@@ -38,7 +44,10 @@ async function pings(port: number, durationMs: number): Promise<number[]> {
   let n = 0;
   while (performance.now() < until) {
     const t = performance.now();
-    await new Promise<void>((resolve) => { socket.once('message', () => resolve()); socket.send(`{"id":"p${n++}","type":"ping"}`); });
+    await new Promise<void>((resolve) => {
+      socket.once('message', () => resolve());
+      socket.send(`{"id":"p${n++}","type":"ping"}`);
+    });
     samples.push(performance.now() - t);
     // ~100 pings/s: under the rate limit, so every sample is a real round trip.
     await new Promise((r) => setTimeout(r, 10));
@@ -54,7 +63,9 @@ async function flood(port: number, sessionId: string, durationMs: number): Promi
   const sendOne = () => {
     if (performance.now() > until) return;
     const n = result.sent++;
-    socket.send(JSON.stringify({ id: `f${n}`, type: 'session.send', params: { sessionId, messageId: `m${n}`, rpcId: `r${n}`, text: `flood ${n}` } }));
+    socket.send(
+      JSON.stringify({ id: `f${n}`, type: 'session.send', params: { sessionId, messageId: `m${n}`, rpcId: `r${n}`, text: `flood ${n}` } }),
+    );
   };
   await new Promise<void>((done) => {
     socket.on('message', (data) => {
@@ -78,7 +89,10 @@ async function flood(port: number, sessionId: string, durationMs: number): Promi
 
 if (process.env.FLOOD_ROLE) {
   process.on('message', (job: Job) => {
-    const work = job.role === 'ping' ? pings(job.port, job.durationMs).then((samples) => ({ samples })) : flood(job.port, job.sessionId, job.durationMs);
+    const work =
+      job.role === 'ping'
+        ? pings(job.port, job.durationMs).then((samples) => ({ samples }))
+        : flood(job.port, job.sessionId, job.durationMs);
     void work.then((result) => process.send!(result));
   });
 }
@@ -93,12 +107,25 @@ async function floodRun(label: string, rateLimit: false | undefined, pinger: Chi
   const host = createHost({
     store: createMemoryStore(),
     // An agent that takes a moment per turn, so the flooded session's queue fills.
-    driver: { async runTurn(turn: AgentTurn) { await new Promise((r) => setTimeout(r, 20)); turn.reply('ok'); } },
+    driver: {
+      async runTurn(turn: AgentTurn) {
+        await new Promise((r) => setTimeout(r, 20));
+        turn.reply('ok');
+      },
+    },
   });
-  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, ...(rateLimit === false ? { rateLimit } : {}) });
+  const server = await createWebSocketServer({
+    allowAnonymous: true,
+    host,
+    port: 0,
+    heartbeatMs: 0,
+    ...(rateLimit === false ? { rateLimit } : {}),
+  });
   const flooded = host.openSession({ title: 'flooded' });
   let peakRss = 0;
-  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage.rss()); }, 20);
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage.rss());
+  }, 20);
   try {
     await ask(pinger, { role: 'ping', port: server.port, durationMs: 500 }); // warm-up
     const rssBefore = process.memoryUsage.rss();
@@ -111,12 +138,21 @@ async function floodRun(label: string, rateLimit: false | undefined, pinger: Chi
     const idleP99 = percentile(idle, 99);
     const floodP99 = percentile(during.samples, 99);
     const ratio = floodP99 / idleP99;
-    const refused = Object.entries(floodResult.refused).map(([k, v]) => `${v} ${k}`).join(', ') || 'none';
+    const refused =
+      Object.entries(floodResult.refused)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(', ') || 'none';
     console.log(`${label}:`);
-    console.log(`  flood: ${(floodResult.sent / (FLOOD_MS / 1000)).toFixed(0)} session.send/s sent, ${floodResult.accepted} accepted, refused: ${refused}; ${floodResult.views} views pushed to the flooder`);
-    console.log(`  healthy ping p99: idle ${ms(idleP99)} (p50 ${ms(percentile(idle, 50))}), during the flood ${ms(floodP99)} (p50 ${ms(percentile(during.samples, 50))}), after ${ms(percentile(afterFlood, 99))}`);
+    console.log(
+      `  flood: ${(floodResult.sent / (FLOOD_MS / 1000)).toFixed(0)} session.send/s sent, ${floodResult.accepted} accepted, refused: ${refused}; ${floodResult.views} views pushed to the flooder`,
+    );
+    console.log(
+      `  healthy ping p99: idle ${ms(idleP99)} (p50 ${ms(percentile(idle, 50))}), during the flood ${ms(floodP99)} (p50 ${ms(percentile(during.samples, 50))}), after ${ms(percentile(afterFlood, 99))}`,
+    );
     console.log(`  ratio during/idle p99: ${ratio.toFixed(1)}× [aim ≤ 10×: ${ratio <= 10 ? 'met' : 'missed'}]`);
-    console.log(`  server RSS: ${mb(rssBefore)} before, peak ${mb(peakRss)}; flooded session: ${host.getView(flooded).lastSeq} events, ${host.getView(flooded).queue.length} rows left`);
+    console.log(
+      `  server RSS: ${mb(rssBefore)} before, peak ${mb(peakRss)}; flooded session: ${host.getView(flooded).lastSeq} events, ${host.getView(flooded).queue.length} rows left`,
+    );
   } finally {
     clearInterval(sampler);
     await server.close();
@@ -127,7 +163,8 @@ async function floodRun(label: string, rateLimit: false | undefined, pinger: Chi
 export default {
   title: 'One flooded session (session.send as fast as allowed) while a healthy client pings',
   async run() {
-    const spawn = (role: string) => fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FLOOD_ROLE: role } });
+    const spawn = (role: string) =>
+      fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], env: { ...process.env, FLOOD_ROLE: role } });
     const pinger = spawn('ping');
     const flooder = spawn('flood');
     try {

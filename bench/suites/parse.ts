@@ -14,11 +14,17 @@ export default {
     const blocks = check.model.sections.flatMap((s) => s.blocks);
     const rows = Math.max(...blocks.map((b) => (b.kind === 'table' ? b.rows.length : 0)));
     const normalized = new TextEncoder().encode(JSON.stringify(check.model)).length;
-    console.log(`model: ${blocks.length} blocks (largest table ${rows} rows), ${check.model.fields.length} fields, ${normalized} bytes normalised (limit 65536)`);
+    console.log(
+      `model: ${blocks.length} blocks (largest table ${rows} rows), ${check.model.fields.length} fields, ${normalized} bytes normalised (limit 65536)`,
+    );
     let sink = 0;
     const { subject, baseline, ratio } = compare(
-      () => { sink += parseTaskSurfaceModel(JSON.parse(text)).ok ? 1 : 0; },
-      () => { sink += JSON.parse(text) ? 1 : 0; },
+      () => {
+        sink += parseTaskSurfaceModel(JSON.parse(text)).ok ? 1 : 0;
+      },
+      () => {
+        sink += JSON.parse(text) ? 1 : 0;
+      },
       400,
       100,
     );

@@ -11,16 +11,67 @@ import { compare } from '../stats.js';
 function session(events: number): SessionEvent[] {
   const log: SessionEvent[] = [];
   const add = (event: NewSessionEvent) => void log.push({ ...event, seq: log.length + 1, at: log.length } as SessionEvent);
-  const model = { version: 1, title: 'Pick', sections: [], fields: [{ kind: 'choice', id: 'p', label: 'Plan', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] }], submit: { label: 'Go' } };
+  const model = {
+    version: 1,
+    title: 'Pick',
+    sections: [],
+    fields: [
+      {
+        kind: 'choice',
+        id: 'p',
+        label: 'Plan',
+        options: [
+          { id: 'a', label: 'A' },
+          { id: 'b', label: 'B' },
+        ],
+      },
+    ],
+    submit: { label: 'Go' },
+  };
   for (let t = 0; log.length < events; t++) {
     const turnId = `turn-${t}` as never;
-    add({ type: 'user/message', messageId: `m-${t}` as never, text: `Question ${t}: which plan fits a team of ${t} people?`, source: { kind: 'user', rpcId: `r-${t}` as never } });
+    add({
+      type: 'user/message',
+      messageId: `m-${t}` as never,
+      text: `Question ${t}: which plan fits a team of ${t} people?`,
+      source: { kind: 'user', rpcId: `r-${t}` as never },
+    });
     add({ type: 'turn/started', turnId });
-    add({ type: 'tool/call', callId: `lookup-${t}` as never, turnId, name: 'skill', args: { name: 'create-page' }, origin: 'model', agent: 'root' });
-    add({ type: 'tool/result', callId: `lookup-${t}` as never, turnId, name: 'skill', ok: true, content: 'Use when the answer is worth keeping as a page.' });
+    add({
+      type: 'tool/call',
+      callId: `lookup-${t}` as never,
+      turnId,
+      name: 'skill',
+      args: { name: 'create-page' },
+      origin: 'model',
+      agent: 'root',
+    });
+    add({
+      type: 'tool/result',
+      callId: `lookup-${t}` as never,
+      turnId,
+      name: 'skill',
+      ok: true,
+      content: 'Use when the answer is worth keeping as a page.',
+    });
     add({ type: 'assistant/message', messageId: `a-${t}` as never, turnId, text: 'Here are the options; pick one in the panel.' });
-    add({ type: 'tool/call', callId: `show-${t}` as never, turnId, name: 'show_task_surface', args: { model }, origin: 'model', agent: 'root' });
-    add({ type: 'tool/result', callId: `show-${t}` as never, turnId, name: 'show_task_surface', ok: true, content: 'Task surface "Pick" is now shown to the user; your turn ends here.' });
+    add({
+      type: 'tool/call',
+      callId: `show-${t}` as never,
+      turnId,
+      name: 'show_task_surface',
+      args: { model },
+      origin: 'model',
+      agent: 'root',
+    });
+    add({
+      type: 'tool/result',
+      callId: `show-${t}` as never,
+      turnId,
+      name: 'show_task_surface',
+      ok: true,
+      content: 'Task surface "Pick" is now shown to the user; your turn ends here.',
+    });
     add({ type: 'turn/ended', turnId, outcome: 'concluded' });
     add({ type: 'task-surface/dismissed', callId: `show-${t}` as never, surfaceId: `s-${t}` as never, dismissalId: `d-${t}` as never });
     add({ type: 'action-cards/notice', through: log.length, text: 'Latest status of action cards: none changed.' });
@@ -34,20 +85,41 @@ export default {
     const log = session(1000);
     const tools = [showTaskSurfaceTool];
     const providers = [
-      ['OpenAI Chat Completions', () => ({ model: 'm', messages: openAIMessages({ tools, messages: promptMessages(log) }, DEFAULT_SYSTEM_PROMPT, 'developer'), tools: tools.map(toOpenAITool) })],
-      ['Anthropic Messages', () => ({ model: 'm', system: DEFAULT_SYSTEM_PROMPT, messages: anthropicMessages({ tools, messages: promptMessages(log) }), tools: tools.map(toAnthropicTool) })],
+      [
+        'OpenAI Chat Completions',
+        () => ({
+          model: 'm',
+          messages: openAIMessages({ tools, messages: promptMessages(log) }, DEFAULT_SYSTEM_PROMPT, 'developer'),
+          tools: tools.map(toOpenAITool),
+        }),
+      ],
+      [
+        'Anthropic Messages',
+        () => ({
+          model: 'm',
+          system: DEFAULT_SYSTEM_PROMPT,
+          messages: anthropicMessages({ tools, messages: promptMessages(log) }),
+          tools: tools.map(toAnthropicTool),
+        }),
+      ],
     ] as const;
     for (const [name, build] of providers) {
       const request = build();
       let sink = 0;
       const { subject, baseline, ratio } = compare(
-        () => { sink += build().messages.length; },
-        () => { sink += JSON.stringify(request).length; },
+        () => {
+          sink += build().messages.length;
+        },
+        () => {
+          sink += JSON.stringify(request).length;
+        },
         200,
         50,
       );
-      console.log(`${name}: ${log.length} events → ${request.messages.length} messages, ${JSON.stringify(request).length} bytes; ` +
-        `JSON.stringify ${baseline.toFixed(3)} ms; building ${subject.toFixed(3)} ms; ratio ${ratio.toFixed(2)}${sink < 0 ? '' : ''}`);
+      console.log(
+        `${name}: ${log.length} events → ${request.messages.length} messages, ${JSON.stringify(request).length} bytes; ` +
+          `JSON.stringify ${baseline.toFixed(3)} ms; building ${subject.toFixed(3)} ms; ratio ${ratio.toFixed(2)}${sink < 0 ? '' : ''}`,
+      );
     }
   },
 };

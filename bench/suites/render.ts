@@ -8,24 +8,49 @@ import { maximalModel } from '../../fixtures/models.js';
 import { median } from '../stats.js';
 
 const ORIGIN = 'http://task-surface.bench';
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--no-first-run', '--disable-frame-rate-limit', '--disable-gpu-vsync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-frame-rate-limit',
+  '--disable-gpu-vsync',
+];
 
 /** The bundle entry with its exports on `window.TS`, built in memory. */
 export async function bundleForPage(): Promise<string> {
   const out = await build({
     stdin: { contents: "import * as TS from './components/bundle.ts'; globalThis.TS = TS;", resolveDir: process.cwd(), loader: 'ts' },
-    bundle: true, format: 'esm', minify: true, write: false, target: 'es2022', platform: 'browser', logLevel: 'error',
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    write: false,
+    target: 'es2022',
+    platform: 'browser',
+    logLevel: 'error',
   });
   return out.outputFiles[0]!.text;
 }
 
 /** A page at a real http origin serving `html` and the bundle at /bundle.js, with optional CSP. */
-export async function componentsPage(browser: Browser, html: string, options: {
-  csp?: string; width?: number; height?: number; colorScheme?: 'light' | 'dark'; files?: Record<string, { type: string; body: string }>;
-} = {}): Promise<Page> {
+export async function componentsPage(
+  browser: Browser,
+  html: string,
+  options: {
+    csp?: string;
+    width?: number;
+    height?: number;
+    colorScheme?: 'light' | 'dark';
+    files?: Record<string, { type: string; body: string }>;
+  } = {},
+): Promise<Page> {
   const code = await bundleForPage();
-  const page = await browser.newPage({ viewport: { width: options.width ?? 1000, height: options.height ?? 900 }, colorScheme: options.colorScheme ?? 'light' });
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 1000, height: options.height ?? 900 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
   // tsx compiles functions passed to page.evaluate with esbuild's keepNames helper.
   await page.addInitScript('globalThis.__name = (f) => f;');
   await page.route(`${ORIGIN}/**`, (route) => {
@@ -44,7 +69,8 @@ export async function componentsPage(browser: Browser, html: string, options: {
 
 export const launch = () => chromium.launch({ executablePath: process.env['CHROME_PATH'] ?? '/usr/bin/chromium', args: ARGS });
 
-const PAGE = '<!doctype html><meta charset="utf-8"><body><div id="stage" style="width:760px"></div><script type="module" src="/bundle.js"></script></body>';
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><body><div id="stage" style="width:760px"></div><script type="module" src="/bundle.js"></script></body>';
 
 export default {
   title: 'Renderer (maximal model: 64 blocks incl. a 200-row table shown in full, 32 fields) in headless Chromium',
@@ -53,74 +79,113 @@ export default {
     try {
       const page = await componentsPage(browser, PAGE);
       const model = maximalModel();
-      const result = await page.evaluate(async ({ model, runs, warmup }) => {
-        const stage = document.getElementById('stage')!;
-        const frame = () => new Promise((r) => requestAnimationFrame(r));
-        // The baseline's markup: what the renderer produced, serialised (styles included).
-        // Every row of the 200-row table up front (`all-rows`), as in the baseline's markup.
-        const probe = document.createElement('task-surface-view') as HTMLElement & { model: unknown; allRows: boolean; updateComplete: Promise<unknown> };
-        probe.model = model;
-        probe.allRows = true;
-        // The page's first render also loads markdown-it and the diff library (dynamic imports; in
-        // this one-file build they are modules to evaluate, not requests); every later one reuses them.
-        const firstStart = performance.now();
-        stage.append(probe);
-        await probe.updateComplete;
-        const firstLoad = performance.now() - firstStart;
-        const styles = [...probe.shadowRoot!.adoptedStyleSheets].map((s) => [...s.cssRules].map((r) => r.cssText).join('\n')).join('\n');
-        const markup = `<style>${styles}</style>${probe.shadowRoot!.innerHTML}`;
-        probe.remove();
-        async function renderer() {
-          const t0 = performance.now();
-          const el = document.createElement('task-surface-view') as typeof probe;
-          el.model = model;
-          el.allRows = true;
-          stage.append(el);
-          await el.updateComplete;
-          await frame();
-          void stage.offsetHeight;
-          const t = performance.now() - t0;
-          el.remove();
-          return t;
-        }
-        async function innerHTML() {
-          const t0 = performance.now();
-          const host = document.createElement('div');
-          stage.append(host);
-          host.attachShadow({ mode: 'open' }).innerHTML = markup;
-          await frame();
-          void stage.offsetHeight;
-          const t = performance.now() - t0;
-          host.remove();
-          return t;
-        }
-        for (let i = 0; i < warmup; i++) { await renderer(); await innerHTML(); }
-        const a: number[] = [];
-        const b: number[] = [];
-        for (let i = 0; i < runs; i++) {
-          b.push(await innerHTML());
-          a.push(await renderer());
-        }
-        return { a, b, firstLoad, nodes: probe.shadowRoot!.querySelectorAll('*').length, bytes: markup.length };
-      }, { model, runs: 40, warmup: 8 });
+      const result = await page.evaluate(
+        async ({ model, runs, warmup }) => {
+          const stage = document.getElementById('stage')!;
+          const frame = () => new Promise((r) => requestAnimationFrame(r));
+          // The baseline's markup: what the renderer produced, serialised (styles included).
+          // Every row of the 200-row table up front (`all-rows`), as in the baseline's markup.
+          const probe = document.createElement('task-surface-view') as HTMLElement & {
+            model: unknown;
+            allRows: boolean;
+            updateComplete: Promise<unknown>;
+          };
+          probe.model = model;
+          probe.allRows = true;
+          // The page's first render also loads markdown-it and the diff library (dynamic imports; in
+          // this one-file build they are modules to evaluate, not requests); every later one reuses them.
+          const firstStart = performance.now();
+          stage.append(probe);
+          await probe.updateComplete;
+          const firstLoad = performance.now() - firstStart;
+          const styles = [...probe.shadowRoot!.adoptedStyleSheets].map((s) => [...s.cssRules].map((r) => r.cssText).join('\n')).join('\n');
+          const markup = `<style>${styles}</style>${probe.shadowRoot!.innerHTML}`;
+          probe.remove();
+          async function renderer() {
+            const t0 = performance.now();
+            const el = document.createElement('task-surface-view') as typeof probe;
+            el.model = model;
+            el.allRows = true;
+            stage.append(el);
+            await el.updateComplete;
+            await frame();
+            void stage.offsetHeight;
+            const t = performance.now() - t0;
+            el.remove();
+            return t;
+          }
+          async function innerHTML() {
+            const t0 = performance.now();
+            const host = document.createElement('div');
+            stage.append(host);
+            host.attachShadow({ mode: 'open' }).innerHTML = markup;
+            await frame();
+            void stage.offsetHeight;
+            const t = performance.now() - t0;
+            host.remove();
+            return t;
+          }
+          for (let i = 0; i < warmup; i++) {
+            await renderer();
+            await innerHTML();
+          }
+          const a: number[] = [];
+          const b: number[] = [];
+          for (let i = 0; i < runs; i++) {
+            b.push(await innerHTML());
+            a.push(await renderer());
+          }
+          return { a, b, firstLoad, nodes: probe.shadowRoot!.querySelectorAll('*').length, bytes: markup.length };
+        },
+        { model, runs: 40, warmup: 8 },
+      );
       const subject = median(result.a);
       const baseline = median(result.b);
-      console.log(`markup ${result.nodes} elements, ${result.bytes} chars; innerHTML ${baseline.toFixed(1)} ms; task-surface-view ${subject.toFixed(1)} ms`);
-      console.log(`ratio first render / innerHTML: ${(subject / baseline).toFixed(2)} (aim ≤ 2.0; a new element each run, lazy modules already loaded)`);
-      console.log(`the page's very first render, loading markdown-it and diff on the way: ${result.firstLoad.toFixed(1)} ms (${(result.firstLoad / baseline).toFixed(2)}x innerHTML)`);
+      console.log(
+        `markup ${result.nodes} elements, ${result.bytes} chars; innerHTML ${baseline.toFixed(1)} ms; task-surface-view ${subject.toFixed(1)} ms`,
+      );
+      console.log(
+        `ratio first render / innerHTML: ${(subject / baseline).toFixed(2)} (aim ≤ 2.0; a new element each run, lazy modules already loaded)`,
+      );
+      console.log(
+        `the page's very first render, loading markdown-it and diff on the way: ${result.firstLoad.toFixed(1)} ms (${(result.firstLoad / baseline).toFixed(2)}x innerHTML)`,
+      );
 
       const mutations = await page.evaluate(async (model) => {
         const TS = (globalThis as unknown as { TS: Record<string, unknown> }).TS;
         void TS;
         const active = { callId: 'call-1', surfaceId: 'sf-1' };
-        const view = { sessionId: 's1', lastSeq: 1, readOnly: false, turn: 'idle', taskSurface: { active }, queue: [], actionCards: { proposals: [], decisions: {} } };
-        const transport = {
-          watchSession(_s: string, listener: (v: unknown) => void) { queueMicrotask(() => listener(view)); return () => {}; },
-          readLog: async () => ({ events: [], hasMore: false, lastSeq: 1 }),
-          taskSurface: { getActive: async () => ({ active: true, ...active, model, pending: null }), submit: async () => ({}), dismiss: async () => ({}) },
-          session: {}, actionCards: {}, dispose() {},
+        const view = {
+          sessionId: 's1',
+          lastSeq: 1,
+          readOnly: false,
+          turn: 'idle',
+          taskSurface: { active },
+          queue: [],
+          actionCards: { proposals: [], decisions: {} },
         };
-        const dock = document.createElement('task-surface-dock') as HTMLElement & { transport: unknown; sessionId: string; draftStorage: null; state: string; updateComplete: Promise<unknown> };
+        const transport = {
+          watchSession(_s: string, listener: (v: unknown) => void) {
+            queueMicrotask(() => listener(view));
+            return () => {};
+          },
+          readLog: async () => ({ events: [], hasMore: false, lastSeq: 1 }),
+          taskSurface: {
+            getActive: async () => ({ active: true, ...active, model, pending: null }),
+            submit: async () => ({}),
+            dismiss: async () => ({}),
+          },
+          session: {},
+          actionCards: {},
+          dispose() {},
+        };
+        const dock = document.createElement('task-surface-dock') as HTMLElement & {
+          transport: unknown;
+          sessionId: string;
+          draftStorage: null;
+          state: string;
+          updateComplete: Promise<unknown>;
+        };
         dock.transport = transport;
         dock.sessionId = 's1';
         dock.draftStorage = null;
@@ -134,7 +199,8 @@ export default {
         input.setSelectionRange(input.value.length, input.value.length);
         const records: MutationRecord[] = [];
         const observer = new MutationObserver((list) => records.push(...list));
-        for (const root of [dock.shadowRoot!, inner.shadowRoot!]) observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+        for (const root of [dock.shadowRoot!, inner.shadowRoot!])
+          observer.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
         (globalThis as unknown as { __done: () => Promise<number> }).__done = async () => {
           await dock.updateComplete;
           await inner.updateComplete;
@@ -158,8 +224,12 @@ export default {
   },
 };
 
-const diffModel = (before: string, after: string): TaskSurfaceModelV1 =>
-  ({ version: 1, title: 'Diff', sections: [{ id: 's', blocks: [{ kind: 'diff', path: 'data.txt', before, after }] }], submit: { label: 'OK' } });
+const diffModel = (before: string, after: string): TaskSurfaceModelV1 => ({
+  version: 1,
+  title: 'Diff',
+  sections: [{ id: 's', blocks: [{ kind: 'diff', path: 'data.txt', before, after }] }],
+  submit: { label: 'OK' },
+});
 
 /**
  * The largest diff the parser accepts, built for the worst case of a line diff: as many lines as
@@ -176,7 +246,12 @@ export function largestDiffModel(): TaskSurfaceModelV1 {
 
 /** 32 diff blocks of 170 lines each, every line changed: each alone within the budget, together far past it. */
 export function manyDiffsModel(): TaskSurfaceModelV1 {
-  const blocks = Array.from({ length: 32 }, (_, i) => ({ kind: 'diff' as const, path: `f${i}.txt`, before: `a${i}\n`.repeat(170), after: `b${i}\n`.repeat(170) }));
+  const blocks = Array.from({ length: 32 }, (_, i) => ({
+    kind: 'diff' as const,
+    path: `f${i}.txt`,
+    before: `a${i}\n`.repeat(170),
+    after: `b${i}\n`.repeat(170),
+  }));
   return { version: 1, title: 'Diffs', sections: [{ id: 's', blocks }], submit: { label: 'OK' } };
 }
 
@@ -193,45 +268,55 @@ async function diffFigures(page: Page): Promise<void> {
   const many = manyDiffsModel();
   const small = diff200Model();
   const bytes = new TextEncoder().encode(JSON.stringify(largest)).length;
-  const result = await page.evaluate(async ({ largest, many, small, runs }) => {
-    const stage = document.getElementById('stage')!;
-    const frame = () => new Promise((r) => requestAnimationFrame(r));
-    async function once(model: unknown) {
-      // A fresh copy each time: the renderer caches a diff per block object.
-      const copy = JSON.parse(JSON.stringify(model));
-      const t0 = performance.now();
-      const el = document.createElement('task-surface-view') as HTMLElement & { model: unknown; updateComplete: Promise<unknown> };
-      el.model = copy;
-      stage.replaceChildren(el);
-      await el.updateComplete;
-      const blocking = performance.now() - t0;
-      await frame();
-      void stage.offsetHeight;
-      const t = performance.now() - t0;
-      const fallback = el.shadowRoot!.querySelector('.diff-note') !== null;
-      el.remove();
-      return { t, blocking, fallback };
-    }
-    for (let i = 0; i < 5; i++) { await once(small); await once(largest); }
-    const a: number[] = [];
-    const b: number[] = [];
-    const c: number[] = [];
-    const blocking: number[] = [];
-    let fallback = false;
-    for (let i = 0; i < runs; i++) {
-      b.push((await once(small)).t);
-      const big = await once(largest);
-      a.push(big.t);
-      blocking.push(big.blocking);
-      fallback = big.fallback;
-      c.push((await once(many)).t);
-    }
-    return { a, b, c, blocking, fallback };
-  }, { largest, many, small, runs: 30 });
+  const result = await page.evaluate(
+    async ({ largest, many, small, runs }) => {
+      const stage = document.getElementById('stage')!;
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      async function once(model: unknown) {
+        // A fresh copy each time: the renderer caches a diff per block object.
+        const copy = JSON.parse(JSON.stringify(model));
+        const t0 = performance.now();
+        const el = document.createElement('task-surface-view') as HTMLElement & { model: unknown; updateComplete: Promise<unknown> };
+        el.model = copy;
+        stage.replaceChildren(el);
+        await el.updateComplete;
+        const blocking = performance.now() - t0;
+        await frame();
+        void stage.offsetHeight;
+        const t = performance.now() - t0;
+        const fallback = el.shadowRoot!.querySelector('.diff-note') !== null;
+        el.remove();
+        return { t, blocking, fallback };
+      }
+      for (let i = 0; i < 5; i++) {
+        await once(small);
+        await once(largest);
+      }
+      const a: number[] = [];
+      const b: number[] = [];
+      const c: number[] = [];
+      const blocking: number[] = [];
+      let fallback = false;
+      for (let i = 0; i < runs; i++) {
+        b.push((await once(small)).t);
+        const big = await once(largest);
+        a.push(big.t);
+        blocking.push(big.blocking);
+        fallback = big.fallback;
+        c.push((await once(many)).t);
+      }
+      return { a, b, c, blocking, fallback };
+    },
+    { largest, many, small, runs: 30 },
+  );
   const subject = median(result.a);
   const baseline = median(result.b);
-  console.log(`largest accepted diff (${bytes} bytes, every line changed${result.fallback ? ', shown as before/after' : ''}) ${subject.toFixed(1)} ms ` +
-    `(render task ${median(result.blocking).toFixed(1)} ms, max ${Math.max(...result.blocking).toFixed(1)} ms); 200-line diff ${baseline.toFixed(1)} ms`);
+  console.log(
+    `largest accepted diff (${bytes} bytes, every line changed${result.fallback ? ', shown as before/after' : ''}) ${subject.toFixed(1)} ms ` +
+      `(render task ${median(result.blocking).toFixed(1)} ms, max ${Math.max(...result.blocking).toFixed(1)} ms); 200-line diff ${baseline.toFixed(1)} ms`,
+  );
   console.log(`ratio largest diff / 200-line diff: ${(subject / baseline).toFixed(2)} (aim ≤ 2.0)`);
-  console.log(`32 diff blocks of 170 changed lines each: ${median(result.c).toFixed(1)} ms, ratio to the 200-line diff ${(median(result.c) / baseline).toFixed(2)}`);
+  console.log(
+    `32 diff blocks of 170 changed lines each: ${median(result.c).toFixed(1)} ms, ratio to the 200-line diff ${(median(result.c) / baseline).toFixed(2)}`,
+  );
 }

@@ -20,7 +20,9 @@ import { cardStrings, isKnownReason, type CardLang, type CardStrings } from './s
 export type ActionCardActedDetail = TaskSurfaceEventDetails['task-surface-card-acted'];
 
 declare global {
-  interface HTMLElementTagNameMap { 'action-card': ActionCard }
+  interface HTMLElementTagNameMap {
+    'action-card': ActionCard;
+  }
 }
 
 /**
@@ -63,7 +65,8 @@ export class ActionCard extends LitElement {
   /** The Host transport; without it, the nearest provided `transportContext`. */
   @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
   @consume({ context: transportContext, subscribe: true })
-  @state() private accessor contextTransport: HostTransport | undefined = undefined;
+  @state()
+  private accessor contextTransport: HostTransport | undefined = undefined;
   /** Language of the chrome and the body: `en` or `zh`. */
   @property({ reflect: true }) override accessor lang: CardLang = 'en';
   /** Level of the card's title heading, 1–6; default 2, fitting a transcript under the page's h1. */
@@ -75,7 +78,9 @@ export class ActionCard extends LitElement {
   @state() private accessor message = '';
   private readonly payloads = new Map<string, JsonValue | undefined>();
   private readonly card = new CardController(this, () => ({
-    transport: this.activeTransport, sessionId: this.sessionId, callId: this.callId,
+    transport: this.activeTransport,
+    sessionId: this.sessionId,
+    callId: this.callId,
   }));
   private releaseBodies: (() => void) | undefined;
   /** A body that loads on first use renders when it lands. */
@@ -129,23 +134,56 @@ export class ActionCard extends LitElement {
     const idle = !busy && phase === 'proposed';
     return html`<article class="base ${settled ? 'settled' : ''}" part="base" aria-labelledby="title" lang=${langTag(this.lang)}>
       <header>
-        ${heading(headingLevel(this.headingLevel, 2), html`<span class="sr-only">${s.suggested} </span><span part="title">${displayText(proposal.title)}</span>`,
-          { id: 'title', className: 'title model-text clamp', title: proposal.title })}
+        ${heading(
+          headingLevel(this.headingLevel, 2),
+          html`<span class="sr-only">${s.suggested} </span><span part="title">${displayText(proposal.title)}</span>`,
+          { id: 'title', className: 'title model-text clamp', title: proposal.title },
+        )}
         ${settled ? nothing : html`<p class="brief model-text clamp" part="brief" dir="auto" title=${proposal.brief}>${displayText(proposal.brief)}</p>`}
       </header>
-      ${settled ? nothing : html`<div class="body" part="body">${body && details?.success ? keyed(`${this.sessionId} ${this.callId}`, body.render(details.data, {
-        lang, phase, data: this.card.decision?.data ?? {}, disabled: busy || settled,
-        setPayload: (verb, payload) => void this.payloads.set(verb, payload),
-      })) : cardBodyLoading(proposal.action) ? html`<p class="loading" role="status">${s.loadingBody}</p>` : html`<p>${s.unsupported}</p>`}</div>`}
-      ${verbs.length === 0 && !notNow ? nothing : html`<div class="actions" part="actions" role="group" aria-label=${s.actions}>
-        ${verbs.map((v) => html`<button type="button" class="button ${v.primary ? 'primary' : ''}" part="action"
-          ?disabled=${busy} @click=${() => this.act(v.verb)}>${v.label[lang] ?? v.label.en}</button>`)}
-        ${notNow ? html`<button type="button" class="button" part="action not-now" ?disabled=${busy}
-          @click=${() => this.act('dismiss')}>${s.notNow}</button>` : nothing}
-      </div>`}
-      <p class="process ${idle ? 'sr-only' : ''}" part="process" role="status" aria-live="polite" tabindex="-1">${idle ? nothing : html`
+      ${
+        settled
+          ? nothing
+          : html`<div class="body" part="body">${
+              body && details?.success
+                ? keyed(
+                    `${this.sessionId} ${this.callId}`,
+                    body.render(details.data, {
+                      lang,
+                      phase,
+                      data: this.card.decision?.data ?? {},
+                      disabled: busy || settled,
+                      setPayload: (verb, payload) => void this.payloads.set(verb, payload),
+                    }),
+                  )
+                : cardBodyLoading(proposal.action)
+                  ? html`<p class="loading" role="status">${s.loadingBody}</p>`
+                  : html`<p>${s.unsupported}</p>`
+            }</div>`
+      }
+      ${
+        verbs.length === 0 && !notNow
+          ? nothing
+          : html`<div class="actions" part="actions" role="group" aria-label=${s.actions}>
+        ${verbs.map(
+          (v) => html`<button type="button" class="button ${v.primary ? 'primary' : ''}" part="action"
+          ?disabled=${busy} @click=${() => this.act(v.verb)}>${v.label[lang] ?? v.label.en}</button>`,
+        )}
+        ${
+          notNow
+            ? html`<button type="button" class="button" part="action not-now" ?disabled=${busy}
+          @click=${() => this.act('dismiss')}>${s.notNow}</button>`
+            : nothing
+        }
+      </div>`
+      }
+      <p class="process ${idle ? 'sr-only' : ''}" part="process" role="status" aria-live="polite" tabindex="-1">${
+        idle
+          ? nothing
+          : html`
         <span class="label">${s.status}</span>
-        <span class="phase">${busy ? s.working : this.phaseLabel(s, body, phase)}</span>`}</p>
+        <span class="phase">${busy ? s.working : this.phaseLabel(s, body, phase)}</span>`
+      }</p>
       ${this.message === '' ? nothing : html`<p class="refusal" role="alert" tabindex="-1">${this.message}</p>`}
     </article>`;
   }
@@ -166,7 +204,10 @@ export class ActionCard extends LitElement {
     try {
       const payload = this.payloads.get(verb);
       result = await transport.actionCards.act({
-        sessionId: this.sessionId as SessionId, callId: this.callId as CallId, verb, ...(payload === undefined ? {} : { payload }),
+        sessionId: this.sessionId as SessionId,
+        callId: this.callId as CallId,
+        verb,
+        ...(payload === undefined ? {} : { payload }),
       });
     } catch (error) {
       result = { status: 'failed', error: error instanceof Error ? error.message : String(error) };

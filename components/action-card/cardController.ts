@@ -20,9 +20,13 @@ export class CardController implements ReactiveController {
     host.addController(this);
   }
 
-  hostConnected(): void { this.sync(); }
+  hostConnected(): void {
+    this.sync();
+  }
 
-  hostDisconnected(): void { this.stop(); }
+  hostDisconnected(): void {
+    this.stop();
+  }
 
   /** Re-subscribes when the transport or session changed; re-picks the card otherwise. */
   sync(): void {

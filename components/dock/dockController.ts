@@ -40,8 +40,12 @@ export class DockController implements ReactiveController {
     host.addController(this);
   }
 
-  hostConnected(): void { this.sync(); }
-  hostDisconnected(): void { this.stop(); }
+  hostConnected(): void {
+    this.sync();
+  }
+  hostDisconnected(): void {
+    this.stop();
+  }
 
   /** Restarts when the transport, session or inspector changed; no-op otherwise. */
   sync(): void {
@@ -52,7 +56,9 @@ export class DockController implements ReactiveController {
     if (next.transport && next.sessionId) this.start(next.transport, next.sessionId, next);
   }
 
-  send(event: Parameters<Actor<typeof dockMachine>['send']>[0]): void { this.actor?.send(event); }
+  send(event: Parameters<Actor<typeof dockMachine>['send']>[0]): void {
+    this.actor?.send(event);
+  }
 
   setValues(values: TaskSurfaceValues): void {
     this.values = values;
@@ -72,13 +78,16 @@ export class DockController implements ReactiveController {
   private start(transport: HostTransport, sessionId: SessionId, config: DockConfig): void {
     this.running = config;
     const drafts = (this.drafts = createDraftStore(config.storage === undefined ? { sessionId } : { sessionId, storage: config.storage }));
-    const actor = (this.actor = createActor(dockMachine.provide({
-      actors: {
-        getActive: fromPromise(({ input }) => transport.taskSurface.getActive(input)),
-        submit: fromPromise(({ input }) => transport.taskSurface.submit(input)),
-        dismiss: fromPromise(({ input }) => transport.taskSurface.dismiss(input)),
-      },
-    }), { input: { sessionId }, ...(config.inspect ? { inspect: config.inspect } : {}) }));
+    const actor = (this.actor = createActor(
+      dockMachine.provide({
+        actors: {
+          getActive: fromPromise(({ input }) => transport.taskSurface.getActive(input)),
+          submit: fromPromise(({ input }) => transport.taskSurface.submit(input)),
+          dismiss: fromPromise(({ input }) => transport.taskSurface.dismiss(input)),
+        },
+      }),
+      { input: { sessionId }, ...(config.inspect ? { inspect: config.inspect } : {}) },
+    ));
     const sub = actor.subscribe((snapshot) => {
       this.snapshot = snapshot;
       const { active, model } = snapshot.context;
@@ -95,7 +104,12 @@ export class DockController implements ReactiveController {
       this.onEmitted(event);
     });
     actor.start();
-    this.release.push(() => sub.unsubscribe(), () => emitted.unsubscribe(), () => actor.stop(), () => drafts.dispose());
+    this.release.push(
+      () => sub.unsubscribe(),
+      () => emitted.unsubscribe(),
+      () => actor.stop(),
+      () => drafts.dispose(),
+    );
     try {
       const unwatch = transport.watchSession(sessionId, (view) => this.onView(view));
       this.release.unshift(unwatch);

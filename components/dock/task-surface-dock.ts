@@ -102,7 +102,12 @@ export class TaskSurfaceDock extends LitElement {
 
   private readonly dock = new DockController(
     this,
-    () => ({ transport: this.transport ?? this.contextTransport, sessionId: this.sessionId, inspect: this.inspect, ...(this.draftStorage !== undefined ? { storage: this.draftStorage } : {}) }),
+    () => ({
+      transport: this.transport ?? this.contextTransport,
+      sessionId: this.sessionId,
+      inspect: this.inspect,
+      ...(this.draftStorage !== undefined ? { storage: this.draftStorage } : {}),
+    }),
     (event) => this.onEmitted(event),
   );
 
@@ -120,7 +125,13 @@ export class TaskSurfaceDock extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('transport') || changed.has('sessionId') || changed.has('inspect') || changed.has('contextTransport' as keyof TaskSurfaceDock)) this.dock.sync();
+    if (
+      changed.has('transport') ||
+      changed.has('sessionId') ||
+      changed.has('inspect') ||
+      changed.has('contextTransport' as keyof TaskSurfaceDock)
+    )
+      this.dock.sync();
     const surfaceId = this.dock.snapshot?.context.active?.surfaceId;
     if (surfaceId !== this.openedFor) {
       this.openedFor = surfaceId;
@@ -156,8 +167,12 @@ export class TaskSurfaceDock extends LitElement {
       <div class="header" part="header">
         <h2 class="title" id="title" part="title" tabindex="-1" dir="auto" title=${model.title}>${model.title}</h2>
         <div class="tools">
-          ${hasContext ? html`<button type="button" class="button ghost" part="details" aria-expanded=${this.detailsHidden ? 'false' : 'true'}
-            ?hidden=${collapsed} @click=${this.onDetails}>${this.detailsHidden ? s.dock.showDetails : s.dock.hideDetails}</button>` : nothing}
+          ${
+            hasContext
+              ? html`<button type="button" class="button ghost" part="details" aria-expanded=${this.detailsHidden ? 'false' : 'true'}
+            ?hidden=${collapsed} @click=${this.onDetails}>${this.detailsHidden ? s.dock.showDetails : s.dock.hideDetails}</button>`
+              : nothing
+          }
           <button type="button" class="button ghost" part="size" aria-pressed=${this.fullHeight ? 'true' : 'false'} ?hidden=${collapsed}
             @click=${this.onFullHeight}>${s.dock.fullHeight}</button>
           <button type="button" class="button ghost" part="collapse" aria-expanded=${collapsed ? 'false' : 'true'} aria-controls="body"
@@ -169,12 +184,14 @@ export class TaskSurfaceDock extends LitElement {
           exportparts="base:view-base, context:view-context, header:view-header, section:view-section, block:view-block, fields:view-fields, field:view-field, actions:view-actions, submit:view-submit"
           .model=${model} .values=${this.dock.values} ?disabled=${locked} hide-title lang=${this.lang} theme=${this.theme ?? nothing}
           @task-surface-value-change=${this.onValueChange} @task-surface-submit=${this.onSubmit}>
-          <div slot="note" class="note" part="note">${this.noteOpen
-            ? html`<label class="note-label" for="note">${s.dock.noteLabel}</label>
+          <div slot="note" class="note" part="note">${
+            this.noteOpen
+              ? html`<label class="note-label" for="note">${s.dock.noteLabel}</label>
               <textarea id="note" part="note-input" rows="2" aria-describedby="note-hint" .value=${live(this.dock.note)} ?disabled=${locked}
                 @input=${this.onNoteInput}></textarea>
               <p class="note-hint" id="note-hint">${s.dock.noteHint}</p>`
-            : html`<button type="button" class="button ghost" part="note-toggle" ?disabled=${locked} @click=${this.onAddNote}>${s.dock.addNote}</button>`}</div>
+              : html`<button type="button" class="button ghost" part="note-toggle" ?disabled=${locked} @click=${this.onAddNote}>${s.dock.addNote}</button>`
+          }</div>
           <button slot="actions" type="button" class="button" part="dismiss" ?disabled=${locked} @click=${this.onDismiss}>${s.dismiss}</button>
         </task-surface-view>
       </div>
@@ -189,15 +206,20 @@ export class TaskSurfaceDock extends LitElement {
     const s = strings(this.lang);
     const { rejection, phase, collapsed } = snapshot.context;
     switch (this.state) {
-      case 'submitting': return s.submitting;
-      case 'dismissing': return s.dismissing;
-      case 'retrying': return rejection?.reason === 'transport' ? s.dock.verifying : s.dock.retrying;
-      case 'loading': return rejection?.reason === 'transport' ? s.dock.verifying : phase ? s.pending[phase] : '';
-      case 'pending': return s.pending[phase ?? 'queued'];
+      case 'submitting':
+        return s.submitting;
+      case 'dismissing':
+        return s.dismissing;
+      case 'retrying':
+        return rejection?.reason === 'transport' ? s.dock.verifying : s.dock.retrying;
+      case 'loading':
+        return rejection?.reason === 'transport' ? s.dock.verifying : phase ? s.pending[phase] : '';
+      case 'pending':
+        return s.pending[phase ?? 'queued'];
       case 'rejected':
         if (rejection) {
           return rejection.action === 'dismiss'
-            ? s.dismissRejected[rejection.reason as keyof typeof s.dismissRejected] ?? s.rejected[rejection.reason]
+            ? (s.dismissRejected[rejection.reason as keyof typeof s.dismissRejected] ?? s.rejected[rejection.reason])
             : s.rejected[rejection.reason];
         }
     }
@@ -257,8 +279,12 @@ export class TaskSurfaceDock extends LitElement {
     emit(this, 'task-surface-collapse-change', { collapsed });
   };
 
-  private onFullHeight = (): void => { this.fullHeight = !this.fullHeight; };
-  private onDetails = (): void => { this.detailsHidden = !this.detailsHidden; };
+  private onFullHeight = (): void => {
+    this.fullHeight = !this.fullHeight;
+  };
+  private onDetails = (): void => {
+    this.detailsHidden = !this.detailsHidden;
+  };
 
   /** `submissionLimit` when it is a positive number; the default otherwise (a typo must not block or unbound sending). */
   private get limit(): number {
@@ -338,5 +364,7 @@ export class TaskSurfaceDock extends LitElement {
 if (!customElements.get('task-surface-dock')) customElements.define('task-surface-dock', TaskSurfaceDock);
 
 declare global {
-  interface HTMLElementTagNameMap { 'task-surface-dock': TaskSurfaceDock }
+  interface HTMLElementTagNameMap {
+    'task-surface-dock': TaskSurfaceDock;
+  }
 }

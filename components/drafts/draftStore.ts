@@ -2,7 +2,11 @@ import { createStore } from '@xstate/store';
 import type { SessionId, TaskSurfaceValues } from '../../protocol/index.js';
 
 /** One surface's unsubmitted values (and note, when there is one) and when they last changed. */
-export interface Draft { values: TaskSurfaceValues; note?: string; at: number }
+export interface Draft {
+  values: TaskSurfaceValues;
+  note?: string;
+  at: number;
+}
 
 export interface DraftStoreOptions {
   sessionId: SessionId;
@@ -38,7 +42,8 @@ function load(storage: DraftStoreOptions['storage'], key: string): Record<string
     for (const [surfaceId, draft] of Object.entries(parsed as Record<string, unknown>)) {
       const d = draft as Partial<Draft> | null;
       if (d && typeof d.values === 'object' && d.values !== null && !Array.isArray(d.values) && typeof d.at === 'number') {
-        drafts[surfaceId] = typeof d.note === 'string' && d.note !== '' ? { values: d.values, note: d.note, at: d.at } : { values: d.values, at: d.at };
+        drafts[surfaceId] =
+          typeof d.note === 'string' && d.note !== '' ? { values: d.values, note: d.note, at: d.at } : { values: d.values, at: d.at };
       }
     }
     return drafts;
@@ -66,7 +71,9 @@ export function createDraftStore(options: DraftStoreOptions) {
         if (bytesOf(draft) > maxDraft) return context;
         const drafts = { ...context.drafts, [event.surfaceId]: draft };
         // Evict the oldest other drafts until the session fits its bound.
-        const others = Object.keys(drafts).filter((id) => id !== event.surfaceId).sort((a, b) => drafts[a]!.at - drafts[b]!.at);
+        const others = Object.keys(drafts)
+          .filter((id) => id !== event.surfaceId)
+          .sort((a, b) => drafts[a]!.at - drafts[b]!.at);
         while (bytesOf(drafts) > maxSession && others.length) delete drafts[others.shift()!];
         return { drafts };
       },

@@ -28,7 +28,8 @@ export const en = {
   moveItemUp: (label: string) => `Move ${label} up`,
   moveItemDown: (label: string) => `Move ${label} down`,
   /** Keys are joined with U+2060 (word joiner) so "Alt+↑/↓" never breaks across lines. */
-  orderHint: 'Drag an item by its handle or use its arrow buttons. With the keyboard, press Alt+\u2060↑\u2060/\u2060↓ to move the focused item.',
+  orderHint:
+    'Drag an item by its handle or use its arrow buttons. With the keyboard, press Alt+\u2060↑\u2060/\u2060↓ to move the focused item.',
   moved: (label: string, position: number, total: number) => `Moved ${label} to position ${position} of ${total}.`,
   cannotMove: (label: string, position: number, total: number) => `${label} is already at position ${position} of ${total}.`,
   contextRegion: 'Details',
@@ -48,7 +49,8 @@ export const en = {
     removeNote: 'Hide the note',
     noteLabel: 'Note for the agent (optional)',
     noteHint: 'Sent with your answers.',
-    tooLarge: (used: number, limit: number) => `Your answers and note are too long to send (${used} of ${limit} bytes). Shorten them and try again.`,
+    tooLarge: (used: number, limit: number) =>
+      `Your answers and note are too long to send (${used} of ${limit} bytes). Shorten them and try again.`,
   },
   loading: 'Loading the task…',
   submitting: 'Sending…',
@@ -80,7 +82,9 @@ export const en = {
     actions: 'Card actions',
     status: 'Status:',
     working: 'Working…',
-    phase: { proposed: 'Not started', dismissed: 'Dismissed', replaced: 'Replaced by a newer suggestion' } as Partial<Record<string, string>>,
+    phase: { proposed: 'Not started', dismissed: 'Dismissed', replaced: 'Replaced by a newer suggestion' } as Partial<
+      Record<string, string>
+    >,
     /** The service's own refusal reasons (`ActRefusalReason`); anything else reads as `unavailable`. */
     reason: {
       closing: 'The agent is shutting down. Try again in a moment.',

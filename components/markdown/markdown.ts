@@ -99,48 +99,71 @@ function walk(tokens: Token[], i: number, ctx: Ctx): [Part[], number] {
 
 function element(token: Token, c: Part[], ctx: Ctx): Part | Part[] {
   switch (token.type) {
-    case 'paragraph_open': return token.hidden ? c : html`<p dir="auto">${c}</p>`;
-    case 'heading_open': return heading(headingLevelOf(token, ctx), c);
-    case 'bullet_list_open': return html`<ul>${c}</ul>`;
+    case 'paragraph_open':
+      return token.hidden ? c : html`<p dir="auto">${c}</p>`;
+    case 'heading_open':
+      return heading(headingLevelOf(token, ctx), c);
+    case 'bullet_list_open':
+      return html`<ul>${c}</ul>`;
     case 'ordered_list_open': {
       const start = Number(token.attrGet('start') ?? 1);
       return html`<ol start=${Number.isFinite(start) ? start : 1}>${c}</ol>`;
     }
-    case 'list_item_open': return html`<li dir="auto">${c}</li>`;
-    case 'blockquote_open': return html`<blockquote dir="auto">${c}</blockquote>`;
-    case 'table_open': return html`<div class="md-table"><table>${c}</table></div>`;
-    case 'thead_open': return html`<thead>${c}</thead>`;
-    case 'tbody_open': return html`<tbody>${c}</tbody>`;
-    case 'tr_open': return html`<tr>${c}</tr>`;
-    case 'th_open': return html`<th scope="col" dir="auto">${c}</th>`;
-    case 'td_open': return html`<td dir="auto">${c}</td>`;
-    case 'strong_open': return html`<strong>${c}</strong>`;
-    case 'em_open': return html`<em>${c}</em>`;
-    case 's_open': return html`<s>${c}</s>`;
+    case 'list_item_open':
+      return html`<li dir="auto">${c}</li>`;
+    case 'blockquote_open':
+      return html`<blockquote dir="auto">${c}</blockquote>`;
+    case 'table_open':
+      return html`<div class="md-table"><table>${c}</table></div>`;
+    case 'thead_open':
+      return html`<thead>${c}</thead>`;
+    case 'tbody_open':
+      return html`<tbody>${c}</tbody>`;
+    case 'tr_open':
+      return html`<tr>${c}</tr>`;
+    case 'th_open':
+      return html`<th scope="col" dir="auto">${c}</th>`;
+    case 'td_open':
+      return html`<td dir="auto">${c}</td>`;
+    case 'strong_open':
+      return html`<strong>${c}</strong>`;
+    case 'em_open':
+      return html`<em>${c}</em>`;
+    case 's_open':
+      return html`<s>${c}</s>`;
     case 'link_open': {
       const href = safeHttpUrl(String(token.attrGet('href') ?? ''));
       return href === null ? c : html`<a href=${href} target="_blank" rel="noopener noreferrer" referrerpolicy="no-referrer">${c}</a>`;
     }
-    default: return c; // an element outside the allowed set keeps only its text
+    default:
+      return c; // an element outside the allowed set keeps only its text
   }
 }
 
 function leaf(token: Token, ctx: Ctx): Part | Part[] {
   switch (token.type) {
-    case 'inline': return walk(token.children ?? [], 0, ctx)[0];
-    case 'text': return displayText(token.content);
-    case 'softbreak': return '\n';
-    case 'hardbreak': return html`<br />`;
-    case 'code_inline': return html`<code>${displayText(token.content)}</code>`;
+    case 'inline':
+      return walk(token.children ?? [], 0, ctx)[0];
+    case 'text':
+      return displayText(token.content);
+    case 'softbreak':
+      return '\n';
+    case 'hardbreak':
+      return html`<br />`;
+    case 'code_inline':
+      return html`<code>${displayText(token.content)}</code>`;
     case 'fence':
-    case 'code_block': return html`<pre><code>${token.content}</code></pre>`;
-    case 'hr': return html`<hr />`;
+    case 'code_block':
+      return html`<pre><code>${token.content}</code></pre>`;
+    case 'hr':
+      return html`<hr />`;
     case 'image': {
       const alt = plainText(token.children ?? []);
       const src = ctx.remoteImages === 'render' ? safeHttpUrl(String(token.attrGet('src') ?? '')) : null;
       return src === null ? alt : html`<img src=${src} alt=${alt} loading="lazy" referrerpolicy="no-referrer" />`;
     }
-    default: return token.content; // html_inline / html_block (never produced with html: false) stay text
+    default:
+      return token.content; // html_inline / html_block (never produced with html: false) stay text
   }
 }
 

@@ -16,7 +16,11 @@ import { markdownStyles } from './markdown.styles.js';
  */
 export class TaskSurfaceMarkdown extends LitElement {
   // Text takes the page's colour (markdown sits inside the page's own bubbles); links and code use the theme.
-  static override styles = [themeStyles, markdownStyles, css`:host { display: block; min-width: 0; color: var(--task-surface-fg, inherit); }`];
+  static override styles = [
+    themeStyles,
+    markdownStyles,
+    css`:host { display: block; min-width: 0; color: var(--task-surface-fg, inherit); }`,
+  ];
 
   /** The markdown source. */
   @property() accessor text = '';
@@ -45,5 +49,7 @@ export class TaskSurfaceMarkdown extends LitElement {
 if (!customElements.get('task-surface-markdown')) customElements.define('task-surface-markdown', TaskSurfaceMarkdown);
 
 declare global {
-  interface HTMLElementTagNameMap { 'task-surface-markdown': TaskSurfaceMarkdown }
+  interface HTMLElementTagNameMap {
+    'task-surface-markdown': TaskSurfaceMarkdown;
+  }
 }

@@ -1,5 +1,10 @@
 import type {
-  ActResult, MessageId, SubmitTaskSurfaceRejection, TaskSurfaceFieldValue, TaskSurfaceId, TaskSurfaceSubmissionId,
+  ActResult,
+  MessageId,
+  SubmitTaskSurfaceRejection,
+  TaskSurfaceFieldValue,
+  TaskSurfaceId,
+  TaskSurfaceSubmissionId,
   TaskSurfaceValues,
 } from '../../protocol/index.js';
 
@@ -48,7 +53,10 @@ declare global {
  * `preventDefault()` on a cancelable event.
  */
 export function emit<K extends TaskSurfaceEventName>(
-  target: EventTarget, name: K, detail: TaskSurfaceEventDetails[K], options: { cancelable?: boolean } = {},
+  target: EventTarget,
+  name: K,
+  detail: TaskSurfaceEventDetails[K],
+  options: { cancelable?: boolean } = {},
 ): boolean {
   return target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable: options.cancelable ?? false }));
 }

@@ -83,8 +83,12 @@ export class LazyModulesController implements ReactiveController {
     this.#host = host;
     host.addController(this);
   }
-  hostConnected(): void { listeners.add(this.#listener); }
-  hostDisconnected(): void { listeners.delete(this.#listener); }
+  hostConnected(): void {
+    listeners.add(this.#listener);
+  }
+  hostDisconnected(): void {
+    listeners.delete(this.#listener);
+  }
 }
 
 /**

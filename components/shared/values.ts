@@ -3,11 +3,16 @@ import type { TaskSurfaceField, TaskSurfaceFieldValue, TaskSurfaceModelV1, TaskS
 /** The value a field starts with: its `initial`, or the kind's empty value (order: the options' order). */
 export function initialValueOf(field: TaskSurfaceField): TaskSurfaceFieldValue | undefined {
   switch (field.kind) {
-    case 'text': return field.initial ?? '';
-    case 'choice': return field.initial;
-    case 'multi-choice': return field.initial ?? [];
-    case 'toggle': return field.initial ?? false;
-    case 'order': return field.initial ?? field.options.map((o) => o.id);
+    case 'text':
+      return field.initial ?? '';
+    case 'choice':
+      return field.initial;
+    case 'multi-choice':
+      return field.initial ?? [];
+    case 'toggle':
+      return field.initial ?? false;
+    case 'order':
+      return field.initial ?? field.options.map((o) => o.id);
   }
 }
 
@@ -33,9 +38,15 @@ export function mergeDraft(model: TaskSurfaceModelV1, draft: TaskSurfaceValues |
     if (value === undefined) continue;
     const ids = 'options' in field ? new Set(field.options.map((o) => o.id)) : undefined;
     switch (field.kind) {
-      case 'text': if (typeof value === 'string') values[field.id] = value; break;
-      case 'toggle': if (typeof value === 'boolean') values[field.id] = value; break;
-      case 'choice': if (typeof value === 'string' && ids!.has(value)) values[field.id] = value; break;
+      case 'text':
+        if (typeof value === 'string') values[field.id] = value;
+        break;
+      case 'toggle':
+        if (typeof value === 'boolean') values[field.id] = value;
+        break;
+      case 'choice':
+        if (typeof value === 'string' && ids!.has(value)) values[field.id] = value;
+        break;
       case 'multi-choice':
         if (Array.isArray(value) && value.every((v) => ids!.has(v))) values[field.id] = [...new Set(value)];
         break;

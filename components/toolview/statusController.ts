@@ -25,12 +25,19 @@ export class StatusController implements ReactiveController {
   private activeId: string | null | undefined;
   private failed = false;
 
-  constructor(private readonly host: ReactiveControllerHost & { isConnected: boolean }, private readonly target: () => StatusTarget) {
+  constructor(
+    private readonly host: ReactiveControllerHost & { isConnected: boolean },
+    private readonly target: () => StatusTarget,
+  ) {
     host.addController(this);
   }
 
-  hostConnected(): void { this.sync(); }
-  hostDisconnected(): void { this.stop(); }
+  hostConnected(): void {
+    this.sync();
+  }
+  hostDisconnected(): void {
+    this.stop();
+  }
 
   /** Starts, restarts or keeps the watch for the current transport, session and surface. */
   sync(): void {
@@ -49,7 +56,9 @@ export class StatusController implements ReactiveController {
         const generation = ++this.generation;
         if (active === surfaceId) return this.set({ status: 'open' });
         transport.taskSurface.getOutcome({ sessionId, surfaceId }).then(
-          (outcome) => { if (generation === this.generation) this.set(surfaceOutcomeOf(outcome)); },
+          (outcome) => {
+            if (generation === this.generation) this.set(surfaceOutcomeOf(outcome));
+          },
           () => {
             if (generation !== this.generation) return;
             this.failed = true;

@@ -15,8 +15,11 @@ export interface SurfaceOutcome {
 /** The row's status for the Host's answer to `taskSurface.getOutcome`. */
 export function surfaceOutcomeOf(outcome: TaskSurfaceOutcome): SurfaceOutcome {
   switch (outcome.status) {
-    case 'submitted': return { status: 'submitted', values: outcome.values as TaskSurfaceValues };
-    case 'unknown': return { status: 'closed' };
-    default: return { status: outcome.status };
+    case 'submitted':
+      return { status: 'submitted', values: outcome.values as TaskSurfaceValues };
+    case 'unknown':
+      return { status: 'closed' };
+    default:
+      return { status: outcome.status };
   }
 }

@@ -68,7 +68,10 @@ export class TaskSurfaceToolview extends LitElement {
 
   private parsed: { surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel } | null = null;
   private readonly statusWatch = new StatusController(this, () => ({
-    transport: this.transport ?? this.contextTransport, sessionId: this.sessionId, surfaceId: this.parsed?.surfaceId, enabled: !this.status,
+    transport: this.transport ?? this.contextTransport,
+    sessionId: this.sessionId,
+    surfaceId: this.parsed?.surfaceId,
+    enabled: !this.status,
   }));
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -105,7 +108,9 @@ export class TaskSurfaceToolview extends LitElement {
     return html`<div class="base" part="base" lang=${langTag(this.lang)}>
       ${summary}
       <button type="button" class="button toggle" part="toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls="replay"
-        @click=${() => { this.expanded = !this.expanded; }}>${this.expanded ? s.hideReplay : s.showReplay}</button>
+        @click=${() => {
+          this.expanded = !this.expanded;
+        }}>${this.expanded ? s.hideReplay : s.showReplay}</button>
       <div id="replay" class="replay" part="replay" ?hidden=${!this.expanded}>
         ${this.expanded ? html`<task-surface-view part="view" exportparts=${VIEW_PARTS} readonly hide-title heading-level=${Math.max(1, headingLevel(this.headingLevel, 2) - 1)} .model=${parsed.model} .values=${values} lang=${this.lang} theme=${this.theme ?? nothing}></task-surface-view>` : nothing}
       </div>
@@ -115,11 +120,15 @@ export class TaskSurfaceToolview extends LitElement {
 
 /** Limits from the meta (positive integers only; anything else is the default). */
 function limitsOf(value: unknown): Partial<TaskSurfaceLimits> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? effectiveLimits(value as Partial<TaskSurfaceLimits>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? effectiveLimits(value as Partial<TaskSurfaceLimits>)
+    : undefined;
 }
 
 if (!customElements.get('task-surface-toolview')) customElements.define('task-surface-toolview', TaskSurfaceToolview);
 
 declare global {
-  interface HTMLElementTagNameMap { 'task-surface-toolview': TaskSurfaceToolview }
+  interface HTMLElementTagNameMap {
+    'task-surface-toolview': TaskSurfaceToolview;
+  }
 }

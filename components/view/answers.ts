@@ -14,7 +14,10 @@ export function renderAnswer(field: TaskSurfaceField, value: TaskSurfaceFieldVal
   let body: TemplateResult | string;
   switch (field.kind) {
     case 'text':
-      body = typeof value === 'string' && /\S/.test(value) ? html`<span class="answer-text model-text" dir="auto">${displayText(value)}</span>` : s.noAnswer;
+      body =
+        typeof value === 'string' && /\S/.test(value)
+          ? html`<span class="answer-text model-text" dir="auto">${displayText(value)}</span>`
+          : s.noAnswer;
       break;
     case 'toggle':
       body = value === true ? s.on : s.off;

@@ -26,18 +26,28 @@ export interface BlockContext {
 /** One content block. Markdown always renders with `remoteImages: 'alt-only'`. */
 export function renderBlock(block: TaskSurfaceBlock, key: string, ctx: BlockContext): TemplateResult {
   switch (block.kind) {
-    case 'markdown': return html`<div class="block md" part="block markdown">${renderMarkdown(block.text, { remoteImages: 'alt-only', headingOffset: ctx.headingOffset })}</div>`;
-    case 'metrics': return metrics(block);
-    case 'table': return table(block, key, ctx);
-    case 'diff': return diff(block, key, ctx);
-    case 'notice': return notice(block, ctx);
+    case 'markdown':
+      return html`<div class="block md" part="block markdown">${renderMarkdown(block.text, { remoteImages: 'alt-only', headingOffset: ctx.headingOffset })}</div>`;
+    case 'metrics':
+      return metrics(block);
+    case 'table':
+      return table(block, key, ctx);
+    case 'diff':
+      return diff(block, key, ctx);
+    case 'notice':
+      return notice(block, ctx);
   }
 }
 
 function metrics(block: MetricsBlock): TemplateResult {
-  return html`<dl class="block metrics" part="block metrics">${block.items.map((item) => html`
-    <div class="metric"><dt class="model-text clamp" dir="auto" title=${item.label}>${displayText(item.label)}</dt><dd class="metric-value model-text clamp" dir="auto" title=${item.value}>${displayText(item.value)}</dd>${item.detail
-      ? html`<dd class="metric-detail model-text clamp" dir="auto" title=${item.detail}>${displayText(item.detail)}</dd>` : nothing}</div>`)}</dl>`;
+  return html`<dl class="block metrics" part="block metrics">${block.items.map(
+    (item) => html`
+    <div class="metric"><dt class="model-text clamp" dir="auto" title=${item.label}>${displayText(item.label)}</dt><dd class="metric-value model-text clamp" dir="auto" title=${item.value}>${displayText(item.value)}</dd>${
+      item.detail
+        ? html`<dd class="metric-detail model-text clamp" dir="auto" title=${item.detail}>${displayText(item.detail)}</dd>`
+        : nothing
+    }</div>`,
+  )}</dl>`;
 }
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
@@ -48,7 +58,8 @@ function formatNumber(value: number, lang: string): string {
 }
 
 function cell(value: TableCell | undefined, ctx: BlockContext): TemplateResult | string {
-  if (value === null || value === undefined) return html`<span class="null" aria-hidden="true">—</span><span class="sr-only">${ctx.s.empty}</span>`;
+  if (value === null || value === undefined)
+    return html`<span class="null" aria-hidden="true">—</span><span class="sr-only">${ctx.s.empty}</span>`;
   if (typeof value === 'number') return formatNumber(value, ctx.lang);
   if (typeof value === 'boolean') return value ? ctx.s.yes : ctx.s.no;
   return html`<span class="model-text" dir="auto">${displayText(value)}</span>`;
@@ -59,7 +70,9 @@ function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResul
   const all = ctx.allRows || ctx.expanded.has(key) || total <= TABLE_INITIAL_ROWS;
   const rows = all ? block.rows : block.rows.slice(0, TABLE_INITIAL_ROWS);
   const revealAt = ctx.expanded.has(key) && total > TABLE_INITIAL_ROWS ? TABLE_INITIAL_ROWS : -1;
-  const numeric = block.columns.map((c) => block.rows.length > 0 && block.rows.every((r) => typeof r[c.id] === 'number' || r[c.id] === null || r[c.id] === undefined));
+  const numeric = block.columns.map(
+    (c) => block.rows.length > 0 && block.rows.every((r) => typeof r[c.id] === 'number' || r[c.id] === null || r[c.id] === undefined),
+  );
   return html`<div class="block table-block" part="block table">
     <div class="table-scroll" role="group" tabindex="0" aria-label=${ctx.s.tableRegion(total)}>
       <table>
@@ -67,8 +80,12 @@ function table(block: TableBlock, key: string, ctx: BlockContext): TemplateResul
         <tbody>${rows.map((row, r) => html`<tr tabindex=${r === revealAt ? '-1' : nothing} data-reveal=${r === revealAt ? key : nothing}>${block.columns.map((c, i) => html`<td class=${numeric[i] ? 'num' : ''}>${cell(row[c.id], ctx)}</td>`)}</tr>`)}</tbody>
       </table>
     </div>
-    ${all ? nothing : html`<div class="table-more"><span role="status">${ctx.s.showingRows(rows.length, total)}</span>
-      <button type="button" class="button" @click=${() => ctx.expand(key)}>${ctx.s.showAllRows(total)}</button></div>`}
+    ${
+      all
+        ? nothing
+        : html`<div class="table-more"><span role="status">${ctx.s.showingRows(rows.length, total)}</span>
+      <button type="button" class="button" @click=${() => ctx.expand(key)}>${ctx.s.showAllRows(total)}</button></div>`
+    }
   </div>`;
 }
 
@@ -83,11 +100,19 @@ function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult 
       ${block.path ? html`<code class="diff-path model-text clamp" dir="auto" title=${block.path}>${displayText(visibleControls(block.path))}</code>` : nothing}
       ${block.before === null ? html`<span class="badge">${ctx.s.newFile}</span>` : nothing}
       ${block.language ? html`<span class="badge model-text clamp" dir="auto" title=${block.language}>${displayText(block.language)}</span>` : nothing}
-      <span class="diff-counts">${view.kind !== 'patch' ? ctx.s.diffSizes(count(view.before.length), count(view.after.length))
-        : view.lines.length ? ctx.s.diffCounts(count(view.added), count(view.removed)) : ctx.s.noChanges}</span>
+      <span class="diff-counts">${
+        view.kind !== 'patch'
+          ? ctx.s.diffSizes(count(view.before.length), count(view.after.length))
+          : view.lines.length
+            ? ctx.s.diffCounts(count(view.added), count(view.removed))
+            : ctx.s.noChanges
+      }</span>
     </figcaption>`;
-  const more = total > shown ? html`<div class="table-more"><span>${ctx.s.showingLines(count(shown), count(total))}</span>
-      <button type="button" class="button" @click=${() => ctx.expand(key)}>${ctx.s.showMoreLines(count(Math.min(DIFF_PAGE_LINES, total - shown)))}</button></div>` : nothing;
+  const more =
+    total > shown
+      ? html`<div class="table-more"><span>${ctx.s.showingLines(count(shown), count(total))}</span>
+      <button type="button" class="button" @click=${() => ctx.expand(key)}>${ctx.s.showMoreLines(count(Math.min(DIFF_PAGE_LINES, total - shown)))}</button></div>`
+      : nothing;
   // The first line of the page just revealed takes focus (the button may be gone).
   const firstNew = pages > 1 ? (pages - 1) * DIFF_PAGE_LINES : -1;
   if (view.kind !== 'patch') {
@@ -109,8 +134,10 @@ const plainLine = (text: string): DiffLine => ({ kind: 'ctx', text });
 
 /** Runs of diff lines as elements; the run that starts the page just revealed takes focus. */
 function runsOf(runs: DiffRun[], firstNew: number, key: string): TemplateResult[] {
-  return runs.map((run) => html`<span class=${run.kind} tabindex=${run.start === firstNew ? '-1' : nothing}
-    data-reveal=${run.start === firstNew ? key : nothing}>${run.text}</span>`);
+  return runs.map(
+    (run) => html`<span class=${run.kind} tabindex=${run.start === firstNew ? '-1' : nothing}
+    data-reveal=${run.start === firstNew ? key : nothing}>${run.text}</span>`,
+  );
 }
 
 function notice(block: NoticeBlock, ctx: BlockContext): TemplateResult {

@@ -31,18 +31,23 @@ export const DIFF_TIMEOUT_MS = 100;
 export const DIFF_PAGE_LINES = 200;
 
 export type DiffLineKind = 'add' | 'del' | 'ctx' | 'hunk';
-export interface DiffLine { kind: DiffLineKind; text: string }
+export interface DiffLine {
+  kind: DiffLineKind;
+  text: string;
+}
 
 /**
  * A compared diff; or the fallback: the plain texts, because comparing would cost too much; or,
  * while the diff library is still loading, the plain texts as a placeholder (`loading`).
  */
 export type DiffView =
-  | { kind: 'patch'; lines: DiffLine[]; added: number; removed: number }
-  | { kind: 'plain' | 'loading'; before: string[]; after: string[] };
+  { kind: 'patch'; lines: DiffLine[]; added: number; removed: number } | { kind: 'plain' | 'loading'; before: string[]; after: string[] };
 
 /** What the diff blocks of one model share the budget with: their count and their lines together. */
-export interface DiffShare { blocks: number; lines: number }
+export interface DiffShare {
+  blocks: number;
+  lines: number;
+}
 
 const cache = new WeakMap<DiffBlock, DiffView>();
 const shares = new WeakMap<object, DiffShare>();
@@ -95,7 +100,12 @@ function compute(block: DiffBlock, share: DiffShare): DiffView {
   const after = splitLines(block.after);
   if (block.before === null) {
     if (after.length === 0) return { kind: 'patch', lines: [], added: 0, removed: 0 };
-    return { kind: 'patch', lines: [{ kind: 'hunk', text: `@@ -0,0 +1,${after.length} @@` }, ...after.map((l) => ({ kind: 'add' as const, text: `+${l}` }))], added: after.length, removed: 0 };
+    return {
+      kind: 'patch',
+      lines: [{ kind: 'hunk', text: `@@ -0,0 +1,${after.length} @@` }, ...after.map((l) => ({ kind: 'add' as const, text: `+${l}` }))],
+      added: after.length,
+      removed: 0,
+    };
   }
   const before = splitLines(block.before);
   const library = diffLibrary.get();
@@ -104,14 +114,18 @@ function compute(block: DiffBlock, share: DiffShare): DiffView {
   let head = 0;
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
-  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail])
+    tail++;
   const keepHead = Math.max(0, head - 3);
   const keepTail = Math.max(0, tail - 3);
   const oldMid = before.slice(keepHead, before.length - keepTail);
   const newMid = after.slice(keepHead, after.length - keepTail);
   const size = Math.max(1, oldMid.length + newMid.length);
   const blocks = Math.max(1, share.blocks);
-  const maxEditLength = Math.max(16, Math.floor(Math.min(DIFF_MAX_EDITS / Math.sqrt(blocks), DIFF_WORK_BUDGET / Math.max(size, share.lines))));
+  const maxEditLength = Math.max(
+    16,
+    Math.floor(Math.min(DIFF_MAX_EDITS / Math.sqrt(blocks), DIFF_WORK_BUDGET / Math.max(size, share.lines))),
+  );
   const join = (lines: string[]) => (lines.length ? `${lines.join('\n')}\n` : '');
   // The budget above bounds the work; the clock only guards a device far slower than expected. A
   // floor of 25 ms keeps a busy (not slow) machine from turning small, cheap diffs into the fallback.
@@ -137,7 +151,11 @@ function compute(block: DiffBlock, share: DiffShare): DiffView {
 }
 
 /** Consecutive lines of one kind drawn as one element (a page boundary starts a new run). */
-export interface DiffRun { kind: DiffLineKind; text: string; start: number }
+export interface DiffRun {
+  kind: DiffLineKind;
+  text: string;
+  start: number;
+}
 
 /**
  * The first `shown` lines as runs: one element per run instead of one per line keeps a long page

@@ -1,7 +1,13 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { live } from 'lit/directives/live.js';
 import type {
-  ChoiceField, MultiChoiceField, OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TextField, ToggleField,
+  ChoiceField,
+  MultiChoiceField,
+  OrderField,
+  TaskSurfaceField,
+  TaskSurfaceFieldValue,
+  TextField,
+  ToggleField,
 } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
 import { clipMarks, displayText } from './text.js';
@@ -33,11 +39,16 @@ export const fieldDomId = (index: number) => `f${index}`;
 /** One editable field, following its WAI-ARIA APG pattern. */
 export function renderField(field: TaskSurfaceField, index: number, ctx: FieldContext): TemplateResult {
   switch (field.kind) {
-    case 'text': return text(field, index, ctx);
-    case 'choice': return choice(field, index, ctx);
-    case 'multi-choice': return multiChoice(field, index, ctx);
-    case 'toggle': return toggle(field, index, ctx);
-    case 'order': return order(field, index, ctx);
+    case 'text':
+      return text(field, index, ctx);
+    case 'choice':
+      return choice(field, index, ctx);
+    case 'multi-choice':
+      return multiChoice(field, index, ctx);
+    case 'toggle':
+      return toggle(field, index, ctx);
+    case 'order':
+      return order(field, index, ctx);
   }
 }
 
@@ -48,18 +59,21 @@ function text(field: TextField, index: number, ctx: FieldContext): TemplateResul
   const common = { id, invalid, described: invalid ? `${id}-error` : undefined };
   return html`<div class="field" part="field">
     <label class="label" for=${id}><span class="model-text clamp" dir="auto" title=${field.label}>${displayText(field.label)}</span>${field.required ? html` <span class="req">${ctx.s.required}</span>` : nothing}</label>
-    ${field.multiline
-      ? html`<textarea id=${common.id} class="input" rows="3" data-field=${index} .value=${live(value)} ?required=${field.required === true}
+    ${
+      field.multiline
+        ? html`<textarea id=${common.id} class="input" rows="3" data-field=${index} .value=${live(value)} ?required=${field.required === true}
           ?disabled=${ctx.disabled} aria-invalid=${invalid ? 'true' : 'false'} aria-describedby=${common.described ?? nothing} @input=${ctx.onText}></textarea>`
-      : html`<input id=${common.id} class="input" type="text" data-field=${index} .value=${live(value)} ?required=${field.required === true}
-          ?disabled=${ctx.disabled} aria-invalid=${invalid ? 'true' : 'false'} aria-describedby=${common.described ?? nothing} @input=${ctx.onText} />`}
+        : html`<input id=${common.id} class="input" type="text" data-field=${index} .value=${live(value)} ?required=${field.required === true}
+          ?disabled=${ctx.disabled} aria-invalid=${invalid ? 'true' : 'false'} aria-describedby=${common.described ?? nothing} @input=${ctx.onText} />`
+    }
     ${invalid ? html`<p class="error" id=${`${id}-error`}>${ctx.s.requiredMissing}</p>` : nothing}
   </div>`;
 }
 
 function optionText(label: string, detail: string | undefined): TemplateResult {
-  return html`<span class="option-text"><span class="model-text clamp" dir="auto" title=${label}>${displayText(label)}</span>${detail
-    ? html`<span class="detail model-text clamp" dir="auto" title=${detail}>${displayText(detail)}</span>` : nothing}</span>`;
+  return html`<span class="option-text"><span class="model-text clamp" dir="auto" title=${label}>${displayText(label)}</span>${
+    detail ? html`<span class="detail model-text clamp" dir="auto" title=${detail}>${displayText(detail)}</span>` : nothing
+  }</span>`;
 }
 
 function choice(field: ChoiceField, index: number, ctx: FieldContext): TemplateResult {
@@ -70,9 +84,11 @@ function choice(field: ChoiceField, index: number, ctx: FieldContext): TemplateR
     <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${displayText(field.label)}</div>
     <div role="radiogroup" class="options" aria-labelledby=${`${id}-label`} aria-disabled=${ctx.disabled ? 'true' : nothing}
       @keydown=${ctx.onRadioKey} @click=${ctx.onRadioClick}>
-      ${field.options.map((o) => html`<div role="radio" class="option radio" data-field=${index} data-value=${o.id}
+      ${field.options.map(
+        (o) => html`<div role="radio" class="option radio" data-field=${index} data-value=${o.id}
         aria-checked=${o.id === value ? 'true' : 'false'} tabindex=${o.id === focusable ? 0 : -1}>
-        <span class="mark" aria-hidden="true"></span>${optionText(o.label, o.detail)}</div>`)}
+        <span class="mark" aria-hidden="true"></span>${optionText(o.label, o.detail)}</div>`,
+      )}
     </div>
   </div>`;
 }
@@ -84,8 +100,10 @@ function multiChoice(field: MultiChoiceField, index: number, ctx: FieldContext):
   return html`<div class="field" part="field">
     <div class="label model-text clamp" id=${`${id}-label`} dir="auto" title=${field.label}>${displayText(field.label)}</div>
     <div role="group" class="options" aria-labelledby=${`${id}-label`}>
-      ${field.options.map((o) => html`<label class="option"><input type="checkbox" data-field=${index} data-value=${o.id}
-        .checked=${live(checked.has(o.id))} ?disabled=${ctx.disabled} @change=${ctx.onCheckbox} />${optionText(o.label, o.detail)}</label>`)}
+      ${field.options.map(
+        (o) => html`<label class="option"><input type="checkbox" data-field=${index} data-value=${o.id}
+        .checked=${live(checked.has(o.id))} ?disabled=${ctx.disabled} @change=${ctx.onCheckbox} />${optionText(o.label, o.detail)}</label>`,
+      )}
     </div>
   </div>`;
 }
@@ -126,12 +144,14 @@ function order(field: OrderField, index: number, ctx: FieldContext): TemplateRes
             <span class="position" aria-hidden="true">${k + 1}</span>${optionText(option?.label ?? optionId, option?.detail)}</li>`;
         })}
       </ol>
-      <div class="order-moves">${ids.map((optionId, k) => html`<div class="move-pair">
+      <div class="order-moves">${ids.map(
+        (optionId, k) => html`<div class="move-pair">
         <button type="button" class="button icon" data-field=${index} data-value=${optionId} data-move="-1" tabindex=${optionId === selected ? 0 : -1} aria-label=${ctx.s.moveItemUp(name(optionId))}
           ?disabled=${ctx.disabled || k === 0} @click=${ctx.onOrderButton}><span aria-hidden="true">↑</span></button>
         <button type="button" class="button icon" data-field=${index} data-value=${optionId} data-move="1" tabindex=${optionId === selected ? 0 : -1} aria-label=${ctx.s.moveItemDown(name(optionId))}
           ?disabled=${ctx.disabled || k === ids.length - 1} @click=${ctx.onOrderButton}><span aria-hidden="true">↓</span></button>
-      </div>`)}</div>
+      </div>`,
+      )}</div>
     </div>
   </div>`;
 }

@@ -12,7 +12,12 @@ export interface OrderDragHost {
   requestUpdate(): void;
 }
 
-interface Drag { fieldIndex: number; optionId: string; pointerId: number; list: HTMLElement }
+interface Drag {
+  fieldIndex: number;
+  optionId: string;
+  pointerId: number;
+  list: HTMLElement;
+}
 
 /** One drag at a time across the element's order fields. */
 export class OrderDrag {
@@ -33,7 +38,11 @@ export class OrderDrag {
     if (!handle || !item || !list || disabled || e.button !== 0 || this.drag) return;
     e.preventDefault(); // no text selection, no focus change until the drop
     this.drag = { fieldIndex: Number(item.dataset['field']), optionId: item.dataset['value']!, pointerId: e.pointerId, list };
-    try { list.setPointerCapture(e.pointerId); } catch { /* a synthetic pointer: events still reach the list */ }
+    try {
+      list.setPointerCapture(e.pointerId);
+    } catch {
+      /* a synthetic pointer: events still reach the list */
+    }
     list.addEventListener('pointermove', this.onMove);
     list.addEventListener('pointerup', this.onEnd);
     list.addEventListener('pointercancel', this.onEnd);
@@ -67,7 +76,11 @@ export class OrderDrag {
     drag.list.removeEventListener('pointermove', this.onMove);
     drag.list.removeEventListener('pointerup', this.onEnd);
     drag.list.removeEventListener('pointercancel', this.onEnd);
-    try { drag.list.releasePointerCapture(drag.pointerId); } catch { /* already released */ }
+    try {
+      drag.list.releasePointerCapture(drag.pointerId);
+    } catch {
+      /* already released */
+    }
     this.host.requestUpdate();
   }
 }

@@ -120,32 +120,60 @@ export class TaskSurfaceView extends LitElement {
     const s = strings(this.lang);
     const lang = langOf(this.lang);
     const level = headingLevel(this.headingLevel, 2);
-    const blocks: BlockContext = { s, lang, allRows: this.allRows, expanded: this.expanded, headingOffset: Math.min(5, level + 1), diffShare: diffShareOf(model), expand: (key) => this.expand(key) };
+    const blocks: BlockContext = {
+      s,
+      lang,
+      allRows: this.allRows,
+      expanded: this.expanded,
+      headingOffset: Math.min(5, level + 1),
+      diffShare: diffShareOf(model),
+      expand: (key) => this.expand(key),
+    };
     const fields = model.fields ?? [];
     const region = this.contextRegion;
     const hasContext = !(this.hideTitle && !model.description) || model.sections.length > 0;
     // Sections are plain <section>s without a name: a panel of several must not add a landmark each.
     return html`<div class="base" part="base" lang=${langTag(this.lang)}>
-      ${hasContext ? html`<div class="context" part="context" role=${region ? 'region' : nothing} tabindex=${region ? '0' : nothing} aria-label=${region ? s.contextRegion : nothing}>
-      ${this.hideTitle && !model.description ? nothing : html`<div class="header" part="header">
+      ${
+        hasContext
+          ? html`<div class="context" part="context" role=${region ? 'region' : nothing} tabindex=${region ? '0' : nothing} aria-label=${region ? s.contextRegion : nothing}>
+      ${
+        this.hideTitle && !model.description
+          ? nothing
+          : html`<div class="header" part="header">
         ${this.hideTitle ? nothing : heading(level, displayText(model.title), { className: 'title model-text clamp', title: model.title })}
         ${model.description ? html`<p class="description model-text" dir="auto">${displayText(model.description)}</p>` : nothing}
-      </div>`}
-      ${guard([model, lang, level, this.expanded, this.allRows, lazyModulesArrived()], () => model.sections.map((section, i) => html`
+      </div>`
+      }
+      ${guard([model, lang, level, this.expanded, this.allRows, lazyModulesArrived()], () =>
+        model.sections.map(
+          (section, i) => html`
         <section class="section" part="section">
           ${section.title ? heading(level + 1, displayText(section.title), { className: 'section-title model-text clamp', title: section.title }) : nothing}
           <div class="blocks ${section.layout?.kind === 'grid' ? `grid cols-${section.layout.columns}` : 'stack'}">
             ${section.blocks.map((block, j) => renderBlock(block, `${i}.${j}`, blocks))}
           </div>
-        </section>`))}
-      </div>` : nothing}
-      ${fields.length === 0 ? nothing : this.readonly
-        ? html`<dl class="fields answers" part="fields">${fields.map((f) => renderAnswer(f, this.currentValues[f.id], s))}</dl>`
-        : html`<div class="fields" part="fields">${fields.map((f, i) => renderField(f, i, this.fieldContext))}</div>`}
-      ${this.readonly ? nothing : html`<slot name="note"></slot><div class="actions" part="actions">
+        </section>`,
+        ),
+      )}
+      </div>`
+          : nothing
+      }
+      ${
+        fields.length === 0
+          ? nothing
+          : this.readonly
+            ? html`<dl class="fields answers" part="fields">${fields.map((f) => renderAnswer(f, this.currentValues[f.id], s))}</dl>`
+            : html`<div class="fields" part="fields">${fields.map((f, i) => renderField(f, i, this.fieldContext))}</div>`
+      }
+      ${
+        this.readonly
+          ? nothing
+          : html`<slot name="note"></slot><div class="actions" part="actions">
         <button type="button" class="button primary" part="submit" ?disabled=${this.disabled} @click=${this.onSubmit}><span class="model-text clamp" dir="auto" title=${model.submit.label}>${displayText(model.submit.label)}</span></button>
         <slot name="actions"></slot>
-      </div>`}
+      </div>`
+      }
       <div class="sr-only" role="status" aria-live="polite">${this.announcement}</div>
     </div>`;
   }
@@ -184,7 +212,9 @@ export class TaskSurfaceView extends LitElement {
   }
 
   private focusOption(index: number, optionId: string, selector: string): void {
-    const el = [...this.renderRoot.querySelectorAll<HTMLElement>(`${selector}[data-field="${index}"]`)].find((e) => e.dataset['value'] === optionId);
+    const el = [...this.renderRoot.querySelectorAll<HTMLElement>(`${selector}[data-field="${index}"]`)].find(
+      (e) => e.dataset['value'] === optionId,
+    );
     el?.focus();
   }
 
@@ -194,84 +224,95 @@ export class TaskSurfaceView extends LitElement {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- getters below need the element
     const self = this;
     return {
-    get s() { return strings(self.lang); },
-    get disabled() { return self.disabled; },
-    value: (id) => this.currentValues[id],
-    invalid: (id) => this.invalidIds.has(id),
-    orderSelection: (field) => this.orderSelected.get(field.id) ?? (this.orderIds(field)[0] ?? ''),
-    onText: (e) => {
-      const hit = this.fieldAt(e.target);
-      if (hit) this.setValue(hit[0], (e.target as HTMLInputElement).value);
-    },
-    onRadioClick: (e) => {
-      const hit = this.fieldAt(e.target);
-      if (!hit || this.disabled || hit[1].getAttribute('role') !== 'radio') return;
-      this.setValue(hit[0], hit[1].dataset['value']!);
-      hit[1].focus();
-    },
-    onRadioKey: (e) => {
-      const hit = this.fieldAt(e.target);
-      if (!hit || hit[0].kind !== 'choice') return;
-      const [field, el] = hit;
-      const ids = field.options.map((o) => o.id);
-      const at = ids.indexOf(el.dataset['value']!);
-      const step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : e.key === 'ArrowUp' || e.key === 'ArrowLeft' ? -1 : 0;
-      if (step === 0 && e.key !== ' ') return;
-      e.preventDefault();
-      if (this.disabled) return;
-      const next = ids[(at + step + ids.length) % ids.length]!;
-      this.setValue(field, next);
-      this.focusOption(this.model!.fields!.indexOf(field), next, '[role="radio"]');
-    },
-    onCheckbox: (e) => {
-      const hit = this.fieldAt(e.target);
-      if (!hit || hit[0].kind !== 'multi-choice') return;
-      const root = hit[1].closest('[role="group"]')!;
-      const checked = new Set([...root.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.dataset['value']!));
-      this.setValue(hit[0], hit[0].options.map((o) => o.id).filter((id) => checked.has(id)));
-    },
-    onSwitch: (e) => {
-      const hit = this.fieldAt(e.target);
-      if (hit && !this.disabled) this.setValue(hit[0], this.currentValues[hit[0].id] !== true);
-    },
-    onOrderClick: (e) => {
-      const hit = this.fieldAt(e.target);
-      if (!hit || hit[0].kind !== 'order' || hit[1].getAttribute('role') !== 'option') return;
-      this.select(hit[0], hit[1].dataset['value']!);
-      hit[1].focus();
-    },
-    onOrderKey: (e) => {
-      const hit = this.fieldAt(e.target);
-      if (!hit || hit[0].kind !== 'order') return;
-      const [field, el] = hit;
-      const ids = this.orderIds(field);
-      const at = ids.indexOf(el.dataset['value']!);
-      const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
-      if (step !== 0 && e.altKey) {
+      get s() {
+        return strings(self.lang);
+      },
+      get disabled() {
+        return self.disabled;
+      },
+      value: (id) => this.currentValues[id],
+      invalid: (id) => this.invalidIds.has(id),
+      orderSelection: (field) => this.orderSelected.get(field.id) ?? this.orderIds(field)[0] ?? '',
+      onText: (e) => {
+        const hit = this.fieldAt(e.target);
+        if (hit) this.setValue(hit[0], (e.target as HTMLInputElement).value);
+      },
+      onRadioClick: (e) => {
+        const hit = this.fieldAt(e.target);
+        if (!hit || this.disabled || hit[1].getAttribute('role') !== 'radio') return;
+        this.setValue(hit[0], hit[1].dataset['value']!);
+        hit[1].focus();
+      },
+      onRadioKey: (e) => {
+        const hit = this.fieldAt(e.target);
+        if (!hit || hit[0].kind !== 'choice') return;
+        const [field, el] = hit;
+        const ids = field.options.map((o) => o.id);
+        const at = ids.indexOf(el.dataset['value']!);
+        const step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : e.key === 'ArrowUp' || e.key === 'ArrowLeft' ? -1 : 0;
+        if (step === 0 && e.key !== ' ') return;
         e.preventDefault();
-        void this.move(field, el.dataset['value']!, step, true);
-      } else if (step !== 0 || e.key === 'Home' || e.key === 'End') {
-        e.preventDefault();
-        const to = e.key === 'Home' ? 0 : e.key === 'End' ? ids.length - 1 : Math.min(ids.length - 1, Math.max(0, at + step));
-        this.select(field, ids[to]!);
-        this.focusOption(this.model!.fields!.indexOf(field), ids[to]!, '[role="option"]');
-      }
-    },
-    onOrderButton: (e) => {
-      const hit = this.fieldAt(e.target);
-      if (!hit || hit[0].kind !== 'order') return;
-      const [field, button] = hit;
-      const optionId = button.dataset['value']!;
-      const step = Number(button.dataset['move']);
-      void this.move(field, optionId, step, false).then(() => this.updateComplete).then(() => {
-        // Focus follows the item's button; at an end (that button is now disabled) its other one.
-        const index = this.model!.fields!.indexOf(field);
-        const mine = [...this.renderRoot.querySelectorAll<HTMLButtonElement>(`button[data-field="${index}"][data-move]`)].filter((b) => b.dataset['value'] === optionId);
-        (mine.find((b) => Number(b.dataset['move']) === step && !b.disabled) ?? mine.find((b) => !b.disabled))?.focus();
-      });
-    },
-    onOrderPointerDown: (e) => this.orderDrag.start(e, this.disabled),
-    dragging: (field) => this.orderDrag.draggingIn(this.model?.fields?.indexOf(field) ?? -1),
+        if (this.disabled) return;
+        const next = ids[(at + step + ids.length) % ids.length]!;
+        this.setValue(field, next);
+        this.focusOption(this.model!.fields!.indexOf(field), next, '[role="radio"]');
+      },
+      onCheckbox: (e) => {
+        const hit = this.fieldAt(e.target);
+        if (!hit || hit[0].kind !== 'multi-choice') return;
+        const root = hit[1].closest('[role="group"]')!;
+        const checked = new Set([...root.querySelectorAll<HTMLInputElement>('input:checked')].map((i) => i.dataset['value']!));
+        this.setValue(
+          hit[0],
+          hit[0].options.map((o) => o.id).filter((id) => checked.has(id)),
+        );
+      },
+      onSwitch: (e) => {
+        const hit = this.fieldAt(e.target);
+        if (hit && !this.disabled) this.setValue(hit[0], this.currentValues[hit[0].id] !== true);
+      },
+      onOrderClick: (e) => {
+        const hit = this.fieldAt(e.target);
+        if (!hit || hit[0].kind !== 'order' || hit[1].getAttribute('role') !== 'option') return;
+        this.select(hit[0], hit[1].dataset['value']!);
+        hit[1].focus();
+      },
+      onOrderKey: (e) => {
+        const hit = this.fieldAt(e.target);
+        if (!hit || hit[0].kind !== 'order') return;
+        const [field, el] = hit;
+        const ids = this.orderIds(field);
+        const at = ids.indexOf(el.dataset['value']!);
+        const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
+        if (step !== 0 && e.altKey) {
+          e.preventDefault();
+          void this.move(field, el.dataset['value']!, step, true);
+        } else if (step !== 0 || e.key === 'Home' || e.key === 'End') {
+          e.preventDefault();
+          const to = e.key === 'Home' ? 0 : e.key === 'End' ? ids.length - 1 : Math.min(ids.length - 1, Math.max(0, at + step));
+          this.select(field, ids[to]!);
+          this.focusOption(this.model!.fields!.indexOf(field), ids[to]!, '[role="option"]');
+        }
+      },
+      onOrderButton: (e) => {
+        const hit = this.fieldAt(e.target);
+        if (!hit || hit[0].kind !== 'order') return;
+        const [field, button] = hit;
+        const optionId = button.dataset['value']!;
+        const step = Number(button.dataset['move']);
+        void this.move(field, optionId, step, false)
+          .then(() => this.updateComplete)
+          .then(() => {
+            // Focus follows the item's button; at an end (that button is now disabled) its other one.
+            const index = this.model!.fields!.indexOf(field);
+            const mine = [...this.renderRoot.querySelectorAll<HTMLButtonElement>(`button[data-field="${index}"][data-move]`)].filter(
+              (b) => b.dataset['value'] === optionId,
+            );
+            (mine.find((b) => Number(b.dataset['move']) === step && !b.disabled) ?? mine.find((b) => !b.disabled))?.focus();
+          });
+      },
+      onOrderPointerDown: (e) => this.orderDrag.start(e, this.disabled),
+      dragging: (field) => this.orderDrag.draggingIn(this.model?.fields?.indexOf(field) ?? -1),
     };
   }
 
@@ -351,5 +392,7 @@ export class TaskSurfaceView extends LitElement {
 if (!customElements.get('task-surface-view')) customElements.define('task-surface-view', TaskSurfaceView);
 
 declare global {
-  interface HTMLElementTagNameMap { 'task-surface-view': TaskSurfaceView }
+  interface HTMLElementTagNameMap {
+    'task-surface-view': TaskSurfaceView;
+  }
 }

@@ -8,7 +8,9 @@ const words = {
 
 /** One line per field: the submitted value read back with the labels the person saw. */
 export function readBack(model: TaskSurfaceModelV1, values: Record<string, JsonValue>, lang: Lang): string[] {
-  return (model.fields ?? []).map((field) => `- **${field.label}**${lang === 'zh' ? '：' : ': '}${describe(field, values[field.id], lang)}`);
+  return (model.fields ?? []).map(
+    (field) => `- **${field.label}**${lang === 'zh' ? '：' : ': '}${describe(field, values[field.id], lang)}`,
+  );
 }
 
 function describe(field: TaskSurfaceField, value: JsonValue | undefined, lang: Lang): string {
@@ -38,8 +40,12 @@ export function conclude(scenario: Scenario, values: Record<string, JsonValue>, 
       const field = pick('database');
       const chosen = field && 'options' in field ? field.options.find((o) => o.id === values.database)?.label : undefined;
       return chosen
-        ? (zh ? `好的，就用 **${chosen}**。我会据此起草迁移方案。` : `Going with **${chosen}**. I’ll draft the migration around it.`)
-        : (zh ? '你没有选择数据库，我们先保持现状。' : 'You did not pick a database, so we keep things as they are for now.');
+        ? zh
+          ? `好的，就用 **${chosen}**。我会据此起草迁移方案。`
+          : `Going with **${chosen}**. I’ll draft the migration around it.`
+        : zh
+          ? '你没有选择数据库，我们先保持现状。'
+          : 'You did not pick a database, so we keep things as they are for now.';
     }
     case 'plan': {
       const steps = Array.isArray(values.steps) ? values.steps : [];
@@ -50,8 +56,12 @@ export function conclude(scenario: Scenario, values: Record<string, JsonValue>, 
     }
     case 'review':
       return values.approve === true
-        ? (zh ? '已批准，我会合并这个改动。' : 'Approved — I’ll merge the change.')
-        : (zh ? '未批准，我会根据你的评论修改。' : 'Not approved yet — I’ll rework it along your comment.');
+        ? zh
+          ? '已批准，我会合并这个改动。'
+          : 'Approved — I’ll merge the change.'
+        : zh
+          ? '未批准，我会根据你的评论修改。'
+          : 'Not approved yet — I’ll rework it along your comment.';
     case 'settings':
       return zh ? '设置已保存。' : 'Settings saved.';
   }

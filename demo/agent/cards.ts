@@ -23,7 +23,10 @@ export const cards = {
       action: 'create_page',
       title: lang === 'zh' ? '保存为页面' : 'Save as a page',
       brief: lang === 'zh' ? '把发布计划保存为一个可以再次打开的页面。' : 'Keep the launch plan as a page you can reopen and edit.',
-      details: { pageTitle: lang === 'zh' ? '发布计划' : 'Launch plan', sections: lang === 'zh' ? ['步骤', '负责人'] : ['Steps', 'Owners'] },
+      details: {
+        pageTitle: lang === 'zh' ? '发布计划' : 'Launch plan',
+        sections: lang === 'zh' ? ['步骤', '负责人'] : ['Steps', 'Owners'],
+      },
     }),
   },
   followUp: {

@@ -38,7 +38,9 @@ type PanelOutcome = keyof typeof PANEL_OUTCOME;
  * that starts this turn bypassed the panel.
  */
 export function panelOutcome(messages: readonly PromptMessage[], firstInputSeq: number): PanelOutcome {
-  const shownAt = messages.findLastIndex((m) => m.role === 'tool' && m.seq < firstInputSeq && /^\[result show_task_surface \S+\]/.test(m.text));
+  const shownAt = messages.findLastIndex(
+    (m) => m.role === 'tool' && m.seq < firstInputSeq && /^\[result show_task_surface \S+\]/.test(m.text),
+  );
   if (shownAt < 0) return 'none';
   const since = messages.slice(shownAt + 1).filter((m) => m.seq < firstInputSeq);
   if (since.some((m) => m.role === 'user')) return 'none';
@@ -60,7 +62,14 @@ export function createScriptedAgent(options: ScriptedAgentOptions = {}): AgentDr
     if (!options.thinkMs) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, options.thinkMs);
-      turn.signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+      turn.signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     });
   }
 

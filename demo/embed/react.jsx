@@ -11,9 +11,13 @@ function Chat({ sessionId }) {
   const [events, setEvents] = useState([]);
   const [text, setText] = useState('');
 
-  useEffect(() => transport.watchSession(sessionId, async () => {
-    setEvents((await transport.readLog(sessionId, { limit: 100 })).events);
-  }), [transport, sessionId]);
+  useEffect(
+    () =>
+      transport.watchSession(sessionId, async () => {
+        setEvents((await transport.readLog(sessionId, { limit: 100 })).events);
+      }),
+    [transport, sessionId],
+  );
 
   const send = async (e) => {
     e.preventDefault();
@@ -27,7 +31,13 @@ function Chat({ sessionId }) {
         {events.map((event) =>
           event.type === 'tool/result' && event.name === 'show_task_surface' ? (
             <li key={event.seq}>
-              <task-surface-toolview transport={transport} session-id={sessionId} name={event.name} content={event.content} meta={event.meta} />
+              <task-surface-toolview
+                transport={transport}
+                session-id={sessionId}
+                name={event.name}
+                content={event.content}
+                meta={event.meta}
+              />
             </li>
           ) : event.type === 'user/message' || event.type === 'assistant/message' ? (
             <li key={event.seq}>{event.text}</li>

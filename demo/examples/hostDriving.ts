@@ -4,8 +4,12 @@ import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import { surfaceMachine } from '../../machines/surfaceMachine.js';
 import {
-  mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId,
-  type CallId, type MessageId, type TaskSurfaceId,
+  mintMessageId,
+  mintRpcId,
+  mintTaskSurfaceSubmissionId,
+  type CallId,
+  type MessageId,
+  type TaskSurfaceId,
 } from '../../protocol/index.js';
 
 export async function hostDrivingExample(): Promise<string[]> {
@@ -16,11 +20,25 @@ export async function hostDrivingExample(): Promise<string[]> {
     driver: {
       async runTurn(turn) {
         if (turn.input.at(-1)?.source.taskSurface) return turn.reply('Thanks!');
-        await turn.callTool('show_task_surface', { model: {
-          version: 1, title: 'Pick a plan', sections: [],
-          fields: [{ kind: 'choice', id: 'plan', label: 'Plan', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] }],
-          submit: { label: 'Choose' },
-        } });
+        await turn.callTool('show_task_surface', {
+          model: {
+            version: 1,
+            title: 'Pick a plan',
+            sections: [],
+            fields: [
+              {
+                kind: 'choice',
+                id: 'plan',
+                label: 'Plan',
+                options: [
+                  { id: 'a', label: 'A' },
+                  { id: 'b', label: 'B' },
+                ],
+              },
+            ],
+            submit: { label: 'Choose' },
+          },
+        });
       },
     },
   });

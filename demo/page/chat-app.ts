@@ -2,7 +2,12 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import {
-  mintMessageId, mintRpcId, type QueuedMessage, type SessionId, type SessionSummary, type SessionView,
+  mintMessageId,
+  mintRpcId,
+  type QueuedMessage,
+  type SessionId,
+  type SessionSummary,
+  type SessionView,
 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import type { WebSocketTransport, ConnectionStatus } from '../../transport/ws/client.js';
@@ -76,12 +81,20 @@ export class DemoChatApp extends LitElement {
       this.recording = false;
       if (this.transport && this.sessionId) {
         const sessionId = this.sessionId;
-        this.unwatch = this.transport.watchSession(sessionId, (view) => { if (this.sessionId === sessionId) this.view = view; });
+        this.unwatch = this.transport.watchSession(sessionId, (view) => {
+          if (this.sessionId === sessionId) this.view = view;
+        });
       }
     }
     if (changed.has('view')) this.dropStaleRowState();
-    if (changed.has('uiLang')) { document.documentElement.lang = this.uiLang === 'zh' ? 'zh-Hans' : 'en'; localStorage.setItem('demo.lang', this.uiLang); }
-    if (changed.has('theme')) { document.documentElement.dataset.theme = this.theme; localStorage.setItem('demo.theme', this.theme); }
+    if (changed.has('uiLang')) {
+      document.documentElement.lang = this.uiLang === 'zh' ? 'zh-Hans' : 'en';
+      localStorage.setItem('demo.lang', this.uiLang);
+    }
+    if (changed.has('theme')) {
+      document.documentElement.dataset.theme = this.theme;
+      localStorage.setItem('demo.theme', this.theme);
+    }
   }
 
   /** A refusal about a row, or its edit box, goes once the row left the queue (claimed, removed). */
@@ -147,9 +160,10 @@ export class DemoChatApp extends LitElement {
 
   private async queueAction(row: QueuedMessage, op: 'remove' | 'steer' | 'edit', text?: string) {
     if (!this.transport || !this.sessionId) return;
-    const request = op === 'edit'
-      ? { op, sessionId: this.sessionId, itemId: row.id, text: text ?? row.text }
-      : { op, sessionId: this.sessionId, itemId: row.id };
+    const request =
+      op === 'edit'
+        ? { op, sessionId: this.sessionId, itemId: row.id, text: text ?? row.text }
+        : { op, sessionId: this.sessionId, itemId: row.id };
     try {
       const result = await this.transport.session.updateQueue(request);
       this.editing = undefined;
@@ -172,7 +186,10 @@ export class DemoChatApp extends LitElement {
   private async focusRow(itemId: string, what: 'textarea' | 'button') {
     await this.updateComplete;
     const row = [...this.renderRoot.querySelectorAll<HTMLElement>('.queued')].find((r) => r.dataset.item === itemId);
-    const target = what === 'textarea' ? row?.querySelector('textarea') : row?.querySelector<HTMLElement>('.edit-button') ?? row?.querySelector<HTMLElement>('.row-actions button');
+    const target =
+      what === 'textarea'
+        ? row?.querySelector('textarea')
+        : (row?.querySelector<HTMLElement>('.edit-button') ?? row?.querySelector<HTMLElement>('.row-actions button'));
     target?.focus();
   }
 
@@ -183,8 +200,10 @@ export class DemoChatApp extends LitElement {
       <aside class="sidebar" aria-label=${s.sessions}>
         <div class="brand"><span class="logo" aria-hidden="true"></span>${s.appName}</div>
         <button class="new" @click=${this.newChat}>+ ${s.newChat}</button>
-        <nav><ul class="sessions">${this.sessions.map((x) => html`<li>
-          <button class="session" aria-current=${x.sessionId === this.sessionId ? 'page' : 'false'} @click=${() => this.select(x.sessionId)}>${x.title || s.untitled}</button></li>`)}
+        <nav><ul class="sessions">${this.sessions.map(
+          (x) => html`<li>
+          <button class="session" aria-current=${x.sessionId === this.sessionId ? 'page' : 'false'} @click=${() => this.select(x.sessionId)}>${x.title || s.untitled}</button></li>`,
+        )}
         </ul></nav>
       </aside>
       <main class="main">
@@ -221,7 +240,17 @@ export class DemoChatApp extends LitElement {
 
   private renderComposer() {
     const s = pageStrings[this.uiLang];
-    return html`${this.view && this.view.lastSeq === 0 ? html`<div class="suggestions">${s.suggestions.map((t) => html`<button @click=${() => { this.draft = t; void this.send(); }}>${t}</button>`)}</div>` : nothing}
+    return html`${
+      this.view && this.view.lastSeq === 0
+        ? html`<div class="suggestions">${s.suggestions.map(
+            (t) =>
+              html`<button @click=${() => {
+                this.draft = t;
+                void this.send();
+              }}>${t}</button>`,
+          )}</div>`
+        : nothing
+    }
       <form class="composer" @submit=${this.send}>
         <button class="mic" type="button" aria-label=${s.record} title=${s.record} ?disabled=${!this.sessionId} @click=${() => (this.recording = true)}><span class="mic-dot" aria-hidden="true"></span></button>
         <textarea id="composer-box" rows="1" aria-label=${s.placeholder} placeholder=${s.placeholder} .value=${this.draft}
@@ -253,28 +282,36 @@ export class DemoChatApp extends LitElement {
     const s = pageStrings[this.uiLang];
     const rows = this.view?.queue ?? [];
     if (rows.length === 0) return nothing;
-    return html`<ol class="queue" aria-label=${s.queued}>${rows.map((row) => html`<li class="queued" data-item=${row.id}>
+    return html`<ol class="queue" aria-label=${s.queued}>${rows.map(
+      (row) => html`<li class="queued" data-item=${row.id}>
       <div class="bubble user pending">
         <span class="speaker">${s.you}</span>
         <span class="chip">${s.queued}${row.source.taskSurface ? ` · ${s.fromPanel}` : ''}</span>
-        ${this.editing?.itemId === row.id
-          ? html`<textarea class="edit" aria-label=${s.edit} .value=${this.editing.text}
+        ${
+          this.editing?.itemId === row.id
+            ? html`<textarea class="edit" aria-label=${s.edit} .value=${this.editing.text}
               @input=${(e: Event) => (this.editing = { itemId: row.id, text: (e.target as HTMLTextAreaElement).value })}></textarea>
             <div class="row-actions"><button @click=${() => this.queueAction(row, 'edit', this.editing?.text)}>${s.save}</button>
             <button @click=${() => this.setEditing(undefined, row.id)}>${s.cancel}</button></div>`
-          : html`<div class="text">${row.text}</div>
-            <div class="row-actions">${row.source.taskSurface
-              ? html`<button @click=${() => this.queueAction(row, 'remove')}>${s.withdraw}</button>`
-              : html`<button @click=${() => this.queueAction(row, 'steer')}>${s.steer}</button>
+            : html`<div class="text">${row.text}</div>
+            <div class="row-actions">${
+              row.source.taskSurface
+                ? html`<button @click=${() => this.queueAction(row, 'remove')}>${s.withdraw}</button>`
+                : html`<button @click=${() => this.queueAction(row, 'steer')}>${s.steer}</button>
                 <button class="edit-button" @click=${() => this.setEditing({ itemId: row.id, text: row.text }, row.id)}>${s.edit}</button>
-                <button @click=${() => this.queueAction(row, 'remove')}>${s.remove}</button>`}
-            </div>`}
-      </div></li>`)}</ol>`;
+                <button @click=${() => this.queueAction(row, 'remove')}>${s.remove}</button>`
+            }
+            </div>`
+        }
+      </div></li>`,
+    )}</ol>`;
   }
 }
 
 if (!customElements.get('demo-chat-app')) customElements.define('demo-chat-app', DemoChatApp);
 
 declare global {
-  interface HTMLElementTagNameMap { 'demo-chat-app': DemoChatApp }
+  interface HTMLElementTagNameMap {
+    'demo-chat-app': DemoChatApp;
+  }
 }

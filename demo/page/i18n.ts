@@ -35,8 +35,15 @@ export const pageStrings = {
     recording: 'Recording… (the panel and its draft are kept)',
     sendVoice: 'Send voice note',
     voiceNote: '🎤 Voice note (0:04)',
-    refused: { 'task-surface-row': 'A panel answer can only be withdrawn, not edited or sent early.', 'queue-item-not-found': 'That message already left the queue.' },
-    notSent: { 'queue-full': 'Too many messages are waiting in this chat. Wait for the agent, then send again.', 'read-only': 'This chat is read-only.', 'unknown-session': 'This chat no longer exists.' },
+    refused: {
+      'task-surface-row': 'A panel answer can only be withdrawn, not edited or sent early.',
+      'queue-item-not-found': 'That message already left the queue.',
+    },
+    notSent: {
+      'queue-full': 'Too many messages are waiting in this chat. Wait for the agent, then send again.',
+      'read-only': 'This chat is read-only.',
+      'unknown-session': 'This chat no longer exists.',
+    },
     suggestions: ['compare databases', 'reorder the launch plan', 'review the change', 'notification settings', 'save this as a page'],
   },
   zh: {
@@ -75,7 +82,11 @@ export const pageStrings = {
     sendVoice: '发送语音',
     voiceNote: '🎤 语音消息（0:04）',
     refused: { 'task-surface-row': '面板回答只能撤回，不能编辑或提前发送。', 'queue-item-not-found': '这条消息已经离开队列。' },
-    notSent: { 'queue-full': '这个对话中等待的消息太多。请等助手处理后再发送。', 'read-only': '这个对话是只读的。', 'unknown-session': '这个对话已不存在。' },
+    notSent: {
+      'queue-full': '这个对话中等待的消息太多。请等助手处理后再发送。',
+      'read-only': '这个对话是只读的。',
+      'unknown-session': '这个对话已不存在。',
+    },
     suggestions: ['比较数据库', '排序发布计划', '审查代码改动', '通知设置', '保存为页面'],
   },
 } as const;

@@ -20,7 +20,9 @@ async function inspector(): Promise<Observer<InspectionEvent> | undefined> {
     try {
       const message = JSON.parse(String(event.data)) as { type?: unknown };
       if (typeof message.type === 'string' && message.type.startsWith('@xstate.')) browser.adapter.send(message as never);
-    } catch { /* not an inspection event */ }
+    } catch {
+      /* not an inspection event */
+    }
   };
   return browser.inspect;
 }

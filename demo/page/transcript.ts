@@ -84,9 +84,11 @@ export class DemoTranscript extends LitElement {
     }
     return html`
       <div class="top">
-        ${history.hasMore
-          ? html`<button class="older" ?disabled=${this.loadingOlder} @click=${this.loadOlder}>${this.loadingOlder ? s.loadingOlder : s.loadOlder}</button>`
-          : html`<p class="start">${s.start}</p>`}
+        ${
+          history.hasMore
+            ? html`<button class="older" ?disabled=${this.loadingOlder} @click=${this.loadOlder}>${this.loadingOlder ? s.loadingOlder : s.loadOlder}</button>`
+            : html`<p class="start">${s.start}</p>`
+        }
       </div>
       <h2 class="sr-only" id="log-title">${s.conversation}</h2>
       <div class="log" role="log" aria-labelledby="log-title">
@@ -109,7 +111,11 @@ export class DemoTranscript extends LitElement {
           ${event.source.taskSurface ? html`<span class="chip">${s.fromPanel}</span>` : nothing}
           <div class="text">${event.text}</div></div></li>`;
       case 'assistant/message':
-        return this.agentRow(event.seq, live, html`<task-surface-markdown .text=${event.text} remote-images="alt-only" heading-offset="2"></task-surface-markdown>`);
+        return this.agentRow(
+          event.seq,
+          live,
+          html`<task-surface-markdown .text=${event.text} remote-images="alt-only" heading-offset="2"></task-surface-markdown>`,
+        );
       case 'tool/result':
         // Only the panel's row; the agent's other tool calls (loading a skill, offering a card) are
         // its own business: the card itself appears under the answer.
@@ -125,8 +131,10 @@ export class DemoTranscript extends LitElement {
         }
         const cards = cardsByTurn.get(event.turnId);
         if (!cards) return nothing;
-        return html`${cards.map((callId) => html`<li class="row agent card" data-seq=${event.seq} aria-live="off">
-          <action-card heading-level="3" session-id=${this.sessionId ?? ''} call-id=${callId} .transport=${this.transport} lang=${this.lang} theme=${this.theme}></action-card></li>`)}`;
+        return html`${cards.map(
+          (callId) => html`<li class="row agent card" data-seq=${event.seq} aria-live="off">
+          <action-card heading-level="3" session-id=${this.sessionId ?? ''} call-id=${callId} .transport=${this.transport} lang=${this.lang} theme=${this.theme}></action-card></li>`,
+        )}`;
       }
       default:
         return nothing;
@@ -147,5 +155,7 @@ export class DemoTranscript extends LitElement {
 if (!customElements.get('demo-transcript')) customElements.define('demo-transcript', DemoTranscript);
 
 declare global {
-  interface HTMLElementTagNameMap { 'demo-transcript': DemoTranscript }
+  interface HTMLElementTagNameMap {
+    'demo-transcript': DemoTranscript;
+  }
 }

@@ -1,8 +1,15 @@
 import { createActor, fromPromise, type Actor } from 'xstate';
 import { cardMachine, type CardOperationInput } from '../../machines/cardMachine.js';
 import {
-  ActRequestSchema, describeIssues, JsonObjectSchema, PrincipalIdSchema,
-  type ActRequest, type ActResult, type ActionCardsView, type SessionEvent, type SessionId,
+  ActRequestSchema,
+  describeIssues,
+  JsonObjectSchema,
+  PrincipalIdSchema,
+  type ActRequest,
+  type ActResult,
+  type ActionCardsView,
+  type SessionEvent,
+  type SessionId,
 } from '../../protocol/index.js';
 import { SYSTEM_PRINCIPAL } from '../principal.js';
 import type { ActingAs, ActionCardsService, CardKind, HostPluginApi, RecordDecisionInput } from '../types.js';
@@ -120,20 +127,30 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     const by = input.by === undefined ? undefined : PrincipalIdSchema.safeParse(input.by);
     if (by !== undefined && !by.success) throw new Error('actionCards.record: by must be a principal id');
     const event = api.append(sessionId, {
-      type: 'action-cards/decision', callId, action, phase, data: data.data, ...(by === undefined ? {} : { by: by.data }),
+      type: 'action-cards/decision',
+      callId,
+      action,
+      phase,
+      data: data.data,
+      ...(by === undefined ? {} : { by: by.data }),
     });
     apply(sessionId, event);
     return event;
   };
 
   const deps = {
-    api, registry, record, signal: lifetime.signal,
+    api,
+    registry,
+    record,
+    signal: lifetime.signal,
     isClosing: () => closing,
     card: (sessionId: SessionId, callId: string) => load(sessionId).state.cards.get(callId),
   };
 
   const toolDeps = {
-    api, registry, queuedMessageLimit,
+    api,
+    registry,
+    queuedMessageLimit,
     state: (sessionId: SessionId) => load(sessionId).state,
     activate: (sessionId: SessionId) => void active.add(sessionId),
     isActive: (sessionId: SessionId) => {
@@ -154,11 +171,14 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     api.registerTool(createSkillTool(toolDeps)),
     api.registerTool(createProposeActionTool(toolDeps)),
     // The notice phase runs after every other step hook: the notice follows the request's new context.
-    api.onBeforeStep(({ sessionId }) => {
-      const notice = buildNotice(load(sessionId).state, registry);
-      if (notice === undefined) return;
-      apply(sessionId, api.append(sessionId, { type: 'action-cards/notice', through: notice.through, text: notice.text }));
-    }, { phase: 'notice' }),
+    api.onBeforeStep(
+      ({ sessionId }) => {
+        const notice = buildNotice(load(sessionId).state, registry);
+        if (notice === undefined) return;
+        apply(sessionId, api.append(sessionId, { type: 'action-cards/notice', through: notice.through, text: notice.text }));
+      },
+      { phase: 'notice' },
+    ),
   ];
 
   const act = async (request: ActRequest, as: ActingAs = { initiator: SYSTEM_PRINCIPAL, canWrite: true }): Promise<ActResult> => {

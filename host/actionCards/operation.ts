@@ -21,7 +21,12 @@ const refused = (reason: string): ActResult => ({ status: 'refused', reason });
  * verb) with the kind's handler. The kind is looked up again after every await: it may unregister.
  */
 export async function runCardOperation(
-  deps: OperationDeps, sessionId: SessionId, callId: string, verb: string, payload: JsonValue | undefined, as: ActingAs,
+  deps: OperationDeps,
+  sessionId: SessionId,
+  callId: string,
+  verb: string,
+  payload: JsonValue | undefined,
+  as: ActingAs,
 ): Promise<ActResult> {
   const current = () => deps.card(sessionId, callId);
   const start = current();
@@ -77,7 +82,11 @@ function settle(result: CardHandlerResult, phase: string): ActResult {
 }
 
 function kindContext(
-  deps: OperationDeps, sessionId: SessionId, start: CardRecord, current: () => CardRecord | undefined, as: ActingAs,
+  deps: OperationDeps,
+  sessionId: SessionId,
+  start: CardRecord,
+  current: () => CardRecord | undefined,
+  as: ActingAs,
 ): CardKindContext {
   const { callId, action, title, brief, details } = start.proposal;
   // Decisions name who decided; host code's (the system principal's) carry no `by`.

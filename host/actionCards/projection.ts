@@ -1,7 +1,14 @@
 import * as z from 'zod/mini';
 import {
-  JsonObjectSchema, PROPOSE_ACTION, SKILL_TOOL,
-  type ActionCardsView, type CallId, type CardDecision, type CardProposal, type SessionEvent, type TurnId,
+  JsonObjectSchema,
+  PROPOSE_ACTION,
+  SKILL_TOOL,
+  type ActionCardsView,
+  type CallId,
+  type CardDecision,
+  type CardProposal,
+  type SessionEvent,
+  type TurnId,
 } from '../../protocol/index.js';
 
 /*
@@ -62,8 +69,15 @@ export type CardChange =
 
 export function createCardsState(): CardsState {
   return {
-    lastSeq: 0, inheritedThrough: 0, pending: new Map(), cards: new Map(), unstarted: new Set(), skillLoads: new Map(),
-    cardTurns: new Set(), noticeThrough: 0, unreported: [],
+    lastSeq: 0,
+    inheritedThrough: 0,
+    pending: new Map(),
+    cards: new Map(),
+    unstarted: new Set(),
+    skillLoads: new Map(),
+    cardTurns: new Set(),
+    noticeThrough: 0,
+    unreported: [],
   };
 }
 

@@ -73,6 +73,9 @@ function validateKind(kind: CardKind): void {
 
 /** A skill's one-line purpose: `purpose`, else the first non-blank line of its text (markdown marks dropped), at most 120 characters. */
 export function skillPurpose(skill: { text: string; purpose?: string }): string {
-  const line = (skill.purpose ?? skill.text.split('\n').find((l) => l.trim() !== '') ?? '').replace(/^[#>*\-\s]+/, '').replace(/\s+/g, ' ').trim();
+  const line = (skill.purpose ?? skill.text.split('\n').find((l) => l.trim() !== '') ?? '')
+    .replace(/^[#>*\-\s]+/, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }

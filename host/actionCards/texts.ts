@@ -5,8 +5,7 @@
 
 type Issue = { readonly path: readonly PropertyKey[]; readonly message: string };
 
-const field = (prefix: string, issue: Issue): string =>
-  [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.');
+const field = (prefix: string, issue: Issue): string => [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.');
 
 const listIssues = (prefix: string, issues: readonly Issue[]): string =>
   issues.map((i) => `${field(prefix, i) || prefix || '(arguments)'}: ${i.message}`).join('; ');

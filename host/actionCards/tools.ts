@@ -8,7 +8,8 @@ import { refusal } from './texts.js';
 /** The `propose_action` declaration. Its JSON is pinned by a test: no larger than the spec's 574 characters. */
 export const PROPOSE_ACTION_DEFINITION: ToolDefinition = {
   name: PROPOSE_ACTION,
-  description: 'Offer one optional action card below your answer; nothing runs until the user acts. Load the action\'s skill first; it names the action and its details. One card per turn.',
+  description:
+    "Offer one optional action card below your answer; nothing runs until the user acts. Load the action's skill first; it names the action and its details. One card per turn.",
   inputSchema: {
     type: 'object',
     properties: {
@@ -83,7 +84,10 @@ export function createSkillTool(deps: ToolDeps): HostTool {
       const kind = deps.registry.bySkill(parsed.data.name);
       if (kind === undefined) {
         const names = deps.registry.skills();
-        return { ok: false, content: `Unknown skill "${parsed.data.name}". Available skills: ${names.length > 0 ? names.join(', ') : 'none'}.` };
+        return {
+          ok: false,
+          content: `Unknown skill "${parsed.data.name}". Available skills: ${names.length > 0 ? names.join(', ') : 'none'}.`,
+        };
       }
       // Only the live root agent's own direct load counts: never a subagent's, never one from code.
       if (ctx.origin === 'model' && ctx.agent === 'root' && deps.api.isLiveRoot(ctx.sessionId)) deps.activate(ctx.sessionId);

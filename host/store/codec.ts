@@ -1,14 +1,23 @@
 import * as z from 'zod/mini';
 import {
-  describeIssues, InboxItemIdSchema, MessageIdSchema, MessageSourceSchema, SessionEventSchema,
-  type NewSessionEvent, type SessionEvent, type SessionId,
+  describeIssues,
+  InboxItemIdSchema,
+  MessageIdSchema,
+  MessageSourceSchema,
+  SessionEventSchema,
+  type NewSessionEvent,
+  type SessionEvent,
+  type SessionId,
 } from '../../protocol/index.js';
 import { CorruptEventError, CorruptQueueRowError, type StoredQueueRow } from './types.js';
 
 /** An event the store refused to append because it fails its schema. */
 export class InvalidEventError extends Error {
   override name = 'InvalidEventError';
-  constructor(readonly sessionId: string, detail: string) {
+  constructor(
+    readonly sessionId: string,
+    detail: string,
+  ) {
     super(`session ${sessionId}: refused to append an invalid session event: ${detail}`);
   }
 }
@@ -70,7 +79,10 @@ const QueueRowSchema = z.strictObject({
 /** An inbox row the store refused to save because it fails its schema. */
 export class InvalidQueueRowError extends Error {
   override name = 'InvalidQueueRowError';
-  constructor(readonly sessionId: string, detail: string) {
+  constructor(
+    readonly sessionId: string,
+    detail: string,
+  ) {
     super(`session ${sessionId}: refused to save an invalid inbox row: ${detail}`);
   }
 }

@@ -36,10 +36,21 @@ CREATE INDEX IF NOT EXISTS inbox_by_order ON inbox (session_id, ord);
 `;
 
 interface SessionRow {
-  session_id: string; title: string; created_at: number; tool_mode: string; read_only: number; locale: string;
+  session_id: string;
+  title: string;
+  created_at: number;
+  tool_mode: string;
+  read_only: number;
+  locale: string;
 }
-interface EventRow { seq: number; body: string }
-interface InboxRow { item_id: string; body: string }
+interface EventRow {
+  seq: number;
+  body: string;
+}
+interface InboxRow {
+  item_id: string;
+  body: string;
+}
 
 const toRecord = (row: SessionRow): SessionRecord => ({
   sessionId: row.session_id as SessionId,
@@ -59,18 +70,22 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
 
   const q = {
     insertSession: db.prepare(
-      'INSERT INTO sessions (session_id, title, created_at, tool_mode, read_only, locale) VALUES (?, ?, ?, ?, ?, ?)'),
+      'INSERT INTO sessions (session_id, title, created_at, tool_mode, read_only, locale) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
     getSession: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
     listSessions: db.prepare<[], SessionRow>('SELECT * FROM sessions ORDER BY created_at, session_id'),
     lastSeq: db.prepare<[string], { last: number | null }>('SELECT max(seq) AS last FROM events WHERE session_id = ?'),
     insertEvent: db.prepare('INSERT INTO events (session_id, seq, call_id, body) VALUES (?, ?, ?, ?)'),
     get: db.prepare<[string, number], EventRow>('SELECT seq, body FROM events WHERE session_id = ? AND seq = ?'),
     rangeAsc: db.prepare<[string, number, number, number], EventRow>(
-      'SELECT seq, body FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq ASC LIMIT ?'),
+      'SELECT seq, body FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq ASC LIMIT ?',
+    ),
     rangeDesc: db.prepare<[string, number, number, number], EventRow>(
-      'SELECT seq, body FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?'),
+      'SELECT seq, body FROM events WHERE session_id = ? AND seq > ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+    ),
     byCall: db.prepare<[string, string], EventRow>(
-      'SELECT seq, body FROM events INDEXED BY events_by_call WHERE session_id = ? AND call_id = ? ORDER BY seq ASC'),
+      'SELECT seq, body FROM events INDEXED BY events_by_call WHERE session_id = ? AND call_id = ? ORDER BY seq ASC',
+    ),
     saveQueued: db.prepare('INSERT OR REPLACE INTO inbox (session_id, item_id, ord, body) VALUES (?, ?, ?, ?)'),
     getQueued: db.prepare<[string, string], InboxRow>('SELECT item_id, body FROM inbox WHERE session_id = ? AND item_id = ?'),
     deleteQueued: db.prepare('DELETE FROM inbox WHERE session_id = ? AND item_id = ?'),
@@ -92,22 +107,20 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
     requireSession(sessionId);
     return insert(sessionId, event, lastSeq(sessionId) + 1, at);
   });
-  const appendManyTx = db.transaction(
-    (sessionId: SessionId, entries: Iterable<{ event: NewSessionEvent; at: number }>): SessionEvent[] => {
-      requireSession(sessionId);
-      const first = lastSeq(sessionId) + 1;
-      const stored: SessionEvent[] = [];
-      for (const { event, at } of entries) stored.push(insert(sessionId, event, first + stored.length, at));
-      return stored;
-    });
+  const appendManyTx = db.transaction((sessionId: SessionId, entries: Iterable<{ event: NewSessionEvent; at: number }>): SessionEvent[] => {
+    requireSession(sessionId);
+    const first = lastSeq(sessionId) + 1;
+    const stored: SessionEvent[] = [];
+    for (const { event, at } of entries) stored.push(insert(sessionId, event, first + stored.length, at));
+    return stored;
+  });
 
   const decodeAll = (sessionId: SessionId, rows: EventRow[]) => rows.map((r) => decodeEvent(sessionId, r.seq, r.body));
 
   return {
     db,
     createSession(record) {
-      q.insertSession.run(record.sessionId, record.title, record.createdAt, record.toolMode, record.readOnly ? 1 : 0,
-        record.locale);
+      q.insertSession.run(record.sessionId, record.title, record.createdAt, record.toolMode, record.readOnly ? 1 : 0, record.locale);
     },
     getSession(sessionId) {
       const row = q.getSession.get(sessionId);

@@ -1,5 +1,12 @@
 import type {
-  CallId, InboxItemId, MessageId, MessageSource, NewSessionEvent, QueuePlacement, SessionEvent, SessionId,
+  CallId,
+  InboxItemId,
+  MessageId,
+  MessageSource,
+  NewSessionEvent,
+  QueuePlacement,
+  SessionEvent,
+  SessionId,
 } from '../../protocol/index.js';
 
 /**
@@ -60,7 +67,11 @@ export interface SessionLogStore {
 /** A stored event failed its schema when read back: corrupt or from an unknown version. */
 export class CorruptEventError extends Error {
   override name = 'CorruptEventError';
-  constructor(readonly sessionId: string, readonly seq: number, detail: string) {
+  constructor(
+    readonly sessionId: string,
+    readonly seq: number,
+    detail: string,
+  ) {
     super(`session ${sessionId}: stored event seq ${seq} is not a valid session event: ${detail}`);
   }
 }
@@ -68,7 +79,11 @@ export class CorruptEventError extends Error {
 /** A stored inbox row failed its schema when read back. */
 export class CorruptQueueRowError extends Error {
   override name = 'CorruptQueueRowError';
-  constructor(readonly sessionId: string, readonly itemId: string, detail: string) {
+  constructor(
+    readonly sessionId: string,
+    readonly itemId: string,
+    detail: string,
+  ) {
     super(`session ${sessionId}: stored inbox row ${itemId} is not a valid queued message: ${detail}`);
   }
 }

@@ -1,10 +1,23 @@
 import { createActor, type Actor } from 'xstate';
 import { surfaceMachine } from '../../machines/surfaceMachine.js';
 import {
-  DismissTaskSurfaceRequestSchema, formatSubmission, GetActiveTaskSurfaceRequestSchema, GetTaskSurfaceOutcomeRequestSchema,
-  parseTaskSurfaceModel, SubmitTaskSurfaceRequestSchema, TaskSurfacePresentationMetaEnvelopeSchema, validateSubmission,
-  type CallId, type MessageId, type NormalizedTaskSurfaceModel, type SessionEvent, type SessionId,
-  type TaskSurfaceLimits, type TaskSurfaceOutcome, type TaskSurfacePendingSubmission, type TaskSurfaceService,
+  DismissTaskSurfaceRequestSchema,
+  formatSubmission,
+  GetActiveTaskSurfaceRequestSchema,
+  GetTaskSurfaceOutcomeRequestSchema,
+  parseTaskSurfaceModel,
+  SubmitTaskSurfaceRequestSchema,
+  TaskSurfacePresentationMetaEnvelopeSchema,
+  validateSubmission,
+  type CallId,
+  type MessageId,
+  type NormalizedTaskSurfaceModel,
+  type SessionEvent,
+  type SessionId,
+  type TaskSurfaceLimits,
+  type TaskSurfaceOutcome,
+  type TaskSurfacePendingSubmission,
+  type TaskSurfaceService,
   type TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import { parseInput, storeStep } from '../errors.js';
@@ -75,7 +88,7 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
     const sessionId = session.record.sessionId;
     const cached = models.get(sessionId);
     if (cached?.callId === callId) return cached.model;
-    const { result } = storeStep(sessionId, 'reading the surface\'s tool result', () => deps.sessions.store.findCall(sessionId, callId));
+    const { result } = storeStep(sessionId, "reading the surface's tool result", () => deps.sessions.store.findCall(sessionId, callId));
     if (result?.type !== 'tool/result' || !result.ok) return null;
     const meta = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(result.meta);
     if (!meta.success) return null;
@@ -89,7 +102,11 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
     const snapshot = actors.get(sessionId)?.get(callId)?.getSnapshot();
     const pending = snapshot?.context.pending;
     if (!snapshot || !pending) return null;
-    return { submissionId: pending.submissionId, messageId: pending.messageId, phase: snapshot.matches('claiming') ? 'claiming' : 'queued' };
+    return {
+      submissionId: pending.submissionId,
+      messageId: pending.messageId,
+      phase: snapshot.matches('claiming') ? 'claiming' : 'queued',
+    };
   };
 
   /** The messageId of a submission this process accepted and still holds (not yet durable). */
@@ -126,7 +143,13 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       if (!session || !active || active.surfaceId !== request.surfaceId) return { active: false, reason: 'not-open' };
       const model = occurrenceModel(session, active.callId);
       if (!model) return { active: false, reason: 'not-open' };
-      return { active: true, callId: active.callId, surfaceId: active.surfaceId, model, pending: pendingOf(request.sessionId, active.callId) };
+      return {
+        active: true,
+        callId: active.callId,
+        surfaceId: active.surfaceId,
+        model,
+        pending: pendingOf(request.sessionId, active.callId),
+      };
     },
 
     async getOutcome(input): Promise<TaskSurfaceOutcome> {
@@ -200,10 +223,15 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       if (active.surfaceId !== request.surfaceId) return { dismissed: false, reason: 'stale' };
       if (pendingOf(request.sessionId, active.callId)) return { dismissed: false, reason: 'submission-pending' };
       // A store failure stores nothing: the surface stays open and the same dismissalId may be retried.
-      const event = storeStep(request.sessionId, 'taskSurface.dismiss', () => deps.sessions.append(request.sessionId, {
-        type: 'task-surface/dismissed', callId: active.callId, surfaceId: active.surfaceId, dismissalId: request.dismissalId,
-        ...(by === undefined ? {} : { by }),
-      }));
+      const event = storeStep(request.sessionId, 'taskSurface.dismiss', () =>
+        deps.sessions.append(request.sessionId, {
+          type: 'task-surface/dismissed',
+          callId: active.callId,
+          surfaceId: active.surfaceId,
+          dismissalId: request.dismissalId,
+          ...(by === undefined ? {} : { by }),
+        }),
+      );
       return { dismissed: true, eventSeq: event.seq };
     },
 

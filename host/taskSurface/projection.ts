@@ -5,9 +5,17 @@
 import { initialTransition, transition, type EventFrom, type SnapshotFrom } from 'xstate';
 import { surfaceMachine } from '../../machines/surfaceMachine.js';
 import {
-  SHOW_TASK_SURFACE, TaskSurfacePresentationMetaEnvelopeSchema,
-  type CallId, type JsonValue, type MessageId, type SessionEvent, type TaskSurfaceDismissalId, type TaskSurfaceId,
-  type TaskSurfacePendingSubmission, type TaskSurfaceProjection, type TaskSurfaceSubmissionId,
+  SHOW_TASK_SURFACE,
+  TaskSurfacePresentationMetaEnvelopeSchema,
+  type CallId,
+  type JsonValue,
+  type MessageId,
+  type SessionEvent,
+  type TaskSurfaceDismissalId,
+  type TaskSurfaceId,
+  type TaskSurfacePendingSubmission,
+  type TaskSurfaceProjection,
+  type TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 
 type SurfaceSnapshot = SnapshotFrom<typeof surfaceMachine>;

@@ -1,6 +1,14 @@
 import {
-  DEFAULT_LIMITS, formatModelIssues, parseShowTaskSurfaceArgs, showTaskSurfaceResultText, showTaskSurfaceTool,
-  type JsonValue, type NormalizedTaskSurfaceModel, type SessionId, type TaskSurfaceId, type TaskSurfaceLimits,
+  DEFAULT_LIMITS,
+  formatModelIssues,
+  parseShowTaskSurfaceArgs,
+  showTaskSurfaceResultText,
+  showTaskSurfaceTool,
+  type JsonValue,
+  type NormalizedTaskSurfaceModel,
+  type SessionId,
+  type TaskSurfaceId,
+  type TaskSurfaceLimits,
   type TaskSurfacePresentationMeta,
 } from '../../protocol/index.js';
 import type { HostTool } from '../types.js';
@@ -35,16 +43,20 @@ export function createShowTaskSurfaceTool(deps: ShowTaskSurfaceDeps): HostTool {
     modes: ['native', 'both'],
     execute(args, ctx) {
       if (ctx.origin === 'code') {
-        return fail('show_task_surface cannot be called from code: a nested call cannot carry its panel to the ' +
-          'conversation. Call it directly as a tool.');
+        return fail(
+          'show_task_surface cannot be called from code: a nested call cannot carry its panel to the ' +
+            'conversation. Call it directly as a tool.',
+        );
       }
       if (ctx.agent === 'subagent') {
         return fail('show_task_surface is available to the main agent only; a subagent cannot show a panel.');
       }
       const open = deps.activeSurface(ctx.sessionId);
       if (open) {
-        return fail(`A task surface (${open.surfaceId}) is already open in this conversation. Wait for the user to ` +
-          'submit or dismiss it (or to answer with an ordinary message) before showing another.');
+        return fail(
+          `A task surface (${open.surfaceId}) is already open in this conversation. Wait for the user to ` +
+            'submit or dismiss it (or to answer with an ordinary message) before showing another.',
+        );
       }
       const parsed = parseShowTaskSurfaceArgs(args, deps.limits);
       if (!parsed.ok) return fail(formatModelIssues(parsed.issues, ''));

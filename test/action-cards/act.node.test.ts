@@ -12,7 +12,10 @@ describe('act: checks before the operation', () => {
   it('refuses an unknown session, a session without a live root, and an unknown card', async () => {
     const { host, service, sessionId } = setup();
     const callId = await cardTurn(host, sessionId);
-    assert.deepEqual(await service.act({ sessionId: 'other' as SessionId, callId, verb: 'dismiss' }), { status: 'refused', reason: 'unknown' });
+    assert.deepEqual(await service.act({ sessionId: 'other' as SessionId, callId, verb: 'dismiss' }), {
+      status: 'refused',
+      reason: 'unknown',
+    });
     assert.deepEqual(await service.act({ sessionId, callId: 'nope' as CallId, verb: 'dismiss' }), { status: 'refused', reason: 'unknown' });
     host.closeAgent(sessionId);
     assert.deepEqual(await service.act({ sessionId, callId, verb: 'dismiss' }), { status: 'refused', reason: 'not-live-root' });
@@ -102,14 +105,28 @@ describe('act: the shared operation', () => {
     const { host, service, sessionId } = setup();
     const release = gate();
     let runs = 0;
-    service.register(testKind({
-      verbs: { run: { handler: async (ctx) => { runs++; await release.promise; ctx.record('done'); return { status: 'accepted' }; } } },
-    }));
+    service.register(
+      testKind({
+        verbs: {
+          run: {
+            handler: async (ctx) => {
+              runs++;
+              await release.promise;
+              ctx.record('done');
+              return { status: 'accepted' };
+            },
+          },
+        },
+      }),
+    );
     const callId = await cardTurn(host, sessionId, testArgs());
     const first = service.act({ sessionId, callId, verb: 'run' });
     const second = service.act({ sessionId, callId, verb: 'dismiss' });
     release.open();
-    assert.deepEqual(await Promise.all([first, second]), [{ status: 'accepted', phase: 'done' }, { status: 'accepted', phase: 'done' }]);
+    assert.deepEqual(await Promise.all([first, second]), [
+      { status: 'accepted', phase: 'done' },
+      { status: 'accepted', phase: 'done' },
+    ]);
     assert.equal(runs, 1);
     assert.deepEqual(decisions(host, sessionId), ['done']);
   });
@@ -118,12 +135,21 @@ describe('act: the shared operation', () => {
     const { host, service, sessionId } = setup({ globalAccess: () => false });
     const release = gate();
     let runs = 0;
-    service.register(testKind({
-      verbs: {
-        run: { handler: async (ctx) => { runs++; await release.promise; ctx.record('done'); return { status: 'accepted' }; } },
-        broadcast: { checks: ['global'], handler: async () => ({ status: 'accepted' }) },
-      },
-    }));
+    service.register(
+      testKind({
+        verbs: {
+          run: {
+            handler: async (ctx) => {
+              runs++;
+              await release.promise;
+              ctx.record('done');
+              return { status: 'accepted' };
+            },
+          },
+          broadcast: { checks: ['global'], handler: async () => ({ status: 'accepted' }) },
+        },
+      }),
+    );
     const callId = await cardTurn(host, sessionId, testArgs());
     const first = service.act({ sessionId, callId, verb: 'run' });
     const unknown = service.act({ sessionId, callId, verb: 'publish' });
@@ -144,12 +170,14 @@ describe('act: the shared operation', () => {
   it('reconcile runs first, before Not now, and the live root is checked again after it', async () => {
     const { host, service, sessionId } = setup();
     const order: string[] = [];
-    service.register(testKind({
-      async reconcile(ctx) {
-        order.push(`reconcile:${ctx.phase}`);
-        if (ctx.phase === 'proposed') ctx.record('expired');
-      },
-    }));
+    service.register(
+      testKind({
+        async reconcile(ctx) {
+          order.push(`reconcile:${ctx.phase}`);
+          if (ctx.phase === 'proposed') ctx.record('expired');
+        },
+      }),
+    );
     const callId = await cardTurn(host, sessionId, testArgs());
     assert.deepEqual(await service.act({ sessionId, callId, verb: 'dismiss' }), { status: 'settled', phase: 'expired' });
     assert.deepEqual(order, ['reconcile:proposed']);
@@ -157,7 +185,13 @@ describe('act: the shared operation', () => {
 
   it('re-checks the live root after reconcile', async () => {
     const { host, service, sessionId } = setup();
-    service.register(testKind({ async reconcile() { host.closeAgent(sessionId); } }));
+    service.register(
+      testKind({
+        async reconcile() {
+          host.closeAgent(sessionId);
+        },
+      }),
+    );
     const callId = await cardTurn(host, sessionId, testArgs());
     assert.deepEqual(await service.act({ sessionId, callId, verb: 'run' }), { status: 'refused', reason: 'not-live-root' });
     assert.deepEqual(decisions(host, sessionId), []);
@@ -166,7 +200,13 @@ describe('act: the shared operation', () => {
   it('a kind unregistering during reconcile leaves the verb unavailable', async () => {
     const { host, service, sessionId } = setup();
     let unregister = () => {};
-    unregister = service.register(testKind({ async reconcile() { unregister(); } }));
+    unregister = service.register(
+      testKind({
+        async reconcile() {
+          unregister();
+        },
+      }),
+    );
     const callId = await cardTurn(host, sessionId, testArgs());
     assert.deepEqual(await service.act({ sessionId, callId, verb: 'run' }), { status: 'refused', reason: 'unavailable' });
   });
@@ -175,9 +215,20 @@ describe('act: the shared operation', () => {
     const { host, service, sessionId } = setup();
     const started = gate();
     const release = gate();
-    const unregister = service.register(testKind({
-      verbs: { run: { handler: async (ctx) => { started.open(); await release.promise; ctx.record('done', { n: 2 }); return { status: 'accepted' }; } } },
-    }));
+    const unregister = service.register(
+      testKind({
+        verbs: {
+          run: {
+            handler: async (ctx) => {
+              started.open();
+              await release.promise;
+              ctx.record('done', { n: 2 });
+              return { status: 'accepted' };
+            },
+          },
+        },
+      }),
+    );
     const callId = await cardTurn(host, sessionId, testArgs());
     const acting = service.act({ sessionId, callId, verb: 'run' });
     await started.promise;
@@ -190,12 +241,18 @@ describe('act: the shared operation', () => {
 
   it('passes the kind’s own refusal through, and a throwing handler is unconfirmed', async () => {
     const { host, service, sessionId } = setup();
-    service.register(testKind({
-      verbs: {
-        run: { handler: async () => ({ status: 'refused', reason: 'quota-exceeded' }) },
-        boom: { handler: async () => { throw new Error('network down'); } },
-      },
-    }));
+    service.register(
+      testKind({
+        verbs: {
+          run: { handler: async () => ({ status: 'refused', reason: 'quota-exceeded' }) },
+          boom: {
+            handler: async () => {
+              throw new Error('network down');
+            },
+          },
+        },
+      }),
+    );
     const callId = await cardTurn(host, sessionId, testArgs());
     assert.deepEqual(await service.act({ sessionId, callId, verb: 'run' }), { status: 'refused', reason: 'quota-exceeded' });
     assert.deepEqual(await service.act({ sessionId, callId, verb: 'boom' }), { status: 'unconfirmed' });
@@ -206,7 +263,10 @@ describe('act: the shared operation', () => {
     const callId = await cardTurn(host, sessionId);
     unregister.createPage();
     const strict = createPageKind();
-    service.register({ ...strict, details: { safeParse: () => ({ success: false, error: { issues: [{ path: ['pageTitle'], message: 'too long' }] } }) } });
+    service.register({
+      ...strict,
+      details: { safeParse: () => ({ success: false, error: { issues: [{ path: ['pageTitle'], message: 'too long' }] } }) },
+    });
     assert.deepEqual(await service.act({ sessionId, callId, verb: 'create' }), { status: 'refused', reason: 'unavailable' });
   });
 

@@ -9,25 +9,45 @@ import type { HostTransport, SessionListener } from '../../transport/types.js';
 registerShippedCardBodies();
 
 const followUp: CardProposal = {
-  callId: 'c2' as CardProposal['callId'], action: 'schedule_follow_up', title: 'Follow up next week',
-  brief: 'Check how the visa application went.', details: { topic: 'Visa application', suggestedAt: '2026-12-06T09:00:00Z' }, seq: 8,
+  callId: 'c2' as CardProposal['callId'],
+  action: 'schedule_follow_up',
+  title: 'Follow up next week',
+  brief: 'Check how the visa application went.',
+  details: { topic: 'Visa application', suggestedAt: '2026-12-06T09:00:00Z' },
+  seq: 8,
 };
 
 function transportAnswering(answer: (request: ActRequest) => Promise<ActResult>) {
   const calls: ActRequest[] = [];
   const view = {
-    sessionId: 's1', lastSeq: 10, readOnly: false, turn: 'idle', taskSurface: { active: null }, queue: [],
+    sessionId: 's1',
+    lastSeq: 10,
+    readOnly: false,
+    turn: 'idle',
+    taskSurface: { active: null },
+    queue: [],
     actionCards: { proposals: [followUp], decisions: {} },
   } as unknown as SessionView;
   const transport = {
-    watchSession(_id: unknown, listener: SessionListener) { listener(view); return () => {}; },
-    actionCards: { act: (request: ActRequest) => { calls.push(request); return answer(request); } },
+    watchSession(_id: unknown, listener: SessionListener) {
+      listener(view);
+      return () => {};
+    },
+    actionCards: {
+      act: (request: ActRequest) => {
+        calls.push(request);
+        return answer(request);
+      },
+    },
   } as unknown as HostTransport;
   return { transport, calls };
 }
 
 const settle = async (el: ActionCard) => {
-  for (let i = 0; i < 10; i++) { await Promise.resolve(); await el.updateComplete; }
+  for (let i = 0; i < 10; i++) {
+    await Promise.resolve();
+    await el.updateComplete;
+  }
 };
 /** A plain wrapper, not `fixture`: fixture waits a frame for non-Lit elements, and a background tab draws none. */
 function mountIn(transport: HostTransport, attrs: { lang?: string; theme?: string }): HTMLDivElement {
@@ -96,7 +116,9 @@ describe('action-card keyboard and words', () => {
     it(`names every service refusal reason, the kind's own, and others as unavailable (${lang})`, async () => {
       let reason = '';
       const fake = transportAnswering(async () => ({ status: 'refused', reason }));
-      const el = await fixture<ActionCard>(html`<action-card session-id="s1" call-id="c2" lang=${lang} .transport=${fake.transport}></action-card>`);
+      const el = await fixture<ActionCard>(
+        html`<action-card session-id="s1" call-id="c2" lang=${lang} .transport=${fake.transport}></action-card>`,
+      );
       await el.updateComplete;
       for (const [next, words] of Object.entries(table)) {
         reason = next;
@@ -117,7 +139,10 @@ describe('action-card keyboard and words', () => {
         await settle(el);
         const seen: string[] = [];
         for (const type of ['task-surface-card-act-request', 'task-surface-card-acted'] as const) {
-          wrapper.addEventListener(type, (e) => { expect(e.composed && e.bubbles).to.equal(true); seen.push(e.type); });
+          wrapper.addEventListener(type, (e) => {
+            expect(e.composed && e.bubbles).to.equal(true);
+            seen.push(e.type);
+          });
         }
         await el.act('schedule');
         await settle(el);

@@ -8,12 +8,29 @@ import type { HostTransport } from '../../transport/types.js';
 
 /** A transport serving one card of `action`. */
 function transportFor(action: string): HostTransport {
-  const proposal = { callId: 'c1', action, title: 'Plan a trip', brief: 'Makes a plan.', details: { where: 'Kyoto' }, seq: 1 } as unknown as CardProposal;
+  const proposal = {
+    callId: 'c1',
+    action,
+    title: 'Plan a trip',
+    brief: 'Makes a plan.',
+    details: { where: 'Kyoto' },
+    seq: 1,
+  } as unknown as CardProposal;
   const view = {
-    sessionId: 's1', lastSeq: 2, readOnly: false, turn: 'idle', taskSurface: { active: null },
-    queue: [], actionCards: { proposals: [proposal], decisions: {} },
+    sessionId: 's1',
+    lastSeq: 2,
+    readOnly: false,
+    turn: 'idle',
+    taskSurface: { active: null },
+    queue: [],
+    actionCards: { proposals: [proposal], decisions: {} },
   } as unknown as SessionView;
-  return { watchSession(_id: unknown, listener: (v: SessionView) => void) { listener(view); return () => {}; } } as unknown as HostTransport;
+  return {
+    watchSession(_id: unknown, listener: (v: SessionView) => void) {
+      listener(view);
+      return () => {};
+    },
+  } as unknown as HostTransport;
 }
 
 type Trip = { where: string };
@@ -40,7 +57,13 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('action-card with a body that loads on first use', () => {
   it('says it is loading, in zh too, until the body arrives; then renders it, and updateComplete waits for that', async () => {
     let arrive!: (body: CardBody<Trip>) => void;
-    const dispose = registerCardBodyLoader('trip_zh', () => new Promise<CardBody<Trip>>((resolve) => { arrive = resolve; }));
+    const dispose = registerCardBodyLoader(
+      'trip_zh',
+      () =>
+        new Promise<CardBody<Trip>>((resolve) => {
+          arrive = resolve;
+        }),
+    );
     const el = mount('trip_zh', 'zh');
     try {
       await waitUntil(() => text(el).includes('正在加载卡片…'), 'the loading line in zh');
@@ -48,7 +71,9 @@ describe('action-card with a body that loads on first use', () => {
       expect(text(el)).to.contain('Plan a trip');
       expect(text(el)).not.to.contain('无法在此显示这张卡片。');
       let completed = false;
-      const done = el.updateComplete.then(() => { completed = true; });
+      const done = el.updateComplete.then(() => {
+        completed = true;
+      });
       await settle();
       expect(completed, 'updateComplete waits for the body').to.equal(false);
       arrive(tripBody('trip_zh'));
@@ -64,7 +89,10 @@ describe('action-card with a body that loads on first use', () => {
 
   it('says the card cannot be shown when its body fails to load, and does not keep retrying', async () => {
     let calls = 0;
-    const dispose = registerCardBodyLoader('trip_fail', async () => { calls++; throw new Error('chunk missing'); });
+    const dispose = registerCardBodyLoader('trip_fail', async () => {
+      calls++;
+      throw new Error('chunk missing');
+    });
     const el = mount('trip_fail', 'en');
     try {
       await el.updateComplete;

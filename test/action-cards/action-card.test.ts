@@ -11,12 +11,20 @@ import type { HostTransport, SessionListener } from '../../transport/types.js';
 registerShippedCardBodies();
 
 const page: CardProposal = {
-  callId: 'c1' as CardProposal['callId'], action: 'create_page', title: 'Save as a page',
-  brief: 'Keeps this trip plan as an editable page.', details: { pageTitle: 'Kyoto in three days', sections: ['Day 1', 'Day 2'] }, seq: 4,
+  callId: 'c1' as CardProposal['callId'],
+  action: 'create_page',
+  title: 'Save as a page',
+  brief: 'Keeps this trip plan as an editable page.',
+  details: { pageTitle: 'Kyoto in three days', sections: ['Day 1', 'Day 2'] },
+  seq: 4,
 };
 const followUp: CardProposal = {
-  callId: 'c2' as CardProposal['callId'], action: 'schedule_follow_up', title: 'Follow up next week',
-  brief: 'Check how the visa application went.', details: { topic: 'Visa application', suggestedAt: '2026-12-06T09:00:00Z' }, seq: 8,
+  callId: 'c2' as CardProposal['callId'],
+  action: 'schedule_follow_up',
+  title: 'Follow up next week',
+  brief: 'Check how the visa application went.',
+  details: { topic: 'Visa application', suggestedAt: '2026-12-06T09:00:00Z' },
+  seq: 8,
 };
 
 /** A transport that serves one session view and answers acts from a script. */
@@ -25,8 +33,13 @@ function fakeTransport(proposals: CardProposal[], decisions: Record<string, Card
   const calls: ActRequest[] = [];
   let answer: (request: ActRequest) => Promise<ActResult> = async () => ({ status: 'accepted', phase: 'created' });
   const view = (): SessionView => ({
-    sessionId: 's1' as SessionView['sessionId'], lastSeq: 10, readOnly: false, turn: 'idle',
-    taskSurface: {} as SessionView['taskSurface'], queue: [], actionCards: { proposals, decisions },
+    sessionId: 's1' as SessionView['sessionId'],
+    lastSeq: 10,
+    readOnly: false,
+    turn: 'idle',
+    taskSurface: {} as SessionView['taskSurface'],
+    queue: [],
+    actionCards: { proposals, decisions },
   });
   const transport = {
     watchSession(_id: unknown, listener: SessionListener) {
@@ -34,11 +47,19 @@ function fakeTransport(proposals: CardProposal[], decisions: Record<string, Card
       listener(view());
       return () => void listeners.delete(listener);
     },
-    actionCards: { act: (request: ActRequest) => { calls.push(request); return answer(request); } },
+    actionCards: {
+      act: (request: ActRequest) => {
+        calls.push(request);
+        return answer(request);
+      },
+    },
   } as unknown as HostTransport;
   return {
-    transport, calls,
-    answer: (fn: typeof answer) => { answer = fn; },
+    transport,
+    calls,
+    answer: (fn: typeof answer) => {
+      answer = fn;
+    },
     decide(callId: string, phase: string, data = {}) {
       decisions = { ...decisions, [callId]: { callId: callId as CardDecision['callId'], action: 'create_page', phase, data, seq: 20 } };
       for (const listener of listeners) listener(view());
@@ -47,7 +68,9 @@ function fakeTransport(proposals: CardProposal[], decisions: Record<string, Card
 }
 
 const mount = async (fake: ReturnType<typeof fakeTransport>, callId = 'c1', lang = 'en') => {
-  const el = await fixture<ActionCard>(html`<action-card session-id="s1" call-id=${callId} lang=${lang} .transport=${fake.transport}></action-card>`);
+  const el = await fixture<ActionCard>(
+    html`<action-card session-id="s1" call-id=${callId} lang=${lang} .transport=${fake.transport}></action-card>`,
+  );
   await el.updateComplete;
   return el;
 };
@@ -59,7 +82,9 @@ function plainWrapper(template: TemplateResult): HTMLDivElement {
   return wrapper;
 }
 const wrappers: HTMLElement[] = [];
-afterEach(() => { for (const w of wrappers.splice(0)) w.remove(); });
+afterEach(() => {
+  for (const w of wrappers.splice(0)) w.remove();
+});
 /** The focused element, through every shadow root. */
 function deepActive(): Element | null {
   let a: Element | null = document.activeElement;
@@ -91,7 +116,12 @@ describe('action-card', () => {
   it('calls actionCards.act, disables every control while it runs, then shows the recorded phase', async () => {
     const fake = fakeTransport([page]);
     let finish!: (r: ActResult) => void;
-    fake.answer(() => new Promise((resolve) => { finish = resolve; }));
+    fake.answer(
+      () =>
+        new Promise((resolve) => {
+          finish = resolve;
+        }),
+    );
     const el = await mount(fake);
     buttons(el)[0]!.click();
     await el.updateComplete;
@@ -135,7 +165,9 @@ describe('action-card', () => {
       await settle(el);
       expect($(el, '[role="alert"]')!.textContent).to.equal(text);
     }
-    fake.answer(async () => { throw new Error('offline'); });
+    fake.answer(async () => {
+      throw new Error('offline');
+    });
     buttons(el)[0]!.click();
     await settle(el);
     expect($(el, '[role="alert"]')!.textContent).to.equal('Could not reach the agent. Try again.');
@@ -168,7 +200,12 @@ describe('action-card', () => {
     input.dispatchEvent(new Event('change'));
     buttons(el)[0]!.click();
     await settle(el);
-    expect(fake.calls[0]).to.deep.equal({ sessionId: 's1', callId: 'c2', verb: 'schedule', payload: { at: new Date('2026-12-07T10:30').toISOString() } });
+    expect(fake.calls[0]).to.deep.equal({
+      sessionId: 's1',
+      callId: 'c2',
+      verb: 'schedule',
+      payload: { at: new Date('2026-12-07T10:30').toISOString() },
+    });
     await expect(el).to.be.accessible();
     el.callId = 'c3'; // the element now shows another follow-up card: the time chosen for c2 is neither shown nor sent
     await el.updateComplete;
@@ -198,7 +235,10 @@ describe('action-card', () => {
   });
 
   it('Not now and the main action leave focus on the status line, not <body>', async () => {
-    for (const [index, phase, words] of [[1, 'dismissed', 'Dismissed'], [0, 'created', 'Page created']] as const) {
+    for (const [index, phase, words] of [
+      [1, 'dismissed', 'Dismissed'],
+      [0, 'created', 'Page created'],
+    ] as const) {
       const fake = fakeTransport([page]);
       const el = await mount(fake);
       const button = buttons(el)[index]!;
@@ -213,7 +253,9 @@ describe('action-card', () => {
 
   it('does not take focus from elsewhere when the answer arrives', async () => {
     const fake = fakeTransport([page]);
-    const wrapper = plainWrapper(html`<input id="composer" aria-label="Message"><action-card session-id="s1" call-id="c1" .transport=${fake.transport}></action-card>`);
+    const wrapper = plainWrapper(
+      html`<input id="composer" aria-label="Message"><action-card session-id="s1" call-id="c1" .transport=${fake.transport}></action-card>`,
+    );
     const el = wrapper.querySelector('action-card')!;
     await el.updateComplete;
     buttons(el)[1]!.click();
@@ -260,9 +302,20 @@ describe('action-card', () => {
     expect($(el, '[part="brief"]')!.getAttribute('dir')).to.equal('auto');
   });
 
-  it('writes dates in the language\'s own format', async () => {
-    for (const [lang, pattern] of [['en', /Dec \d{1,2}, 2026/], ['zh', /2026年12月\d{1,2}日/]] as const) {
-      const fake = fakeTransport([followUp], { c2: { callId: 'c2' as CardDecision['callId'], action: 'schedule_follow_up', phase: 'scheduled', data: { at: '2026-12-06T12:00:00Z' }, seq: 20 } });
+  it("writes dates in the language's own format", async () => {
+    for (const [lang, pattern] of [
+      ['en', /Dec \d{1,2}, 2026/],
+      ['zh', /2026年12月\d{1,2}日/],
+    ] as const) {
+      const fake = fakeTransport([followUp], {
+        c2: {
+          callId: 'c2' as CardDecision['callId'],
+          action: 'schedule_follow_up',
+          phase: 'scheduled',
+          data: { at: '2026-12-06T12:00:00Z' },
+          seq: 20,
+        },
+      });
       const el = await mount(fake, 'c2', lang);
       expect($(el, 'time')!.textContent).to.match(pattern);
       expect($(el, 'time')!.getAttribute('datetime')).to.equal('2026-12-06T12:00:00Z');

@@ -1,6 +1,11 @@
 import {
   SessionEventSchema,
-  type CallId, type JsonValue, type NewSessionEvent, type SessionEvent, type SessionId, type TurnId,
+  type CallId,
+  type JsonValue,
+  type NewSessionEvent,
+  type SessionEvent,
+  type SessionId,
+  type TurnId,
 } from '../../protocol/index.js';
 import type { HostPluginApi, HostTool, StepContext, ToolOutcome } from '../../host/types.js';
 
@@ -19,7 +24,11 @@ interface FakeSession {
 
 export interface FakeTurn {
   turnId: TurnId;
-  callTool(name: string, args: JsonValue, options?: { origin?: 'model' | 'code'; agent?: 'root' | 'subagent' }): Promise<ToolOutcome & { callId: CallId }>;
+  callTool(
+    name: string,
+    args: JsonValue,
+    options?: { origin?: 'model' | 'code'; agent?: 'root' | 'subagent' },
+  ): Promise<ToolOutcome & { callId: CallId }>;
   /** Runs the step hooks and returns the names of the tools the root agent is offered, plus new events. */
   step(agent?: 'root' | 'subagent'): { tools: string[]; notices: SessionEvent[] };
   end(): void;
@@ -118,9 +127,10 @@ export function createFakeHost(options: { inspect?: HostPluginApi['inspect'] } =
           const agent = options.agent ?? 'root';
           api.append(sessionId, { type: 'tool/call', callId, turnId, name, args, origin, agent });
           const tool = tools.get(name);
-          const outcome: ToolOutcome = tool === undefined
-            ? { ok: false, content: `Unknown tool ${name}` }
-            : await tool.execute(args, { sessionId, callId, turnId, origin, agent, concludeTurn: () => {} });
+          const outcome: ToolOutcome =
+            tool === undefined
+              ? { ok: false, content: `Unknown tool ${name}` }
+              : await tool.execute(args, { sessionId, callId, turnId, origin, agent, concludeTurn: () => {} });
           api.append(sessionId, { type: 'tool/result', callId, turnId, name, ok: outcome.ok, content: outcome.content });
           return { ...outcome, callId };
         },

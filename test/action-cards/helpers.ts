@@ -1,7 +1,5 @@
 import { createActionCardsService, type ActionCardsOptions } from '../../host/actionCards/index.js';
-import {
-  createMemoryFollowUps, createMemoryPageStore, createPageKind, scheduleFollowUpKind,
-} from '../../host/actionCards/kinds/index.js';
+import { createMemoryFollowUps, createMemoryPageStore, createPageKind, scheduleFollowUpKind } from '../../host/actionCards/kinds/index.js';
 import * as z from 'zod/mini';
 import type { CardKind, HostPluginApi } from '../../host/types.js';
 import type { CallId, JsonValue, SessionId } from '../../protocol/index.js';
@@ -61,7 +59,9 @@ export async function cardTurn(host: ReturnType<typeof createFakeHost>, sessionI
 /** A promise with its resolver outside (Node 20 has no Promise.withResolvers). */
 export function gate<T = void>() {
   let open!: (value: T) => void;
-  const promise = new Promise<T>((resolve) => { open = resolve; });
+  const promise = new Promise<T>((resolve) => {
+    open = resolve;
+  });
   return { promise, open };
 }
 
@@ -72,7 +72,15 @@ export function testKind(overrides: Partial<CardKind> = {}): CardKind {
     skill: { name: 'test-skill', text: 'Propose test_action with details { "n": number }.' },
     invitation: 'Invite the user to try it.',
     details: z.strictObject({ n: z.number() }),
-    verbs: { run: { checks: ['writes'], handler: async (ctx) => { ctx.record('done', { n: 1 }); return { status: 'accepted' }; } } },
+    verbs: {
+      run: {
+        checks: ['writes'],
+        handler: async (ctx) => {
+          ctx.record('done', { n: 1 });
+          return { status: 'accepted' };
+        },
+      },
+    },
     ...overrides,
   };
 }

@@ -62,8 +62,14 @@ for (const factory of storeFactories) {
       const callId = await cardTurn(driver, sessionId);
       stop();
       const view = host.getView(sessionId).actionCards;
-      assert.deepEqual(view.proposals.map((p) => [p.callId, p.action, p.title]), [[callId, 'create_page', 'Save as a page']]);
-      assert.ok(views.some((v) => v.actionCards.proposals.length === 1), 'watchers saw the card');
+      assert.deepEqual(
+        view.proposals.map((p) => [p.callId, p.action, p.title]),
+        [[callId, 'create_page', 'Save as a page']],
+      );
+      assert.ok(
+        views.some((v) => v.actionCards.proposals.length === 1),
+        'watchers saw the card',
+      );
     });
 
     it('acting records a decision; the next step carries one notice, last, and never again', async () => {
@@ -117,7 +123,10 @@ for (const factory of storeFactories) {
       host.closeSession(sessionId);
       assert.deepEqual(await host.actionCards.act({ sessionId, callId, verb: 'create' }), { status: 'refused', reason: 'not-live-root' });
       let offered: boolean | undefined;
-      driver.then((turn) => { offered = toolNames(turn).includes('propose_action'); turn.reply('ok'); });
+      driver.then((turn) => {
+        offered = toolNames(turn).includes('propose_action');
+        turn.reply('ok');
+      });
       await say(host, sessionId, 'again');
       await host.whenIdle(sessionId);
       assert.equal(offered, false, 'a reopened session needs the skill loaded again');
@@ -154,9 +163,15 @@ for (const factory of storeFactories) {
       const cut = host.getView(sessionId).lastSeq;
       const gone = await cardTurn(driver, sessionId, followUpArgs(), 'schedule-follow-up');
       host.rewind(sessionId, cut);
-      assert.deepEqual(host.getView(sessionId).actionCards.proposals.map((p) => p.callId), [keep]);
+      assert.deepEqual(
+        host.getView(sessionId).actionCards.proposals.map((p) => p.callId),
+        [keep],
+      );
       assert.deepEqual(await host.actionCards.act({ sessionId, callId: gone, verb: 'dismiss' }), { status: 'refused', reason: 'unknown' });
-      assert.deepEqual(await host.actionCards.act({ sessionId, callId: keep, verb: 'dismiss' }), { status: 'accepted', phase: 'dismissed' });
+      assert.deepEqual(await host.actionCards.act({ sessionId, callId: keep, verb: 'dismiss' }), {
+        status: 'accepted',
+        phase: 'dismissed',
+      });
     });
 
     it('code mode never advertises propose_action', async () => {

@@ -48,8 +48,14 @@ describe('schedule_follow_up', () => {
   it('refuses a time in the past and a malformed time with its own reasons', async () => {
     const { host, service, sessionId } = setup();
     const callId = await cardTurn(host, sessionId, followUpArgs());
-    assert.deepEqual(await service.act({ sessionId, callId, verb: 'schedule', payload: { at: '2020-01-01T00:00:00Z' } }), { status: 'refused', reason: 'in-the-past' });
-    assert.deepEqual(await service.act({ sessionId, callId, verb: 'schedule', payload: { at: 'tomorrow' } }), { status: 'refused', reason: 'bad-time' });
+    assert.deepEqual(await service.act({ sessionId, callId, verb: 'schedule', payload: { at: '2020-01-01T00:00:00Z' } }), {
+      status: 'refused',
+      reason: 'in-the-past',
+    });
+    assert.deepEqual(await service.act({ sessionId, callId, verb: 'schedule', payload: { at: 'tomorrow' } }), {
+      status: 'refused',
+      reason: 'bad-time',
+    });
     assert.deepEqual(phases(host, sessionId), []);
   });
 

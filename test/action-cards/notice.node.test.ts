@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { cardTurn, followUpArgs, setup, testArgs, testKind } from './helpers.js';
 
-const PREAMBLE = 'Latest status of action cards from user actions and background work. These are status facts, not a request to start or retry work. Use these receipts instead of the earlier proposal when describing progress.';
+const PREAMBLE =
+  'Latest status of action cards from user actions and background work. These are status facts, not a request to start or retry work. Use these receipts instead of the earlier proposal when describing progress.';
 const CONTINUE = 'Continue with the user’s current request.';
 const PAGE_GUIDANCE = 'A created page is a private draft the user opens from the card; mention its address only if asked.';
 const FOLLOW_UP_GUIDANCE = 'A scheduled follow-up reaches the user at its time; do not promise reminders beyond it.';
@@ -12,7 +13,10 @@ describe('status notice', () => {
     const { host, service, sessionId } = setup();
     const callId = await cardTurn(host, sessionId);
     await service.act({ sessionId, callId, verb: 'create' });
-    const lastDecision = host.log(sessionId).filter((e) => e.type === 'action-cards/decision').at(-1)!;
+    const lastDecision = host
+      .log(sessionId)
+      .filter((e) => e.type === 'action-cards/decision')
+      .at(-1)!;
     const turn = host.turn(sessionId);
     const { notices } = turn.step();
     assert.equal(notices.length, 1);
@@ -20,10 +24,17 @@ describe('status notice', () => {
     assert.equal(notice.type, 'action-cards/notice');
     if (notice.type !== 'action-cards/notice') return;
     assert.equal(notice.through, lastDecision.seq);
-    assert.equal(notice.text, [
-      PREAMBLE, PAGE_GUIDANCE, CONTINUE,
-      JSON.stringify([{ action: 'create_page', callId, title: 'Save as a page', phase: 'created', pageId: 'page-1', url: '/pages/page-1' }]),
-    ].join('\n\n'));
+    assert.equal(
+      notice.text,
+      [
+        PREAMBLE,
+        PAGE_GUIDANCE,
+        CONTINUE,
+        JSON.stringify([
+          { action: 'create_page', callId, title: 'Save as a page', phase: 'created', pageId: 'page-1', url: '/pages/page-1' },
+        ]),
+      ].join('\n\n'),
+    );
     assert.deepEqual(turn.step().notices, [], 'reported decisions are not reported again');
   });
 
@@ -36,7 +47,10 @@ describe('status notice', () => {
     const notice = host.turn(sessionId).step().notices[0];
     assert.ok(notice?.type === 'action-cards/notice');
     const cards = JSON.parse(notice.text.split('\n\n').at(-1)!);
-    assert.deepEqual(cards.map((c: { phase: string }) => c.phase), ['created']);
+    assert.deepEqual(
+      cards.map((c: { phase: string }) => c.phase),
+      ['created'],
+    );
   });
 
   it('reports every changed card of several kinds with each involved kind’s guidance once', async () => {
@@ -51,7 +65,14 @@ describe('status notice', () => {
     assert.deepEqual(parts.slice(0, 4), [PREAMBLE, PAGE_GUIDANCE, FOLLOW_UP_GUIDANCE, CONTINUE]);
     assert.deepEqual(JSON.parse(parts[4]!), [
       { action: 'create_page', callId: page, title: 'Save as a page', phase: 'dismissed' },
-      { action: 'schedule_follow_up', callId: followUp, title: 'Follow up next week', phase: 'scheduled', at: '2026-12-08T10:00:00Z', followUpId: 'follow-up-1' },
+      {
+        action: 'schedule_follow_up',
+        callId: followUp,
+        title: 'Follow up next week',
+        phase: 'scheduled',
+        at: '2026-12-08T10:00:00Z',
+        followUpId: 'follow-up-1',
+      },
     ]);
   });
 
@@ -82,7 +103,10 @@ describe('status notice', () => {
     const callId = await cardTurn(host, sessionId);
     const before = host.log(sessionId).length;
     await service.act({ sessionId, callId, verb: 'dismiss' });
-    const added = host.log(sessionId).slice(before).map((e) => e.type);
+    const added = host
+      .log(sessionId)
+      .slice(before)
+      .map((e) => e.type);
     assert.deepEqual(added, ['action-cards/decision']);
   });
 

@@ -10,7 +10,10 @@ describe('card state is a fold of the log', () => {
     const view = service.view(sessionId);
     assert.equal(view.proposals.length, 1);
     assert.deepEqual(view.proposals[0], {
-      callId, action: 'create_page', title: 'Save as a page', brief: 'Keeps this trip plan as an editable page.',
+      callId,
+      action: 'create_page',
+      title: 'Save as a page',
+      brief: 'Keeps this trip plan as an editable page.',
       details: { pageTitle: 'Kyoto in three days', sections: ['Day 1', 'Day 2', 'Day 3'] },
       seq: host.log(sessionId).find((e) => e.type === 'tool/result' && e.callId === callId)?.seq,
     });
@@ -55,9 +58,12 @@ describe('card state is a fold of the log', () => {
     const parentCard = await cardTurn(host, sessionId);
     const fork = host.fork(sessionId);
     assert.deepEqual(service.view(fork), { proposals: [], decisions: {} });
-    assert.deepEqual((await service.act({ sessionId: fork, callId: parentCard, verb: 'dismiss' })), { status: 'refused', reason: 'unknown' });
+    assert.deepEqual(await service.act({ sessionId: fork, callId: parentCard, verb: 'dismiss' }), { status: 'refused', reason: 'unknown' });
     const own = await cardTurn(host, fork, followUpArgs());
-    assert.deepEqual(service.view(fork).proposals.map((p) => p.callId), [own]);
+    assert.deepEqual(
+      service.view(fork).proposals.map((p) => p.callId),
+      [own],
+    );
     assert.equal(service.view(sessionId).proposals.length, 1, 'the parent keeps its card');
   });
 
@@ -68,7 +74,10 @@ describe('card state is a fold of the log', () => {
     const fork = host.fork(sessionId);
     assert.equal(service.view(fork).proposals.length, 0);
     const forkTurn = host.turn(fork);
-    assert.equal((await forkTurn.callTool('propose_action', pageArgs())).content, 'Load skill create-page first, then call propose_action.');
+    assert.equal(
+      (await forkTurn.callTool('propose_action', pageArgs())).content,
+      'Load skill create-page first, then call propose_action.',
+    );
   });
 
   it('a rewind that cuts a card away removes it', async () => {
@@ -79,7 +88,10 @@ describe('card state is a fold of the log', () => {
     assert.equal(service.view(sessionId).decisions[keep]?.phase, 'replaced');
     host.rewind(sessionId, cut);
     const view = service.view(sessionId);
-    assert.deepEqual(view.proposals.map((p) => p.callId), [keep]);
+    assert.deepEqual(
+      view.proposals.map((p) => p.callId),
+      [keep],
+    );
     assert.deepEqual(view.decisions, {});
   });
 

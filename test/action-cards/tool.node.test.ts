@@ -66,8 +66,10 @@ describe('propose_action refusals', () => {
     await turn.callTool('skill', { name: 'create-page' });
     const result = await turn.callTool('propose_action', pageArgs());
     assert.equal(result.ok, true);
-    assert.equal(result.content,
-      'Card shown below your answer. Do not restate it. In one sentence in the user’s language, invite them to save this answer as a page with the card.');
+    assert.equal(
+      result.content,
+      'Card shown below your answer. Do not restate it. In one sentence in the user’s language, invite them to save this answer as a page with the card.',
+    );
   });
 
   it('refuses a second call in the same turn, of any kind', async () => {
@@ -121,7 +123,10 @@ describe('propose_action refusals', () => {
     await turn.callTool('skill', { name: 'create-page' });
     assert.equal((await turn.callTool('propose_action', pageArgs({ title: '  ' }))).content, 'Title must not be blank.');
     assert.equal((await turn.callTool('propose_action', pageArgs({ brief: '' }))).content, 'Brief must not be blank.');
-    assert.equal((await turn.callTool('propose_action', pageArgs({ title: '', brief: ' ' }))).content, 'Title and brief must not be blank.');
+    assert.equal(
+      (await turn.callTool('propose_action', pageArgs({ title: '', brief: ' ' }))).content,
+      'Title and brief must not be blank.',
+    );
   });
 
   it('refuses details that fail the kind schema, naming the failing fields', async () => {

@@ -18,8 +18,12 @@ for (const stream of [true, false]) {
     let fake: FakeProvider;
     let host: Host;
     let sessionId: SessionId;
-    before(async () => { fake = await startFakeOpenAI(); });
-    after(async () => { await fake.close(); });
+    before(async () => {
+      fake = await startFakeOpenAI();
+    });
+    after(async () => {
+      await fake.close();
+    });
     beforeEach(() => {
       fake.reset();
       const provider = createOpenAI({ apiKey: 'sk-test', baseURL: `${fake.url}/v1` });
@@ -32,7 +36,10 @@ for (const stream of [true, false]) {
       await turn(host, sessionId, 'help me pick');
       const first = fake.requests[0]!;
       assert.deepEqual(first.messages[0], { role: 'system', content: DEFAULT_SYSTEM_PROMPT });
-      assert.deepEqual(first.tools.map((t: any) => t.function.name), ['show_task_surface', 'skill']);
+      assert.deepEqual(
+        first.tools.map((t: any) => t.function.name),
+        ['show_task_surface', 'skill'],
+      );
       const { callId } = host.getView(sessionId).taskSurface.active!;
       await submitOpen(host, sessionId, { plan: 'b', why: 'faster' });
       const second = fake.requests[1]!.messages;
@@ -44,7 +51,10 @@ for (const stream of [true, false]) {
       assert.match(result.content, /is now shown to the user/);
       assert.match(second.at(-1).content, /^Pick a plan\nPlan: Plan B/);
       assert.equal((await lastTurnEnd(host, sessionId)).outcome, 'completed');
-      assert.deepEqual((await log(host, sessionId)).filter((e) => e.type === 'assistant/message').map((e) => e.type === 'assistant/message' && e.text), ['Plan A it is.']);
+      assert.deepEqual(
+        (await log(host, sessionId)).filter((e) => e.type === 'assistant/message').map((e) => e.type === 'assistant/message' && e.text),
+        ['Plan A it is.'],
+      );
     });
 
     it('passes a dismissal to the model as a system message in place', async () => {

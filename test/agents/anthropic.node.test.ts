@@ -25,8 +25,12 @@ for (const stream of [true, false]) {
     let fake: FakeProvider;
     let host: Host;
     let sessionId: SessionId;
-    before(async () => { fake = await startFakeAnthropic(); });
-    after(async () => { await fake.close(); });
+    before(async () => {
+      fake = await startFakeAnthropic();
+    });
+    after(async () => {
+      await fake.close();
+    });
     beforeEach(() => {
       fake.reset();
       host = driverHost(createAnthropicDriver({ model: 'claude-fake', apiKey: 'sk-ant-test', baseURL: fake.url, stream, maxRetries: 0 }));
@@ -47,7 +51,10 @@ for (const stream of [true, false]) {
       assert.equal(second.length, 3);
       assert.deepEqual(second[1], {
         role: 'assistant',
-        content: [{ type: 'text', text: 'Let me lay it out.' }, { type: 'tool_use', id: toolUseId(callId), name: 'show_task_surface', input: { model: sampleModel() } }],
+        content: [
+          { type: 'text', text: 'Let me lay it out.' },
+          { type: 'tool_use', id: toolUseId(callId), name: 'show_task_surface', input: { model: sampleModel() } },
+        ],
       });
       assert.equal(second[2].role, 'user');
       assert.equal(second[2].content[0].type, 'tool_result');
@@ -62,7 +69,19 @@ for (const stream of [true, false]) {
     it('proposes a card after a skill call, and the card status notice reaches the model as a user-side text block', async () => {
       fake.script(
         { toolCalls: [{ name: 'skill', arguments: '{"name":"create-page"}' }] },
-        { toolCalls: [{ name: 'propose_action', arguments: JSON.stringify({ action: 'create_page', title: 'Save as a page', brief: 'Saves it.', details: { pageTitle: 'Plan', sections: ['Intro'] } }) }] },
+        {
+          toolCalls: [
+            {
+              name: 'propose_action',
+              arguments: JSON.stringify({
+                action: 'create_page',
+                title: 'Save as a page',
+                brief: 'Saves it.',
+                details: { pageTitle: 'Plan', sections: ['Intro'] },
+              }),
+            },
+          ],
+        },
         { text: 'Done. Save it below if you like.' },
       );
       await turn(host, sessionId, 'plan my week');
@@ -87,7 +106,10 @@ for (const stream of [true, false]) {
       await turn(host, sessionId, 'forget it');
       const last = fake.requests[1]!.messages.at(-1);
       assert.deepEqual(last.content.slice(-2), [
-        { type: 'text', text: `<developer-notice>\nThe user dismissed task surface ${surfaceId} without submitting it.\n</developer-notice>` },
+        {
+          type: 'text',
+          text: `<developer-notice>\nThe user dismissed task surface ${surfaceId} without submitting it.\n</developer-notice>`,
+        },
         { type: 'text', text: 'forget it' },
       ]);
     });

@@ -14,32 +14,61 @@ let seq = 0;
 const user = (text: string): PromptMessage => ({ role: 'user', text, seq: ++seq });
 const dev = (text: string): PromptMessage => ({ role: 'developer', text, seq: ++seq });
 const said = (text: string): PromptMessage => ({ role: 'assistant', text, seq: ++seq });
-const call = (id: string, name = 'skill'): PromptMessage => ({ role: 'assistant', text: `[call ${name}]`, seq: ++seq, toolCall: { callId: id as CallId, name, args: {} } });
-const result = (id: string, ok = true, name = 'skill'): PromptMessage => ({ role: 'tool', text: `[result ${id}]`, seq: ++seq, toolResult: { callId: id as CallId, name, ok, content: `r ${id}` } });
+const call = (id: string, name = 'skill'): PromptMessage => ({
+  role: 'assistant',
+  text: `[call ${name}]`,
+  seq: ++seq,
+  toolCall: { callId: id as CallId, name, args: {} },
+});
+const result = (id: string, ok = true, name = 'skill'): PromptMessage => ({
+  role: 'tool',
+  text: `[result ${id}]`,
+  seq: ++seq,
+  toolResult: { callId: id as CallId, name, ok, content: `r ${id}` },
+});
 
 describe('nativeConversation', () => {
   it('joins an answer with its calls, and the results follow together in call order', () => {
     const items = nativeConversation([user('q'), said('Let me check.'), call('a'), call('b'), result('b'), result('a'), said('Done.')]);
-    assert.deepEqual(items.map((i) => i.kind), ['user', 'assistant', 'results', 'assistant']);
-    assert.deepEqual(items[1], { kind: 'assistant', text: 'Let me check.', calls: [{ callId: 'a', name: 'skill', args: {} }, { callId: 'b', name: 'skill', args: {} }] });
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ['user', 'assistant', 'results', 'assistant'],
+    );
+    assert.deepEqual(items[1], {
+      kind: 'assistant',
+      text: 'Let me check.',
+      calls: [
+        { callId: 'a', name: 'skill', args: {} },
+        { callId: 'b', name: 'skill', args: {} },
+      ],
+    });
     assert.deepEqual(items[2]!.kind === 'results' && items[2]!.results.map((r) => r.callId), ['a', 'b']);
   });
 
   it('holds a notice that landed while a call ran until the call is answered', () => {
     const items = nativeConversation([user('q'), call('a'), dev('The user dismissed task surface s1 without submitting it.'), result('a')]);
-    assert.deepEqual(items.map((i) => i.kind), ['user', 'assistant', 'results', 'developer']);
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ['user', 'assistant', 'results', 'developer'],
+    );
   });
 
   it('answers a call that has no logged result with a failed one, and keeps an orphan result as a notice', () => {
     const items = nativeConversation([user('q'), call('a'), user('hello?'), result('zzz')]);
-    assert.deepEqual(items.map((i) => i.kind), ['user', 'assistant', 'results', 'user', 'developer']);
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ['user', 'assistant', 'results', 'user', 'developer'],
+    );
     assert.deepEqual(items[2], { kind: 'results', results: [{ callId: 'a', name: 'skill', ok: false, content: MISSING_RESULT }] });
     assert.deepEqual(items[4], { kind: 'developer', text: '[result zzz]' });
   });
 
   it('starts a new step for a call after results (sequential calls stay paired)', () => {
     const items = nativeConversation([call('a'), result('a'), call('b'), result('b', false)]);
-    assert.deepEqual(items.map((i) => i.kind), ['assistant', 'results', 'assistant', 'results']);
+    assert.deepEqual(
+      items.map((i) => i.kind),
+      ['assistant', 'results', 'assistant', 'results'],
+    );
   });
 });
 
@@ -60,7 +89,10 @@ describe('more provider failures', () => {
       const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0 }));
       const sessionId = host.openSession();
       await turn(host, sessionId, 'hi');
-      assert.match((await lastTurnEnd(host, sessionId)).error!, /rejected the request \(400\): Invalid schema for function 'show_task_surface'\.$/);
+      assert.match(
+        (await lastTurnEnd(host, sessionId)).error!,
+        /rejected the request \(400\): Invalid schema for function 'show_task_surface'\.$/,
+      );
     } finally {
       await fake.close();
     }
@@ -110,7 +142,16 @@ describe('loop bounds and roles', () => {
       const client = new OpenAI({ apiKey: 'k', baseURL: 'https://api.openai.com/v1', fetch: fetchToFake, maxRetries: 0 });
       const host = driverHost(createOpenAIDriver({ model: 'm', client }));
       const sessionId = host.openSession();
-      fake.script({ toolCalls: [{ name: 'show_task_surface', arguments: JSON.stringify({ model: { version: 1, title: 'T', sections: [], fields: [{ kind: 'toggle', id: 't', label: 'T' }], submit: { label: 'Go' } } }) }] });
+      fake.script({
+        toolCalls: [
+          {
+            name: 'show_task_surface',
+            arguments: JSON.stringify({
+              model: { version: 1, title: 'T', sections: [], fields: [{ kind: 'toggle', id: 't', label: 'T' }], submit: { label: 'Go' } },
+            }),
+          },
+        ],
+      });
       await turn(host, sessionId, 'hi');
       const { surfaceId } = host.getView(sessionId).taskSurface.active!;
       await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() });
@@ -129,14 +170,20 @@ describe('calls per response', () => {
     try {
       const skill = { name: 'skill', arguments: '{"name":"create-page"}' };
       fake.script({ toolCalls: [skill, skill, skill] }, { text: 'done' });
-      const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0, maxCallsPerStep: 2 }));
+      const host = driverHost(
+        createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0, maxCallsPerStep: 2 }),
+      );
       const sessionId = host.openSession();
       await turn(host, sessionId, 'hi');
       const events = (await host.readLog(sessionId, { limit: 100 })).events;
       const calls = events.flatMap((e) => (e.type === 'tool/call' ? [e.callId] : []));
       const results = new Map(events.flatMap((e) => (e.type === 'tool/result' ? [[e.callId, e] as const] : [])));
       assert.equal(calls.length, 3);
-      assert.deepEqual(calls.map((id) => results.get(id)!.ok), [true, true, false], 'in the order the model sent them');
+      assert.deepEqual(
+        calls.map((id) => results.get(id)!.ok),
+        [true, true, false],
+        'in the order the model sent them',
+      );
       assert.match(results.get(calls[2]!)!.content, /^Too many tool calls in one response \(at most 2\); this one did not run\./);
       assert.equal((await lastTurnEnd(host, sessionId)).outcome, 'completed');
     } finally {
@@ -159,7 +206,10 @@ describe('oversized arguments', () => {
       const result = events.find((e) => e.type === 'tool/result');
       assert.ok(call?.type === 'tool/call' && typeof call.args === 'string' && call.args.length <= 201);
       assert.ok(result?.type === 'tool/result' && !result.ok);
-      assert.match(result.content, /^The arguments of show_task_surface are 300,\d{3} characters, more than the 262,144 a call may have; nothing ran\./);
+      assert.match(
+        result.content,
+        /^The arguments of show_task_surface are 300,\d{3} characters, more than the 262,144 a call may have; nothing ran\./,
+      );
       assert.equal(host.getView(sessionId).taskSurface.active, null);
     } finally {
       await fake.close();

@@ -4,7 +4,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseShowTaskSurfaceArgs, showTaskSurfaceTool, toAnthropicTool, toMcpTool, toOpenAITool, type JsonValue } from '../../protocol/index.js';
+import {
+  parseShowTaskSurfaceArgs,
+  showTaskSurfaceTool,
+  toAnthropicTool,
+  toMcpTool,
+  toOpenAITool,
+  type JsonValue,
+} from '../../protocol/index.js';
 import { compare, plan, review } from '../../demo/agent/scenarios.js';
 import { PROPOSE_ACTION_DEFINITION, skillDefinition } from '../../host/actionCards/tools.js';
 import { DEFAULT_SYSTEM_PROMPT } from '../../host/prompt.js';
@@ -28,17 +35,74 @@ describe('first-try validity of the lean declaration', () => {
 
   const base = () => JSON.parse(modelCalls[1]!.args).model;
   const broken: [string, (m: any) => void][] = [
-    ['No keys beyond the schema', (m) => { m.theme = 'dark'; }],
-    ['labels, titles, texts not blank', (m) => { m.title = '   '; }],
-    ['at least one block or field', (m) => { m.fields = []; }],
-    ['ids unique (sections + fields', (m) => { m.sections = [{ id: 'steps', blocks: [{ kind: 'markdown', text: 'x' }] }]; }],
-    ['options per field', (m) => { m.fields[0].options.push({ id: 'qa', label: 'Again' }); }],
-    ['initials use option ids', (m) => { m.fields[0].initial = ['QA pass']; }],
-    ['text without multiline: no line breaks', (m) => { m.fields[1] = { kind: 'text', id: 'n', label: 'N', initial: 'a\nb' }; }],
-    ['row keys are column ids', (m) => { m.sections = [{ id: 't', blocks: [{ kind: 'table', columns: [{ id: 'a', label: 'A' }], rows: [{ b: 1 }] }] }]; }],
-    ['max 64 blocks', (m) => { m.sections = [{ id: 't', blocks: Array.from({ length: 65 }, () => ({ kind: 'markdown', text: 'x' })) }]; }],
-    ['32 fields', (m) => { m.fields = Array.from({ length: 33 }, (_, i) => ({ kind: 'toggle', id: `f${i}`, label: 'F' })); }],
-    ['200 rows per table', (m) => { m.sections = [{ id: 't', blocks: [{ kind: 'table', columns: [{ id: 'a', label: 'A' }], rows: Array.from({ length: 201 }, () => ({ a: 1 })) }] }]; }],
+    [
+      'No keys beyond the schema',
+      (m) => {
+        m.theme = 'dark';
+      },
+    ],
+    [
+      'labels, titles, texts not blank',
+      (m) => {
+        m.title = '   ';
+      },
+    ],
+    [
+      'at least one block or field',
+      (m) => {
+        m.fields = [];
+      },
+    ],
+    [
+      'ids unique (sections + fields',
+      (m) => {
+        m.sections = [{ id: 'steps', blocks: [{ kind: 'markdown', text: 'x' }] }];
+      },
+    ],
+    [
+      'options per field',
+      (m) => {
+        m.fields[0].options.push({ id: 'qa', label: 'Again' });
+      },
+    ],
+    [
+      'initials use option ids',
+      (m) => {
+        m.fields[0].initial = ['QA pass'];
+      },
+    ],
+    [
+      'text without multiline: no line breaks',
+      (m) => {
+        m.fields[1] = { kind: 'text', id: 'n', label: 'N', initial: 'a\nb' };
+      },
+    ],
+    [
+      'row keys are column ids',
+      (m) => {
+        m.sections = [{ id: 't', blocks: [{ kind: 'table', columns: [{ id: 'a', label: 'A' }], rows: [{ b: 1 }] }] }];
+      },
+    ],
+    [
+      'max 64 blocks',
+      (m) => {
+        m.sections = [{ id: 't', blocks: Array.from({ length: 65 }, () => ({ kind: 'markdown', text: 'x' })) }];
+      },
+    ],
+    [
+      '32 fields',
+      (m) => {
+        m.fields = Array.from({ length: 33 }, (_, i) => ({ kind: 'toggle', id: `f${i}`, label: 'F' }));
+      },
+    ],
+    [
+      '200 rows per table',
+      (m) => {
+        m.sections = [
+          { id: 't', blocks: [{ kind: 'table', columns: [{ id: 'a', label: 'A' }], rows: Array.from({ length: 201 }, () => ({ a: 1 })) }] },
+        ];
+      },
+    ],
   ];
   for (const [rule, breakIt] of broken) {
     it(`states "${rule}" and the parser enforces it`, () => {
@@ -53,11 +117,23 @@ describe('first-try validity of the lean declaration', () => {
 });
 
 describe('tool definitions for OpenAI, Anthropic and MCP', () => {
-  const tools = [showTaskSurfaceTool, skillDefinition([{ name: 'create-page', purpose: 'Offer to save an answer as a page.' }]), PROPOSE_ACTION_DEFINITION];
-  for (const [format, convert] of [['openai', toOpenAITool], ['anthropic', toAnthropicTool], ['mcp', toMcpTool]] as const) {
+  const tools = [
+    showTaskSurfaceTool,
+    skillDefinition([{ name: 'create-page', purpose: 'Offer to save an answer as a page.' }]),
+    PROPOSE_ACTION_DEFINITION,
+  ];
+  for (const [format, convert] of [
+    ['openai', toOpenAITool],
+    ['anthropic', toAnthropicTool],
+    ['mcp', toMcpTool],
+  ] as const) {
     it(`${format}: matches the pinned snapshot (UPDATE_SNAPSHOTS=1 rewrites it)`, () => {
       const file = new URL(`./fixtures/tools.${format}.json`, import.meta.url);
-      const text = `${JSON.stringify(tools.map((t) => convert(t)), null, 2)}\n`;
+      const text = `${JSON.stringify(
+        tools.map((t) => convert(t)),
+        null,
+        2,
+      )}\n`;
       if (process.env.UPDATE_SNAPSHOTS === '1') writeFileSync(file, text);
       assert.equal(text, readFileSync(file, 'utf8'));
     });
@@ -80,10 +156,20 @@ describe('tool definitions for OpenAI, Anthropic and MCP', () => {
 
 describe('the default system prompt', () => {
   it('follows the spec: when all of the conditions hold, the exclusions, that the call ends the turn, how the answer comes back', () => {
-    for (const phrase of [/when all of these hold/, /belongs to this conversation and the current task/, /fits the panel's blocks/,
-      /no background work and no new access or authority/, /the user's submitted answer, not the panel itself/,
-      /short question that blocks you/, /plain explanation/, /ends your turn/, /arrives as their next message/,
-      /reply in words/, /Only one panel/, /user asks for a panel/]) {
+    for (const phrase of [
+      /when all of these hold/,
+      /belongs to this conversation and the current task/,
+      /fits the panel's blocks/,
+      /no background work and no new access or authority/,
+      /the user's submitted answer, not the panel itself/,
+      /short question that blocks you/,
+      /plain explanation/,
+      /ends your turn/,
+      /arrives as their next message/,
+      /reply in words/,
+      /Only one panel/,
+      /user asks for a panel/,
+    ]) {
       assert.match(DEFAULT_SYSTEM_PROMPT, phrase);
     }
   });

@@ -15,13 +15,21 @@ describe('demo model choice', () => {
   });
 
   it('OPENAI_API_KEY picks Chat Completions (before Anthropic), with the default model or TASK_SURFACE_MODEL', () => {
-    assert.equal(chooseModel({ OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'a' }).label, `OpenAI Chat Completions driver, model ${DEFAULT_OPENAI_MODEL}`);
-    assert.equal(chooseModel({ OPENAI_API_KEY: 'k', TASK_SURFACE_MODEL: 'llama3', OPENAI_BASE_URL: 'http://localhost:11434/v1' }).label,
-      'OpenAI Chat Completions driver, model llama3 at http://localhost:11434/v1');
+    assert.equal(
+      chooseModel({ OPENAI_API_KEY: 'k', ANTHROPIC_API_KEY: 'a' }).label,
+      `OpenAI Chat Completions driver, model ${DEFAULT_OPENAI_MODEL}`,
+    );
+    assert.equal(
+      chooseModel({ OPENAI_API_KEY: 'k', TASK_SURFACE_MODEL: 'llama3', OPENAI_BASE_URL: 'http://localhost:11434/v1' }).label,
+      'OpenAI Chat Completions driver, model llama3 at http://localhost:11434/v1',
+    );
   });
 
   it('refuses a base URL that is not http(s), naming the variable', () => {
-    assert.throws(() => chooseModel({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'localhost:11434' }), /^Error: OPENAI_BASE_URL must be an http:\/\/ or https:\/\/ URL, not "localhost:11434"$/);
+    assert.throws(
+      () => chooseModel({ OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'localhost:11434' }),
+      /^Error: OPENAI_BASE_URL must be an http:\/\/ or https:\/\/ URL, not "localhost:11434"$/,
+    );
     assert.throws(() => chooseModel({ ANTHROPIC_API_KEY: 'k', ANTHROPIC_BASE_URL: 'ftp://x' }), /ANTHROPIC_BASE_URL must be an http/);
   });
 

@@ -5,11 +5,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ScriptedCall { name: string; arguments: string }
+export interface ScriptedCall {
+  name: string;
+  arguments: string;
+}
 
 export type Script =
   /** An answer: text (streamed in pieces, `paceMs` apart), tool calls (arguments streamed in pieces). */
-  | { text?: string; toolCalls?: ScriptedCall[]; paceMs?: number; /** OpenAI: tool-call deltas without `index`, as some local servers send them. */ noIndex?: boolean }
+  | {
+      text?: string;
+      toolCalls?: ScriptedCall[];
+      paceMs?: number;
+      /** OpenAI: tool-call deltas without `index`, as some local servers send them. */ noIndex?: boolean;
+    }
   /** An HTTP error with the provider's error body. */
   | { status: number; message: string; headers?: Record<string, string> }
   /** Streams `text`, then drops the connection without finishing. */
@@ -30,7 +38,11 @@ export interface FakeProvider {
   close(): Promise<void>;
 }
 
-type Writer = (res: ServerResponse, answer: Exclude<Script, { status: number } | { hang: true } | { stall: string }>, stream: boolean) => void | Promise<void>;
+type Writer = (
+  res: ServerResponse,
+  answer: Exclude<Script, { status: number } | { hang: true } | { stall: string }>,
+  stream: boolean,
+) => void | Promise<void>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -61,7 +73,9 @@ async function start(path: string, write: Writer, errorBody: (status: number, me
       return;
     }
     if ('status' in answer) {
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(errorBody(answer.status, answer.message)));
+      res
+        .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+        .end(JSON.stringify(errorBody(answer.status, answer.message)));
       return;
     }
     await write(res, answer, body.stream === true);
@@ -71,7 +85,9 @@ async function start(path: string, write: Writer, errorBody: (status: number, me
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
-    script: (...answers) => { queue.push(...answers); },
+    script: (...answers) => {
+      queue.push(...answers);
+    },
     reset: () => {
       requests.length = 0;
       queue.length = 0;
@@ -106,25 +122,35 @@ let openAIIds = 0;
 const writeOpenAI: Writer = async (res, answer, stream) => {
   const id = `chatcmpl-${++openAIIds}`;
   const created = 1_700_000_000;
-  const text = 'cut' in answer ? answer.cut : answer.text ?? '';
-  const toolCalls = 'cut' in answer ? [] : answer.toolCalls ?? [];
+  const text = 'cut' in answer ? answer.cut : (answer.text ?? '');
+  const toolCalls = 'cut' in answer ? [] : (answer.toolCalls ?? []);
   const finish = toolCalls.length > 0 ? 'tool_calls' : 'stop';
   if (!stream) {
     const message = {
-      role: 'assistant', content: text === '' ? null : text, refusal: null,
+      role: 'assistant',
+      content: text === '' ? null : text,
+      refusal: null,
       ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map((c, i) => ({ id: `call_${id}_${i}`, type: 'function', function: c })) } : {}),
     };
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-      id, object: 'chat.completion', created, model: 'fake', choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
-      usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
-    }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id,
+        object: 'chat.completion',
+        created,
+        model: 'fake',
+        choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+      }),
+    );
     return;
   }
   sse(res);
   const chunk = (delta: object, finishReason: string | null = null) =>
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'fake', choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'fake', choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] })}\n\n`,
+    );
   chunk({ role: 'assistant', content: '' });
-  const pace = 'paceMs' in answer ? answer.paceMs ?? 0 : 0;
+  const pace = 'paceMs' in answer ? (answer.paceMs ?? 0) : 0;
   for (const piece of pieces(text)) {
     chunk({ content: piece });
     if (pace > 0) await sleep(pace);
@@ -143,9 +169,15 @@ const writeOpenAI: Writer = async (res, answer, stream) => {
   res.end('data: [DONE]\n\n');
 };
 
-export const startFakeOpenAI = () => start('/v1/chat/completions', writeOpenAI, (status, message) => ({
-  error: { message, type: status === 429 ? 'rate_limit_exceeded' : status === 401 ? 'invalid_request_error' : 'server_error', param: null, code: null },
-}));
+export const startFakeOpenAI = () =>
+  start('/v1/chat/completions', writeOpenAI, (status, message) => ({
+    error: {
+      message,
+      type: status === 429 ? 'rate_limit_exceeded' : status === 401 ? 'invalid_request_error' : 'server_error',
+      param: null,
+      code: null,
+    },
+  }));
 
 /* ---- Anthropic Messages ---- */
 
@@ -153,8 +185,8 @@ let anthropicIds = 0;
 
 const writeAnthropic: Writer = (res, answer, stream) => {
   const id = `msg_${++anthropicIds}`;
-  const text = 'cut' in answer ? answer.cut : answer.text ?? '';
-  const toolCalls = 'cut' in answer ? [] : answer.toolCalls ?? [];
+  const text = 'cut' in answer ? answer.cut : (answer.text ?? '');
+  const toolCalls = 'cut' in answer ? [] : (answer.toolCalls ?? []);
   const stopReason = toolCalls.length > 0 ? 'tool_use' : 'end_turn';
   const usage = { input_tokens: 1, output_tokens: 1 };
   if (!stream) {
@@ -162,14 +194,25 @@ const writeAnthropic: Writer = (res, answer, stream) => {
       ...(text === '' ? [] : [{ type: 'text', text }]),
       ...toolCalls.map((c, i) => ({ type: 'tool_use', id: `toolu_${id}_${i}`, name: c.name, input: JSON.parse(c.arguments) })),
     ];
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({
-      id, type: 'message', role: 'assistant', model: 'fake', content, stop_reason: stopReason, stop_sequence: null, usage,
-    }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(
+      JSON.stringify({
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: 'fake',
+        content,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage,
+      }),
+    );
     return;
   }
   sse(res);
   const event = (type: string, data: object) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
-  event('message_start', { message: { id, type: 'message', role: 'assistant', model: 'fake', content: [], stop_reason: null, stop_sequence: null, usage } });
+  event('message_start', {
+    message: { id, type: 'message', role: 'assistant', model: 'fake', content: [], stop_reason: null, stop_sequence: null, usage },
+  });
   let index = 0;
   if (text !== '') {
     event('content_block_start', { index, content_block: { type: 'text', text: '' } });
@@ -183,7 +226,8 @@ const writeAnthropic: Writer = (res, answer, stream) => {
   }
   for (const c of toolCalls) {
     event('content_block_start', { index, content_block: { type: 'tool_use', id: `toolu_${id}_${index}`, name: c.name, input: {} } });
-    for (const piece of pieces(c.arguments, 40)) event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+    for (const piece of pieces(c.arguments, 40))
+      event('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
     event('content_block_stop', { index });
     index += 1;
   }
@@ -192,7 +236,18 @@ const writeAnthropic: Writer = (res, answer, stream) => {
   res.end();
 };
 
-export const startFakeAnthropic = () => start('/v1/messages', writeAnthropic, (status, message) => ({
-  type: 'error',
-  error: { type: status === 429 ? 'rate_limit_error' : status === 401 ? 'authentication_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message },
-}));
+export const startFakeAnthropic = () =>
+  start('/v1/messages', writeAnthropic, (status, message) => ({
+    type: 'error',
+    error: {
+      type:
+        status === 429
+          ? 'rate_limit_error'
+          : status === 401
+            ? 'authentication_error'
+            : status >= 500
+              ? 'api_error'
+              : 'invalid_request_error',
+      message,
+    },
+  }));

@@ -26,7 +26,10 @@ describe('tool-addition notice', () => {
       t.reply('ok');
     });
     await turn(host, sessionId, 'go');
-    assert.deepEqual(names, [['show_task_surface', 'skill'], ['show_task_surface', 'skill', 'propose_action']]);
+    assert.deepEqual(names, [
+      ['show_task_surface', 'skill'],
+      ['show_task_surface', 'skill', 'propose_action'],
+    ]);
     assert.deepEqual(await toolChanges(host, sessionId), [{ added: ['propose_action'], removed: [] }], 'one notice, not one per step');
 
     host.closeSession(sessionId);
@@ -57,7 +60,10 @@ describe('skill tool', () => {
     await turn(host, sessionId, 'hi');
     assert.match(skill!.description, /^Load a skill by name and read its instructions\. Skills you can load:\n/);
     const lines = skill!.description.split('\n').slice(1);
-    assert.deepEqual(lines.map((l) => l.split(':')[0]), ['- create-page', '- schedule-follow-up']);
+    assert.deepEqual(
+      lines.map((l) => l.split(':')[0]),
+      ['- create-page', '- schedule-follow-up'],
+    );
     for (const line of lines) assert.ok(line.length < 140 && line.split(': ')[1]!.trim().length > 10, line);
     assert.deepEqual(skill!.inputSchema.properties.name.enum, ['create-page', 'schedule-follow-up']);
   });

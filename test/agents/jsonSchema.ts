@@ -18,7 +18,8 @@ export function schemaErrors(schema: Schema, value: unknown, root: Schema = sche
   }
   if ('const' in schema && value !== schema.const) errors.push(`${path}: expected ${JSON.stringify(schema.const)}`);
   if (schema.enum && !schema.enum.includes(value)) errors.push(`${path}: not one of ${JSON.stringify(schema.enum)}`);
-  if (schema.pattern && typeof value === 'string' && !new RegExp(schema.pattern).test(value)) errors.push(`${path}: does not match ${schema.pattern}`);
+  if (schema.pattern && typeof value === 'string' && !new RegExp(schema.pattern).test(value))
+    errors.push(`${path}: does not match ${schema.pattern}`);
   if (Array.isArray(value)) {
     if (schema.minItems !== undefined && value.length < schema.minItems) errors.push(`${path}: fewer than ${schema.minItems} items`);
     if (schema.items) value.forEach((v, i) => errors.push(...schemaErrors(schema.items, v, root, `${path}[${i}]`)));
@@ -29,13 +30,15 @@ export function schemaErrors(schema: Schema, value: unknown, root: Schema = sche
     for (const [key, v] of Object.entries(object)) {
       if (schema.properties?.[key]) errors.push(...schemaErrors(schema.properties[key], v, root, `${path}.${key}`));
       else if (schema.additionalProperties === false) errors.push(`${path}: unknown key ${key}`);
-      else if (typeof schema.additionalProperties === 'object') errors.push(...schemaErrors(schema.additionalProperties, v, root, `${path}.${key}`));
+      else if (typeof schema.additionalProperties === 'object')
+        errors.push(...schemaErrors(schema.additionalProperties, v, root, `${path}.${key}`));
     }
   }
   if (schema.oneOf) {
     const matching = schema.oneOf.filter((s: Schema) => schemaErrors(s, value, root, path).length === 0).length;
     if (matching !== 1) errors.push(`${path}: matches ${matching} of oneOf`);
   }
-  if (schema.anyOf && !schema.anyOf.some((s: Schema) => schemaErrors(s, value, root, path).length === 0)) errors.push(`${path}: matches none of anyOf`);
+  if (schema.anyOf && !schema.anyOf.some((s: Schema) => schemaErrors(s, value, root, path).length === 0))
+    errors.push(`${path}: matches none of anyOf`);
   return errors;
 }

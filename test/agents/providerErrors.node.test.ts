@@ -19,15 +19,18 @@ interface Provider {
 
 const providers: Provider[] = [
   {
-    name: 'OpenAI', start: startFakeOpenAI,
+    name: 'OpenAI',
+    start: startFakeOpenAI,
     driver: (url, o) => createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${url}/v1`, ...o }),
   },
   {
-    name: 'Anthropic', start: startFakeAnthropic,
+    name: 'Anthropic',
+    start: startFakeAnthropic,
     driver: (url, o) => createAnthropicDriver({ model: 'm', apiKey: 'k', baseURL: url, ...o }),
   },
   {
-    name: 'AI SDK', start: startFakeOpenAI,
+    name: 'AI SDK',
+    start: startFakeOpenAI,
     driver: (url, o) => createAiSdkDriver({ model: createOpenAI({ apiKey: 'k', baseURL: `${url}/v1` }).chat('m'), ...o }),
   },
 ];
@@ -43,8 +46,12 @@ for (const provider of providers) {
       host = driverHost(provider.driver(fake.url, o));
       sessionId = host.openSession({ title: 'Errors' });
     };
-    before(async () => { fake = await provider.start(); });
-    after(async () => { await fake.close(); });
+    before(async () => {
+      fake = await provider.start();
+    });
+    after(async () => {
+      await fake.close();
+    });
     beforeEach(() => {
       fake.reset();
       setUp();
@@ -61,7 +68,9 @@ for (const provider of providers) {
     it('401: fails at once, naming the refused key', async () => {
       fake.script({ status: 401, message: 'Incorrect API key provided: sk-bad' });
       await turn(host, sessionId, 'hi');
-      await failedWith(/^The model provider \(.+\) refused the API key \(401\): .*Incorrect API key provided.*\. Check the key and the base URL\.$/);
+      await failedWith(
+        /^The model provider \(.+\) refused the API key \(401\): .*Incorrect API key provided.*\. Check the key and the base URL\.$/,
+      );
       assert.equal(fake.requests.length, 1, 'a 401 is not retried');
     });
 
@@ -73,7 +82,10 @@ for (const provider of providers) {
     });
 
     it('429 that persists: fails after the retries, saying so', async () => {
-      fake.script({ status: 429, message: 'Rate limit reached', headers: fast }, { status: 429, message: 'Rate limit reached', headers: fast });
+      fake.script(
+        { status: 429, message: 'Rate limit reached', headers: fast },
+        { status: 429, message: 'Rate limit reached', headers: fast },
+      );
       await turn(host, sessionId, 'hi');
       assert.equal(fake.requests.length, 2);
       await failedWith(/is rate-limiting requests \(429\) \(after 1 retry\): .*Rate limit reached.*Try again later\.$/);
@@ -104,7 +116,10 @@ for (const provider of providers) {
       fake.script({ cut: 'The beginning of an answer that never' });
       await turn(host, sessionId, 'hi');
       await failedWith(/reply was cut off after \d+ characters|could not be reached or closed the connection/);
-      assert.ok(views.some((v) => v.streaming?.text.startsWith('The beginning')), 'watchers saw the partial text');
+      assert.ok(
+        views.some((v) => v.streaming?.text.startsWith('The beginning')),
+        'watchers saw the partial text',
+      );
       assert.equal(views.at(-1)!.streaming, undefined, 'and then it was cleared');
     });
 

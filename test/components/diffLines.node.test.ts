@@ -20,7 +20,12 @@ describe('diffView: bounded line diff', () => {
     // 4,000 + 4,000 lines all different: 8,000 edits against a budget of 125.
     const past = diffView(block(lines(4000, 'old'), lines(4000, 'new')));
     assert.equal(past.kind, 'plain');
-    assert.deepEqual(past.kind === 'plain' && [past.before.length, past.after.length, past.before[0], past.after[3999]], [4000, 4000, 'old 0', 'new 3999']);
+    assert.deepEqual(past.kind === 'plain' && [past.before.length, past.after.length, past.before[0], past.after[3999]], [
+      4000,
+      4000,
+      'old 0',
+      'new 3999',
+    ]);
   });
 
   it('cuts equal ends first, so a small change in a long file is compared, with true line numbers', () => {
@@ -28,7 +33,15 @@ describe('diffView: bounded line diff', () => {
     const view = diffView(block(before, before.replace('same 4000\n', 'other 4000\n')));
     assert.equal(view.kind, 'patch');
     assert.deepEqual(view.kind === 'patch' && view.lines.map((l) => l.text), [
-      '@@ -3998,7 +3998,7 @@', ' same 3997', ' same 3998', ' same 3999', '-same 4000', '+other 4000', ' same 4001', ' same 4002', ' same 4003',
+      '@@ -3998,7 +3998,7 @@',
+      ' same 3997',
+      ' same 3998',
+      ' same 3999',
+      '-same 4000',
+      '+other 4000',
+      ' same 4001',
+      ' same 4002',
+      ' same 4003',
     ]);
   });
 
@@ -40,7 +53,7 @@ describe('diffView: bounded line diff', () => {
     assert.deepEqual(same, { kind: 'patch', lines: [], added: 0, removed: 0 });
   });
 
-  it('shares the budget among a model\'s diff blocks: many medium diffs fall back, small ones are compared', () => {
+  it("shares the budget among a model's diff blocks: many medium diffs fall back, small ones are compared", () => {
     const model = (k: number, make: (i: number) => DiffBlock) => ({ sections: [{ blocks: Array.from({ length: k }, (_, i) => make(i)) }] });
     // 32 blocks of 170 lines that all differ: alone each would be compared (340 edits); together they exceed the budget.
     const medium = model(32, (i) => block(`a${i}\n`.repeat(170), `b${i}\n`.repeat(170)));
@@ -63,14 +76,27 @@ describe('diffView: bounded line diff', () => {
 describe('diffRuns', () => {
   it('draws consecutive lines of a kind as one run, starting a run at each page', () => {
     const lines = [
-      { kind: 'hunk' as const, text: '@@' }, { kind: 'ctx' as const, text: ' a' }, { kind: 'del' as const, text: '-b' },
-      { kind: 'add' as const, text: '+c' }, { kind: 'add' as const, text: '+d' }, { kind: 'add' as const, text: '+e' }, { kind: 'ctx' as const, text: ' f' },
+      { kind: 'hunk' as const, text: '@@' },
+      { kind: 'ctx' as const, text: ' a' },
+      { kind: 'del' as const, text: '-b' },
+      { kind: 'add' as const, text: '+c' },
+      { kind: 'add' as const, text: '+d' },
+      { kind: 'add' as const, text: '+e' },
+      { kind: 'ctx' as const, text: ' f' },
     ];
     assert.deepEqual(diffRuns(lines, 100, 4), [
-      { kind: 'hunk', text: '@@', start: 0 }, { kind: 'ctx', text: ' a', start: 1 }, { kind: 'del', text: '-b', start: 2 },
-      { kind: 'add', text: '+c', start: 3 }, { kind: 'add', text: '+d\n+e', start: 4 }, { kind: 'ctx', text: ' f', start: 6 },
+      { kind: 'hunk', text: '@@', start: 0 },
+      { kind: 'ctx', text: ' a', start: 1 },
+      { kind: 'del', text: '-b', start: 2 },
+      { kind: 'add', text: '+c', start: 3 },
+      { kind: 'add', text: '+d\n+e', start: 4 },
+      { kind: 'ctx', text: ' f', start: 6 },
     ]);
-    assert.deepEqual(diffRuns(lines, 3, 4).map((r) => r.text), ['@@', ' a', '-b'], 'only the lines shown');
+    assert.deepEqual(
+      diffRuns(lines, 3, 4).map((r) => r.text),
+      ['@@', ' a', '-b'],
+      'only the lines shown',
+    );
   });
 });
 
@@ -81,7 +107,20 @@ describe('model text helpers', () => {
   });
 
   it('shows every bidi control as a visible code', () => {
-    const controls = ['\u061C', '\u200E', '\u200F', '\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
+    const controls = [
+      '\u061C',
+      '\u200E',
+      '\u200F',
+      '\u202A',
+      '\u202B',
+      '\u202C',
+      '\u202D',
+      '\u202E',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+    ];
     const shown = visibleControls(`a${controls.join('')}b`);
     assert.equal(shown, `a${controls.map((c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`).join('')}b`);
     assert.equal(visibleControls('invoice\u202Efdp.exe'), 'invoice⟨U+202E⟩fdp.exe');

@@ -9,7 +9,6 @@ import { createLocalTransport } from '../../transport/local.js';
 import { ScriptedDriver, sampleModel, withOpenSurface } from '../host/helpers.js';
 import { deepActive, inDock, inState, inView, mountDock, statusText, submitButton, typeInto } from './dockHelpers.js';
 
-
 async function setup() {
   const driver = new ScriptedDriver();
   const host = createHost({ store: createMemoryStore(), driver });
@@ -36,9 +35,12 @@ const model = () => {
   return parsed.model;
 };
 
-describe('task-surface-dock: the note and the answer\'s language (real host, local transport)', () => {
+describe("task-surface-dock: the note and the answer's language (real host, local transport)", () => {
   let host: Host | undefined;
-  afterEach(async () => { await host?.dispose(); host = undefined; });
+  afterEach(async () => {
+    await host?.dispose();
+    host = undefined;
+  });
 
   it('the note is collapsed by default, kept in the draft, and reaches the user message', async () => {
     const ctx = await setup();
@@ -70,7 +72,7 @@ describe('task-surface-dock: the note and the answer\'s language (real host, loc
     expect(localStorage.getItem(`task-surface:drafts:${ctx.sessionId}`)).to.equal(null);
   });
 
-  it('a zh Dock\'s submission is written in Chinese', async () => {
+  it("a zh Dock's submission is written in Chinese", async () => {
     const ctx = await setup();
     host = ctx.host;
     const dock = await mountDock(ctx.transport, ctx.sessionId, { lang: 'zh' });

@@ -5,7 +5,6 @@ import { FakeTransport, sid } from './fakeTransport.js';
 import { everyKindModel } from './models.js';
 import { deepActive, inState, mountDock } from './dockHelpers.js';
 
-
 describe('task-surface-dock keyboard walk', () => {
   // No localStorage.clear(): test files run side by side on one origin and share it. Tabbing
   // changes no value, so this session (its own id) stores no draft.
@@ -41,7 +40,28 @@ describe('task-surface-dock keyboard walk', () => {
       // The details toggle, full height, collapse, the details region (it scrolls), the link, the table and the two diffs
       // (scroll boxes, labelled groups), text, textarea, one radio stop, 3 checkboxes, switch, one option stop, Move down
       // (Move up is disabled at the top), Add a note, submit, dismiss.
-      expect(labels).to.deep.equal(['details', 'size', 'collapse', 'context', 'a', 'group', 'group', 'group', 'input', 'textarea', 'radio', 'input', 'input', 'input', 'switch', 'option', 'button', 'note-toggle', 'submit', 'dismiss']);
+      expect(labels).to.deep.equal([
+        'details',
+        'size',
+        'collapse',
+        'context',
+        'a',
+        'group',
+        'group',
+        'group',
+        'input',
+        'textarea',
+        'radio',
+        'input',
+        'input',
+        'input',
+        'switch',
+        'option',
+        'button',
+        'note-toggle',
+        'submit',
+        'dismiss',
+      ]);
       await sendKeys({ down: 'Shift' });
       for (let i = stops.length - 1; i >= 0; i--) {
         await sendKeys({ press: 'Tab' });

@@ -11,7 +11,11 @@ const S1 = sid('layout-s1'); // this file's own: see forgetDrafts
 /** A maximal model whose description is long too: everything before the first field is as big as the limits allow. */
 function bigModel(): TaskSurfaceModelV1 {
   const model = maximalModel(); // its markdown starts at '### Part n': axe checks the outline has no gap
-  return { ...model, title: 'Choose what to ship this week and in which order. '.repeat(6), description: 'Read the numbers first. '.repeat(40) };
+  return {
+    ...model,
+    title: 'Choose what to ship this week and in which order. '.repeat(6),
+    description: 'Read the numbers first. '.repeat(40),
+  };
 }
 
 /** The element's box is inside the viewport and not clipped by the Dock's scrolling body. */
@@ -19,15 +23,23 @@ function inReach(dock: TaskSurfaceDock, el: Element): string | null {
   const r = el.getBoundingClientRect();
   const body = inDock(dock, '.body').getBoundingClientRect();
   if (r.height === 0) return 'has no box';
-  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) return `outside the ${innerWidth}x${innerHeight} viewport: ${JSON.stringify(r)}`;
-  if (r.top < body.top - 1 || r.bottom > body.bottom + 1) return `clipped by the Dock's body (${body.top}–${body.bottom}): ${r.top}–${r.bottom}`;
+  if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+    return `outside the ${innerWidth}x${innerHeight} viewport: ${JSON.stringify(r)}`;
+  if (r.top < body.top - 1 || r.bottom > body.bottom + 1)
+    return `clipped by the Dock's body (${body.top}–${body.bottom}): ${r.top}–${r.bottom}`;
   return null;
 }
 
 describe('task-surface-dock: the question within reach', () => {
-  afterEach(async () => { await setViewport({ width: 800, height: 600 }); });
+  afterEach(async () => {
+    await setViewport({ width: 800, height: 600 });
+  });
 
-  for (const [width, height, maxHeight] of [[1280, 800, ''], [320, 640, ''], [320, 640, '44vh']] as const) {
+  for (const [width, height, maxHeight] of [
+    [1280, 800, ''],
+    [320, 640, ''],
+    [320, 640, '44vh'],
+  ] as const) {
     it(`at ${width}x${height}${maxHeight ? ` with a ${maxHeight} Dock` : ''} the first field and Submit are in view when a maximal panel opens`, async () => {
       forgetDrafts(S1);
       await setViewport({ width, height });
@@ -84,7 +96,7 @@ describe('task-surface-dock: the question within reach', () => {
     expect(inDock(el, '[part="size"]').getAttribute('aria-pressed')).to.equal('true');
   });
 
-  it('a runaway title takes two lines, isolated from the page\'s direction, with the whole text kept', async () => {
+  it("a runaway title takes two lines, isolated from the page's direction, with the whole text kept", async () => {
     forgetDrafts(S1);
     const t = new FakeTransport();
     const title = `\u202Egnp.exe ${'long words '.repeat(400)}`;
@@ -101,7 +113,10 @@ describe('task-surface-dock: the question within reach', () => {
 });
 
 describe('task-surface-dock: region, collapse and edge', () => {
-  afterEach(async () => { await setViewport({ width: 800, height: 600 }); await emulateMedia({ colorScheme: 'light' }); });
+  afterEach(async () => {
+    await setViewport({ width: 800, height: 600 });
+    await emulateMedia({ colorScheme: 'light' });
+  });
 
   it('its region is named "Task: <title>" in both languages', async () => {
     forgetDrafts(S1);
@@ -131,7 +146,7 @@ describe('task-surface-dock: region, collapse and edge', () => {
     expect(inDock(el, '[part="status"]').getBoundingClientRect().height).to.be.greaterThan(0);
   });
 
-  it('has a visible edge in the dark theme, where its background is the page\'s', async () => {
+  it("has a visible edge in the dark theme, where its background is the page's", async () => {
     forgetDrafts(S1);
     await emulateMedia({ colorScheme: 'dark' });
     const t = new FakeTransport();
@@ -148,7 +163,9 @@ describe('task-surface-dock: region, collapse and edge', () => {
 });
 
 describe('task-surface-dock accessibility in every state', () => {
-  afterEach(async () => { await setViewport({ width: 800, height: 600 }); });
+  afterEach(async () => {
+    await setViewport({ width: 800, height: 600 });
+  });
 
   /** Brings a Dock to `state` over a FakeTransport. */
   async function dockIn(state: string, theme: string, lang: string) {

@@ -4,14 +4,31 @@ import type { TaskSurfaceDock } from '../../components/dock/task-surface-dock.js
 import type { MessageId, TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import { FakeTransport, sid } from './fakeTransport.js';
-import { deepActive, dismissButton, forgetDrafts, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
+import {
+  deepActive,
+  dismissButton,
+  forgetDrafts,
+  inDock,
+  inState,
+  inView,
+  mountDock,
+  statusText,
+  submitButton,
+  typeInto,
+  viewOf,
+} from './dockHelpers.js';
 
 const simple: TaskSurfaceModelV1 = {
-  version: 1, title: 'Name it', sections: [], submit: { label: 'Send' },
-  fields: [{ kind: 'text', id: 'name', label: 'Name' }, { kind: 'toggle', id: 'ok', label: 'OK' }],
+  version: 1,
+  title: 'Name it',
+  sections: [],
+  submit: { label: 'Send' },
+  fields: [
+    { kind: 'text', id: 'name', label: 'Name' },
+    { kind: 'toggle', id: 'ok', label: 'OK' },
+  ],
 };
 const S1 = sid('recovery-s1'); // this file's own: see forgetDrafts
-
 
 /** Every state the Dock shows from now on, with whether its name field could be edited. */
 function recordStates(el: TaskSurfaceDock) {
@@ -26,7 +43,10 @@ function recordStates(el: TaskSurfaceDock) {
 
 describe('task-surface-dock after transport errors', () => {
   let t: FakeTransport;
-  beforeEach(() => { forgetDrafts(S1); t = new FakeTransport(); });
+  beforeEach(() => {
+    forgetDrafts(S1);
+    t = new FakeTransport();
+  });
 
   it('a submit whose answer is lost after the Host accepted it stays locked, re-reads getActive and ends pending', async () => {
     t.open(S1, 'sf-1', simple);
@@ -52,7 +72,10 @@ describe('task-surface-dock after transport errors', () => {
     submitButton(el).click(); // a click now must not send edits that would be dropped
     await inState(el, 'pending');
     states.stop();
-    expect(states.seen.every((s) => s.endsWith(':locked')), states.seen.join(' ')).to.equal(true);
+    expect(
+      states.seen.every((s) => s.endsWith(':locked')),
+      states.seen.join(' '),
+    ).to.equal(true);
     expect(t.calls.submit.length).to.equal(1);
     expect(submitted).to.deep.equal(['m-lost']);
     expect(statusText(el)).to.equal('Sent. Waiting for the agent to pick it up.');
@@ -63,7 +86,9 @@ describe('task-surface-dock after transport errors', () => {
     const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'kept');
-    t.onSubmit = async () => { throw new TransportError('unreachable', 'offline'); };
+    t.onSubmit = async () => {
+      throw new TransportError('unreachable', 'offline');
+    };
     const reads = t.calls.getActive.length;
     submitButton(el).click();
     await inState(el, 'rejected');
@@ -114,7 +139,10 @@ describe('task-surface-dock after transport errors', () => {
 
 describe('task-surface-dock focus', () => {
   let t: FakeTransport;
-  beforeEach(() => { forgetDrafts(S1); t = new FakeTransport(); });
+  beforeEach(() => {
+    forgetDrafts(S1);
+    t = new FakeTransport();
+  });
 
   async function pageWithComposer(composerAttr?: string) {
     // fixtureSync: fixture() waits for an animation frame for a plain element, and a background test page gets none.
@@ -126,7 +154,12 @@ describe('task-surface-dock focus', () => {
     </div>`);
     const el = page.querySelector('task-surface-dock')!;
     if (!composerAttr) el.removeAttribute('composer');
-    return { page, el, voice: page.querySelector<HTMLButtonElement>('#voice')!, composer: page.querySelector<HTMLTextAreaElement>('#composer')! };
+    return {
+      page,
+      el,
+      voice: page.querySelector<HTMLButtonElement>('#voice')!,
+      composer: page.querySelector<HTMLTextAreaElement>('#composer')!,
+    };
   }
 
   it('after submit, focus goes to the composer (the first text entry after the Dock), not the control before it', async () => {
@@ -168,12 +201,15 @@ describe('task-surface-dock focus', () => {
     await waitUntil(() => deepActive() === other);
   });
 
-  it('while sending focus waits on the Dock\'s title; after a refused submit it is back on Submit, never on <body>', async () => {
+  it("while sending focus waits on the Dock's title; after a refused submit it is back on Submit, never on <body>", async () => {
     t.open(S1, 'sf-1', simple);
     const el = await mountDock(t, S1);
     await inState(el, 'editing');
     let refuse!: () => void;
-    t.onSubmit = () => new Promise((resolve) => { refuse = () => resolve({ accepted: false, reason: 'stale' }); });
+    t.onSubmit = () =>
+      new Promise((resolve) => {
+        refuse = () => resolve({ accepted: false, reason: 'stale' });
+      });
     submitButton(el).focus();
     await sendKeys({ press: 'Enter' });
     await waitUntil(() => el.state === 'submitting');
@@ -190,7 +226,10 @@ describe('task-surface-dock focus', () => {
     const el = await mountDock(t, S1);
     await inState(el, 'editing');
     let refuse!: () => void;
-    t.onSubmit = () => new Promise((resolve) => { refuse = () => resolve({ accepted: false, reason: 'stale' }); });
+    t.onSubmit = () =>
+      new Promise((resolve) => {
+        refuse = () => resolve({ accepted: false, reason: 'stale' });
+      });
     submitButton(el).focus();
     submitButton(el).click();
     await waitUntil(() => el.state === 'submitting');

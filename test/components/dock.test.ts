@@ -8,11 +8,28 @@ import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import { FakeTransport, deferred, sid } from './fakeTransport.js';
 import { everyKindModel } from './models.js';
-import { dismissButton, forgetDrafts, inDock, inState, inView, mountDock, statusText, submitButton, typeInto, viewOf } from './dockHelpers.js';
+import {
+  dismissButton,
+  forgetDrafts,
+  inDock,
+  inState,
+  inView,
+  mountDock,
+  statusText,
+  submitButton,
+  typeInto,
+  viewOf,
+} from './dockHelpers.js';
 
 const simple: TaskSurfaceModelV1 = {
-  version: 1, title: 'Name it', sections: [], submit: { label: 'Send' },
-  fields: [{ kind: 'text', id: 'name', label: 'Name' }, { kind: 'toggle', id: 'ok', label: 'OK' }],
+  version: 1,
+  title: 'Name it',
+  sections: [],
+  submit: { label: 'Send' },
+  fields: [
+    { kind: 'text', id: 'name', label: 'Name' },
+    { kind: 'toggle', id: 'ok', label: 'OK' },
+  ],
 };
 // This file's own sessions: see forgetDrafts.
 const S1 = sid('dock-s1');
@@ -21,7 +38,10 @@ const S3 = sid('dock-s3');
 
 describe('task-surface-dock', () => {
   let t: FakeTransport;
-  beforeEach(() => { forgetDrafts(S1, S2, S3); t = new FakeTransport(); });
+  beforeEach(() => {
+    forgetDrafts(S1, S2, S3);
+    t = new FakeTransport();
+  });
 
   it('opens the active surface through getActive without stealing focus', async () => {
     const composer = fixtureSync<HTMLTextAreaElement>(html`<textarea aria-label="composer"></textarea>`);
@@ -60,7 +80,9 @@ describe('task-surface-dock', () => {
     const el = await mountDock(t, S1);
     await inState(el, 'editing');
     await typeInto(el, 0, 'Grace');
-    t.onSubmit = async () => { throw new TransportError('unreachable', 'offline'); };
+    t.onSubmit = async () => {
+      throw new TransportError('unreachable', 'offline');
+    };
     submitButton(el).click();
     await inState(el, 'rejected');
     expect(statusText(el)).to.equal('Could not reach the agent. Your answers are kept; try again.');
@@ -120,7 +142,7 @@ describe('task-surface-dock', () => {
     expect(el.shadowRoot!.querySelector('task-surface-view') === null, 'view removed').to.equal(true);
   });
 
-  it('locks while another tab\'s submission is pending, and is editable again when it is discarded', async () => {
+  it("locks while another tab's submission is pending, and is editable again when it is discarded", async () => {
     t.open(S1, 'sf-1', simple);
     const el = await mountDock(t, S1);
     await inState(el, 'editing');
@@ -183,11 +205,16 @@ describe('task-surface-dock', () => {
     dismissButton(el).click();
     expect(t.calls.dismiss.length).to.equal(0);
     el.removeEventListener('task-surface-dismiss-request', veto);
-    t.onDismiss = async () => { throw new TransportError('unreachable', 'offline'); };
+    t.onDismiss = async () => {
+      throw new TransportError('unreachable', 'offline');
+    };
     dismissButton(el).click();
     await inState(el, 'rejected');
     expect(statusText(el)).to.equal('Could not reach the agent to dismiss the task; try again.');
-    t.onDismiss = async () => { t.close(S1); return { dismissed: true, eventSeq: 5 }; };
+    t.onDismiss = async () => {
+      t.close(S1);
+      return { dismissed: true, eventSeq: 5 };
+    };
     let dismissed = 0;
     el.addEventListener('task-surface-dismissed', () => dismissed++);
     dismissButton(el).click();
@@ -277,7 +304,9 @@ describe('task-surface-dock', () => {
     t.pending = { submissionId: 'sub-1' as never, messageId: 'm' as never, phase: 'queued' };
     t.open(S1, 'sf-1', simple);
     const inspected: string[] = [];
-    const el = await fixture(html`<task-surface-dock session-id=${S1} .transport=${t} .inspect=${(e: { type: string }) => inspected.push(e.type)}></task-surface-dock>`);
+    const el = await fixture(
+      html`<task-surface-dock session-id=${S1} .transport=${t} .inspect=${(e: { type: string }) => inspected.push(e.type)}></task-surface-dock>`,
+    );
     await inState(el as never, 'pending');
     expect(t.liveWatches).to.equal(1);
     expect(inspected).to.include('@xstate.actor');
@@ -312,7 +341,10 @@ describe('task-surface-dock transport from context', () => {
 });
 
 describe('task-surface-dock accessibility', () => {
-  afterEach(async () => { await setViewport({ width: 800, height: 600 }); await emulateMedia({ colorScheme: 'light' }); });
+  afterEach(async () => {
+    await setViewport({ width: 800, height: 600 });
+    await emulateMedia({ colorScheme: 'light' });
+  });
   it('follows prefers-color-scheme without a theme, and axe finds nothing at 320 px', async () => {
     forgetDrafts(S1, S2, S3);
     await setViewport({ width: 320, height: 640 });

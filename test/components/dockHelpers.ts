@@ -7,7 +7,9 @@ import type { SessionId } from '../../protocol/index.js';
 import { draftStorageKey } from '../../components/drafts/draftStore.js';
 
 export async function mountDock(transport: HostTransport | undefined, sessionId: string, attrs: { lang?: string; theme?: string } = {}) {
-  return fixture<TaskSurfaceDock>(html`<task-surface-dock session-id=${sessionId} .transport=${transport} lang=${attrs.lang ?? 'en'} theme=${attrs.theme ?? 'light'}></task-surface-dock>`);
+  return fixture<TaskSurfaceDock>(
+    html`<task-surface-dock session-id=${sessionId} .transport=${transport} lang=${attrs.lang ?? 'en'} theme=${attrs.theme ?? 'light'}></task-surface-dock>`,
+  );
 }
 
 /**
@@ -19,7 +21,8 @@ export function forgetDrafts(...sessionIds: string[]): void {
 }
 
 export const viewOf = (dock: TaskSurfaceDock) => dock.shadowRoot!.querySelector<TaskSurfaceView>('task-surface-view')!;
-export const inView = <E extends Element = HTMLElement>(dock: TaskSurfaceDock, sel: string) => viewOf(dock).shadowRoot!.querySelector<E>(sel)!;
+export const inView = <E extends Element = HTMLElement>(dock: TaskSurfaceDock, sel: string) =>
+  viewOf(dock).shadowRoot!.querySelector<E>(sel)!;
 export const inDock = <E extends Element = HTMLElement>(dock: TaskSurfaceDock, sel: string) => dock.shadowRoot!.querySelector<E>(sel)!;
 export const statusText = (dock: TaskSurfaceDock) => inDock(dock, '.status')?.textContent ?? '';
 

@@ -1,8 +1,20 @@
 import type {
-  DismissTaskSurfaceRequest, DismissTaskSurfaceResult, GetActiveTaskSurfaceRequest, GetActiveTaskSurfaceResult,
-  SessionEvent, SessionId, SessionView, SubmitTaskSurfaceRequest, SubmitTaskSurfaceResult, TaskSurfaceModelV1,
-  CallId, TaskSurfaceId, MessageId,
-  GetTaskSurfaceOutcomeRequest, TaskSurfaceOutcome, TaskSurfacePendingSubmission,
+  DismissTaskSurfaceRequest,
+  DismissTaskSurfaceResult,
+  GetActiveTaskSurfaceRequest,
+  GetActiveTaskSurfaceResult,
+  SessionEvent,
+  SessionId,
+  SessionView,
+  SubmitTaskSurfaceRequest,
+  SubmitTaskSurfaceResult,
+  TaskSurfaceModelV1,
+  CallId,
+  TaskSurfaceId,
+  MessageId,
+  GetTaskSurfaceOutcomeRequest,
+  TaskSurfaceOutcome,
+  TaskSurfacePendingSubmission,
 } from '../../protocol/index.js';
 import { TransportError, type HostTransport, type SessionListener } from '../../transport/types.js';
 
@@ -10,14 +22,25 @@ export const sid = (s: string) => s as SessionId;
 export const surface = (s: string) => s as TaskSurfaceId;
 
 export function emptyView(sessionId: SessionId): SessionView {
-  return { sessionId, lastSeq: 0, readOnly: false, turn: 'idle', taskSurface: { active: null }, queue: [], actionCards: { proposals: [], decisions: {} } };
+  return {
+    sessionId,
+    lastSeq: 0,
+    readOnly: false,
+    turn: 'idle',
+    taskSurface: { active: null },
+    queue: [],
+    actionCards: { proposals: [], decisions: {} },
+  };
 }
 
 /** A deferred promise the test settles by hand. */
 export function deferred<T>() {
   let resolve!: (value: T) => void;
   let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
   return { promise, resolve, reject };
 }
 
@@ -33,8 +56,11 @@ export class FakeTransport implements HostTransport {
   watchCalls = 0;
   log: SessionEvent[] = [];
   calls = {
-    getActive: [] as GetActiveTaskSurfaceRequest[], getOutcome: [] as GetTaskSurfaceOutcomeRequest[],
-    submit: [] as SubmitTaskSurfaceRequest[], dismiss: [] as DismissTaskSurfaceRequest[], readLog: 0,
+    getActive: [] as GetActiveTaskSurfaceRequest[],
+    getOutcome: [] as GetTaskSurfaceOutcomeRequest[],
+    submit: [] as SubmitTaskSurfaceRequest[],
+    dismiss: [] as DismissTaskSurfaceRequest[],
+    readLog: 0,
   };
   /** How closed surfaces closed, by surfaceId (getOutcome answers `unknown` for others). */
   outcomes = new Map<string, TaskSurfaceOutcome>();
@@ -43,7 +69,11 @@ export class FakeTransport implements HostTransport {
   models = new Map<string, TaskSurfaceModelV1>();
   /** The Host's pending submission for the open surface: getActive answers it and views carry it. */
   pending: TaskSurfacePendingSubmission | null = null;
-  onSubmit: (input: SubmitTaskSurfaceRequest) => Promise<SubmitTaskSurfaceResult> = async (input) => ({ accepted: true, messageId: `m-${input.submissionId}` as MessageId, phase: 'queued' });
+  onSubmit: (input: SubmitTaskSurfaceRequest) => Promise<SubmitTaskSurfaceResult> = async (input) => ({
+    accepted: true,
+    messageId: `m-${input.submissionId}` as MessageId,
+    phase: 'queued',
+  });
   onDismiss: (input: DismissTaskSurfaceRequest) => Promise<DismissTaskSurfaceResult> = async () => ({ dismissed: true, eventSeq: 9 });
   disposed = false;
   /** The next this-many getActive calls fail with a transport error (a dropped connection). */
@@ -52,7 +82,9 @@ export class FakeTransport implements HostTransport {
   /** Opens `surfaceId` with `model` as the session's active surface and publishes the view. */
   open(sessionId: SessionId, surfaceId: string, model: TaskSurfaceModelV1): void {
     this.models.set(surfaceId, model);
-    this.update(sessionId, { taskSurface: { active: { callId: `call-${surfaceId}` as CallId, surfaceId: surfaceId as TaskSurfaceId, pending: this.pending } } });
+    this.update(sessionId, {
+      taskSurface: { active: { callId: `call-${surfaceId}` as CallId, surfaceId: surfaceId as TaskSurfaceId, pending: this.pending } },
+    });
   }
 
   /** The Host's pending record changed (accepted, claimed, discarded): getActive and the pushed view say so. */
@@ -80,7 +112,9 @@ export class FakeTransport implements HostTransport {
     let set = this.listeners.get(sessionId);
     if (!set) this.listeners.set(sessionId, (set = new Set()));
     set.add(listener);
-    queueMicrotask(() => { if (set.has(listener)) listener(this.views.get(sessionId) ?? emptyView(sessionId)); });
+    queueMicrotask(() => {
+      if (set.has(listener)) listener(this.views.get(sessionId) ?? emptyView(sessionId));
+    });
     let live = true;
     return () => {
       if (!live) return;
@@ -119,16 +153,30 @@ export class FakeTransport implements HostTransport {
       if (active?.surfaceId === input.surfaceId) return { status: 'open', callId: active.callId, pending: active.pending };
       return this.outcomes.get(input.surfaceId) ?? { status: 'unknown' };
     },
-    submit: (input: SubmitTaskSurfaceRequest) => { this.calls.submit.push(input); return this.onSubmit(input); },
-    dismiss: (input: DismissTaskSurfaceRequest) => { this.calls.dismiss.push(input); return this.onDismiss(input); },
+    submit: (input: SubmitTaskSurfaceRequest) => {
+      this.calls.submit.push(input);
+      return this.onSubmit(input);
+    },
+    dismiss: (input: DismissTaskSurfaceRequest) => {
+      this.calls.dismiss.push(input);
+      return this.onDismiss(input);
+    },
   };
 
   session = {
-    send: async () => { throw new Error('not used'); },
-    updateQueue: async () => { throw new Error('not used'); },
+    send: async () => {
+      throw new Error('not used');
+    },
+    updateQueue: async () => {
+      throw new Error('not used');
+    },
   };
 
-  actionCards = { act: async () => { throw new Error('not used'); } };
+  actionCards = {
+    act: async () => {
+      throw new Error('not used');
+    },
+  };
 
   dispose(): void {
     this.disposed = true;

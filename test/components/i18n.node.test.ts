@@ -14,14 +14,23 @@ function texts(value: unknown): string[] {
 
 describe('translation tables', () => {
   it('name the agent with one word per language', () => {
-    assert.deepEqual(texts(en).filter((t) => /assistant/i.test(t)), []);
-    assert.deepEqual(texts(zh).filter((t) => /智能体|代理|助理/.test(t)), []);
+    assert.deepEqual(
+      texts(en).filter((t) => /assistant/i.test(t)),
+      [],
+    );
+    assert.deepEqual(
+      texts(zh).filter((t) => /智能体|代理|助理/.test(t)),
+      [],
+    );
     assert.ok(texts(en).some((t) => /\bagent\b/.test(t)));
     assert.ok(texts(zh).some((t) => t.includes('助手')));
   });
 
   it('use full-width parentheses in Chinese', () => {
-    assert.deepEqual(texts(zh).filter((t) => /[()]/.test(t)), []);
+    assert.deepEqual(
+      texts(zh).filter((t) => /[()]/.test(t)),
+      [],
+    );
     assert.equal(zh.required, '（必填）');
   });
 

@@ -29,7 +29,10 @@ const statusOf = (el: TaskSurfaceToolview) => el.shadowRoot!.querySelector('.sta
 describe('components with the real host (local transport)', () => {
   let host: Host | undefined;
   // No localStorage.clear(): test files share one origin; each host session here is new, so it has no drafts.
-  afterEach(async () => { await host?.dispose(); host = undefined; });
+  afterEach(async () => {
+    await host?.dispose();
+    host = undefined;
+  });
 
   it('shows, edits, submits exactly one message and closes the Dock and the row', async () => {
     const ctx = await setup();
@@ -47,7 +50,10 @@ describe('components with the real host (local transport)', () => {
     const log = await ctx.host.readLog(ctx.sessionId, { limit: 100 });
     const answers = log.events.filter((e) => e.type === 'user/message' && e.source.taskSurface);
     expect(answers.length).to.equal(1);
-    expect(answers[0]!.type === 'user/message' && answers[0]!.source.taskSurface?.values).to.deep.equal({ plan: 'b', why: 'it is cheaper' });
+    expect(answers[0]!.type === 'user/message' && answers[0]!.source.taskSurface?.values).to.deep.equal({
+      plan: 'b',
+      why: 'it is cheaper',
+    });
     await waitUntil(() => statusOf(toolview).endsWith('Submitted'));
     expect(localStorage.getItem(`task-surface:drafts:${ctx.sessionId}`)).to.equal(null);
   });
@@ -56,7 +62,12 @@ describe('components with the real host (local transport)', () => {
     const driver = new ScriptedDriver();
     host = createHost({ store: createMemoryStore(), driver, limits: { tableRows: 400 } });
     const rows = Array.from({ length: 400 }, (_, i) => ({ n: `row ${i}` }));
-    const model = { version: 1, title: 'Inventory', sections: [{ id: 's', blocks: [{ kind: 'table', columns: [{ id: 'n', label: 'Name' }], rows }] }], submit: { label: 'OK' } };
+    const model = {
+      version: 1,
+      title: 'Inventory',
+      sections: [{ id: 's', blocks: [{ kind: 'table', columns: [{ id: 'n', label: 'Name' }], rows }] }],
+      submit: { label: 'OK' },
+    };
     const { sessionId, surfaceId } = await withOpenSurface(host, driver, model);
     const transport = createLocalTransport(host);
     const page = await host.readLog(sessionId, { limit: 50 });
@@ -80,7 +91,13 @@ describe('components with the real host (local transport)', () => {
     let getActiveCalls = 0;
     const transport: HostTransport = {
       ...local,
-      taskSurface: { ...local.taskSurface, getActive: (input) => { getActiveCalls++; return local.taskSurface.getActive(input); } },
+      taskSurface: {
+        ...local.taskSurface,
+        getActive: (input) => {
+          getActiveCalls++;
+          return local.taskSurface.getActive(input);
+        },
+      },
     };
     const dock = await mountDock(transport, sessionId);
     await inState(dock, 'editing');

@@ -6,7 +6,10 @@ describe('lazy modules (chunks loaded on first use)', () => {
   it('loads once however often it is asked for, and counts the arrival', async () => {
     let calls = 0;
     const before = lazyModulesArrived();
-    const module = lazyModule(async () => { calls++; return { name: 'parser' }; });
+    const module = lazyModule(async () => {
+      calls++;
+      return { name: 'parser' };
+    });
     assert.equal(module.get(), undefined, 'not there yet: the caller shows its placeholder');
     assert.equal(module.get(), undefined);
     assert.equal(lazyModulesPending(), true);
@@ -37,8 +40,10 @@ describe('lazy modules (chunks loaded on first use)', () => {
     assert.equal(calls, 2);
   });
 
-  it('load() rejects with the loader\'s error for a caller that awaits it', async () => {
-    const module = lazyModule(async () => { throw new Error('chunk missing'); });
+  it("load() rejects with the loader's error for a caller that awaits it", async () => {
+    const module = lazyModule(async () => {
+      throw new Error('chunk missing');
+    });
     await assert.rejects(module.load(), /chunk missing/);
     assert.equal(lazyModulesPending(), false);
   });

@@ -3,7 +3,34 @@ import { render } from 'lit';
 import { renderMarkdown, safeHttpUrl } from '../../components/markdown/markdown.js';
 import '../../components/markdown/task-surface-markdown.js';
 
-const ALLOWED = new Set(['div', 'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'hr', 'br', 'strong', 'em', 's', 'a', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+const ALLOWED = new Set([
+  'div',
+  'p',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'pre',
+  'code',
+  'hr',
+  'br',
+  'strong',
+  'em',
+  's',
+  'a',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+]);
 
 const ATTACKS = [
   '<script>window.__pwned = 1</script>',
@@ -28,19 +55,33 @@ function resourceNames(): string[] {
 }
 
 describe('markdown policy', () => {
-  afterEach(() => { delete (window as { __pwned?: number }).__pwned; });
+  afterEach(() => {
+    delete (window as { __pwned?: number }).__pwned;
+  });
 
   it('keeps only absolute http(s) URLs', () => {
     expect(safeHttpUrl('https://example.com/a')).to.equal('https://example.com/a');
     expect(safeHttpUrl('http://example.com')).to.equal('http://example.com/');
-    for (const bad of ['javascript:alert(1)', ' javascript:1', 'data:text/html,x', '/rel', '//host/x', 'mailto:x@y', 'ftp://h/f', '', null]) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' javascript:1',
+      'data:text/html,x',
+      '/rel',
+      '//host/x',
+      'mailto:x@y',
+      'ftp://h/f',
+      '',
+      null,
+    ]) {
       expect(safeHttpUrl(bad), String(bad)).to.equal(null);
     }
   });
 
   it('renders attack input with no script, no element outside the allowed set, and only http(s) links', async () => {
     const seen: string[] = [];
-    const observer = new PerformanceObserver((list) => { for (const e of list.getEntries()) seen.push(e.name); });
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) seen.push(e.name);
+    });
     observer.observe({ type: 'resource', buffered: false });
     const before = new Set(resourceNames());
     const el = await fixture(html`<task-surface-markdown remote-images="alt-only" .text=${ATTACKS}></task-surface-markdown>`);
@@ -54,7 +95,11 @@ describe('markdown policy', () => {
       expect(a.target).to.equal('_blank');
       expect(a.rel).to.equal('noopener noreferrer');
     }
-    expect([...root.querySelectorAll('a')].map((a) => a.href)).to.deep.equal(['https://example.com/target', 'https://tracker.example/ref', 'https://tracker.example/autolink']);
+    expect([...root.querySelectorAll('a')].map((a) => a.href)).to.deep.equal([
+      'https://example.com/target',
+      'https://tracker.example/ref',
+      'https://tracker.example/autolink',
+    ]);
     // Raw HTML and refused links stay visible as text; images become their alt text.
     const text = root.textContent!;
     expect(text).to.contain('<script>window.__pwned = 1</script>');
@@ -68,10 +113,15 @@ describe('markdown policy', () => {
   });
 
   it('requests nothing until a link is clicked, and clicking opens it in a new tab', async () => {
-    const el = await fixture(html`<task-surface-markdown remote-images="alt-only" text="[go](https://example.com/go)"></task-surface-markdown>`);
+    const el = await fixture(
+      html`<task-surface-markdown remote-images="alt-only" text="[go](https://example.com/go)"></task-surface-markdown>`,
+    );
     const link = el.shadowRoot!.querySelector('a')!;
     const opened: string[] = [];
-    link.addEventListener('click', (e) => { opened.push(link.href); e.preventDefault(); });
+    link.addEventListener('click', (e) => {
+      opened.push(link.href);
+      e.preventDefault();
+    });
     expect(opened).to.deep.equal([]);
     link.click();
     expect(opened).to.deep.equal(['https://example.com/go']);
@@ -79,7 +129,9 @@ describe('markdown policy', () => {
 
   it('shows only http(s) images in render mode; the network probe sees a real request', async () => {
     const probe = `${location.origin}/__markdown_probe.png?${Math.random()}`;
-    const el = await fixture(html`<task-surface-markdown remote-images="render" .text=${`![probe](${probe}) ![bad](javascript:1)`}></task-surface-markdown>`);
+    const el = await fixture(
+      html`<task-surface-markdown remote-images="render" .text=${`![probe](${probe}) ![bad](javascript:1)`}></task-surface-markdown>`,
+    );
     const imgs = el.shadowRoot!.querySelectorAll('img');
     expect(imgs.length).to.equal(1);
     expect(imgs[0]!.alt).to.equal('probe');
@@ -93,7 +145,9 @@ describe('markdown policy', () => {
   it('by default renders images as their alt text and requests nothing', async () => {
     const probe = `${location.origin}/__markdown_default.png?${Math.random()}`;
     const before = new Set(resourceNames());
-    const el = await fixture<HTMLElement & { updateComplete: Promise<unknown> }>(html`<task-surface-markdown .text=${`Look: ![the chart](${probe})`}></task-surface-markdown>`);
+    const el = await fixture<HTMLElement & { updateComplete: Promise<unknown> }>(
+      html`<task-surface-markdown .text=${`Look: ![the chart](${probe})`}></task-surface-markdown>`,
+    );
     expect(el.shadowRoot!.querySelectorAll('img').length).to.equal(0);
     expect(el.shadowRoot!.textContent).to.contain('Look: the chart');
     for (const value of ['', 'RENDER', 'yes']) {
@@ -122,8 +176,12 @@ describe('markdown policy', () => {
   it('never leaves a gap in the outline: a heading is at most one level below the one before', () => {
     const host = document.createElement('div');
     render(renderMarkdown('### Part\n\n# Top\n\n### Deep\n\n## Back', { headingOffset: 2 }), host);
-    expect([...host.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => `${h.tagName} ${h.textContent}`))
-      .to.deep.equal(['H3 Part', 'H3 Top', 'H4 Deep', 'H4 Back']);
+    expect([...host.querySelectorAll('h1, h2, h3, h4, h5, h6')].map((h) => `${h.tagName} ${h.textContent}`)).to.deep.equal([
+      'H3 Part',
+      'H3 Top',
+      'H4 Deep',
+      'H4 Back',
+    ]);
   });
 
   for (const theme of ['light', 'dark']) {

@@ -9,10 +9,20 @@ import { FakeTransport, sid } from './fakeTransport.js';
 import { everyKindModel } from './models.js';
 
 const S1 = sid('s1');
-const meta = (model: unknown = everyKindModel, extra: Record<string, unknown> = {}) => ({ kind: 'task-surface', version: 1, surfaceId: 'sf-1', model, ...extra });
+const meta = (model: unknown = everyKindModel, extra: Record<string, unknown> = {}) => ({
+  kind: 'task-surface',
+  version: 1,
+  surfaceId: 'sf-1',
+  model,
+  ...extra,
+});
 const PLAIN = 'Showed the task "Pick a release plan". If the panel is not visible, answer with an ordinary message.';
 
-async function row(transport: HostTransport | undefined, m: unknown = meta(), attrs: { name?: string; lang?: string; theme?: string } = {}) {
+async function row(
+  transport: HostTransport | undefined,
+  m: unknown = meta(),
+  attrs: { name?: string; lang?: string; theme?: string } = {},
+) {
   return fixture<TaskSurfaceToolview>(html`<task-surface-toolview name=${attrs.name ?? 'show_task_surface'} .content=${PLAIN} .meta=${m}
     session-id="s1" .transport=${transport} lang=${attrs.lang ?? 'en'} theme=${attrs.theme ?? 'light'}></task-surface-toolview>`);
 }
@@ -61,7 +71,9 @@ describe('task-surface-toolview', () => {
     const view = q(el, 'task-surface-view')!;
     await (view as unknown as { updateComplete: Promise<unknown> }).updateComplete;
     expect(view.hasAttribute('readonly')).to.equal(true);
-    expect(view.shadowRoot!.querySelectorAll('input, textarea, [role="radio"], button[part="submit"]').length, 'never an editor').to.equal(0);
+    expect(view.shadowRoot!.querySelectorAll('input, textarea, [role="radio"], button[part="submit"]').length, 'never an editor').to.equal(
+      0,
+    );
     expect(view.shadowRoot!.textContent).to.contain('v9');
     expect(view.getAttribute('exportparts'), 'the page can style the replay').to.contain('base:view-base');
   });
@@ -94,7 +106,9 @@ describe('task-surface-toolview', () => {
 
   it('uses a status the page sets and reads nothing', async () => {
     const t = new FakeTransport();
-    const el = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta()} session-id="s1" .transport=${t}></task-surface-toolview>`);
+    const el = await fixture<TaskSurfaceToolview>(
+      html`<task-surface-toolview status="dismissed" .meta=${meta()} session-id="s1" .transport=${t}></task-surface-toolview>`,
+    );
     expect(statusOf(el)).to.equal('Status: Dismissed');
     expect([t.watchCalls, t.calls.getOutcome.length, t.calls.readLog]).to.deep.equal([0, 0, 0]);
   });
@@ -102,7 +116,10 @@ describe('task-surface-toolview', () => {
   it('while open, is only a pointer to the Dock: no second copy of the question', async () => {
     const t = new FakeTransport();
     t.open(S1, 'sf-1', everyKindModel as TaskSurfaceModelV1);
-    for (const [lang, text] of [['en', 'Answer in the panel below.'], ['zh', '请在下方面板中作答。']] as const) {
+    for (const [lang, text] of [
+      ['en', 'Answer in the panel below.'],
+      ['zh', '请在下方面板中作答。'],
+    ] as const) {
       const el = await row(t, meta(), { lang });
       await waitUntil(() => q(el, '.pointer') !== null);
       expect(q(el, '.pointer')!.textContent).to.equal(text);
@@ -115,8 +132,14 @@ describe('task-surface-toolview', () => {
   it('renders a model the Host accepted under larger limits (they travel in the meta)', async () => {
     const t = new FakeTransport();
     const rows = Array.from({ length: 400 }, (_, i) => ({ n: `r${i}` }));
-    const big: TaskSurfaceModelV1 = { version: 1, title: 'Big', sections: [{ id: 's', blocks: [{ kind: 'table', columns: [{ id: 'n', label: 'N' }], rows }] }], submit: { label: 'OK' } };
-    const withLimits = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big, { limits: { tableRows: 400 } })}
+    const big: TaskSurfaceModelV1 = {
+      version: 1,
+      title: 'Big',
+      sections: [{ id: 's', blocks: [{ kind: 'table', columns: [{ id: 'n', label: 'N' }], rows }] }],
+      submit: { label: 'OK' },
+    };
+    const withLimits =
+      await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big, { limits: { tableRows: 400 } })}
       session-id="s1" .transport=${t}></task-surface-toolview>`);
     expect(q(withLimits, '.fallback')).to.equal(null);
     q(withLimits, 'button.toggle')!.click();
@@ -127,7 +150,8 @@ describe('task-surface-toolview', () => {
     const without = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big)}
       .content=${'plain'} session-id="s1" .transport=${t}></task-surface-toolview>`);
     expect(q(without, '.fallback')!.textContent, 'the default limits refuse 400 rows').to.equal('plain');
-    const bogus = await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big, { limits: { tableRows: 'lots' } })}
+    const bogus =
+      await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big, { limits: { tableRows: 'lots' } })}
       .content=${'plain'} session-id="s1" .transport=${t}></task-surface-toolview>`);
     expect(q(bogus, '.fallback')!.textContent, 'a limit that is not a positive integer is the default').to.equal('plain');
   });
@@ -163,8 +187,11 @@ describe('task-surface-toolview accessibility', () => {
         await expect(open).to.be.accessible();
         // A plain wrapper, not `fixture`: fixture waits a frame for non-Lit elements, and a background tab draws none.
         const wrapper = document.body.appendChild(document.createElement('div'));
-        render(html`<h1>Chat</h1><task-surface-toolview status="submitted" .meta=${meta()}
-          session-id="s1" .transport=${t} lang=${lang} theme=${theme}></task-surface-toolview>`, wrapper);
+        render(
+          html`<h1>Chat</h1><task-surface-toolview status="submitted" .meta=${meta()}
+          session-id="s1" .transport=${t} lang=${lang} theme=${theme}></task-surface-toolview>`,
+          wrapper,
+        );
         const el = wrapper.querySelector('task-surface-toolview')!;
         await el.updateComplete;
         q(el, 'button.toggle')!.click();

@@ -5,12 +5,24 @@ import { everyKindModel } from './models.js';
 
 describe('draft values', () => {
   it('starts from the initial values (order: the options, choice: none)', () => {
-    assert.deepEqual(initialValuesOf(everyKindModel), { name: '', notes: 'none', targets: ['web'], notify: false, steps: ['build', 'test', 'deploy'] });
+    assert.deepEqual(initialValuesOf(everyKindModel), {
+      name: '',
+      notes: 'none',
+      targets: ['web'],
+      notify: false,
+      steps: ['build', 'test', 'deploy'],
+    });
   });
 
   it('keeps only draft values that still fit their field', () => {
     const merged = mergeDraft(everyKindModel, {
-      name: 'ok', notes: true as never, plan: 'zzz', targets: ['ios', 'ios'], notify: 'yes' as never, steps: ['build', 'test'], unknown: 'x',
+      name: 'ok',
+      notes: true as never,
+      plan: 'zzz',
+      targets: ['ios', 'ios'],
+      notify: 'yes' as never,
+      steps: ['build', 'test'],
+      unknown: 'x',
     });
     assert.deepEqual(merged, { name: 'ok', notes: 'none', targets: ['ios'], notify: false, steps: ['build', 'test', 'deploy'] });
   });

@@ -17,8 +17,10 @@ function deepActive(): Element | null {
 /** Lines drawn in a diff body (runs of lines share an element). */
 const lineCount = (body: Element) => [...body.children].reduce((n, run) => n + run.textContent!.split('\n').length, 0);
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i}`).join('\n') + '\n';
-const withBlocks = (blocks: TaskSurfaceModelV1['sections'][number]['blocks'], extra: Partial<TaskSurfaceModelV1> = {}): TaskSurfaceModelV1 =>
-  ({ version: 1, title: 'Review', sections: [{ id: 's', blocks }], submit: { label: 'OK' }, ...extra });
+const withBlocks = (
+  blocks: TaskSurfaceModelV1['sections'][number]['blocks'],
+  extra: Partial<TaskSurfaceModelV1> = {},
+): TaskSurfaceModelV1 => ({ version: 1, title: 'Review', sections: [{ id: 's', blocks }], submit: { label: 'OK' }, ...extra });
 const view = (model: TaskSurfaceModelV1, attrs: { lang?: string; readonly?: boolean; level?: number } = {}) =>
   fixture<TaskSurfaceView>(html`<task-surface-view .model=${model} lang=${attrs.lang ?? 'en'} theme="light" ?readonly=${attrs.readonly ?? false}
     heading-level=${attrs.level ?? 2}></task-surface-view>`);
@@ -27,7 +29,9 @@ describe('task-surface-view: big diffs', () => {
   it('shows a diff too costly to compare as plain before and after text, says why, and pages it', async () => {
     // 3,000 lines that all differ on each side (about 46 KB, within the limits): an edit distance of 6,000.
     const el = await view(withBlocks([{ kind: 'diff', path: 'data.csv', before: lines(3000, 'old'), after: lines(3000, 'new') }]));
-    expect(q(el, '.diff-note').textContent).to.equal('This change is too large to compare line by line here, so the file is shown as it was before and after.');
+    expect(q(el, '.diff-note').textContent).to.equal(
+      'This change is too large to compare line by line here, so the file is shown as it was before and after.',
+    );
     const sides = qa(el, '.diff-body.plain');
     expect(sides.map((s) => s.getAttribute('aria-label'))).to.deep.equal(['Changes to data.csv: Before', 'Changes to data.csv: After']);
     expect(sides.map(lineCount)).to.deep.equal([DIFF_PAGE_LINES, DIFF_PAGE_LINES]);
@@ -102,8 +106,20 @@ describe('task-surface-view: layout bombs', () => {
     const zalgo = `Z${'\u0301'.repeat(900)}algo`;
     const long = 'x'.repeat(3000);
     const model: TaskSurfaceModelV1 = {
-      ...everyKindModel, title: zalgo, description: long,
-      fields: [{ kind: 'choice', id: 'c', label: zalgo, options: [{ id: 'a', label: long, detail: zalgo }, { id: 'b', label: zalgo }] }],
+      ...everyKindModel,
+      title: zalgo,
+      description: long,
+      fields: [
+        {
+          kind: 'choice',
+          id: 'c',
+          label: zalgo,
+          options: [
+            { id: 'a', label: long, detail: zalgo },
+            { id: 'b', label: zalgo },
+          ],
+        },
+      ],
     };
     const el = await view(model);
     expect(el.getBoundingClientRect().width).to.be.at.most(320);
@@ -137,7 +153,13 @@ describe('task-surface-view: layout bombs', () => {
 
 describe('task-surface-view: outline, language and replay', () => {
   it('places its headings under the level the page asks for, and adds no landmark per section', async () => {
-    const model: TaskSurfaceModelV1 = { ...everyKindModel, sections: [{ id: 'a', title: 'First', blocks: [{ kind: 'markdown', text: '# Inner' }] }, { id: 'b', title: 'Second', blocks: [{ kind: 'notice', tone: 'info', text: 'x' }] }] };
+    const model: TaskSurfaceModelV1 = {
+      ...everyKindModel,
+      sections: [
+        { id: 'a', title: 'First', blocks: [{ kind: 'markdown', text: '# Inner' }] },
+        { id: 'b', title: 'Second', blocks: [{ kind: 'notice', tone: 'info', text: 'x' }] },
+      ],
+    };
     const el = await view(model, { level: 3 });
     expect(q(el, '.title').tagName).to.equal('H3');
     expect(qa(el, '.section-title').map((h) => h.tagName)).to.deep.equal(['H4', 'H4']);
@@ -197,7 +219,14 @@ describe('task-surface-view: reordering', () => {
   it('names each move button for its item and moves that item', async () => {
     const el = await view(everyKindModel);
     const names = qa(el, '.order-moves button').map((b) => b.getAttribute('aria-label'));
-    expect(names).to.deep.equal(['Move Build up', 'Move Build down', 'Move Test up', 'Move Test down', 'Move Deploy up', 'Move Deploy down']);
+    expect(names).to.deep.equal([
+      'Move Build up',
+      'Move Build down',
+      'Move Test up',
+      'Move Test down',
+      'Move Deploy up',
+      'Move Deploy down',
+    ]);
     q<HTMLButtonElement>(el, 'button[aria-label="Move Deploy up"]').click();
     await el.updateComplete;
     expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['build', 'deploy', 'test']);
@@ -218,9 +247,20 @@ describe('task-surface-view: reordering', () => {
     const last = q(el, '[role="option"][data-value="deploy"]').getBoundingClientRect();
     const x = handle.left + handle.width / 2;
     // Pointer events as a mouse sends them (synthetic: the runner's mouse is shared by parallel pages).
-    const pointer = (type: string, y: number, target: Element) => target.dispatchEvent(new PointerEvent(type, {
-      bubbles: true, composed: true, cancelable: true, pointerId: 7, pointerType: 'mouse', button: 0, buttons: type === 'pointerup' ? 0 : 1, clientX: x, clientY: y,
-    }));
+    const pointer = (type: string, y: number, target: Element) =>
+      target.dispatchEvent(
+        new PointerEvent(type, {
+          bubbles: true,
+          composed: true,
+          cancelable: true,
+          pointerId: 7,
+          pointerType: 'mouse',
+          button: 0,
+          buttons: type === 'pointerup' ? 0 : 1,
+          clientX: x,
+          clientY: y,
+        }),
+      );
     pointer('pointerdown', handle.top + handle.height / 2, handleEl);
     await el.updateComplete;
     expect(q(el, '[role="option"][data-value="build"]').classList.contains('dragging')).to.equal(true);

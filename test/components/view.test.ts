@@ -16,7 +16,9 @@ async function altArrow(key: 'ArrowUp' | 'ArrowDown') {
 const fieldsOnly: TaskSurfaceModelV1 = { ...everyKindModel, sections: [] };
 
 async function view(model: TaskSurfaceModelV1 = everyKindModel, attrs: { lang?: string; theme?: string; readonly?: boolean } = {}) {
-  return fixture<TaskSurfaceView>(html`<task-surface-view .model=${model} lang=${attrs.lang ?? 'en'} theme=${attrs.theme ?? 'light'} ?readonly=${attrs.readonly ?? false}></task-surface-view>`);
+  return fixture<TaskSurfaceView>(
+    html`<task-surface-view .model=${model} lang=${attrs.lang ?? 'en'} theme=${attrs.theme ?? 'light'} ?readonly=${attrs.readonly ?? false}></task-surface-view>`,
+  );
 }
 
 describe('task-surface-view blocks', () => {
@@ -38,7 +40,11 @@ describe('task-surface-view blocks', () => {
     expect([...edit!.querySelectorAll('.add')].map((l) => l.textContent)).to.deep.equal(['+const b = 3;']);
     expect(created!.textContent).to.contain('New file');
     expect([...created!.querySelectorAll('.add')].map((l) => l.textContent)).to.deep.equal(['+# New']);
-    expect(qa(el, '.notice').map((n) => n.className.replace(/\s+/g, ' ').trim())).to.deep.equal(['block notice warning', 'block notice info', 'block notice neutral']);
+    expect(qa(el, '.notice').map((n) => n.className.replace(/\s+/g, ' ').trim())).to.deep.equal([
+      'block notice warning',
+      'block notice info',
+      'block notice neutral',
+    ]);
     expect(q(el, '.notice.warning').textContent).to.contain('Warning');
     expect(q(el, 'button[part="submit"]').textContent).to.equal('Send plan');
   });
@@ -85,7 +91,9 @@ describe('task-surface-view blocks', () => {
 
 describe('task-surface-view fields', () => {
   it('is completed with the keyboard alone', async () => {
-    const wrapper = fixtureSync<HTMLDivElement>(html`<div><button id="before">before</button><task-surface-view .model=${fieldsOnly}></task-surface-view></div>`);
+    const wrapper = fixtureSync<HTMLDivElement>(
+      html`<div><button id="before">before</button><task-surface-view .model=${fieldsOnly}></task-surface-view></div>`,
+    );
     const el = wrapper.querySelector('task-surface-view')!;
     await el.updateComplete;
     wrapper.querySelector<HTMLButtonElement>('#before')!.focus();
@@ -120,7 +128,12 @@ describe('task-surface-view fields', () => {
     await sendKeys({ press: 'Enter' });
     const { detail } = await submitted;
     expect(detail.values).to.deep.equal({
-      name: 'v2.1', notes: 'none and more', plan: 'b', targets: ['web', 'ios'], notify: true, steps: ['test', 'deploy', 'build'],
+      name: 'v2.1',
+      notes: 'none and more',
+      plan: 'b',
+      targets: ['web', 'ios'],
+      notify: true,
+      steps: ['test', 'deploy', 'build'],
     });
   });
 
@@ -141,13 +154,13 @@ describe('task-surface-view fields', () => {
     await sendKeys({ press: 'ArrowDown' }); // selection moves without reordering
     expect(active(el)?.dataset['value']).to.equal('test');
     const down = q<HTMLButtonElement>(el, 'button[aria-label="Move Test down"]');
-    expect(down.tabIndex, 'the selected item\'s buttons are in the tab order').to.equal(0);
+    expect(down.tabIndex, "the selected item's buttons are in the tab order").to.equal(0);
     expect(q<HTMLButtonElement>(el, 'button[aria-label="Move Deploy down"]').tabIndex).to.equal(-1);
     down.click();
     await el.updateComplete;
     expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['build', 'deploy', 'test']);
     await aTimeout(0);
-    expect(active(el)?.getAttribute('aria-label'), 'at the end, focus moves to the item\'s other button').to.equal('Move Test up');
+    expect(active(el)?.getAttribute('aria-label'), "at the end, focus moves to the item's other button").to.equal('Move Test up');
     expect(q(el, '[role="status"]').textContent).to.equal('Moved Test to position 3 of 3.');
   });
 
@@ -164,7 +177,9 @@ describe('task-surface-view fields', () => {
   it('refuses to submit with a blank required field, says why and focuses it', async () => {
     const el = await view();
     let submitted = false;
-    el.addEventListener('task-surface-submit', () => { submitted = true; });
+    el.addEventListener('task-surface-submit', () => {
+      submitted = true;
+    });
     q(el, 'button[part="submit"]').click();
     await el.updateComplete;
     await el.updateComplete;
@@ -188,8 +203,17 @@ describe('task-surface-view fields', () => {
     const el = await fixture<TaskSurfaceView>(html`<task-surface-view readonly .model=${everyKindModel}
       .values=${{ name: 'x', plan: 'a', targets: ['ios'], notify: true, steps: ['deploy', 'build', 'test'] }}></task-surface-view>`);
     expect(qa(el, 'input, textarea, button, [role="radio"], [role="option"]').length).to.equal(0);
-    const answers = qa(el, '.answer').map((a) => `${a.querySelector('dt')!.textContent}=${[...a.querySelectorAll('dd, li')].at(-1)!.textContent}`);
-    expect(answers).to.deep.equal(['Release name=x', 'Notes=No answer', 'Plan=Ship now', 'Targets=iOS', 'Notify the team=On', 'Step order=Test']);
+    const answers = qa(el, '.answer').map(
+      (a) => `${a.querySelector('dt')!.textContent}=${[...a.querySelectorAll('dd, li')].at(-1)!.textContent}`,
+    );
+    expect(answers).to.deep.equal([
+      'Release name=x',
+      'Notes=No answer',
+      'Plan=Ship now',
+      'Targets=iOS',
+      'Notify the team=On',
+      'Step order=Test',
+    ]);
   });
 });
 

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SCENARIOS } from '../../demo/agent/driver.js';
 import { createDemoHost } from '../../demo/host.js';
-import { mintMessageId, mintRpcId, mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId, parseTaskSurfaceModel, type SessionEvent, type TaskSurfaceId } from '../../protocol/index.js';
+import {
+  mintMessageId,
+  mintRpcId,
+  mintTaskSurfaceDismissalId,
+  mintTaskSurfaceSubmissionId,
+  parseTaskSurfaceModel,
+  type SessionEvent,
+  type TaskSurfaceId,
+} from '../../protocol/index.js';
 
 const texts = (events: SessionEvent[], type: 'assistant/message' | 'user/message') =>
   events.flatMap((e) => (e.type === type ? [e.text] : []));
@@ -17,7 +25,12 @@ async function chat() {
   };
   const submit = async (values: Record<string, unknown>) => {
     const surfaceId = host.getView(sessionId).taskSurface.active!.surfaceId as TaskSurfaceId;
-    const result = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: values as never });
+    const result = await host.taskSurface.submit({
+      sessionId,
+      surfaceId,
+      submissionId: mintTaskSurfaceSubmissionId(),
+      values: values as never,
+    });
     assert.equal(result.accepted, true, JSON.stringify(result));
     await host.whenIdle(sessionId);
   };
@@ -79,7 +92,13 @@ describe('the scripted demo agent', () => {
   });
 
   for (const [lang, ask, next, said, bypass] of [
-    ['en', 'review the change', 'hello', /^You dismissed the panel, so I’ve set that question aside\. I’m a scripted demo agent/, /instead of using the panel/],
+    [
+      'en',
+      'review the change',
+      'hello',
+      /^You dismissed the panel, so I’ve set that question aside\. I’m a scripted demo agent/,
+      /instead of using the panel/,
+    ],
     ['zh', '审查代码改动', '你好', /^你关闭了面板，那个问题先放一放。我是一个脚本化的演示助手/, /没有使用面板/],
   ] as const) {
     it(`tells a dismissal from a bypass (${lang}), and says so once`, async () => {

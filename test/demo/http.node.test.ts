@@ -9,7 +9,11 @@ import { startDemoServer, type DemoServer } from '../../demo/app.js';
 import { buildDemo } from '../../demo/build.js';
 import { chooseContentCoding } from '../../demo/staticFiles.js';
 
-interface Answer { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
 
 /** A raw HTTP request (fetch would decompress and hide Content-Encoding). */
 function get(server: DemoServer, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
@@ -25,8 +29,11 @@ function get(server: DemoServer, path: string, headers: Record<string, string> =
 }
 
 const decode = (answer: Answer) =>
-  answer.headers['content-encoding'] === 'br' ? brotliDecompressSync(answer.body)
-    : answer.headers['content-encoding'] === 'gzip' ? gunzipSync(answer.body) : answer.body;
+  answer.headers['content-encoding'] === 'br'
+    ? brotliDecompressSync(answer.body)
+    : answer.headers['content-encoding'] === 'gzip'
+      ? gunzipSync(answer.body)
+      : answer.body;
 
 let root: string;
 let data: string;
@@ -83,7 +90,11 @@ describe('demo static serving', () => {
     const script = pageAssets().find((p) => p.endsWith('.js'))!;
     const entry = await get(server, script, { 'Accept-Encoding': 'br' });
     // The entry and the chunks it imports statically (not the inspector, loaded only with ?inspect).
-    const imports = [...decode(entry).toString('utf8').matchAll(/(?:^|[;}])import[^'"]*["']\.\/([\w.-]+\.js)["']/g)].map((m) => `/assets/${m[1]}`);
+    const imports = [
+      ...decode(entry)
+        .toString('utf8')
+        .matchAll(/(?:^|[;}])import[^'"]*["']\.\/([\w.-]+\.js)["']/g),
+    ].map((m) => `/assets/${m[1]}`);
     let wire = entry.body.length;
     for (const path of imports) wire += (await get(server, path, { 'Accept-Encoding': 'br' })).body.length;
     assert.ok(imports.length > 0);
@@ -117,7 +128,11 @@ describe('demo static serving', () => {
     const again = await get(server, script, { 'Accept-Encoding': 'br', 'If-None-Match': String(br.headers.etag) });
     assert.equal(again.status, 304);
     assert.equal(again.body.length, 0);
-    assert.equal((await get(server, script, { 'If-None-Match': String(br.headers.etag) })).status, 200, 'the br tag does not match identity');
+    assert.equal(
+      (await get(server, script, { 'If-None-Match': String(br.headers.etag) })).status,
+      200,
+      'the br tag does not match identity',
+    );
     assert.equal((await get(server, script, { 'If-None-Match': `"x", W/${String(identity.headers.etag)}` })).status, 304);
 
     const plain = await get(server, '/');

@@ -47,7 +47,10 @@ describe('demo identity: a signed cookie per browser', () => {
     assert.equal(statSync(secretFile).mode & 0o777, 0o600);
     const secret = readFileSync(secretFile, 'utf8');
     const first = await listOver(server.port, { Cookie: cookie });
-    assert.deepEqual((first as { title: string }[]).map((s) => s.title), ['Welcome']);
+    assert.deepEqual(
+      (first as { title: string }[]).map((s) => s.title),
+      ['Welcome'],
+    );
     await server.close();
     const restarted = await startDemoServer({ root, store: 'sqlite', dataDir: data });
     assert.equal(readFileSync(secretFile, 'utf8'), secret, 'kept across restarts');
@@ -63,7 +66,10 @@ describe('demo identity: a signed cookie per browser', () => {
     assert.equal(await listOver(server.port, { Cookie: `${IDENTITY_COOKIE}=${id}.${'A'.repeat(43)}` }), 401);
     assert.equal(await listOver(server.port, { Cookie: `${IDENTITY_COOKIE}=${'B'.repeat(22)}.${mac}` }), 401);
     assert.equal(await listOver(server.port, { Cookie: `${IDENTITY_COOKIE}=garbage` }), 401);
-    assert.deepEqual((await listOver(server.port, { Cookie: `other=1; ${cookie.name}=${cookie.value}` }) as { title: string }[]).map((s) => s.title), ['Welcome']);
+    assert.deepEqual(
+      ((await listOver(server.port, { Cookie: `other=1; ${cookie.name}=${cookie.value}` })) as { title: string }[]).map((s) => s.title),
+      ['Welcome'],
+    );
     await server.close();
   });
 
@@ -73,11 +79,18 @@ describe('demo identity: a signed cookie per browser', () => {
     const b = server.identities.issue();
     const header = (who: typeof a) => ({ Cookie: `${who.cookie.name}=${who.cookie.value}` });
     const mine = server.demo.host.as(a.principal).openSession({ title: 'Only mine' });
-    const seenByA = await listOver(server.port, header(a)) as { sessionId: string; title: string }[];
-    const seenByB = await listOver(server.port, header(b)) as { sessionId: string; title: string }[];
-    assert.deepEqual(seenByA.map((s) => s.title), ['Only mine'], 'an identity that has a chat gets no Welcome');
+    const seenByA = (await listOver(server.port, header(a))) as { sessionId: string; title: string }[];
+    const seenByB = (await listOver(server.port, header(b))) as { sessionId: string; title: string }[];
+    assert.deepEqual(
+      seenByA.map((s) => s.title),
+      ['Only mine'],
+      'an identity that has a chat gets no Welcome',
+    );
     assert.equal(seenByA[0]!.sessionId, mine);
-    assert.deepEqual(seenByB.map((s) => s.title), ['Welcome']);
+    assert.deepEqual(
+      seenByB.map((s) => s.title),
+      ['Welcome'],
+    );
     assert.equal(server.demo.host.listSessions().length, 2);
     await server.close();
   });

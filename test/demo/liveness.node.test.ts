@@ -17,7 +17,8 @@ describe('the demo server as a real process: hostile frames do not stop it', () 
     out = mkdtempSync(join(tmpdir(), 'demo-live-'));
     child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], {
       // The scripted agent, whatever model keys the environment has.
-      env: { ...process.env, PORT: '0', TASK_SURFACE_DEMO_OUT: out, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PORT: '0', TASK_SURFACE_DEMO_OUT: out, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.on('exit', (code) => (exited = code));
     let stdout = '';
@@ -42,9 +43,13 @@ describe('the demo server as a real process: hostile frames do not stop it', () 
     const list = await raw.ask('{"id":"l","type":"session.list"}');
     const sessionId = (list.result as { sessionId: string }[])[0]!.sessionId;
     for (let i = 0; i < 3; i++) {
-      const act = await raw.ask(`{"id":"a${i}","type":"actionCards.act","params":{"sessionId":"${sessionId}","callId":"c1","verb":"confirm","payload":${nested(3000)}}}`);
+      const act = await raw.ask(
+        `{"id":"a${i}","type":"actionCards.act","params":{"sessionId":"${sessionId}","callId":"c1","verb":"confirm","payload":${nested(3000)}}}`,
+      );
       assert.equal(act.code, 'bad-request');
-      const submit = await raw.ask(`{"id":"s${i}","type":"taskSurface.submit","params":{"sessionId":"${sessionId}","surfaceId":"f1","submissionId":"x","values":{"v":${nested(3000)}}}}`);
+      const submit = await raw.ask(
+        `{"id":"s${i}","type":"taskSurface.submit","params":{"sessionId":"${sessionId}","surfaceId":"f1","submissionId":"x","values":{"v":${nested(3000)}}}}`,
+      );
       assert.equal(submit.code, 'bad-request');
     }
     assert.equal((await raw.ask('{"id":"p","type":"ping"}')).result, 'pong');

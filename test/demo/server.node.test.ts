@@ -17,14 +17,23 @@ before(() => {
   mkdirSync(root, { recursive: true });
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>demo</title>');
 });
-after(() => { rmSync(root, { recursive: true, force: true }); rmSync(data, { recursive: true, force: true }); });
+after(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(data, { recursive: true, force: true });
+});
 
 describe('demo server', () => {
   it('serves the page with a strict CSP and Trusted Types, and nothing outside its root', async () => {
     const server = await startDemoServer({ root, store: 'memory' });
     const page = await fetch(server.url);
     const csp = page.headers.get('content-security-policy')!;
-    for (const directive of ["script-src 'self'", "default-src 'none'", "require-trusted-types-for 'script'", 'trusted-types lit-html', "object-src 'none'"]) {
+    for (const directive of [
+      "script-src 'self'",
+      "default-src 'none'",
+      "require-trusted-types-for 'script'",
+      'trusted-types lit-html',
+      "object-src 'none'",
+    ]) {
       assert.ok(csp.includes(directive), `${directive} in ${csp}`);
     }
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'));
@@ -65,27 +74,37 @@ describe('demo server', () => {
 });
 
 describe('demo history window', () => {
-  const event = (seq: number): SessionEvent => ({ seq, at: 0, type: 'turn/started', turnId: `t${seq}` } as SessionEvent);
-  const fakeTransport = (log: { n: number }) => ({
-    async readLog(_: SessionId, { before, limit }: { before?: number; limit: number }): Promise<LogPage> {
-      const end = Math.min(log.n, (before ?? log.n + 1) - 1);
-      const start = Math.max(1, end - limit + 1);
-      return { events: Array.from({ length: end - start + 1 }, (_, i) => event(start + i)), hasMore: start > 1, lastSeq: log.n };
-    },
-  }) as unknown as HostTransport;
+  const event = (seq: number): SessionEvent => ({ seq, at: 0, type: 'turn/started', turnId: `t${seq}` }) as SessionEvent;
+  const fakeTransport = (log: { n: number }) =>
+    ({
+      async readLog(_: SessionId, { before, limit }: { before?: number; limit: number }): Promise<LogPage> {
+        const end = Math.min(log.n, (before ?? log.n + 1) - 1);
+        const start = Math.max(1, end - limit + 1);
+        return { events: Array.from({ length: end - start + 1 }, (_, i) => event(start + i)), hasMore: start > 1, lastSeq: log.n };
+      },
+    }) as unknown as HostTransport;
 
   it('loads the newest page, older pages on demand, and catches up exactly even when the log grew meanwhile', async () => {
     const log = { n: 25 };
     const history = new HistoryWindow(fakeTransport(log), 's' as SessionId, 10, () => {});
     await history.loadLatest();
-    assert.deepEqual(history.events.map((e) => e.seq), [16, 17, 18, 19, 20, 21, 22, 23, 24, 25]);
+    assert.deepEqual(
+      history.events.map((e) => e.seq),
+      [16, 17, 18, 19, 20, 21, 22, 23, 24, 25],
+    );
     await history.loadOlder();
     assert.equal(history.events[0]!.seq, 6);
     assert.equal(history.hasMore, true);
     log.n = 40;
     await history.catchUp(30); // the view said 30, the log already has 40
-    assert.deepEqual(history.events.slice(-5).map((e) => e.seq), [26, 27, 28, 29, 30]);
+    assert.deepEqual(
+      history.events.slice(-5).map((e) => e.seq),
+      [26, 27, 28, 29, 30],
+    );
     await history.catchUp(40);
-    assert.deepEqual(history.events.map((e) => e.seq), Array.from({ length: 35 }, (_, i) => i + 6));
+    assert.deepEqual(
+      history.events.map((e) => e.seq),
+      Array.from({ length: 35 }, (_, i) => i + 6),
+    );
   });
 });

@@ -62,7 +62,12 @@ after(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-interface Probe { page: Page; chunks: string[]; violations(): Promise<string[]>; close(): Promise<void> }
+interface Probe {
+  page: Page;
+  chunks: string[];
+  violations(): Promise<string[]>;
+  close(): Promise<void>;
+}
 
 /** Opens the probe page; requests for chunks matching `hold` wait until `release` is called. */
 async function open(scenario: string, hold?: RegExp): Promise<Probe & { release(): void }> {
@@ -77,18 +82,27 @@ async function open(scenario: string, hold?: RegExp): Promise<Probe & { release(
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   const chunks: string[] = [];
-  page.on('request', (request) => { if (request.url().includes('/assets/chunks/')) chunks.push(new URL(request.url()).pathname); });
+  page.on('request', (request) => {
+    if (request.url().includes('/assets/chunks/')) chunks.push(new URL(request.url()).pathname);
+  });
   let release = () => {};
   if (hold) {
-    const held = new Promise<void>((resolve) => { release = resolve; });
-    await page.route(hold, async (route: Route) => { await held; await route.continue(); });
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(hold, async (route: Route) => {
+      await held;
+      await route.continue();
+    });
   }
   await page.goto(`${origin}/?scenario=${scenario}`);
   await page.locator('body[data-ready="yes"]').waitFor({ state: 'attached' });
   return {
-    page, chunks, release: () => release(),
+    page,
+    chunks,
+    release: () => release(),
     async violations() {
-      return [...errors, ...await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)];
+      return [...errors, ...(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations))];
     },
     close: () => context.close(),
   };
@@ -99,13 +113,19 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     const { files } = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[] };
     const chunks = readdirSync(join(root, 'chunks')).filter((f) => f.endsWith('.js'));
     assert.ok(chunks.length >= 4, `markdown-it, diffEngine and two card bodies: ${chunks.join(', ')}`);
-    assert.ok(files.includes('dist/task-surface.js') && files.includes('dist/chunks'), 'package.json files names the entry and dist/chunks');
+    assert.ok(
+      files.includes('dist/task-surface.js') && files.includes('dist/chunks'),
+      'package.json files names the entry and dist/chunks',
+    );
   });
 
   it('defines every element from the entry and loads no chunk a page does not need', async () => {
     const probe = await open('none');
-    const defined = await probe.page.evaluate(() => ['task-surface-dock', 'task-surface-toolview', 'task-surface-view', 'task-surface-markdown', 'action-card']
-      .filter((tag) => customElements.get(tag) !== undefined));
+    const defined = await probe.page.evaluate(() =>
+      ['task-surface-dock', 'task-surface-toolview', 'task-surface-view', 'task-surface-markdown', 'action-card'].filter(
+        (tag) => customElements.get(tag) !== undefined,
+      ),
+    );
     assert.deepEqual(defined, ['task-surface-dock', 'task-surface-toolview', 'task-surface-view', 'task-surface-markdown', 'action-card']);
     assert.equal(await probe.page.locator('task-surface-dock').getAttribute('state'), 'hidden');
     await probe.page.waitForTimeout(200); // a chunk requested late would show up here
@@ -121,26 +141,34 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     const view = page.locator('task-surface-view');
     // Placeholder: the source as text, nothing missing, no markup yet.
     await md.locator('.md-pending').waitFor();
-    assert.match(await md.locator('.md-pending').textContent() ?? '', /^# Release notes\n\nTwo \*\*options\*\* &amp; a `flag`\.\n\n\[例え\]/);
+    assert.match(
+      (await md.locator('.md-pending').textContent()) ?? '',
+      /^# Release notes\n\nTwo \*\*options\*\* &amp; a `flag`\.\n\n\[例え\]/,
+    );
     await view.locator('.md-pending', { hasText: 'See *the* notes.' }).waitFor();
     await view.locator('.diff-side').first().waitFor();
-    assert.match(await view.locator('figure.diff').textContent() ?? '', /const b = 2;[\s\S]*const b = 3;/);
+    assert.match((await view.locator('figure.diff').textContent()) ?? '', /const b = 2;[\s\S]*const b = 3;/);
     assert.equal(await view.locator('.diff-note').count(), 0, 'no "too large" note on a placeholder');
     assert.equal(await view.getByRole('textbox', { name: 'Name' }).isEnabled(), true, 'fields work while chunks load');
     probe.release();
     // The real render.
     await md.getByRole('heading', { name: 'Release notes' }).waitFor();
     assert.equal(await md.locator('strong').textContent(), 'options');
-    assert.match(await md.locator('p').first().textContent() ?? '', /Two options & a flag\./);
+    assert.match((await md.locator('p').first().textContent()) ?? '', /Two options & a flag\./);
     assert.equal(await md.locator('.md-pending').count(), 0);
     // An internationalised host becomes its ASCII form; an autolink shows the host as written.
-    assert.deepEqual(await md.locator('a').evaluateAll((links) => links.map((a) => [a.textContent, (a as HTMLAnchorElement).href])),
-      [['例え', 'https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9'], ['https://xn--r8jz45g.jp/a', 'https://xn--r8jz45g.jp/a']]);
+    assert.deepEqual(await md.locator('a').evaluateAll((links) => links.map((a) => [a.textContent, (a as HTMLAnchorElement).href])), [
+      ['例え', 'https://xn--r8jz45g.jp/%E3%83%91%E3%82%B9'],
+      ['https://xn--r8jz45g.jp/a', 'https://xn--r8jz45g.jp/a'],
+    ]);
     await view.locator('em', { hasText: 'the' }).waitFor();
     await view.locator('.diff-body .del', { hasText: '-const b = 2;' }).waitFor();
     await view.locator('.diff-body .add', { hasText: '+const b = 3;' }).waitFor();
     assert.equal(await view.locator('.diff-side').count(), 0);
-    assert.deepEqual(probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')).sort(), ['/assets/chunks/diffEngine', '/assets/chunks/markdown-it']);
+    assert.deepEqual(probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')).sort(), [
+      '/assets/chunks/diffEngine',
+      '/assets/chunks/markdown-it',
+    ]);
     assert.deepEqual(await probe.violations(), []);
     await probe.close();
   });
@@ -155,7 +183,10 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     await card.getByRole('listitem').filter({ hasText: 'Day 2' }).waitFor();
     await card.getByRole('button', { name: 'Create page' }).waitFor();
     assert.equal(await card.getByText('Loading the card…').count(), 0);
-    assert.deepEqual(probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')), ['/assets/chunks/createPage']);
+    assert.deepEqual(
+      probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')),
+      ['/assets/chunks/createPage'],
+    );
     assert.deepEqual(await probe.violations(), []);
     await probe.close();
   });

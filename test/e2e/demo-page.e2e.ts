@@ -11,7 +11,11 @@ import { admitNext, dock, dockState, e2eSuite, say } from './harness.js';
 const suite = e2eSuite();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-interface AxeViolation { id: string; help: string; nodes: { target: unknown[]; failureSummary?: string }[] }
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
 
 /** axe-core over the whole page, open shadow roots included; one line per violation and node. */
 async function axe(page: Page): Promise<string[]> {
@@ -24,11 +28,12 @@ async function axe(page: Page): Promise<string[]> {
 }
 
 /** The focused element through open shadow roots. */
-const isComposerFocused = (page: Page) => page.evaluate(() => {
-  let el = document.activeElement;
-  while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-  return el === document.querySelector('demo-chat-app')!.shadowRoot!.querySelector('.composer textarea');
-});
+const isComposerFocused = (page: Page) =>
+  page.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el === document.querySelector('demo-chat-app')!.shadowRoot!.querySelector('.composer textarea');
+  });
 
 const app = (page: Page) => page.locator('demo-chat-app');
 const setLang = (page: Page, lang: 'EN' | '中文') => app(page).locator('.switch button', { hasText: lang }).click();
@@ -48,7 +53,10 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     await app(page).locator('.queued').waitFor();
     await dockState(page, 'pending');
     const found: string[] = [];
-    for (const [width, height] of [[1280, 800], [320, 640]] as const) {
+    for (const [width, height] of [
+      [1280, 800],
+      [320, 640],
+    ] as const) {
       await page.setViewportSize({ width, height });
       for (const lang of ['EN', '中文'] as const) {
         await setLang(page, lang);
@@ -65,7 +73,10 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
   it('puts focus back in the composer after a submit and after a dismissal', async () => {
     const demo = await suite.start();
     const page = await demo.open();
-    for (const [ask, button] of [['compare databases', 'Use this database'], ['review the change', 'Dismiss']] as const) {
+    for (const [ask, button] of [
+      ['compare databases', 'Use this database'],
+      ['review the change', 'Dismiss'],
+    ] as const) {
       await say(page, ask);
       await dockState(page, 'editing');
       await dock(page).getByRole('button', { name: button }).focus();
@@ -130,14 +141,16 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     await row.waitFor();
     assert.deepEqual(await row.getByRole('button').allTextContents(), ['Withdraw answer']);
     // "Sent. Waiting for the agent…" is announced: no aria-busy="true" above it.
-    const busyAbove = await dock(page).locator('[part~="status"]').evaluate((status) => {
-      for (let el: Element | null = status; el; el = el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null)) {
-        if (el.getAttribute('aria-busy') === 'true') return true;
-      }
-      return false;
-    });
+    const busyAbove = await dock(page)
+      .locator('[part~="status"]')
+      .evaluate((status) => {
+        for (let el: Element | null = status; el; el = el.parentElement ?? (el.getRootNode() as ShadowRoot).host ?? null) {
+          if (el.getAttribute('aria-busy') === 'true') return true;
+        }
+        return false;
+      });
     assert.equal(busyAbove, false);
-    assert.match(await dock(page).locator('[part~="status"]').textContent() ?? '', /^Sent\. Waiting for the agent/);
+    assert.match((await dock(page).locator('[part~="status"]').textContent()) ?? '', /^Sent\. Waiting for the agent/);
     // At 320 px the pending Dock (status line, wrapped buttons) still leaves the composer on screen.
     await page.setViewportSize({ width: 320, height: 640 });
     const composer = await app(page).locator('.composer').boundingBox();
@@ -186,7 +199,10 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     const page = await demo.open();
     await say(page, 'compare databases');
     await dockState(page, 'editing');
-    for (const [width, height] of [[1280, 800], [320, 640]] as const) {
+    for (const [width, height] of [
+      [1280, 800],
+      [320, 640],
+    ] as const) {
       await page.setViewportSize({ width, height });
       const edges = await page.evaluate(() => {
         const root = document.querySelector('demo-chat-app')!.shadowRoot!;
@@ -199,7 +215,10 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
       assert.ok(Math.abs(edges.tl - edges.dl) <= 1 && Math.abs(edges.tr - edges.dr) <= 1, `${width}px: ${JSON.stringify(edges)}`);
       // The panel's first field and the composer are both on screen.
       for (const box of [await dock(page).getByRole('radio').first().boundingBox(), await app(page).locator('.composer').boundingBox()]) {
-        assert.ok(box && box.y >= 0 && box.y + box.height <= height && box.x >= 0 && box.x + box.width <= width, `${width}px: ${JSON.stringify(box)}`);
+        assert.ok(
+          box && box.y >= 0 && box.y + box.height <= height && box.x >= 0 && box.x + box.width <= width,
+          `${width}px: ${JSON.stringify(box)}`,
+        );
       }
     }
     await setTheme(page, /^Dark$/);
@@ -223,10 +242,13 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
       return text;
     });
     assert.match(chrome, /Task Surface demo/);
-    assert.deepEqual([...chrome].filter((c) => !/[\u0020-\u024f\u2010-\u2027\s]/u.test(c)), []);
+    assert.deepEqual(
+      [...chrome].filter((c) => !/[\u0020-\u024f\u2010-\u2027\s]/u.test(c)),
+      [],
+    );
   });
 
-  it('opens a new chat in the page\'s language, and the panel answer is written in it', async () => {
+  it("opens a new chat in the page's language, and the panel answer is written in it", async () => {
     const demo = await suite.start();
     const page = await demo.open();
     await setLang(page, '中文');
@@ -240,7 +262,10 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     await dock(page).getByRole('button', { name: '使用这个数据库' }).click();
     await dockState(page, 'hidden');
     const answer = (await demo.events(sessionId as typeof demo.sessionId)).find((e) => e.type === 'user/message' && e.source.taskSurface);
-    assert.ok(answer?.type === 'user/message' && !answer.text.includes('(empty)') && /数据库/.test(answer.text), answer?.type === 'user/message' ? answer.text : '');
+    assert.ok(
+      answer?.type === 'user/message' && !answer.text.includes('(empty)') && /数据库/.test(answer.text),
+      answer?.type === 'user/message' ? answer.text : '',
+    );
   });
 
   it('shows dates in the Chinese format in Chinese', async () => {
@@ -250,6 +275,9 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     await say(page, '提醒我跟进');
     const card = page.locator('action-card').first();
     await card.getByRole('button', { name: '安排' }).click();
-    await card.locator('time').getByText(/^\d{4}年\d{1,2}月\d{1,2}日 \d{2}:\d{2}$/).waitFor();
+    await card
+      .locator('time')
+      .getByText(/^\d{4}年\d{1,2}月\d{1,2}日 \d{2}:\d{2}$/)
+      .waitFor();
   });
 });

@@ -11,7 +11,9 @@ async function roundTrip(d: Demo, page: Page) {
   await page.getByRole('button', { name: 'Send' }).click();
   await dock(page).getByRole('heading', { name: 'Pick a database for the ledger service' }).waitFor();
   await page.locator('task-surface-toolview').waitFor();
-  await dock(page).getByRole('radio', { name: /CockroachDB/ }).click();
+  await dock(page)
+    .getByRole('radio', { name: /CockroachDB/ })
+    .click();
   await dock(page).getByRole('button', { name: 'Use this database' }).click();
   await dockState(page, 'hidden');
   await page.getByText(/Going with \W*CockroachDB/).waitFor();
@@ -62,8 +64,12 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
     const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
-    await dock(page).getByRole('textbox', { name: /Why this one/ }).fill('kept while recording');
-    await dock(page).evaluate((el) => { (el as unknown as { __mark: boolean }).__mark = true; });
+    await dock(page)
+      .getByRole('textbox', { name: /Why this one/ })
+      .fill('kept while recording');
+    await dock(page).evaluate((el) => {
+      (el as unknown as { __mark: boolean }).__mark = true;
+    });
     await page.getByRole('button', { name: 'Record a voice note' }).click();
     await page.getByRole('status').filter({ hasText: 'Recording…' }).waitFor();
     await dock(page).waitFor({ state: 'hidden' });
@@ -72,7 +78,12 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
     await page.getByRole('button', { name: 'Cancel' }).click();
     await dock(page).getByRole('heading', { name: 'Pick a database for the ledger service' }).waitFor();
     assert.equal(await dock(page).evaluate((el) => (el as unknown as { __mark?: boolean }).__mark), true, 'the same Dock element');
-    assert.equal(await dock(page).getByRole('textbox', { name: /Why this one/ }).inputValue(), 'kept while recording');
+    assert.equal(
+      await dock(page)
+        .getByRole('textbox', { name: /Why this one/ })
+        .inputValue(),
+      'kept while recording',
+    );
     await dockState(page, 'editing');
   });
 
@@ -80,7 +91,11 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
     const demo = await suite.start();
     // The second page this context gets is the inspector window the demo page opens.
     let opened = 0;
-    const popup = new Promise<Page>((resolve) => demo!.context.on('page', (p) => { if (++opened === 2) resolve(p); }));
+    const popup = new Promise<Page>((resolve) =>
+      demo!.context.on('page', (p) => {
+        if (++opened === 2) resolve(p);
+      }),
+    );
     const page = await demo.open(demo.sessionId, '/?inspect');
     const inspector = await popup;
     assert.notEqual(inspector, page);

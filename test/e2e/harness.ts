@@ -11,8 +11,14 @@ import { startDemoServer, type DemoServer } from '../../demo/app.js';
 import type { Principal, SessionEvent, SessionId } from '../../protocol/index.js';
 import type { AgentDriver } from '../../host/types.js';
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 export interface E2E {
   browser: Browser;
@@ -31,7 +37,8 @@ async function sharedBuild(): Promise<string> {
   const root = join(tmpdir(), `${BUILD_PREFIX}${process.ppid}`);
   for (const name of readdirSync(tmpdir())) {
     const pid = Number(name.slice(BUILD_PREFIX.length).split('.')[0]);
-    if (name.startsWith(BUILD_PREFIX) && pid !== process.ppid && !isAlive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    if (name.startsWith(BUILD_PREFIX) && pid !== process.ppid && !isAlive(pid))
+      rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
   // Reused only if built since the parent started (a recycled pid must not serve an old build).
   const parentStarted = existsSync(`/proc/${process.ppid}`) ? statSync(`/proc/${process.ppid}`).ctimeMs : Infinity;
@@ -61,10 +68,17 @@ function isAlive(pid: number): boolean {
 /** Shares the run's demo build and launches Chromium once for a test file. */
 export async function setupE2E(): Promise<E2E> {
   const root = await sharedBuild();
-  const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   return {
-    browser, root,
-    async close() { await browser.close(); },
+    browser,
+    root,
+    async close() {
+      await browser.close();
+    },
   };
 }
 
@@ -75,8 +89,12 @@ export async function setupE2E(): Promise<E2E> {
 export function e2eSuite() {
   let e2e: E2E;
   let demo: Demo | undefined;
-  before(async () => { e2e = await setupE2E(); });
-  after(async () => { await e2e.close(); });
+  before(async () => {
+    e2e = await setupE2E();
+  });
+  after(async () => {
+    await e2e.close();
+  });
   afterEach(async () => {
     if (!demo) return;
     const started = demo;
@@ -110,7 +128,10 @@ export interface Demo {
 
 /** A fresh demo host (SQLite in a temp dir) and a browser context for one test. */
 /** `driver`: a real model's driver instead of the scripted agent. */
-export interface DemoOptions { autoAdmit?: boolean; driver?: AgentDriver }
+export interface DemoOptions {
+  autoAdmit?: boolean;
+  driver?: AgentDriver;
+}
 
 export async function startDemo(e2e: E2E, options: DemoOptions = {}): Promise<Demo> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ts-e2e-data-'));
@@ -121,7 +142,9 @@ export async function startDemo(e2e: E2E, options: DemoOptions = {}): Promise<De
   await context.addInitScript(() => {
     const w = window as unknown as { __violations: string[] };
     w.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      w.__violations.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   const pages: Page[] = [];
   // The browser context is one demo identity: its cookie, and its Welcome chat.
@@ -129,7 +152,10 @@ export async function startDemo(e2e: E2E, options: DemoOptions = {}): Promise<De
   await context.addCookies([{ ...cookie, url: server.url, httpOnly: true, sameSite: 'Strict' }]);
   const sessionId = server.demo.welcome(principal);
   const demo: Demo = {
-    server, context, sessionId, principal,
+    server,
+    context,
+    sessionId,
+    principal,
     async open(id = sessionId, path = '/') {
       const page = await context.newPage();
       pages.push(page);
@@ -142,7 +168,8 @@ export async function startDemo(e2e: E2E, options: DemoOptions = {}): Promise<De
     },
     async violations() {
       const all: string[] = [];
-      for (const page of pages) if (!page.isClosed()) all.push(...await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations));
+      for (const page of pages)
+        if (!page.isClosed()) all.push(...(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations)));
       return all;
     },
     async events(id = sessionId) {
@@ -172,11 +199,17 @@ export async function dockState(page: Page, state: string): Promise<void> {
 }
 
 export const userMessages = (events: SessionEvent[]) => events.filter((e) => e.type === 'user/message');
-export const surfaceAnswers = (events: SessionEvent[]) => userMessages(events).filter((e) => e.type === 'user/message' && e.source.taskSurface);
+export const surfaceAnswers = (events: SessionEvent[]) =>
+  userMessages(events).filter((e) => e.type === 'user/message' && e.source.taskSurface);
 
 /** Resolves once the transcript row's status badge reads `status` (e.g. Open, Submitted). */
 export async function rowStatus(page: Page, status: string, nth = 0): Promise<void> {
-  await page.locator('task-surface-toolview').nth(nth).locator('.status').filter({ hasText: new RegExp(`: ${status}$`) }).waitFor();
+  await page
+    .locator('task-surface-toolview')
+    .nth(nth)
+    .locator('.status')
+    .filter({ hasText: new RegExp(`: ${status}$`) })
+    .waitFor();
 }
 
 /** Polls until `check` holds (the test runner's timeout bounds it). */

@@ -12,7 +12,10 @@ describe('Demo identities (real Chromium, real WebSocket host)', () => {
     const pageA = await demo.open();
     const titles = (page: typeof pageA) => page.locator('demo-chat-app .sessions button.session').allTextContents();
     await pageA.locator('demo-chat-app .sessions button.session', { hasText: 'Private plans' }).waitFor();
-    assert.deepEqual((await titles(pageA)).map((t) => t.trim()), ['Welcome', 'Private plans']);
+    assert.deepEqual(
+      (await titles(pageA)).map((t) => t.trim()),
+      ['Welcome', 'Private plans'],
+    );
     await say(pageA, 'compare databases');
 
     // A second context starts with no cookie: the page gives it its own identity and Welcome chat.
@@ -22,7 +25,10 @@ describe('Demo identities (real Chromium, real WebSocket host)', () => {
       // Even asked for A's chat by its id, B gets only its own.
       await pageB.goto(`${demo.server.url}#session=${encodeURIComponent(mine)}`);
       await pageB.locator('demo-chat-app demo-transcript .top').waitFor();
-      assert.deepEqual((await titles(pageB)).map((t) => t.trim()), ['Welcome']);
+      assert.deepEqual(
+        (await titles(pageB)).map((t) => t.trim()),
+        ['Welcome'],
+      );
       assert.equal(await pageB.getByText('compare databases').count(), 0, 'nothing of A shows in B');
       const [cookie] = (await other.cookies()).filter((c) => c.name === IDENTITY_COOKIE);
       assert.ok(cookie, 'B got an identity cookie from the page');

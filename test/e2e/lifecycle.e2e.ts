@@ -17,22 +17,34 @@ describe('Task surface in the demo chat (real Chromium, real WebSocket host)', (
     await row.getByText('Answer in the panel below.').waitFor();
     assert.equal(await row.getByRole('button', { name: 'Show the task' }).count(), 0, 'no second copy of the question');
     assert.equal(await row.locator('task-surface-view').count(), 0);
-    assert.equal(await dock(page).getByRole('radio', { name: /PostgreSQL/ }).getAttribute('aria-checked'), 'true');
+    assert.equal(
+      await dock(page)
+        .getByRole('radio', { name: /PostgreSQL/ })
+        .getAttribute('aria-checked'),
+      'true',
+    );
   });
 
   it('edits and submits: one user message, and the agent reads the values back', async () => {
     const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
-    await dock(page).getByRole('radio', { name: /CockroachDB/ }).click();
-    await dock(page).getByRole('textbox', { name: /Why this one/ }).fill('we need two regions');
+    await dock(page)
+      .getByRole('radio', { name: /CockroachDB/ })
+      .click();
+    await dock(page)
+      .getByRole('textbox', { name: /Why this one/ })
+      .fill('we need two regions');
     await dock(page).getByRole('button', { name: 'Use this database' }).click();
     await page.getByText('Going with CockroachDB.', { exact: false }).waitFor();
     await page.getByText('“we need two regions”').waitFor();
     await dockState(page, 'hidden');
     const answers = surfaceAnswers(await demo.events());
     assert.equal(answers.length, 1);
-    assert.deepEqual(answers[0]!.type === 'user/message' && answers[0]!.source.taskSurface?.values, { database: 'cockroach', reason: 'we need two regions' });
+    assert.deepEqual(answers[0]!.type === 'user/message' && answers[0]!.source.taskSurface?.values, {
+      database: 'cockroach',
+      reason: 'we need two regions',
+    });
     await rowStatus(page, 'Submitted');
     // The agent offered a follow-up card under its answer.
     await page.locator('action-card').getByText('Follow up in a week').waitFor();
@@ -49,7 +61,8 @@ describe('Task surface in the demo chat (real Chromium, real WebSocket host)', (
     const row = page.locator('task-surface-toolview');
     await row.getByRole('button', { name: 'Show the task' }).click();
     await row.locator('task-surface-view').locator('figure').first().waitFor();
-    for (const role of ['radio', 'textbox', 'switch', 'checkbox'] as const) assert.equal(await row.getByRole(role).count(), 0, `no ${role} in the row`);
+    for (const role of ['radio', 'textbox', 'switch', 'checkbox'] as const)
+      assert.equal(await row.getByRole(role).count(), 0, `no ${role} in the row`);
     const events = await demo.events();
     const dismissedAt = events.findIndex((e) => e.type === 'task-surface/dismissed');
     assert.ok(dismissedAt > 0);

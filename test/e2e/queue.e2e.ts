@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mintMessageId, mintRpcId } from '../../protocol/index.js';
-import {
-  admitNext, claimNext, dock, dockState, rowStatus, say, e2eSuite, surfaceAnswers, until,
-} from './harness.js';
+import { admitNext, claimNext, dock, dockState, rowStatus, say, e2eSuite, surfaceAnswers, until } from './harness.js';
 
 const suite = e2eSuite();
 
@@ -14,7 +12,9 @@ async function openCompare() {
   await say(page, 'compare databases');
   await admitNext(demo);
   await dockState(page, 'editing');
-  await dock(page).getByRole('radio', { name: /SQLite/ }).click();
+  await dock(page)
+    .getByRole('radio', { name: /SQLite/ })
+    .click();
   return { demo, page };
 }
 const status = (page: import('playwright-core').Page) => dock(page).locator('.status');
@@ -41,7 +41,10 @@ describe('Submission lifecycle through the queue', () => {
     await rowStatus(page, 'Submitted');
     const states = await page.evaluate(() => (window as unknown as { __dockStates: string[] }).__dockStates);
     const afterSubmit = states.slice(states.indexOf('submitting'));
-    assert.ok(afterSubmit.length > 0 && !afterSubmit.includes('editing') && !afterSubmit.includes('rejected'), `states: ${states.join(' → ')}`);
+    assert.ok(
+      afterSubmit.length > 0 && !afterSubmit.includes('editing') && !afterSubmit.includes('rejected'),
+      `states: ${states.join(' → ')}`,
+    );
     assert.equal(surfaceAnswers(await demo.events()).length, 1);
   });
 
@@ -50,7 +53,12 @@ describe('Submission lifecycle through the queue', () => {
     await dock(page).getByRole('button', { name: 'Use this database' }).click();
     await page.locator('demo-chat-app .queued').getByRole('button', { name: 'Withdraw answer' }).click();
     await dockState(page, 'editing');
-    assert.equal(await dock(page).getByRole('radio', { name: /SQLite/ }).getAttribute('aria-checked'), 'true');
+    assert.equal(
+      await dock(page)
+        .getByRole('radio', { name: /SQLite/ })
+        .getAttribute('aria-checked'),
+      'true',
+    );
     assert.equal(surfaceAnswers(await demo.events()).length, 0);
     await rowStatus(page, 'Open');
   });
@@ -62,14 +70,21 @@ describe('Submission lifecycle through the queue', () => {
     await row.waitFor();
     assert.deepEqual(await row.getByRole('button').allTextContents(), ['Withdraw answer']);
     const itemId = await row.getAttribute('data-item');
-    const results = await page.evaluate(async ({ sessionId, itemId }) => {
-      const { transport } = (window as unknown as { demo: { transport: { session: { updateQueue(r: object): Promise<unknown> } } } }).demo;
-      return [
-        await transport.session.updateQueue({ op: 'steer', sessionId, itemId }),
-        await transport.session.updateQueue({ op: 'edit', sessionId, itemId, text: 'something else' }),
-      ];
-    }, { sessionId: demo.sessionId, itemId });
-    assert.deepEqual(results, [{ ok: false, reason: 'task-surface-row' }, { ok: false, reason: 'task-surface-row' }]);
+    const results = await page.evaluate(
+      async ({ sessionId, itemId }) => {
+        const { transport } = (window as unknown as { demo: { transport: { session: { updateQueue(r: object): Promise<unknown> } } } })
+          .demo;
+        return [
+          await transport.session.updateQueue({ op: 'steer', sessionId, itemId }),
+          await transport.session.updateQueue({ op: 'edit', sessionId, itemId, text: 'something else' }),
+        ];
+      },
+      { sessionId: demo.sessionId, itemId },
+    );
+    assert.deepEqual(results, [
+      { ok: false, reason: 'task-surface-row' },
+      { ok: false, reason: 'task-surface-row' },
+    ]);
     assert.equal(demo.server.demo.host.getView(demo.sessionId).queue.length, 1);
     await status(page).filter({ hasText: 'Waiting for the agent to pick it up' }).waitFor();
   });
@@ -81,7 +96,12 @@ describe('Submission lifecycle through the queue', () => {
     await status(page).filter({ hasText: 'The agent is reading your answer' }).waitFor();
     claim.discard('rejected');
     await dockState(page, 'editing');
-    assert.equal(await dock(page).getByRole('radio', { name: /SQLite/ }).getAttribute('aria-checked'), 'true');
+    assert.equal(
+      await dock(page)
+        .getByRole('radio', { name: /SQLite/ })
+        .getAttribute('aria-checked'),
+      'true',
+    );
     await dock(page).getByRole('button', { name: 'Use this database' }).click();
     await admitNext(demo);
     await dockState(page, 'hidden');
@@ -96,7 +116,12 @@ describe('Submission lifecycle through the queue', () => {
     await status(page).filter({ hasText: 'The agent is reading your answer' }).waitFor();
     await demo.server.restartHost();
     await dockState(page, 'editing');
-    assert.equal(await dock(page).getByRole('radio', { name: /SQLite/ }).getAttribute('aria-checked'), 'true');
+    assert.equal(
+      await dock(page)
+        .getByRole('radio', { name: /SQLite/ })
+        .getAttribute('aria-checked'),
+      'true',
+    );
     await dock(page).getByRole('button', { name: 'Use this database' }).click();
     await admitNext(demo);
     await dockState(page, 'hidden');

@@ -10,10 +10,19 @@ import { dock, dockState, e2eSuite, say, surfaceAnswers } from './harness.js';
 const suite = e2eSuite();
 
 const model = {
-  version: 1, title: 'Pick a plan',
+  version: 1,
+  title: 'Pick a plan',
   sections: [{ id: 'intro', blocks: [{ kind: 'markdown', text: 'Two plans fit.' }] }],
   fields: [
-    { kind: 'choice', id: 'plan', label: 'Plan', options: [{ id: 'a', label: 'Plan A' }, { id: 'b', label: 'Plan B' }] },
+    {
+      kind: 'choice',
+      id: 'plan',
+      label: 'Plan',
+      options: [
+        { id: 'a', label: 'Plan A' },
+        { id: 'b', label: 'Plan B' },
+      ],
+    },
     { kind: 'text', id: 'why', label: 'Why', required: true },
   ],
   submit: { label: 'Send my choice' },
@@ -21,8 +30,12 @@ const model = {
 
 describe('the demo on a model behind OPENAI_BASE_URL (fake provider, real SDK, Chromium)', () => {
   let fake: FakeProvider;
-  before(async () => { fake = await startFakeOpenAI(); });
-  after(async () => { await fake.close(); });
+  before(async () => {
+    fake = await startFakeOpenAI();
+  });
+  after(async () => {
+    await fake.close();
+  });
 
   it('the model shows a panel, the person submits it, and the answer streams into the transcript', async () => {
     const choice = chooseModel({ OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${fake.url}/v1`, TASK_SURFACE_MODEL: 'fake-model' });
@@ -36,7 +49,9 @@ describe('the demo on a model behind OPENAI_BASE_URL (fake provider, real SDK, C
     const page = await demo.open();
     await say(page, 'help me pick a plan');
     await dock(page).getByRole('heading', { name: 'Pick a plan' }).waitFor();
-    await dock(page).getByRole('radio', { name: /Plan B/ }).click();
+    await dock(page)
+      .getByRole('radio', { name: /Plan B/ })
+      .click();
     await dock(page).getByRole('textbox', { name: /Why/ }).fill('faster');
     await dock(page).getByRole('button', { name: 'Send my choice' }).click();
 
@@ -64,16 +79,27 @@ describe('the demo on a model behind OPENAI_BASE_URL (fake provider, real SDK, C
   });
 
   it('`npm start` with the variables set names the driver and the model on its startup line, and answers with it', async () => {
-    const env = { ...process.env, PORT: '0', OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${fake.url}/v1`, TASK_SURFACE_MODEL: 'fake-model' };
+    const env = {
+      ...process.env,
+      PORT: '0',
+      OPENAI_API_KEY: 'sk-test',
+      OPENAI_BASE_URL: `${fake.url}/v1`,
+      TASK_SURFACE_MODEL: 'fake-model',
+    };
     const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (chunk) => { out += chunk; });
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
     try {
       while (!/Ctrl\+C stops/.test(out)) {
         if (child.exitCode !== null) assert.fail(`the demo exited: ${out}`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      assert.match(out, new RegExp(`^agent: OpenAI Chat Completions driver, model fake-model at ${fake.url.replace(/\./g, '\\.')}/v1$`, 'm'));
+      assert.match(
+        out,
+        new RegExp(`^agent: OpenAI Chat Completions driver, model fake-model at ${fake.url.replace(/\./g, '\\.')}/v1$`, 'm'),
+      );
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -86,6 +112,9 @@ describe('the demo on a model behind OPENAI_BASE_URL (fake provider, real SDK, C
     const demo = await suite.start({ driver: choice.driver! });
     const page = await demo.open();
     await say(page, 'hello');
-    await page.locator('demo-transcript li.failed').getByText(/The agent could not answer: .*refused the API key \(401\)/).waitFor();
+    await page
+      .locator('demo-transcript li.failed')
+      .getByText(/The agent could not answer: .*refused the API key \(401\)/)
+      .waitFor();
   });
 });

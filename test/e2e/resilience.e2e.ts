@@ -28,7 +28,9 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
     const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
-    await dock(page).getByRole('radio', { name: /CockroachDB/ }).click();
+    await dock(page)
+      .getByRole('radio', { name: /CockroachDB/ })
+      .click();
     const held = holdSubmit(demo);
     await dock(page).getByRole('button', { name: 'Use this database' }).click();
     await held.reached;
@@ -58,8 +60,20 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
     await dockState(page, 'editing');
     const [a, b] = await page.evaluate(async (sessionId) => {
       const t = (window as unknown as { demo: { transport: import('../../transport/types.js').HostTransport } }).demo.transport;
-      const view = await new Promise<import('../../protocol/index.js').SessionView>((resolve) => { const stop = t.watchSession(sessionId as never, (v) => { if (v.taskSurface.active) { resolve(v); queueMicrotask(stop); } }); });
-      const input = { sessionId: sessionId as never, surfaceId: view.taskSurface.active!.surfaceId, submissionId: 'double-1' as never, values: { approve: true, backport: false, comment: 'ship it' } };
+      const view = await new Promise<import('../../protocol/index.js').SessionView>((resolve) => {
+        const stop = t.watchSession(sessionId as never, (v) => {
+          if (v.taskSurface.active) {
+            resolve(v);
+            queueMicrotask(stop);
+          }
+        });
+      });
+      const input = {
+        sessionId: sessionId as never,
+        surfaceId: view.taskSurface.active!.surfaceId,
+        submissionId: 'double-1' as never,
+        values: { approve: true, backport: false, comment: 'ship it' },
+      };
       return Promise.all([t.taskSurface.submit(input), t.taskSurface.submit(input)]);
     }, demo.sessionId);
     assert.equal(a.accepted, true, JSON.stringify(a));
@@ -74,7 +88,9 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
     const tabA = await demo.open();
     const tabB = await demo.open(other);
     await say(tabA, 'compare databases');
-    await dock(tabA).getByRole('textbox', { name: /Why this one/ }).fill('draft in A');
+    await dock(tabA)
+      .getByRole('textbox', { name: /Why this one/ })
+      .fill('draft in A');
     await dockState(tabB, 'hidden');
     await say(tabB, 'review the change');
     await dock(tabB).getByRole('heading', { name: 'Review: retry with back-off' }).waitFor();
@@ -82,7 +98,12 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
     await dock(tabB).getByRole('button', { name: 'Send review' }).click();
     await dockState(tabB, 'hidden');
     await dock(tabA).getByRole('heading', { name: 'Pick a database for the ledger service' }).waitFor();
-    assert.equal(await dock(tabA).getByRole('textbox', { name: /Why this one/ }).inputValue(), 'draft in A');
+    assert.equal(
+      await dock(tabA)
+        .getByRole('textbox', { name: /Why this one/ })
+        .inputValue(),
+      'draft in A',
+    );
     assert.equal(await tabA.locator('task-surface-toolview').count(), 1);
     assert.equal(surfaceAnswers(await demo.events()).length, 0);
     assert.equal(surfaceAnswers(await demo.events(other)).length, 1);
@@ -93,13 +114,27 @@ describe('Resilience: sockets, retries, tabs, reloads, history', () => {
     const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
-    await dock(page).getByRole('radio', { name: /SQLite/ }).click();
-    await dock(page).getByRole('textbox', { name: /Why this one/ }).fill('fast and simple');
+    await dock(page)
+      .getByRole('radio', { name: /SQLite/ })
+      .click();
+    await dock(page)
+      .getByRole('textbox', { name: /Why this one/ })
+      .fill('fast and simple');
     await until(() => page.evaluate(() => JSON.stringify(localStorage).includes('fast and simple')));
     await page.reload();
     await dockState(page, 'editing');
-    assert.equal(await dock(page).getByRole('textbox', { name: /Why this one/ }).inputValue(), 'fast and simple');
-    assert.equal(await dock(page).getByRole('radio', { name: /SQLite/ }).getAttribute('aria-checked'), 'true');
+    assert.equal(
+      await dock(page)
+        .getByRole('textbox', { name: /Why this one/ })
+        .inputValue(),
+      'fast and simple',
+    );
+    assert.equal(
+      await dock(page)
+        .getByRole('radio', { name: /SQLite/ })
+        .getAttribute('aria-checked'),
+      'true',
+    );
   });
 
   it('recovers a surface whose row is outside the loaded history window', async () => {

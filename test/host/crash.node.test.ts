@@ -31,17 +31,25 @@ function runAndKill(path: string, sessionId: SessionId, mode: 'first' | 'again')
   });
 }
 
-const summary = (events: SessionEvent[]) => events.map((e) => {
-  switch (e.type) {
-    case 'turn/started': return e.rerunOf ? `started ${e.turnId} rerunOf ${e.rerunOf}` : `started ${e.turnId}`;
-    case 'turn/ended': return `ended ${e.turnId} ${e.outcome}`;
-    case 'tool/result': return `result ${e.name} ${e.ok ? 'ok' : 'failed'}`;
-    case 'tool/call': return `call ${e.name}`;
-    case 'assistant/message': return `assistant ${e.text}`;
-    case 'user/message': return `user ${e.text}`;
-    default: return e.type;
-  }
-});
+const summary = (events: SessionEvent[]) =>
+  events.map((e) => {
+    switch (e.type) {
+      case 'turn/started':
+        return e.rerunOf ? `started ${e.turnId} rerunOf ${e.rerunOf}` : `started ${e.turnId}`;
+      case 'turn/ended':
+        return `ended ${e.turnId} ${e.outcome}`;
+      case 'tool/result':
+        return `result ${e.name} ${e.ok ? 'ok' : 'failed'}`;
+      case 'tool/call':
+        return `call ${e.name}`;
+      case 'assistant/message':
+        return `assistant ${e.text}`;
+      case 'user/message':
+        return `user ${e.text}`;
+      default:
+        return e.type;
+    }
+  });
 
 describe('a turn interrupted by kill -9 (SQLite, real process)', () => {
   let dir: string;
@@ -75,9 +83,14 @@ describe('a turn interrupted by kill -9 (SQLite, real process)', () => {
     const [first] = events.filter((e) => e.type === 'turn/started');
     const turnId = first!.type === 'turn/started' ? first!.turnId : '';
     assert.deepEqual(summary(events).slice(0, 8), [
-      'user please work', `started ${turnId}`, 'assistant partial answer (first)', 'call wait_forever',
-      'result wait_forever failed', `ended ${turnId} interrupted`,
-      summary(events)[6]!, 'assistant done',
+      'user please work',
+      `started ${turnId}`,
+      'assistant partial answer (first)',
+      'call wait_forever',
+      'result wait_forever failed',
+      `ended ${turnId} interrupted`,
+      summary(events)[6]!,
+      'assistant done',
     ]);
     assert.match(summary(events)[6]!, new RegExp(`^started .* rerunOf ${turnId}$`));
     assert.equal(summary(events)[8], summary(events)[6]!.replace(/^started (\S+).*/, 'ended $1 completed'));
@@ -85,9 +98,15 @@ describe('a turn interrupted by kill -9 (SQLite, real process)', () => {
     const result = events[4]!;
     assert.equal(result.type === 'tool/result' && result.content, INTERRUPTED_CALL_TEXT);
     assert.equal(driver.turns.length, 1);
-    assert.deepEqual(driver.turns[0]!.input.map((m) => m.text), ['please work']);
+    assert.deepEqual(
+      driver.turns[0]!.input.map((m) => m.text),
+      ['please work'],
+    );
     // The partial turn stays in the prompt, closed by the failed result and then the developer note.
-    assert.deepEqual(prompt.map((m) => m.role), ['user', 'assistant', 'assistant', 'tool', 'developer']);
+    assert.deepEqual(
+      prompt.map((m) => m.role),
+      ['user', 'assistant', 'assistant', 'tool', 'developer'],
+    );
     assert.equal(prompt[1]!.text, 'partial answer (first)');
     assert.match(prompt[3]!.text, /^\[result wait_forever \S+ failed\] The call was interrupted/);
     assert.equal(prompt[4]!.text, INTERRUPTED_TURN_TEXT);
@@ -112,7 +131,10 @@ describe('a turn interrupted by kill -9 (SQLite, real process)', () => {
     assert.equal(host.getView(fresh).turn, 'idle');
     await host.whenIdle(fresh);
     assert.equal(driver.turns.length, 0);
-    const ended = store.read(fresh).filter((e) => e.type === 'turn/ended').map((e) => e.type === 'turn/ended' && e.outcome);
+    const ended = store
+      .read(fresh)
+      .filter((e) => e.type === 'turn/ended')
+      .map((e) => e.type === 'turn/ended' && e.outcome);
     assert.deepEqual(ended, ['interrupted', 'interrupted']);
     assert.equal(store.read(fresh).filter((e) => e.type === 'turn/started' && e.rerunOf).length, 1);
     await say(host, fresh, 'try again');

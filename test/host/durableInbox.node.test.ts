@@ -13,11 +13,12 @@ import { storeFactories, type StoreHandle } from './stores.js';
 function blockingTurn() {
   let started!: () => void;
   const running = new Promise<void>((resolve) => (started = resolve));
-  const script = (turn: AgentTurn) => new Promise<void>((_, reject) => {
-    turn.step();
-    started();
-    turn.signal.addEventListener('abort', () => reject(new Error('cancelled')));
-  });
+  const script = (turn: AgentTurn) =>
+    new Promise<void>((_, reject) => {
+      turn.step();
+      started();
+      turn.signal.addEventListener('abort', () => reject(new Error('cancelled')));
+    });
   return { running, script };
 }
 
@@ -26,7 +27,12 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
+    hostPerTest(
+      factory,
+      { autoAdmit: false },
+      (f) => ({ handle, driver, host } = f),
+      () => ({ handle, driver, host }),
+    );
 
     /** Disposes the host and starts a new one over the reopened store (a process restart). */
     const restart = async (autoAdmit = false) => {
@@ -35,8 +41,8 @@ for (const factory of storeFactories) {
       driver = new ScriptedDriver();
       host = makeHost(handle, { driver, autoAdmit });
     };
-    const userMessages = (sessionId: SessionId, messageId?: MessageId) => handle.store.read(sessionId)
-      .filter((e) => e.type === 'user/message' && (messageId === undefined || e.messageId === messageId));
+    const userMessages = (sessionId: SessionId, messageId?: MessageId) =>
+      handle.store.read(sessionId).filter((e) => e.type === 'user/message' && (messageId === undefined || e.messageId === messageId));
     const send = (sessionId: SessionId, text: string) => {
       const messageId = ids.message();
       const rpcId = ids.rpc();
@@ -52,17 +58,25 @@ for (const factory of storeFactories) {
       await turn.running;
       const queued = await send(sessionId, 'and then this');
       assert.ok(queued.accepted);
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => r.messageId), [queued.messageId]);
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => r.messageId),
+        [queued.messageId],
+      );
       await restart(true);
       // Lazily loaded by the first use; admitted once by auto-admission.
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => [r.id, r.messageId, r.text]),
-        [[queued.itemId, queued.messageId, 'and then this']]);
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => [r.id, r.messageId, r.text]),
+        [[queued.itemId, queued.messageId, 'and then this']],
+      );
       await host.whenIdle(sessionId);
       assert.equal(userMessages(sessionId, queued.messageId).length, 1);
       assert.deepEqual(host.getView(sessionId).queue, []);
       assert.deepEqual(handle.store.listQueued(sessionId), [], 'a durable message leaves the store');
       // A retry of that send after the restart adds nothing.
-      assert.equal((await host.session.send({ sessionId, messageId: queued.messageId, rpcId: ids.rpc(), text: 'and then this' })).accepted, true);
+      assert.equal(
+        (await host.session.send({ sessionId, messageId: queued.messageId, rpcId: ids.rpc(), text: 'and then this' })).accepted,
+        true,
+      );
       await host.whenIdle(sessionId);
       assert.equal(userMessages(sessionId, queued.messageId).length, 1);
       await restart(true);
@@ -78,7 +92,11 @@ for (const factory of storeFactories) {
       const ordinary = await send(sessionId, 'by the way');
       await restart();
       host.openSession({ sessionId });
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => r.messageId), [ordinary.messageId], 'only the ordinary row');
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => r.messageId),
+        [ordinary.messageId],
+        'only the ordinary row',
+      );
       const active = await host.taskSurface.getActive({ sessionId, surfaceId });
       assert.ok(active.active);
       assert.equal(active.pending, null);
@@ -89,12 +107,28 @@ for (const factory of storeFactories) {
       const first = await send(sessionId, 'first');
       const second = await send(sessionId, 'second');
       assert.ok(first.accepted && second.accepted);
-      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'edit', itemId: second.itemId, text: 'second, edited\nmore' }), { ok: true });
+      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'edit', itemId: second.itemId, text: 'second, edited\nmore' }), {
+        ok: true,
+      });
       assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'steer', itemId: second.itemId }), { ok: true });
       await restart();
       assert.deepEqual(host.getView(sessionId).queue, [
-        { id: first.itemId, messageId: first.messageId, placement: 'queued', source: { kind: 'user', rpcId: first.rpcId }, text: 'first', preview: 'first' },
-        { id: second.itemId, messageId: second.messageId, placement: 'steering', source: { kind: 'user', rpcId: second.rpcId }, text: 'second, edited\nmore', preview: 'second, edited' },
+        {
+          id: first.itemId,
+          messageId: first.messageId,
+          placement: 'queued',
+          source: { kind: 'user', rpcId: first.rpcId },
+          text: 'first',
+          preview: 'first',
+        },
+        {
+          id: second.itemId,
+          messageId: second.messageId,
+          placement: 'steering',
+          source: { kind: 'user', rpcId: second.rpcId },
+          text: 'second, edited\nmore',
+          preview: 'second, edited',
+        },
       ]);
       // Deterministic minters restart from 1: a new row never takes a restored row's id.
       const third = await send(sessionId, 'third');
@@ -121,7 +155,10 @@ for (const factory of storeFactories) {
       const sent = await send(sessionId, 'claimed, not yet durable');
       host.inbox.claimNext(sessionId);
       await restart();
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => r.messageId), [sent.messageId]);
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => r.messageId),
+        [sent.messageId],
+      );
       await admitNext(host, sessionId);
       assert.equal(userMessages(sessionId, sent.messageId).length, 1);
     });
@@ -147,7 +184,11 @@ for (const factory of storeFactories) {
       const kept = await send(sessionId, 'still wanted');
       host.closeSession(sessionId);
       await host.whenIdle();
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => r.messageId), [kept.messageId], 'back when reopened');
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => r.messageId),
+        [kept.messageId],
+        'back when reopened',
+      );
       host.rewind(sessionId, 0);
       assert.deepEqual(host.getView(sessionId).queue, []);
       assert.deepEqual(handle.store.listQueued(sessionId), []);
@@ -169,15 +210,23 @@ for (const factory of storeFactories) {
       handle.corruptQueued(sessionId, sent.itemId, JSON.stringify({ itemId: sent.itemId, text: 42 }));
       handle.reopen();
       host = makeHost(handle, { driver, autoAdmit: false });
-      assert.throws(() => host.getView(sessionId),
-        (e: Error) => e instanceof CorruptQueueRowError && e.message.includes(`inbox row ${sent.itemId}`));
+      assert.throws(
+        () => host.getView(sessionId),
+        (e: Error) => e instanceof CorruptQueueRowError && e.message.includes(`inbox row ${sent.itemId}`),
+      );
     });
 
     it('the store keeps inbox rows by order, apart from the log, across a reopen', () => {
       const sessionId = host.openSession();
-      const row = (itemId: string, order: number) => ({
-        itemId, messageId: `m-${itemId}`, placement: 'queued', source: { kind: 'user', rpcId: 'r-1' }, text: itemId, order,
-      }) as Parameters<StoreHandle['store']['saveQueued']>[1];
+      const row = (itemId: string, order: number) =>
+        ({
+          itemId,
+          messageId: `m-${itemId}`,
+          placement: 'queued',
+          source: { kind: 'user', rpcId: 'r-1' },
+          text: itemId,
+          order,
+        }) as Parameters<StoreHandle['store']['saveQueued']>[1];
       const lastSeq = handle.store.lastSeq(sessionId);
       handle.store.saveQueued(sessionId, row('b', 2));
       handle.store.saveQueued(sessionId, row('a', 1));
@@ -193,8 +242,18 @@ for (const factory of storeFactories) {
 
     it('the store refuses an invalid inbox row', () => {
       const sessionId = host.openSession();
-      assert.throws(() => handle.store.saveQueued(sessionId, { itemId: 'x', messageId: 'y', placement: 'sideways', source: { kind: 'user', rpcId: 'r' }, text: 't', order: 0 } as never),
-        /refused to save an invalid inbox row/);
+      assert.throws(
+        () =>
+          handle.store.saveQueued(sessionId, {
+            itemId: 'x',
+            messageId: 'y',
+            placement: 'sideways',
+            source: { kind: 'user', rpcId: 'r' },
+            text: 't',
+            order: 0,
+          } as never),
+        /refused to save an invalid inbox row/,
+      );
     });
   });
 }

@@ -20,15 +20,26 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
+    hostPerTest(
+      factory,
+      { autoAdmit: false },
+      (f) => ({ handle, driver, host } = f),
+      () => ({ handle, driver, host }),
+    );
 
     it('openSession refuses bad options and stores nothing', () => {
-      assert.throws(() => host.openSession({ toolMode: 'weird' as never }), inputError('openSession', /toolMode: expected "native" or "both" or "code"/));
+      assert.throws(
+        () => host.openSession({ toolMode: 'weird' as never }),
+        inputError('openSession', /toolMode: expected "native" or "both" or "code"/),
+      );
       assert.throws(() => host.openSession({ locale: 'fr' as never }), inputError('openSession', /locale: expected "en" or "zh"/));
       assert.throws(() => host.openSession({ title: 42 as never }), inputError('openSession', /title: expected string/));
       assert.throws(() => host.openSession({ title: '' }), inputError('openSession', /title must not be empty/));
       assert.throws(() => host.openSession({ readOnly: 'yes' as never }), inputError('openSession', /readOnly: expected boolean/));
-      assert.throws(() => host.openSession({ sessionId: 'a b' as SessionId }), inputError('openSession', /sessionId must start with a letter/));
+      assert.throws(
+        () => host.openSession({ sessionId: 'a b' as SessionId }),
+        inputError('openSession', /sessionId must start with a letter/),
+      );
       assert.throws(() => host.openSession({ colour: 'red' } as never), inputError('openSession', /unknown field "colour"/));
       assert.deepEqual(host.listSessions(), []);
     });
@@ -42,11 +53,16 @@ for (const factory of storeFactories) {
       assert.throws(() => host.closeSession(bad), inputError('closeSession', /sessionId/));
       assert.throws(() => host.inbox.claimNext(bad), inputError('inbox.claimNext', /sessionId/));
       const unknown = 'nobody' as SessionId;
-      assert.throws(() => host.getView(unknown), (e: Error) => e instanceof UnknownSessionError && e.message === 'unknown session nobody');
+      assert.throws(
+        () => host.getView(unknown),
+        (e: Error) => e instanceof UnknownSessionError && e.message === 'unknown session nobody',
+      );
       await assert.rejects(host.readLog(unknown, { limit: 5 }), UnknownSessionError);
       assert.throws(() => host.fork(unknown), UnknownSessionError);
-      assert.deepEqual(await host.session.send({ sessionId: unknown, messageId: ids.message(), rpcId: ids.rpc(), text: 'hi' }),
-        { accepted: false, reason: 'unknown-session' });
+      assert.deepEqual(await host.session.send({ sessionId: unknown, messageId: ids.message(), rpcId: ids.rpc(), text: 'hi' }), {
+        accepted: false,
+        reason: 'unknown-session',
+      });
       assert.deepEqual(host.listSessions(), []);
     });
 
@@ -66,12 +82,18 @@ for (const factory of storeFactories) {
     it('zod issues are worded: unknown keys and wrong types are named', async () => {
       const sessionId = host.openSession();
       const surfaceId = 'surface-x';
-      await assert.rejects(host.taskSurface.submit({ sessionId, surfaceId, submissionId: 's', values: {}, bogus: 1 } as never),
-        inputError('taskSurface.submit', /unknown field "bogus"/));
-      await assert.rejects(host.taskSurface.submit({ sessionId, surfaceId, submissionId: 's', values: 5 } as never),
-        inputError('taskSurface.submit', /values: expected record/));
-      await assert.rejects(host.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc() } as never),
-        inputError('session.send', /text: expected string/));
+      await assert.rejects(
+        host.taskSurface.submit({ sessionId, surfaceId, submissionId: 's', values: {}, bogus: 1 } as never),
+        inputError('taskSurface.submit', /unknown field "bogus"/),
+      );
+      await assert.rejects(
+        host.taskSurface.submit({ sessionId, surfaceId, submissionId: 's', values: 5 } as never),
+        inputError('taskSurface.submit', /values: expected record/),
+      );
+      await assert.rejects(
+        host.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc() } as never),
+        inputError('session.send', /text: expected string/),
+      );
       await assert.rejects(host.actionCards.act({ sessionId } as never), /actionCards\.act: callId: expected string/);
     });
 
@@ -86,11 +108,18 @@ for (const factory of storeFactories) {
       driver.then(async (turn) => {
         turn.step();
         for (const args of [{ when: new Date(0) }, { n: Number.NaN }, { f: () => 1 }, { u: undefined }]) {
-          await turn.callTool('anything', args as never).then(() => errors.push('accepted'), (e: Error) => errors.push(`${e.name}: ${e.message}`));
+          await turn.callTool('anything', args as never).then(
+            () => errors.push('accepted'),
+            (e: Error) => errors.push(`${e.name}: ${e.message}`),
+          );
         }
         await turn.callTool('', {}).catch((e: Error) => errors.push(e.message));
         await turn.callTool('anything', {}, { origin: 'robot' as never }).catch((e: Error) => errors.push(e.message));
-        try { turn.reply(42 as never); } catch (e) { errors.push((e as Error).message); }
+        try {
+          turn.reply(42 as never);
+        } catch (e) {
+          errors.push((e as Error).message);
+        }
         const sloppy = await turn.callTool('sloppy', {});
         errors.push(`${sloppy.ok}: ${sloppy.content}`);
       });
@@ -108,14 +137,21 @@ for (const factory of storeFactories) {
         'false: The tool sloppy failed: it returned an invalid result.',
       ]);
       const log = handle.store.read(sessionId);
-      assert.deepEqual(log.filter((e) => e.type === 'tool/call').map((e) => e.type === 'tool/call' && e.name), ['sloppy']);
+      assert.deepEqual(
+        log.filter((e) => e.type === 'tool/call').map((e) => e.type === 'tool/call' && e.name),
+        ['sloppy'],
+      );
       assert.ok(!log.some((e) => e.type === 'assistant/message'));
       // A plugin's event is validated at the plugin API: refused, named, not stored.
       const lastSeq = handle.store.lastSeq(sessionId);
-      assert.throws(() => host.plugins.append(sessionId, { type: 'turn/started', turnId: '' } as never),
-        (e: Error) => e.name === 'InvalidEventError' && /turnId must not be empty/.test(e.message));
-      assert.throws(() => host.plugins.append(sessionId, { type: 'action-cards/notice', through: 1, text: 'x', extra: 1 } as never),
-        (e: Error) => e.name === 'InvalidEventError');
+      assert.throws(
+        () => host.plugins.append(sessionId, { type: 'turn/started', turnId: '' } as never),
+        (e: Error) => e.name === 'InvalidEventError' && /turnId must not be empty/.test(e.message),
+      );
+      assert.throws(
+        () => host.plugins.append(sessionId, { type: 'action-cards/notice', through: 1, text: 'x', extra: 1 } as never),
+        (e: Error) => e.name === 'InvalidEventError',
+      );
       assert.equal(handle.store.lastSeq(sessionId), lastSeq);
     });
 
@@ -123,16 +159,21 @@ for (const factory of storeFactories) {
       const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
       const lastSeq = handle.store.lastSeq(sessionId);
       await host.dispose();
-      await assert.rejects(host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues }),
-        /the host is disposed/);
+      await assert.rejects(
+        host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues }),
+        /the host is disposed/,
+      );
       await assert.rejects(host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }), /the host is disposed/);
-      await assert.rejects(host.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'late' }), /the host is disposed/);
+      await assert.rejects(
+        host.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'late' }),
+        /the host is disposed/,
+      );
       assert.equal(handle.store.lastSeq(sessionId), lastSeq);
       const active = await host.taskSurface.getActive({ sessionId, surfaceId });
       assert.deepEqual(active.active && [active.callId, active.pending], [callId, null]);
     });
 
-    it('a send that reuses a queued submission\'s messageId is that row again, never a second message', async () => {
+    it("a send that reuses a queued submission's messageId is that row again, never a second message", async () => {
       const { sessionId, surfaceId } = await manualSurface(host, driver);
       const submitted = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
       assert.ok(submitted.accepted);

@@ -27,7 +27,10 @@ export interface HostFixture {
  * `current` returns the fixture to tear down.
  */
 export function hostPerTest(
-  factory: StoreFactory, options: Partial<CreateHostOptions>, set: (fixture: HostFixture) => void, current: () => HostFixture,
+  factory: StoreFactory,
+  options: Partial<CreateHostOptions>,
+  set: (fixture: HostFixture) => void,
+  current: () => HostFixture,
 ): void {
   beforeEach(() => {
     const handle = factory.create();

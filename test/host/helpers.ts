@@ -3,7 +3,13 @@
 import { createHost } from '../../host/createHost.js';
 import type { AgentDriver, AgentTurn, CreateHostOptions, Host } from '../../host/types.js';
 import type {
-  JsonValue, MessageId, RpcId, SessionId, TaskSurfaceDismissalId, TaskSurfaceId, TaskSurfaceSubmissionId,
+  JsonValue,
+  MessageId,
+  RpcId,
+  SessionId,
+  TaskSurfaceDismissalId,
+  TaskSurfaceId,
+  TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import type { StoreHandle } from './stores.js';
 
@@ -12,7 +18,15 @@ export const sampleModel = (title = 'Pick a plan'): JsonValue => ({
   title,
   sections: [{ id: 'intro', blocks: [{ kind: 'markdown', text: 'Choose one plan and order the steps.' }] }],
   fields: [
-    { kind: 'choice', id: 'plan', label: 'Plan', options: [{ id: 'a', label: 'Plan A' }, { id: 'b', label: 'Plan B' }] },
+    {
+      kind: 'choice',
+      id: 'plan',
+      label: 'Plan',
+      options: [
+        { id: 'a', label: 'Plan A' },
+        { id: 'b', label: 'Plan B' },
+      ],
+    },
     { kind: 'text', id: 'why', label: 'Why', required: true },
   ],
   submit: { label: 'Send' },
@@ -62,8 +76,13 @@ export function counterIds(): NonNullable<CreateHostOptions['ids']> {
     return `${prefix}-${n}`;
   };
   return {
-    session: next('session'), call: next('call'), message: next('msg'), surface: next('surface'),
-    rpc: next('rpc'), item: next('item'), turn: next('turn'),
+    session: next('session'),
+    call: next('call'),
+    message: next('msg'),
+    surface: next('surface'),
+    rpc: next('rpc'),
+    item: next('item'),
+    turn: next('turn'),
   };
 }
 

@@ -12,7 +12,12 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
+    hostPerTest(
+      factory,
+      { autoAdmit: false },
+      (f) => ({ handle, driver, host } = f),
+      () => ({ handle, driver, host }),
+    );
 
     it('rewind cuts the session back: a later close stops counting and the surface is open again', async () => {
       const { sessionId, surfaceId } = await manualSurface(host, driver);
@@ -24,7 +29,10 @@ for (const factory of storeFactories) {
       assert.equal(host.getView(sessionId).taskSurface.active?.surfaceId, surfaceId);
       assertProjectionIsFold(host, handle.store, sessionId);
       const page = await host.readLog(sessionId, { limit: 100 });
-      assert.ok(page.events.every((e) => e.seq <= openSeq), 'the transcript shows the effective log');
+      assert.ok(
+        page.events.every((e) => e.seq <= openSeq),
+        'the transcript shows the effective log',
+      );
       assert.equal(page.lastSeq, openSeq + 2);
       // The dismissal no longer counts: the same id dismisses again (a new event).
       const again = await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId });
@@ -69,7 +77,10 @@ for (const factory of storeFactories) {
       const forkedEvents = handle.store.read(fork);
       const sourceEvents = handle.store.read(sessionId);
       assert.deepEqual(forkedEvents.slice(0, -1), sourceEvents);
-      assert.deepEqual({ ...forkedEvents.at(-1), at: 0 }, { seq: sourceEvents.length + 1, at: 0, type: 'session/forked', from: sessionId, throughSeq: sourceEvents.length });
+      assert.deepEqual(
+        { ...forkedEvents.at(-1), at: 0 },
+        { seq: sourceEvents.length + 1, at: 0, type: 'session/forked', from: sessionId, throughSeq: sourceEvents.length },
+      );
       assert.equal(host.listSessions().find((s) => s.sessionId === fork)?.title, 'Copy');
       // A fork through an earlier seq has no surface yet.
       const early = host.fork(sessionId, { throughSeq: 1 });
@@ -84,11 +95,15 @@ for (const factory of storeFactories) {
       assert.deepEqual(host.getView(b).taskSurface, { active: null });
       assert.deepEqual(host.getView(b).queue, []);
       assert.deepEqual(await host.taskSurface.getActive({ sessionId: b, surfaceId: a.surfaceId }), { active: false, reason: 'not-open' });
-      assert.deepEqual(await host.taskSurface.submit({ sessionId: b, surfaceId: a.surfaceId, submissionId: ids.submission(), values: goodValues }),
-        { accepted: false, reason: 'not-open' });
+      assert.deepEqual(
+        await host.taskSurface.submit({ sessionId: b, surfaceId: a.surfaceId, submissionId: ids.submission(), values: goodValues }),
+        { accepted: false, reason: 'not-open' },
+      );
       const [row] = host.getView(a.sessionId).queue;
-      assert.deepEqual(await host.session.updateQueue({ sessionId: b, op: 'remove', itemId: row!.id }),
-        { ok: false, reason: 'queue-item-not-found' });
+      assert.deepEqual(await host.session.updateQueue({ sessionId: b, op: 'remove', itemId: row!.id }), {
+        ok: false,
+        reason: 'queue-item-not-found',
+      });
       assert.equal(host.inbox.claimNext(b), null);
     });
 
@@ -97,9 +112,19 @@ for (const factory of storeFactories) {
       const closed = await manualSurface(host, driver);
       const pendingOne = await manualSurface(host, driver);
       const closedSubmission = ids.submission();
-      const submitted = await host.taskSurface.submit({ sessionId: closed.sessionId, surfaceId: closed.surfaceId, submissionId: closedSubmission, values: goodValues });
+      const submitted = await host.taskSurface.submit({
+        sessionId: closed.sessionId,
+        surfaceId: closed.surfaceId,
+        submissionId: closedSubmission,
+        values: goodValues,
+      });
       await admitNext(host, closed.sessionId);
-      const lost = await host.taskSurface.submit({ sessionId: pendingOne.sessionId, surfaceId: pendingOne.surfaceId, submissionId: ids.submission(), values: goodValues });
+      const lost = await host.taskSurface.submit({
+        sessionId: pendingOne.sessionId,
+        surfaceId: pendingOne.surfaceId,
+        submissionId: ids.submission(),
+        values: goodValues,
+      });
       assert.ok(submitted.accepted && lost.accepted);
       host.inbox.claimNext(pendingOne.sessionId);
       const logs = new Map([open, closed, pendingOne].map((s) => [s.sessionId, handle.store.read(s.sessionId)]));
@@ -108,8 +133,11 @@ for (const factory of storeFactories) {
       const driver2 = new ScriptedDriver();
       host = makeHost(handle, { driver: driver2, autoAdmit: false });
       for (const { sessionId } of [open, closed, pendingOne]) {
-        assert.deepEqual(store.read(sessionId).filter((e) => e.type === 'user/message'), logs.get(sessionId)!.filter((e) => e.type === 'user/message'),
-          'no user message lost or doubled');
+        assert.deepEqual(
+          store.read(sessionId).filter((e) => e.type === 'user/message'),
+          logs.get(sessionId)!.filter((e) => e.type === 'user/message'),
+          'no user message lost or doubled',
+        );
         assertProjectionIsFold(host, store, sessionId);
       }
       for (const s of [open, pendingOne]) {
@@ -117,8 +145,16 @@ for (const factory of storeFactories) {
         assert.ok(active.active, 'an open surface is editable again');
         assert.equal(active.pending, null);
       }
-      assert.deepEqual(await host.taskSurface.getActive({ sessionId: closed.sessionId, surfaceId: closed.surfaceId }), { active: false, reason: 'not-open' });
-      const retry = await host.taskSurface.submit({ sessionId: closed.sessionId, surfaceId: closed.surfaceId, submissionId: closedSubmission, values: goodValues });
+      assert.deepEqual(await host.taskSurface.getActive({ sessionId: closed.sessionId, surfaceId: closed.surfaceId }), {
+        active: false,
+        reason: 'not-open',
+      });
+      const retry = await host.taskSurface.submit({
+        sessionId: closed.sessionId,
+        surfaceId: closed.surfaceId,
+        submissionId: closedSubmission,
+        values: goodValues,
+      });
       assert.deepEqual(retry, submitted, 'a retry after the restart returns the first result');
       // Deterministic minters restart from 1 with the new host: ids the log used are skipped.
       driver2.showSurface();
@@ -127,7 +163,12 @@ for (const factory of storeFactories) {
       const next = host.getView(closed.sessionId).taskSurface.active!;
       assert.notEqual(next.surfaceId, closed.surfaceId);
       assert.notEqual(next.callId, closed.callId);
-      const resubmit = await host.taskSurface.submit({ sessionId: pendingOne.sessionId, surfaceId: pendingOne.surfaceId, submissionId: ids.submission(), values: goodValues });
+      const resubmit = await host.taskSurface.submit({
+        sessionId: pendingOne.sessionId,
+        surfaceId: pendingOne.surfaceId,
+        submissionId: ids.submission(),
+        values: goodValues,
+      });
       assert.equal(resubmit.accepted, true);
     });
 
@@ -151,7 +192,10 @@ for (const factory of storeFactories) {
       handle.corrupt(sessionId, 2, JSON.stringify({ seq: 2, at: 1, type: 'turn/started', turnId: 42 }));
       handle.reopen();
       host = makeHost(handle, { driver, autoAdmit: false });
-      assert.throws(() => host.getView(sessionId), (e: Error) => e instanceof CorruptEventError && /seq 2/.test(e.message));
+      assert.throws(
+        () => host.getView(sessionId),
+        (e: Error) => e instanceof CorruptEventError && /seq 2/.test(e.message),
+      );
     });
 
     it('a retried send with the same messageId is admitted once', async () => {
@@ -172,14 +216,20 @@ for (const factory of storeFactories) {
       const check = () => assertProjectionIsFold(host, handle.store, sessionId);
       driver.showSurface(sampleModel('One'));
       await say(host, sessionId, 'first');
-      await admitNext(host, sessionId); check();
-      await say(host, sessionId, 'bypass'); check();
+      await admitNext(host, sessionId);
+      check();
+      await say(host, sessionId, 'bypass');
+      check();
       driver.showSurface(sampleModel('Two'));
-      await admitNext(host, sessionId); check();
+      await admitNext(host, sessionId);
+      check();
       const surfaceId = host.getView(sessionId).taskSurface.active!.surfaceId as TaskSurfaceId;
-      await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues }); check();
-      await admitNext(host, sessionId); check();
-      host.rewind(sessionId, 3); check();
+      await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
+      check();
+      await admitNext(host, sessionId);
+      check();
+      host.rewind(sessionId, 3);
+      check();
     });
   });
 }

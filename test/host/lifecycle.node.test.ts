@@ -45,7 +45,9 @@ for (const factory of storeFactories) {
 
     it('dispose refuses acts as closing, also one whose operation was already running', async () => {
       let release = () => {};
-      const gate = new Promise<void>((resolve) => { release = resolve; });
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       start({ ...createPageKind(), reconcile: () => gate });
       const sessionId = host.openSession();
       const callId = await proposeCard(host, driver, sessionId);
@@ -78,8 +80,13 @@ for (const factory of storeFactories) {
       const last = messages.at(-1);
       assert.equal(last?.role, 'developer', 'the notice is the last message of the request');
       assert.match(last.text, /"phase":"dismissed"/, 'it reports the decision the other hook recorded');
-      assert.deepEqual(handle.store.read(sessionId).slice(-4).map((e) => e.type),
-        ['action-cards/decision', 'action-cards/notice', 'assistant/message', 'turn/ended']);
+      assert.deepEqual(
+        handle.store
+          .read(sessionId)
+          .slice(-4)
+          .map((e) => e.type),
+        ['action-cards/decision', 'action-cards/notice', 'assistant/message', 'turn/ended'],
+      );
     });
 
     it('a show_task_surface result that lands after a rewind opens nothing, now or after a restart', async () => {
@@ -96,7 +103,11 @@ for (const factory of storeFactories) {
       stop();
       const raw = handle.store.read(sessionId);
       const marker = raw.findIndex((e) => e.type === 'session/rewound');
-      assert.deepEqual(raw.slice(marker + 1).map((e) => e.type), ['tool/result', 'turn/ended'], 'the late events are stored');
+      assert.deepEqual(
+        raw.slice(marker + 1).map((e) => e.type),
+        ['tool/result', 'turn/ended'],
+        'the late events are stored',
+      );
       const late = raw[marker + 1]!;
       assert.ok(late.type === 'tool/result' && late.ok && late.meta, 'the tool did run');
       assert.equal(host.getView(sessionId).taskSurface.active, null);
@@ -117,12 +128,16 @@ for (const factory of storeFactories) {
       assert.ok(host.getView(sessionId).taskSurface.active);
     });
 
-    it('a rewound turn\'s late tool result and end are not in the next prompt; the next turn counts', async () => {
+    it("a rewound turn's late tool result and end are not in the next prompt; the next turn counts", async () => {
       start();
       let release = () => {};
-      const gate = new Promise<void>((resolve) => { release = resolve; });
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       let called = () => {};
-      const inFlight = new Promise<void>((resolve) => { called = resolve; });
+      const inFlight = new Promise<void>((resolve) => {
+        called = resolve;
+      });
       host.plugins.registerTool({
         definition: { name: 'slow', description: 'Waits.', inputSchema: { type: 'object' } },
         modes: ['native'],
@@ -145,7 +160,10 @@ for (const factory of storeFactories) {
       release();
       await host.whenIdle(sessionId);
       const raw = handle.store.read(sessionId);
-      assert.deepEqual(raw.slice(callSeq).map((e) => e.type), ['session/rewound', 'tool/result', 'turn/ended']);
+      assert.deepEqual(
+        raw.slice(callSeq).map((e) => e.type),
+        ['session/rewound', 'tool/result', 'turn/ended'],
+      );
       let prompt: string[] = [];
       driver.then((turn) => {
         prompt = turn.step().messages.map((m) => `${m.role}: ${m.text}`);
@@ -156,7 +174,10 @@ for (const factory of storeFactories) {
       assert.ok(!prompt.some((line) => line.includes('slow result')), prompt.join('\n'));
       assert.deepEqual(prompt.at(-1), 'user: next');
       const page = await host.readLog(sessionId, { limit: 100 });
-      assert.deepEqual(page.events.slice(-4).map((e) => e.type), ['user/message', 'turn/started', 'assistant/message', 'turn/ended']);
+      assert.deepEqual(
+        page.events.slice(-4).map((e) => e.type),
+        ['user/message', 'turn/started', 'assistant/message', 'turn/ended'],
+      );
       assertProjectionIsFold(host, handle.store, sessionId);
     });
   });

@@ -19,7 +19,12 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
+    hostPerTest(
+      factory,
+      { autoAdmit: false },
+      (f) => ({ handle, driver, host } = f),
+      () => ({ handle, driver, host }),
+    );
 
     const outcome = (sessionId: SessionId, surfaceId: TaskSurfaceId) => host.taskSurface.getOutcome({ sessionId, surfaceId });
 
@@ -33,25 +38,39 @@ for (const factory of storeFactories) {
       assert.deepEqual(await outcome(sessionId, surfaceId), { status: 'open', callId, pending });
       const event = await admitNext(host, sessionId);
       assert.deepEqual(await outcome(sessionId, surfaceId), {
-        status: 'submitted', callId, seq: event.seq, messageId: accepted.messageId, values: goodValues,
+        status: 'submitted',
+        callId,
+        seq: event.seq,
+        messageId: accepted.messageId,
+        values: goodValues,
       });
     });
 
     it('answers dismissed and bypassed with the closing seq, and unknown for a surface the log never opened', async () => {
       const first = await manualSurface(host, driver);
-      const dismissed = await host.taskSurface.dismiss({ sessionId: first.sessionId, surfaceId: first.surfaceId, dismissalId: ids.dismissal() });
+      const dismissed = await host.taskSurface.dismiss({
+        sessionId: first.sessionId,
+        surfaceId: first.surfaceId,
+        dismissalId: ids.dismissal(),
+      });
       assert.ok(dismissed.dismissed);
-      assert.deepEqual(await outcome(first.sessionId, first.surfaceId), { status: 'dismissed', callId: first.callId, seq: dismissed.eventSeq });
+      assert.deepEqual(await outcome(first.sessionId, first.surfaceId), {
+        status: 'dismissed',
+        callId: first.callId,
+        seq: dismissed.eventSeq,
+      });
 
       const second = await manualSurface(host, driver);
       await say(host, second.sessionId, 'I would rather just type');
       const bypass = await admitNext(host, second.sessionId);
       assert.deepEqual(await outcome(second.sessionId, second.surfaceId), { status: 'bypassed', callId: second.callId, seq: bypass.seq });
 
-      assert.deepEqual(await outcome(second.sessionId, first.surfaceId), { status: 'unknown' }, 'another session\'s surface');
+      assert.deepEqual(await outcome(second.sessionId, first.surfaceId), { status: 'unknown' }, "another session's surface");
       assert.deepEqual(await outcome('nobody' as SessionId, first.surfaceId), { status: 'unknown' });
-      await assert.rejects(host.taskSurface.getOutcome({ sessionId: first.sessionId } as never),
-        (e: Error) => e instanceof HostInputError && /^taskSurface\.getOutcome: invalid input: surfaceId/.test(e.message));
+      await assert.rejects(
+        host.taskSurface.getOutcome({ sessionId: first.sessionId } as never),
+        (e: Error) => e instanceof HostInputError && /^taskSurface\.getOutcome: invalid input: surfaceId/.test(e.message),
+      );
     });
 
     it('a returned outcome is a copy: changing it changes nothing the next read sees', async () => {
@@ -87,7 +106,10 @@ for (const factory of storeFactories) {
       // A read-only copy of that log, as an archive viewer would store it.
       const archive = 'archive-1' as SessionId;
       handle.store.createSession({ sessionId: archive, title: 'archive', createdAt: 1, toolMode: 'native', readOnly: true, locale: 'en' });
-      handle.store.appendMany(archive, handle.store.read(sessionId).map(({ seq: _seq, at, ...event }) => ({ event, at })));
+      handle.store.appendMany(
+        archive,
+        handle.store.read(sessionId).map(({ seq: _seq, at, ...event }) => ({ event, at })),
+      );
       assert.deepEqual(await outcome(archive, surfaceId), { status: 'dismissed', callId, seq: dismissed.eventSeq });
     });
 
@@ -102,7 +124,7 @@ for (const factory of storeFactories) {
       claim.commit();
       await host.whenIdle(sessionId);
       stop();
-      const phases = seen.map((active) => (active ? active.pending?.phase ?? 'none' : 'closed'));
+      const phases = seen.map((active) => (active ? (active.pending?.phase ?? 'none') : 'closed'));
       // Consecutive duplicates collapse: each publish says where the surface is.
       const distinct = phases.filter((phase, i) => phase !== phases[i - 1]);
       assert.deepEqual(distinct, ['none', 'queued', 'claiming', 'closed']);
@@ -151,10 +173,27 @@ describe('bounded per-message memory', () => {
 
   it('freshId gives up with a clear error when a minter keeps repeating used ids', () => {
     let calls = 0;
-    assert.equal(freshId('item', () => `i${++calls}`, (id) => id !== 'i3'), 'i3');
+    assert.equal(
+      freshId(
+        'item',
+        () => `i${++calls}`,
+        (id) => id !== 'i3',
+      ),
+      'i3',
+    );
     calls = 0;
-    assert.throws(() => freshId('session', () => { calls++; return 'same'; }, () => true),
-      new Error(`the session id minter returned ${FRESH_ID_ATTEMPTS} ids in a row that are already in use`));
+    assert.throws(
+      () =>
+        freshId(
+          'session',
+          () => {
+            calls++;
+            return 'same';
+          },
+          () => true,
+        ),
+      new Error(`the session id minter returned ${FRESH_ID_ATTEMPTS} ids in a row that are already in use`),
+    );
     assert.equal(calls, FRESH_ID_ATTEMPTS);
   });
 
@@ -163,7 +202,10 @@ describe('bounded per-message memory', () => {
     const host = createHost({ store: handle.store, ids: { session: () => 'only-one' } });
     const first = host.openSession();
     assert.throws(() => host.openSession(), /the session id minter returned 1000 ids in a row that are already in use/);
-    assert.deepEqual(host.listSessions().map((s) => s.sessionId), [first]);
+    assert.deepEqual(
+      host.listSessions().map((s) => s.sessionId),
+      [first],
+    );
     await host.dispose();
     handle.cleanup();
   });

@@ -80,7 +80,10 @@ for (const factory of storeFactories) {
       start();
       const me = host.as(alice);
       const { sessionId, surfaceId } = await aliceSurface();
-      assert.deepEqual(me.listSessions().map((s) => s.sessionId), [sessionId]);
+      assert.deepEqual(
+        me.listSessions().map((s) => s.sessionId),
+        [sessionId],
+      );
       assert.equal(me.sessionSummary(sessionId).title, 'Mine');
       assert.equal(me.getView(sessionId).sessionId, sessionId);
       let views = 0;
@@ -91,7 +94,10 @@ for (const factory of storeFactories) {
       assert.equal(submitted.accepted, true);
       await host.whenIdle(sessionId);
       const events = (await me.readLog(sessionId, { limit: 100 })).events;
-      assert.deepEqual(events[0] && { type: events[0].type, owner: (events[0] as { owner?: string }).owner }, { type: 'session/opened', owner: alice.id });
+      assert.deepEqual(events[0] && { type: events[0].type, owner: (events[0] as { owner?: string }).owner }, {
+        type: 'session/opened',
+        owner: alice.id,
+      });
       const users = events.filter((e) => e.type === 'user/message');
       assert.equal(users.length, 2);
       for (const message of users) assert.equal(message.source.by, alice.id, 'user messages and submissions name their sender');
@@ -174,18 +180,28 @@ for (const factory of storeFactories) {
       host.actionCards.register(recordingKind(seen));
       const { sessionId, surfaceId } = await aliceSurface();
       const viewer = host.as(bob);
-      assert.deepEqual(viewer.listSessions().map((s) => s.sessionId), [sessionId]);
+      assert.deepEqual(
+        viewer.listSessions().map((s) => s.sessionId),
+        [sessionId],
+      );
       assert.equal(viewer.getView(sessionId).sessionId, sessionId);
       assert.equal(viewer.access(sessionId), 'read');
       assert.ok((await viewer.readLog(sessionId, { limit: 10 })).events.length > 0);
       assert.deepEqual(await say(viewer, sessionId, 'hi'), { accepted: false, reason: 'read-only' });
-      assert.deepEqual(await viewer.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues }),
-        { accepted: false, reason: 'not-open' });
-      assert.deepEqual(await viewer.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }),
-        { dismissed: false, reason: 'not-open' });
+      assert.deepEqual(await viewer.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues }), {
+        accepted: false,
+        reason: 'not-open',
+      });
+      assert.deepEqual(await viewer.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }), {
+        dismissed: false,
+        reason: 'not-open',
+      });
       const row = await say(host.as(alice), sessionId, 'queued for later');
       assert.ok(row.accepted);
-      assert.deepEqual(await viewer.session.updateQueue({ sessionId, op: 'remove', itemId: row.itemId }), { ok: false, reason: 'queue-item-not-found' });
+      assert.deepEqual(await viewer.session.updateQueue({ sessionId, op: 'remove', itemId: row.itemId }), {
+        ok: false,
+        reason: 'queue-item-not-found',
+      });
       await host.whenIdle(sessionId);
       const texts = (await host.readLog(sessionId, { limit: 100 })).events.flatMap((e) => (e.type === 'user/message' ? [e.text] : []));
       assert.ok(texts.includes('queued for later'), 'the reader removed nothing');
@@ -193,7 +209,13 @@ for (const factory of storeFactories) {
       const fork = viewer.fork(sessionId);
       assert.equal(viewer.access(fork), 'write');
       assert.deepEqual(host.as({ id: 'carol' }).listSessions(), []);
-      assert.deepEqual(host.as(alice).listSessions().map((s) => s.sessionId), [sessionId]);
+      assert.deepEqual(
+        host
+          .as(alice)
+          .listSessions()
+          .map((s) => s.sessionId),
+        [sessionId],
+      );
     });
 
     it('act: the initiator reaches the handler and reconcile, the decision names it, writes need write access', async () => {
@@ -212,9 +234,16 @@ for (const factory of storeFactories) {
       await say(me, sessionId, 'plan it');
       await host.whenIdle(sessionId);
       assert.ok(callId);
-      assert.deepEqual(await host.as(bob).actionCards.act({ sessionId, callId, verb: 'confirm' }), { status: 'refused', reason: 'read-only' });
+      assert.deepEqual(await host.as(bob).actionCards.act({ sessionId, callId, verb: 'confirm' }), {
+        status: 'refused',
+        reason: 'read-only',
+      });
       assert.deepEqual(await host.as(bob).actionCards.act({ sessionId, callId, verb: 'look' }), { status: 'settled', phase: 'proposed' });
-      assert.deepEqual(seen.map((p) => p.id), ['bob', 'bob'], 'reconcile, then the handler of the verb bob may use');
+      assert.deepEqual(
+        seen.map((p) => p.id),
+        ['bob', 'bob'],
+        'reconcile, then the handler of the verb bob may use',
+      );
       seen.length = 0;
       const result = await me.actionCards.act({ sessionId, callId, verb: 'confirm' });
       assert.equal(result.status, 'accepted');
@@ -227,15 +256,22 @@ for (const factory of storeFactories) {
     it('a reader cannot withdraw, edit or steer a queued row: answered as if it were not there, and it stays', async () => {
       handle = factory.create();
       driver = new ScriptedDriver();
-      const shared: SessionPolicy = (principal, session) => (session.owner === principal.id ? 'write' : principal.id === 'bob' ? 'read' : 'none');
+      const shared: SessionPolicy = (principal, session) =>
+        session.owner === principal.id ? 'write' : principal.id === 'bob' ? 'read' : 'none';
       host = makeHost(handle, { driver, policy: shared, autoAdmit: false }); // rows wait in the queue
       const sessionId = host.as(alice).openSession();
       const row = await say(host.as(alice), sessionId, 'queued for later');
       assert.ok(row.accepted);
       for (const change of [{ op: 'remove' as const }, { op: 'edit' as const, text: 'changed' }, { op: 'steer' as const }]) {
-        assert.deepEqual(await host.as(bob).session.updateQueue({ sessionId, itemId: row.itemId, ...change }), { ok: false, reason: 'queue-item-not-found' });
+        assert.deepEqual(await host.as(bob).session.updateQueue({ sessionId, itemId: row.itemId, ...change }), {
+          ok: false,
+          reason: 'queue-item-not-found',
+        });
       }
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => [r.id, r.text]), [[row.itemId, 'queued for later']]);
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => [r.id, r.text]),
+        [[row.itemId, 'queued for later']],
+      );
       assert.deepEqual(await host.as(alice).session.updateQueue({ sessionId, op: 'remove', itemId: row.itemId }), { ok: true });
       assert.deepEqual(host.getView(sessionId).queue, []);
     });
@@ -246,7 +282,10 @@ for (const factory of storeFactories) {
       const readOnly = me.openSession({ readOnly: true });
       assert.deepEqual(await say(me, readOnly, 'hi'), { accepted: false, reason: 'read-only' });
       const { sessionId, surfaceId } = await aliceSurface();
-      assert.deepEqual(await me.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }), { dismissed: true, eventSeq: host.getView(sessionId).lastSeq });
+      assert.deepEqual(await me.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }), {
+        dismissed: true,
+        eventSeq: host.getView(sessionId).lastSeq,
+      });
       const dismissed = (await host.readLog(sessionId, { limit: 100 })).events.find((e) => e.type === 'task-surface/dismissed');
       assert.equal(dismissed?.type === 'task-surface/dismissed' && dismissed.by, alice.id);
     });
@@ -262,11 +301,26 @@ for (const factory of storeFactories) {
       const systemFork = host.fork(sessionId);
       await host.dispose();
       host = makeHost({ ...handle, store: handle.reopen() }, { driver, policy: (p, s) => (s.owner === p.id ? 'write' : 'none') });
-      assert.deepEqual(host.as(alice).listSessions().map((s) => s.sessionId), [sessionId, emptyFork, systemFork],
-        'host code forking keeps the source owner');
-      assert.deepEqual(host.as(bob).listSessions().map((s) => s.sessionId), [bobsFork]);
+      assert.deepEqual(
+        host
+          .as(alice)
+          .listSessions()
+          .map((s) => s.sessionId),
+        [sessionId, emptyFork, systemFork],
+        'host code forking keeps the source owner',
+      );
+      assert.deepEqual(
+        host
+          .as(bob)
+          .listSessions()
+          .map((s) => s.sessionId),
+        [bobsFork],
+      );
       const forkLog = (await host.readLog(bobsFork, { limit: 100 })).events;
-      assert.deepEqual(forkLog.filter((e) => e.type === 'session/opened').map((e) => e.type === 'session/opened' && e.owner), ['bob']);
+      assert.deepEqual(
+        forkLog.filter((e) => e.type === 'session/opened').map((e) => e.type === 'session/opened' && e.owner),
+        ['bob'],
+      );
       assert.equal(host.as(bob).getView(bobsFork).sessionId, bobsFork);
       // Rewinding to 0 cuts every event's meaning, but not who owns the session.
       host.rewind(sessionId, 0);
@@ -305,9 +359,18 @@ for (const factory of storeFactories) {
       start();
       const hostOnly = host.openSession({ title: 'Script' });
       const mine = host.as(alice).openSession({ title: 'Mine' });
-      assert.deepEqual(host.as(alice).listSessions().map((s) => s.sessionId), [mine]);
+      assert.deepEqual(
+        host
+          .as(alice)
+          .listSessions()
+          .map((s) => s.sessionId),
+        [mine],
+      );
       assert.throws(() => host.as(alice).getView(hostOnly), UnknownSessionError);
-      assert.deepEqual(host.listSessions().map((s) => s.sessionId), [hostOnly, mine]);
+      assert.deepEqual(
+        host.listSessions().map((s) => s.sessionId),
+        [hostOnly, mine],
+      );
     });
 
     it('a policy answering anything but read or write is none', () => {
@@ -318,9 +381,12 @@ for (const factory of storeFactories) {
 
     it('a policy that throws is a refusal, reported', () => {
       const errors: Error[] = [];
-      start(() => {
-        throw new Error('directory down');
-      }, (e) => errors.push(e));
+      start(
+        () => {
+          throw new Error('directory down');
+        },
+        (e) => errors.push(e),
+      );
       const sessionId = host.as(alice).openSession();
       assert.throws(() => host.as(alice).getView(sessionId), UnknownSessionError);
       assert.equal(errors.length, 1);

@@ -39,8 +39,10 @@ for (const factory of storeFactories) {
       for (const host of hosts) await host.dispose();
       handle.cleanup();
     });
-    const outcomes = (sessionId: SessionId) => handle.store.read(sessionId)
-      .flatMap((e) => (e.type === 'turn/ended' ? [e.outcome] : e.type === 'turn/started' ? [e.rerunOf ? 'rerun' : 'started'] : []));
+    const outcomes = (sessionId: SessionId) =>
+      handle.store
+        .read(sessionId)
+        .flatMap((e) => (e.type === 'turn/ended' ? [e.outcome] : e.type === 'turn/started' ? [e.rerunOf ? 'rerun' : 'started'] : []));
 
     /** A session whose turn blocks forever in `dead` (a process that stopped mid-turn, never disposed). */
     async function crashedMidTurn() {
@@ -70,12 +72,14 @@ for (const factory of storeFactories) {
     it('a turn that showed a Task Surface before the stop is not rerun: the agent waits for the submission', async () => {
       let started!: () => void;
       const running = new Promise<void>((resolve) => (started = resolve));
-      const dead = start(new ScriptedDriver().then(async (turn) => {
-        turn.step();
-        await turn.callTool('show_task_surface', { model: sampleModel() });
-        started();
-        await new Promise(() => {});
-      }));
+      const dead = start(
+        new ScriptedDriver().then(async (turn) => {
+          turn.step();
+          await turn.callTool('show_task_surface', { model: sampleModel() });
+          started();
+          await new Promise(() => {});
+        }),
+      );
       const sessionId = dead.openSession({ title: 'T' });
       await say(dead, sessionId, 'show me');
       await running;
@@ -88,7 +92,10 @@ for (const factory of storeFactories) {
       assert.deepEqual(outcomes(sessionId), ['started', 'interrupted']);
       assert.ok(surface);
       const submitted = await host.taskSurface.submit({
-        sessionId, surfaceId: surface.surfaceId as TaskSurfaceId, submissionId: ids.submission(), values: goodValues,
+        sessionId,
+        surfaceId: surface.surfaceId as TaskSurfaceId,
+        submissionId: ids.submission(),
+        values: goodValues,
       });
       assert.ok(submitted.accepted);
       await host.whenIdle(sessionId);
@@ -133,7 +140,10 @@ for (const factory of storeFactories) {
       const host = start(driver);
       host.getView(sessionId);
       await host.whenIdle(sessionId);
-      assert.deepEqual(driver.turns.map((t) => t.input.map((m) => m.text)), [['one'], ['two']]);
+      assert.deepEqual(
+        driver.turns.map((t) => t.input.map((m) => m.text)),
+        [['one'], ['two']],
+      );
       assert.deepEqual(outcomes(sessionId), ['started', 'completed', 'started', 'completed']);
     });
 

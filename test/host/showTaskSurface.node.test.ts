@@ -13,7 +13,12 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    hostPerTest(factory, {}, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
+    hostPerTest(
+      factory,
+      {},
+      (f) => ({ handle, driver, host } = f),
+      () => ({ handle, driver, host }),
+    );
 
     it('opens a surface, persists the normalized model as meta and concludes the turn', async () => {
       const { sessionId, surfaceId, callId } = await withOpenSurface(host, driver);
@@ -64,7 +69,12 @@ for (const factory of storeFactories) {
       await say(host, sessionId, 'go');
       await claimAndCommit();
       const a = host.getView(sessionId).taskSurface.active!;
-      const submitted = await host.taskSurface.submit({ sessionId, surfaceId: a.surfaceId, submissionId: ids.submission(), values: goodValues });
+      const submitted = await host.taskSurface.submit({
+        sessionId,
+        surfaceId: a.surfaceId,
+        submissionId: ids.submission(),
+        values: goodValues,
+      });
       assert.equal(submitted.accepted, true);
       const bypass = await say(host, sessionId, 'never mind');
       assert.ok(bypass.accepted);
@@ -98,7 +108,10 @@ for (const factory of storeFactories) {
       });
       await say(host, sessionId, 'go');
       await host.whenIdle(sessionId);
-      assert.deepEqual(outcomes.map((o) => o.ok), [false, false, false, false]);
+      assert.deepEqual(
+        outcomes.map((o) => o.ok),
+        [false, false, false, false],
+      );
       assert.match(outcomes[0]!.content, /cannot be called from code/);
       assert.match(outcomes[1]!.content, /subagent/);
       assert.match(outcomes[2]!.content, /model\.title/);
@@ -128,7 +141,9 @@ for (const factory of storeFactories) {
     it('is an exclusive ordering barrier between concurrency-safe calls', async () => {
       const order: string[] = [];
       let release!: () => void;
-      const gate = new Promise<void>((r) => { release = r; });
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
       const safe: HostTool = {
         definition: { name: 'lookup', description: 'x', inputSchema: { type: 'object' } },
         concurrencySafe: true,
@@ -154,7 +169,10 @@ for (const factory of storeFactories) {
         order.push('released');
         release();
         const outcomes = await Promise.all(calls);
-        assert.deepEqual(outcomes.map((o) => o.ok), [true, true, true, false]);
+        assert.deepEqual(
+          outcomes.map((o) => o.ok),
+          [true, true, true, false],
+        );
       });
       await say(host, sessionId, 'go');
       await host.whenIdle(sessionId);

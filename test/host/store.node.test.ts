@@ -7,8 +7,14 @@ import { CorruptEventError, type SessionLogStore, type SessionRecord } from '../
 import { storeFactories, type StoreHandle } from './stores.js';
 
 const S = 's1' as SessionId;
-const record = (sessionId: SessionId, createdAt = 1): SessionRecord =>
-  ({ sessionId, title: 'Test', createdAt, toolMode: 'native', readOnly: false, locale: 'en' });
+const record = (sessionId: SessionId, createdAt = 1): SessionRecord => ({
+  sessionId,
+  title: 'Test',
+  createdAt,
+  toolMode: 'native',
+  readOnly: false,
+  locale: 'en',
+});
 const turnId = 't1' as TurnId;
 const message = (text: string) =>
   ({ type: 'user/message', messageId: `m-${text}`, text, source: { kind: 'user', rpcId: `r-${text}` } }) as never;
@@ -27,7 +33,10 @@ for (const factory of storeFactories) {
     it('keeps session records and refuses a duplicate id', () => {
       store.createSession(record('s2' as SessionId, 2));
       assert.deepEqual(store.getSession(S), record(S));
-      assert.deepEqual(store.listSessions().map((r) => r.sessionId), ['s1', 's2']);
+      assert.deepEqual(
+        store.listSessions().map((r) => r.sessionId),
+        ['s1', 's2'],
+      );
       assert.equal(store.getSession('nope' as SessionId), undefined);
       assert.throws(() => store.createSession(record(S)));
     });
@@ -40,19 +49,39 @@ for (const factory of storeFactories) {
       assert.equal(second.seq, 2);
       assert.equal(store.lastSeq(S), 2);
       // Host-built events are typed and not parsed again; the cheap guard still refuses a non-event.
-      assert.throws(() => store.append(S, { type: 'nope/event' } as never, 1),
-        (e: Error) => e instanceof InvalidEventError && /type: expected one of user\/message/.test(e.message));
+      assert.throws(
+        () => store.append(S, { type: 'nope/event' } as never, 1),
+        (e: Error) => e instanceof InvalidEventError && /type: expected one of user\/message/.test(e.message),
+      );
       assert.throws(() => store.append(S, null as never, 1), InvalidEventError);
       assert.equal(store.lastSeq(S), 2, 'a refused event is not stored');
     });
 
     it('appends a batch in order, each event with its own time, all or none', () => {
       store.append(S, message('a'), 100);
-      const batch = store.appendMany(S, [{ event: message('b'), at: 5 }, { event: { type: 'turn/started', turnId }, at: 6 }]);
-      assert.deepEqual(batch.map((e) => [e.seq, e.at, e.type]), [[2, 5, 'user/message'], [3, 6, 'turn/started']]);
-      assert.deepEqual(store.read(S).map((e) => e.seq), [1, 2, 3]);
-      assert.throws(() => store.appendMany(S, [{ event: message('c'), at: 7 }, { event: { type: 'nope/event' } as never, at: 8 }]),
-        (e: Error) => e instanceof InvalidEventError && /refused to append/.test(e.message));
+      const batch = store.appendMany(S, [
+        { event: message('b'), at: 5 },
+        { event: { type: 'turn/started', turnId }, at: 6 },
+      ]);
+      assert.deepEqual(
+        batch.map((e) => [e.seq, e.at, e.type]),
+        [
+          [2, 5, 'user/message'],
+          [3, 6, 'turn/started'],
+        ],
+      );
+      assert.deepEqual(
+        store.read(S).map((e) => e.seq),
+        [1, 2, 3],
+      );
+      assert.throws(
+        () =>
+          store.appendMany(S, [
+            { event: message('c'), at: 7 },
+            { event: { type: 'nope/event' } as never, at: 8 },
+          ]),
+        (e: Error) => e instanceof InvalidEventError && /refused to append/.test(e.message),
+      );
       assert.equal(store.lastSeq(S), 3, 'a batch with an invalid event stores none of it');
       assert.deepEqual(store.appendMany(S, []), []);
     });
@@ -92,7 +121,10 @@ for (const factory of storeFactories) {
       store.append(S, message('a'), 1);
       store.append(S, message('b'), 1);
       handle.corrupt(S, 2, JSON.stringify({ seq: 2, at: 1, type: 'from/the-future' }));
-      assert.throws(() => store.read(S), (e: Error) => e instanceof CorruptEventError && /seq 2/.test(e.message));
+      assert.throws(
+        () => store.read(S),
+        (e: Error) => e instanceof CorruptEventError && /seq 2/.test(e.message),
+      );
       assert.throws(() => store.get(S, 2), CorruptEventError);
       handle.corrupt(S, 2, '{not json');
       assert.throws(() => store.get(S, 2), /not JSON/);
@@ -139,7 +171,10 @@ describe('sqlite store specifics', () => {
     try {
       const plan = (sql: string) =>
         (store.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all('s', 'c') as { detail: string }[]).map((r) => r.detail).join(' | ');
-      assert.match(plan('SELECT seq, body FROM events INDEXED BY events_by_call WHERE session_id = ? AND call_id = ? ORDER BY seq ASC'), /USING (COVERING )?INDEX events_by_call/);
+      assert.match(
+        plan('SELECT seq, body FROM events INDEXED BY events_by_call WHERE session_id = ? AND call_id = ? ORDER BY seq ASC'),
+        /USING (COVERING )?INDEX events_by_call/,
+      );
       assert.match(plan('SELECT seq, body FROM events WHERE session_id = ? AND seq = 1 AND ? IS NOT NULL'), /USING PRIMARY KEY/);
       assert.match(plan('SELECT max(seq) FROM events WHERE session_id = ? AND ? IS NOT NULL'), /USING PRIMARY KEY/);
     } finally {

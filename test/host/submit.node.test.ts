@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import { HostInputError } from '../../host/errors.js';
 import type { Host } from '../../host/types.js';
-import {
-  formatSubmission, parseTaskSurfaceModel, type SessionId, type SessionView, type TaskSurfaceId,
-} from '../../protocol/index.js';
+import { formatSubmission, parseTaskSurfaceModel, type SessionId, type SessionView, type TaskSurfaceId } from '../../protocol/index.js';
 import { hostPerTest } from './fixture.js';
 import { admitNext, goodValues, ids, manualSurface, sampleModel, say, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
@@ -16,7 +14,12 @@ for (const factory of storeFactories) {
     let host: Host;
     let sessionId: SessionId;
     let surfaceId: TaskSurfaceId;
-    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
+    hostPerTest(
+      factory,
+      { autoAdmit: false },
+      (f) => ({ handle, driver, host } = f),
+      () => ({ handle, driver, host }),
+    );
     beforeEach(async () => {
       ({ sessionId, surfaceId } = await manualSurface(host, driver));
     });
@@ -36,7 +39,10 @@ for (const factory of storeFactories) {
       assert.equal(rest.length, 0);
       assert.equal(row?.messageId, result.messageId);
       assert.deepEqual(row?.source.taskSurface, {
-        version: 1, submissionId, callId: host.getView(sessionId).taskSurface.active!.callId, surfaceId,
+        version: 1,
+        submissionId,
+        callId: host.getView(sessionId).taskSurface.active!.callId,
+        surfaceId,
         values: { plan: 'a', why: 'cheaper' },
       });
       assert.equal(row?.source.kind, 'user');
@@ -65,11 +71,18 @@ for (const factory of storeFactories) {
       const afterClaim = seen.at(-1)!;
       assert.equal(afterClaim.queue, 0);
       assert.equal(((await afterClaim.pending) as { phase: string }).phase, 'claiming');
-      assert.deepEqual(host.inbox.claimed(sessionId).map((r) => r.messageId), [result.messageId]);
-      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'remove', itemId: claim.itemId }),
-        { ok: false, reason: 'queue-item-not-found' });
-      assert.deepEqual(await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }),
-        { dismissed: false, reason: 'submission-pending' });
+      assert.deepEqual(
+        host.inbox.claimed(sessionId).map((r) => r.messageId),
+        [result.messageId],
+      );
+      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'remove', itemId: claim.itemId }), {
+        ok: false,
+        reason: 'queue-item-not-found',
+      });
+      assert.deepEqual(await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }), {
+        dismissed: false,
+        reason: 'submission-pending',
+      });
     });
 
     it('commit: the durable user message closes the surface and clears the claim', async () => {
@@ -85,7 +98,10 @@ for (const factory of storeFactories) {
       assert.deepEqual(await submit(), { accepted: false, reason: 'not-open' });
       const { events } = await host.readLog(sessionId, { limit: 100 });
       assert.equal(events.filter((e) => e.type === 'user/message' && e.source.taskSurface).length, 1);
-      assert.ok(events.some((e) => e.type === 'turn/started' && e.seq > event.seq), 'the submission starts the next turn');
+      assert.ok(
+        events.some((e) => e.type === 'turn/started' && e.seq > event.seq),
+        'the submission starts the next turn',
+      );
     });
 
     for (const how of ['reject', 'remove'] as const) {
@@ -121,29 +137,44 @@ for (const factory of storeFactories) {
     it('refuses edit and steer of a task-surface row', async () => {
       await submit();
       const [row] = host.getView(sessionId).queue;
-      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'edit', itemId: row!.id, text: 'x' }),
-        { ok: false, reason: 'task-surface-row' });
-      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'steer', itemId: row!.id }),
-        { ok: false, reason: 'task-surface-row' });
+      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'edit', itemId: row!.id, text: 'x' }), {
+        ok: false,
+        reason: 'task-surface-row',
+      });
+      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'steer', itemId: row!.id }), {
+        ok: false,
+        reason: 'task-surface-row',
+      });
       assert.deepEqual(host.getView(sessionId).queue, [row]);
     });
 
     it('answers stale, not-open and invalid-submission', async () => {
-      assert.deepEqual(await host.taskSurface.submit({ sessionId, surfaceId: 'other' as TaskSurfaceId, submissionId: ids.submission(), values: goodValues }),
-        { accepted: false, reason: 'stale' });
+      assert.deepEqual(
+        await host.taskSurface.submit({
+          sessionId,
+          surfaceId: 'other' as TaskSurfaceId,
+          submissionId: ids.submission(),
+          values: goodValues,
+        }),
+        { accepted: false, reason: 'stale' },
+      );
       assert.deepEqual(await submit({ plan: 'zzz', why: 'x' }), { accepted: false, reason: 'invalid-submission' });
       assert.deepEqual(await submit({ plan: 'a', why: 'x', extra: 1 }), { accepted: false, reason: 'invalid-submission' });
       assert.deepEqual(await submit({ plan: 'a', why: '  ' }), { accepted: false, reason: 'invalid-submission' });
-      assert.deepEqual(await host.taskSurface.submit({ sessionId: 'nope' as SessionId, surfaceId, submissionId: ids.submission(), values: goodValues }),
-        { accepted: false, reason: 'not-open' });
+      assert.deepEqual(
+        await host.taskSurface.submit({ sessionId: 'nope' as SessionId, surfaceId, submissionId: ids.submission(), values: goodValues }),
+        { accepted: false, reason: 'not-open' },
+      );
       await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() });
       assert.deepEqual(await submit(), { accepted: false, reason: 'not-open' });
       assert.deepEqual(await host.taskSurface.getActive({ sessionId, surfaceId }), { active: false, reason: 'not-open' });
     });
 
     it('rejects malformed requests at the edge with a clear error', async () => {
-      await assert.rejects(host.taskSurface.submit({ sessionId, surfaceId, values: {} } as never),
-        (e: Error) => e instanceof HostInputError && /submissionId/.test(e.message));
+      await assert.rejects(
+        host.taskSurface.submit({ sessionId, surfaceId, values: {} } as never),
+        (e: Error) => e instanceof HostInputError && /submissionId/.test(e.message),
+      );
       await assert.rejects(host.taskSurface.getActive({ sessionId: '', surfaceId } as never), /sessionId must not be empty/);
     });
 
@@ -165,7 +196,12 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let driver: ScriptedDriver;
     let host: Host;
-    hostPerTest(factory, { autoAdmit: false }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
+    hostPerTest(
+      factory,
+      { autoAdmit: false },
+      (f) => ({ handle, driver, host } = f),
+      () => ({ handle, driver, host }),
+    );
 
     it('appends one event, starts no turn, and a retry returns the original result', async () => {
       const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
@@ -178,18 +214,31 @@ for (const factory of storeFactories) {
       assert.equal(host.getView(sessionId).taskSurface.active, null);
       assert.equal(host.getView(sessionId).turn, 'idle');
       const { events } = await host.readLog(sessionId, { limit: 5 });
-      assert.deepEqual(events.at(-1), { seq: before + 1, at: events.at(-1)!.at, type: 'task-surface/dismissed', callId, surfaceId, dismissalId });
-      assert.deepEqual(await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }),
-        { dismissed: false, reason: 'not-open' });
+      assert.deepEqual(events.at(-1), {
+        seq: before + 1,
+        at: events.at(-1)!.at,
+        type: 'task-surface/dismissed',
+        callId,
+        surfaceId,
+        dismissalId,
+      });
+      assert.deepEqual(await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }), {
+        dismissed: false,
+        reason: 'not-open',
+      });
     });
 
     it('answers stale for another surfaceId and submission-pending while queued', async () => {
       const { sessionId, surfaceId } = await manualSurface(host, driver);
-      assert.deepEqual(await host.taskSurface.dismiss({ sessionId, surfaceId: 'x' as TaskSurfaceId, dismissalId: ids.dismissal() }),
-        { dismissed: false, reason: 'stale' });
+      assert.deepEqual(await host.taskSurface.dismiss({ sessionId, surfaceId: 'x' as TaskSurfaceId, dismissalId: ids.dismissal() }), {
+        dismissed: false,
+        reason: 'stale',
+      });
       await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
-      assert.deepEqual(await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }),
-        { dismissed: false, reason: 'submission-pending' });
+      assert.deepEqual(await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }), {
+        dismissed: false,
+        reason: 'submission-pending',
+      });
     });
   });
 }

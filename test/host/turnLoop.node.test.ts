@@ -15,7 +15,12 @@ for (const factory of storeFactories) {
     let driver: ScriptedDriver;
     let host: Host;
     const inspected: InspectionEvent[] = [];
-    hostPerTest(factory, { inspect: (e) => inspected.push(e) }, (f) => ({ handle, driver, host } = f), () => ({ handle, driver, host }));
+    hostPerTest(
+      factory,
+      { inspect: (e) => inspected.push(e) },
+      (f) => ({ handle, driver, host } = f),
+      () => ({ handle, driver, host }),
+    );
     beforeEach(() => {
       inspected.length = 0;
     });
@@ -28,7 +33,11 @@ for (const factory of storeFactories) {
       assert.ok(sent.accepted);
       const [row] = views.find((v) => v.queue.length > 0)!.queue;
       assert.deepEqual(row, {
-        id: sent.itemId, messageId: sent.messageId, placement: 'queued', text: 'hello\nsecond line', preview: 'hello',
+        id: sent.itemId,
+        messageId: sent.messageId,
+        placement: 'queued',
+        text: 'hello\nsecond line',
+        preview: 'hello',
         source: { kind: 'user', rpcId: row!.source.rpcId },
       });
       await host.whenIdle(sessionId);
@@ -50,11 +59,23 @@ for (const factory of storeFactories) {
       assert.ok(a.accepted && b.accepted);
       assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'edit', itemId: a.itemId, text: 'first, edited' }), { ok: true });
       assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'steer', itemId: b.itemId }), { ok: true });
-      assert.deepEqual(host.getView(sessionId).queue.map((r) => [r.text, r.placement]), [['first, edited', 'queued'], ['second', 'steering']]);
+      assert.deepEqual(
+        host.getView(sessionId).queue.map((r) => [r.text, r.placement]),
+        [
+          ['first, edited', 'queued'],
+          ['second', 'steering'],
+        ],
+      );
       assert.equal(host.inbox.claimNext(sessionId)?.row.text, 'second', 'steering rows are claimed first');
       assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'remove', itemId: a.itemId }), { ok: true });
-      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'remove', itemId: a.itemId }), { ok: false, reason: 'queue-item-not-found' });
-      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'remove', itemId: b.itemId }), { ok: false, reason: 'queue-item-not-found' });
+      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'remove', itemId: a.itemId }), {
+        ok: false,
+        reason: 'queue-item-not-found',
+      });
+      assert.deepEqual(await host.session.updateQueue({ sessionId, op: 'remove', itemId: b.itemId }), {
+        ok: false,
+        reason: 'queue-item-not-found',
+      });
     });
 
     it('a steering row joins the running turn at its next step', async () => {
@@ -72,8 +93,13 @@ for (const factory of storeFactories) {
       await say(host, sessionId, 'start');
       await host.whenIdle(sessionId);
       assert.equal(steered, 'also this');
-      assert.deepEqual(types(handle.store.read(sessionId)),
-        ['user/message', 'turn/started', 'user/message', 'assistant/message', 'turn/ended']);
+      assert.deepEqual(types(handle.store.read(sessionId)), [
+        'user/message',
+        'turn/started',
+        'user/message',
+        'assistant/message',
+        'turn/ended',
+      ]);
     });
 
     it('step runs the pre-step hooks, then builds the request from the effective log and advertised tools', async () => {
@@ -94,7 +120,13 @@ for (const factory of storeFactories) {
       driver.then(async (turn) => {
         const first = turn.step();
         assert.ok(!first.tools.some((t) => t.name === 'gated'));
-        assert.deepEqual(first.messages.map((m) => [m.role, m.text]), [['user', 'go'], ['developer', 'Latest status.']]);
+        assert.deepEqual(
+          first.messages.map((m) => [m.role, m.text]),
+          [
+            ['user', 'go'],
+            ['developer', 'Latest status.'],
+          ],
+        );
         enabled = true;
         assert.ok(turn.step().tools.some((t) => t.name === 'gated'));
         const unknown = await turn.callTool('nope', {});
@@ -108,12 +140,23 @@ for (const factory of storeFactories) {
       const events = handle.store.read(sessionId);
       assert.equal(events.filter((e) => e.type === 'action-cards/notice').length, 2);
       const gatedResult = events.find((e) => e.type === 'tool/result' && e.name === 'gated');
-      assert.deepEqual(gatedResult && { ...gatedResult, seq: 0, at: 0 }, { seq: 0, at: 0, type: 'tool/result', callId: gatedResult!.type === 'tool/result' ? gatedResult.callId : '', turnId: driver.turns[0]!.turnId, name: 'gated', ok: true, content: 'gated ran' });
+      assert.deepEqual(gatedResult && { ...gatedResult, seq: 0, at: 0 }, {
+        seq: 0,
+        at: 0,
+        type: 'tool/result',
+        callId: gatedResult!.type === 'tool/result' ? gatedResult.callId : '',
+        turnId: driver.turns[0]!.turnId,
+        name: 'gated',
+        ok: true,
+        content: 'gated ran',
+      });
     });
 
     it('a failing driver ends the turn failed; the loop carries on', async () => {
       const sessionId = host.openSession();
-      driver.then(() => { throw new Error('model unavailable'); });
+      driver.then(() => {
+        throw new Error('model unavailable');
+      });
       await say(host, sessionId, 'one');
       await host.whenIdle(sessionId);
       const ended = handle.store.read(sessionId).find((e) => e.type === 'turn/ended');
@@ -128,9 +171,15 @@ for (const factory of storeFactories) {
       const disposed: SessionId[] = [];
       host.plugins.onAgentDisposed?.((id) => disposed.push(id));
       let signalled = false;
-      driver.then((turn) => new Promise<void>((resolve) => {
-        turn.signal.addEventListener('abort', () => { signalled = true; resolve(); });
-      }));
+      driver.then(
+        (turn) =>
+          new Promise<void>((resolve) => {
+            turn.signal.addEventListener('abort', () => {
+              signalled = true;
+              resolve();
+            });
+          }),
+      );
       await say(host, sessionId, 'long task');
       while (host.getView(sessionId).turn !== 'running' || driver.turns.length === 0) await new Promise((r) => setImmediate(r));
       assert.ok(host.plugins.isLiveRoot(sessionId));
@@ -142,12 +191,15 @@ for (const factory of storeFactories) {
       assert.ok(signalled);
       assert.throws(() => driver.turns[0]!.reply('late'), /has ended/);
       const ended = handle.store.read(sessionId).filter((e) => e.type === 'turn/ended');
-      assert.deepEqual(ended.map((e) => e.type === 'turn/ended' && e.outcome), ['cancelled']);
+      assert.deepEqual(
+        ended.map((e) => e.type === 'turn/ended' && e.outcome),
+        ['cancelled'],
+      );
       await say(host, sessionId, 'again');
       assert.ok(host.plugins.isLiveRoot(sessionId));
     });
 
-    it('the view that carries turn/ended already says idle: a turn\'s end is one view', async () => {
+    it("the view that carries turn/ended already says idle: a turn's end is one view", async () => {
       const sessionId = host.openSession();
       const views: SessionView[] = [];
       host.watchSession(sessionId, (v) => views.push(v));
@@ -155,7 +207,10 @@ for (const factory of storeFactories) {
       await host.whenIdle(sessionId);
       const ended = handle.store.read(sessionId).find((e) => e.type === 'turn/ended')!;
       const atEnd = views.filter((v) => v.lastSeq === ended.seq);
-      assert.deepEqual(atEnd.map((v) => v.turn), ['idle']);
+      assert.deepEqual(
+        atEnd.map((v) => v.turn),
+        ['idle'],
+      );
       assert.ok(views.some((v) => v.turn === 'running' && v.lastSeq === ended.seq - 1));
     });
 
@@ -163,8 +218,13 @@ for (const factory of storeFactories) {
       const sessionId = host.openSession();
       await say(host, sessionId, 'hello');
       await host.whenIdle(sessionId);
-      const actors = inspected.filter((e) => e.type === '@xstate.actor').map((e) => e.actorRef as unknown as { id: string; logic?: { id?: string } });
-      assert.ok(actors.some((a) => a.id === 'driver' && a.logic?.id === undefined), 'the driver runs as an invoked actor');
+      const actors = inspected
+        .filter((e) => e.type === '@xstate.actor')
+        .map((e) => e.actorRef as unknown as { id: string; logic?: { id?: string } });
+      assert.ok(
+        actors.some((a) => a.id === 'driver' && a.logic?.id === undefined),
+        'the driver runs as an invoked actor',
+      );
       const events = inspected.filter((e) => e.type === '@xstate.event').map((e) => (e.event as { type: string }).type);
       for (const type of ['queue.claimed', 'admission.committed', 'turn.ended']) assert.ok(events.includes(type), type);
     });
@@ -173,8 +233,9 @@ for (const factory of storeFactories) {
       const { sessionId, surfaceId } = await withOpenSurface(host, driver);
       await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
       await host.whenIdle(sessionId);
-      const machines = new Set(inspected.filter((e) => e.type === '@xstate.actor')
-        .map((e) => (e.actorRef as { logic?: { id?: string } }).logic?.id));
+      const machines = new Set(
+        inspected.filter((e) => e.type === '@xstate.actor').map((e) => (e.actorRef as { logic?: { id?: string } }).logic?.id),
+      );
       assert.ok(machines.has('turn'));
       assert.ok(machines.has('taskSurface'));
       assert.ok(inspected.some((e) => e.type === '@xstate.event' && (e.event as { type: string }).type === 'queue.claimed'));
@@ -205,7 +266,13 @@ describe('host entry point', () => {
   it('is browser-safe: host/index.ts bundles for the browser without node built-ins, SQLite or lit', async () => {
     const { build } = await import('esbuild');
     const result = await build({
-      entryPoints: ['host/index.ts'], bundle: true, platform: 'browser', format: 'esm', write: false, metafile: true, logLevel: 'silent',
+      entryPoints: ['host/index.ts'],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
     });
     const inputs = Object.keys(result.metafile.inputs);
     assert.ok(!inputs.some((p) => /better-sqlite3|node_modules\/lit\/|^node:/.test(p)), inputs.filter((p) => /sqlite|lit/.test(p)).join());

@@ -58,7 +58,12 @@ for (const factory of storeFactories) {
       const watched = host.openSession({ title: 'watched' });
       const stop = host.watchSession(watched, () => {});
       const { sessionId: pending, surfaceId } = await manualSurface(host, driver);
-      const submitted = await host.taskSurface.submit({ sessionId: pending, surfaceId, submissionId: ids.submission(), values: goodValues });
+      const submitted = await host.taskSurface.submit({
+        sessionId: pending,
+        surfaceId,
+        submissionId: ids.submission(),
+        values: goodValues,
+      });
       assert.ok(submitted.accepted);
       const idle = host.openSession({ title: 'idle' });
       await until(() => host.loadedSessionCount() === 2); // only the idle session leaves memory
@@ -79,7 +84,13 @@ describe('session.open over WebSocket', () => {
     const handle = storeFactories[0]!.create();
     const host = makeHost(handle, { maxLoadedSessions: 100 });
     let listed = 0;
-    const counted = { ...host, listSessions: () => { listed++; return host.listSessions(); } };
+    const counted = {
+      ...host,
+      listSessions: () => {
+        listed++;
+        return host.listSessions();
+      },
+    };
     const server = await createWebSocketServer({ allowAnonymous: true, host: counted, port: 0, heartbeatMs: 0, rateLimit: false });
     const client = connectClient(server.port, { heartbeatMs: 0 });
     for (let i = 0; i < 2_000; i++) {

@@ -6,16 +6,28 @@ import type { ActResult } from '../../protocol/index.js';
 
 const start = (phase = 'proposed', result: ActResult = { status: 'accepted', phase: 'done' }) => {
   let resolve!: () => void;
-  const ran = new Promise<void>((r) => { resolve = r; });
+  const ran = new Promise<void>((r) => {
+    resolve = r;
+  });
   const machine = cardMachine.provide({
-    actors: { operation: fromPromise<ActResult, CardOperationInput>(async () => { await ran; return result; }) },
+    actors: {
+      operation: fromPromise<ActResult, CardOperationInput>(async () => {
+        await ran;
+        return result;
+      }),
+    },
   });
   return { actor: createActor(machine, { input: { callId: 'c1', action: 'create_page', phase } }).start(), finish: resolve };
 };
 
 describe('cardMachine', () => {
   it('starts in the state of its logged phase', () => {
-    for (const [phase, state] of [['proposed', 'proposed'], ['dismissed', 'dismissed'], ['replaced', 'replaced'], ['created', 'decided']]) {
+    for (const [phase, state] of [
+      ['proposed', 'proposed'],
+      ['dismissed', 'dismissed'],
+      ['replaced', 'replaced'],
+      ['created', 'decided'],
+    ]) {
       assert.equal(start(phase).actor.getSnapshot().value, state);
     }
   });
@@ -46,7 +58,13 @@ describe('cardMachine', () => {
   });
 
   it('Not now moves to dismissed; a failing operation ends unconfirmed', async () => {
-    const machine = cardMachine.provide({ actors: { operation: fromPromise<ActResult, CardOperationInput>(async () => { throw new Error('x'); }) } });
+    const machine = cardMachine.provide({
+      actors: {
+        operation: fromPromise<ActResult, CardOperationInput>(async () => {
+          throw new Error('x');
+        }),
+      },
+    });
     const actor = createActor(machine, { input: { callId: 'c1', action: 'a', phase: 'proposed' } }).start();
     actor.send({ type: 'user.acted', verb: 'dismiss' });
     const done = await waitFor(actor, (s) => !s.matches('acting'));
@@ -55,7 +73,10 @@ describe('cardMachine', () => {
   });
 
   it('replays as a pure fold of log events', () => {
-    let snapshot = cardMachine.resolveState({ value: 'proposed', context: { callId: 'c', action: 'a', phase: 'proposed', lastResult: undefined } });
+    let snapshot = cardMachine.resolveState({
+      value: 'proposed',
+      context: { callId: 'c', action: 'a', phase: 'proposed', lastResult: undefined },
+    });
     [snapshot] = transition(cardMachine, snapshot, { type: 'log.decided', phase: 'scheduled' });
     assert.equal(snapshot.value, 'decided');
     [snapshot] = transition(cardMachine, snapshot, { type: 'log.decided', phase: 'dismissed' });

@@ -4,26 +4,48 @@ import { createActor, fromPromise, waitFor } from 'xstate';
 import { dockMachine, dockStateName, retryDelay, type DockMachineEmitted } from '../../machines/dockMachine.js';
 import { mintUuid } from '../../protocol/ids.js';
 import type {
-  CallId, DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, MessageId, SessionId, SubmitTaskSurfaceResult, TaskSurfaceId,
-  TaskSurfaceModelV1, TaskSurfacePendingSubmission, TaskSurfaceSubmissionId,
+  CallId,
+  DismissTaskSurfaceResult,
+  GetActiveTaskSurfaceResult,
+  MessageId,
+  SessionId,
+  SubmitTaskSurfaceResult,
+  TaskSurfaceId,
+  TaskSurfaceModelV1,
+  TaskSurfacePendingSubmission,
+  TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 
 const model: TaskSurfaceModelV1 = { version: 1, title: 'T', sections: [], submit: { label: 'Go' } };
 const active = { callId: 'c1' as CallId, surfaceId: 'sf1' as TaskSurfaceId };
 
-function start(opts: {
-  getActive?: () => Promise<GetActiveTaskSurfaceResult>;
-  submit?: () => Promise<SubmitTaskSurfaceResult>;
-  dismiss?: () => Promise<DismissTaskSurfaceResult>;
-} = {}) {
+function start(
+  opts: {
+    getActive?: () => Promise<GetActiveTaskSurfaceResult>;
+    submit?: () => Promise<SubmitTaskSurfaceResult>;
+    dismiss?: () => Promise<DismissTaskSurfaceResult>;
+  } = {},
+) {
   const calls = { getActive: 0, submit: [] as string[], dismiss: [] as string[] };
-  const actor = createActor(dockMachine.provide({
-    actors: {
-      getActive: fromPromise(async () => { calls.getActive++; return (opts.getActive ?? (async () => ({ active: true as const, ...active, model, pending: null })))(); }),
-      submit: fromPromise(async ({ input }) => { calls.submit.push(input.submissionId); return (opts.submit ?? (async () => ({ accepted: true as const, messageId: 'm1' as never, phase: 'queued' as const })))(); }),
-      dismiss: fromPromise(async ({ input }) => { calls.dismiss.push(input.dismissalId); return (opts.dismiss ?? (async () => ({ dismissed: true as const, eventSeq: 3 })))(); }),
-    },
-  }), { input: { sessionId: 's1' as SessionId } });
+  const actor = createActor(
+    dockMachine.provide({
+      actors: {
+        getActive: fromPromise(async () => {
+          calls.getActive++;
+          return (opts.getActive ?? (async () => ({ active: true as const, ...active, model, pending: null })))();
+        }),
+        submit: fromPromise(async ({ input }) => {
+          calls.submit.push(input.submissionId);
+          return (opts.submit ?? (async () => ({ accepted: true as const, messageId: 'm1' as never, phase: 'queued' as const })))();
+        }),
+        dismiss: fromPromise(async ({ input }) => {
+          calls.dismiss.push(input.dismissalId);
+          return (opts.dismiss ?? (async () => ({ dismissed: true as const, eventSeq: 3 })))();
+        }),
+      },
+    }),
+    { input: { sessionId: 's1' as SessionId } },
+  );
   const emitted: DockMachineEmitted[] = [];
   actor.on('*', (e) => emitted.push(e));
   actor.start();
@@ -32,7 +54,11 @@ function start(opts: {
 const stateOf = (s: { value: string | Record<string, unknown> }) => dockStateName(s.value);
 /** A pushed view of the open surface, carrying the Host's pending submission for it (none by default). */
 const open = (pending: TaskSurfacePendingSubmission | null = null) => ({ type: 'projection.changed' as const, active, pending });
-const held = (submissionId: string, phase: 'queued' | 'claiming') => ({ submissionId: submissionId as TaskSurfaceSubmissionId, messageId: 'm1' as MessageId, phase });
+const held = (submissionId: string, phase: 'queued' | 'claiming') => ({
+  submissionId: submissionId as TaskSurfaceSubmissionId,
+  messageId: 'm1' as MessageId,
+  phase,
+});
 const closed = { type: 'projection.changed' as const, active: null, pending: null };
 
 describe('dockMachine', () => {
@@ -72,7 +98,12 @@ describe('dockMachine', () => {
 
   it('a claim the view reports before the submit answer arrives is not lost', async () => {
     let answer!: (result: SubmitTaskSurfaceResult) => void;
-    const { actor, calls } = start({ submit: () => new Promise((resolve) => { answer = resolve; }) });
+    const { actor, calls } = start({
+      submit: () =>
+        new Promise((resolve) => {
+          answer = resolve;
+        }),
+    });
     actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: {} });
@@ -84,7 +115,7 @@ describe('dockMachine', () => {
     assert.equal(calls.getActive, 1);
   });
 
-  it('locks when the view carries another tab\'s submission: re-reads getActive, then follows it', async () => {
+  it("locks when the view carries another tab's submission: re-reads getActive, then follows it", async () => {
     let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
     const { actor, calls } = start({ getActive: async () => result });
     actor.send(open());
@@ -118,7 +149,12 @@ describe('dockMachine', () => {
 
   it('keeps the submission id after a transport error and shows the rejection', async () => {
     let fail = true;
-    const { actor, calls } = start({ submit: async () => { if (fail) throw new Error('offline'); return { accepted: false, reason: 'invalid-submission' }; } });
+    const { actor, calls } = start({
+      submit: async () => {
+        if (fail) throw new Error('offline');
+        return { accepted: false, reason: 'invalid-submission' };
+      },
+    });
     actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: {} });
@@ -133,7 +169,12 @@ describe('dockMachine', () => {
 
   it('dismisses, reusing the dismissal id on retry; collapse changes only local context', async () => {
     let fail = true;
-    const { actor, calls, emitted } = start({ dismiss: async () => { if (fail) throw new Error('offline'); return { dismissed: true, eventSeq: 4 }; } });
+    const { actor, calls, emitted } = start({
+      dismiss: async () => {
+        if (fail) throw new Error('offline');
+        return { dismissed: true, eventSeq: 4 };
+      },
+    });
     actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.collapse' });
@@ -145,7 +186,10 @@ describe('dockMachine', () => {
     actor.send({ type: 'user.dismiss' });
     await waitFor(actor, (s) => stateOf(s) === 'hidden');
     assert.equal(calls.dismiss[0], calls.dismiss[1]);
-    assert.deepEqual(emitted.slice(-2).map((e) => e.type), ['dismissed', 'closed']);
+    assert.deepEqual(
+      emitted.slice(-2).map((e) => e.type),
+      ['dismissed', 'closed'],
+    );
   });
 
   it('re-reads on submission-pending and closes on not-open', async () => {
@@ -167,11 +211,18 @@ describe('dockMachine', () => {
     let reads = 0;
     let submissionId = '';
     const { actor, calls, emitted } = start({
-      submit: async () => { throw new Error('connection dropped'); },
+      submit: async () => {
+        throw new Error('connection dropped');
+      },
       getActive: async () => {
         reads++;
         if (reads === 2) throw new Error('still offline');
-        return { active: true, ...active, model, pending: reads === 1 ? null : { submissionId: submissionId as never, messageId: 'm9' as never, phase: 'queued' } };
+        return {
+          active: true,
+          ...active,
+          model,
+          pending: reads === 1 ? null : { submissionId: submissionId as never, messageId: 'm9' as never, phase: 'queued' },
+        };
       },
     });
     const seen: string[] = [];
@@ -184,13 +235,21 @@ describe('dockMachine', () => {
     await waitFor(actor, (s) => stateOf(s) === 'pending', { timeout: 3000 });
     assert.deepEqual([...new Set(seen)], ['submitting:locked', 'loading:locked', 'retrying:locked', 'pending:locked']);
     assert.equal(calls.submit.length, 1);
-    assert.deepEqual(emitted.filter((e) => e.type !== 'closed'), [{ type: 'submitted', surfaceId: 'sf1', submissionId, messageId: 'm9' }]);
+    assert.deepEqual(
+      emitted.filter((e) => e.type !== 'closed'),
+      [{ type: 'submitted', surfaceId: 'sf1', submissionId, messageId: 'm9' }],
+    );
     assert.equal(actor.getSnapshot().can({ type: 'user.submit', values: {} }), false);
   });
 
   it('a submit whose answer is lost and that the Host never got becomes editable again, with the same id for the retry', async () => {
     let fail = true;
-    const { actor, calls, emitted } = start({ submit: async () => { if (fail) throw new Error('offline'); return { accepted: true, messageId: 'm2' as never, phase: 'queued' }; } });
+    const { actor, calls, emitted } = start({
+      submit: async () => {
+        if (fail) throw new Error('offline');
+        return { accepted: true, messageId: 'm2' as never, phase: 'queued' };
+      },
+    });
     actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'editing');
     actor.send({ type: 'user.submit', values: {} });
@@ -207,7 +266,10 @@ describe('dockMachine', () => {
   it('a failed getActive retries with back-off and the surface comes back by itself', async () => {
     let failures = 2;
     const { actor, calls } = start({
-      getActive: async () => { if (failures-- > 0) throw new Error('offline'); return { active: true, ...active, model, pending: null }; },
+      getActive: async () => {
+        if (failures-- > 0) throw new Error('offline');
+        return { active: true, ...active, model, pending: null };
+      },
     });
     actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'retrying');
@@ -231,7 +293,11 @@ describe('dockMachine', () => {
   });
 
   it('closes while retrying when the surface closes', async () => {
-    const { actor, emitted } = start({ getActive: async () => { throw new Error('offline'); } });
+    const { actor, emitted } = start({
+      getActive: async () => {
+        throw new Error('offline');
+      },
+    });
     actor.send(open());
     await waitFor(actor, (s) => stateOf(s) === 'retrying');
     actor.send(closed);

@@ -36,9 +36,14 @@ describe('surfaceMachine', () => {
       const actor = createActor(surfaceMachine, { input, inspect: (e) => inspected.push(e) }).start();
       let hadPending = false;
       await path.test({
-        events: Object.fromEntries(events.map((e) => [e.type, ({ event }: { event: SurfaceEvent }) => {
-          actor.send(event);
-        }])),
+        events: Object.fromEntries(
+          events.map((e) => [
+            e.type,
+            ({ event }: { event: SurfaceEvent }) => {
+              actor.send(event);
+            },
+          ]),
+        ),
         states: {
           '*': (state: { value: unknown }) => {
             const snapshot = actor.getSnapshot();
@@ -46,7 +51,10 @@ describe('surfaceMachine', () => {
             if (snapshot.value === 'queued') hadPending = true;
             // A pending record exists exactly while a submission is queued or claiming (or was
             // overtaken by a bypass and still awaits its outcome).
-            assert.equal(snapshot.context.pending !== null, expectedPending(snapshot.value, hadPending) && snapshot.context.pending !== null);
+            assert.equal(
+              snapshot.context.pending !== null,
+              expectedPending(snapshot.value, hadPending) && snapshot.context.pending !== null,
+            );
             if (snapshot.value === 'queued' || snapshot.value === 'claiming') assert.ok(snapshot.context.pending);
             if (snapshot.value === 'open') assert.equal(snapshot.context.pending, null);
           },
@@ -60,7 +68,11 @@ describe('surfaceMachine', () => {
   it('replays durable log events as a pure fold with transition()', () => {
     const [open] = initialTransition(surfaceMachine, input);
     assert.equal(open.value, 'open');
-    for (const [event, state] of [['log.submitted', 'submitted'], ['log.dismissed', 'dismissed'], ['log.bypassed', 'bypassed']] as const) {
+    for (const [event, state] of [
+      ['log.submitted', 'submitted'],
+      ['log.dismissed', 'dismissed'],
+      ['log.bypassed', 'bypassed'],
+    ] as const) {
       const [next, actions] = transition(surfaceMachine, open, event === 'log.submitted' ? { type: event, submissionId } : { type: event });
       assert.deepEqual(next.value, { closed: state });
       // The fold runs no effects: transition() only returns actions, nothing was sent or spawned.

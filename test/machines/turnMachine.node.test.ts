@@ -8,7 +8,12 @@ import type { InboxItemId, MessageId, SessionId, TurnId, UserMessageEvent } from
 const i1 = 'i1' as InboxItemId;
 const i2 = 'i2' as InboxItemId;
 const message = (id: string): UserMessageEvent => ({
-  seq: 1, at: 0, type: 'user/message', messageId: id as MessageId, text: id, source: { kind: 'user', rpcId: 'r' as never },
+  seq: 1,
+  at: 0,
+  type: 'user/message',
+  messageId: id as MessageId,
+  text: id,
+  source: { kind: 'user', rpcId: 'r' as never },
 });
 const m1 = message('m1');
 const events: TurnEvent[] = [
@@ -34,7 +39,10 @@ function checkInvariants(snapshot: ReturnType<typeof turnMachine.getInitialSnaps
     assert.ok(n === 0 || n === 1, `claim ${e.itemId} settled twice or claimed twice`);
     open.set(e.itemId, n);
   }
-  const openIds = [...open].filter(([, n]) => n === 1).map(([id]) => id).sort();
+  const openIds = [...open]
+    .filter(([, n]) => n === 1)
+    .map(([id]) => id)
+    .sort();
   assert.deepEqual([...snapshot.context.claims].sort(), openIds);
   if (snapshot.value === 'idle') assert.equal(snapshot.context.claims.length, 0);
   // A turn runs exactly while the machine is in `turn`; each started turn ends once.
@@ -48,7 +56,8 @@ describe('turnMachine', () => {
   // Path tests (xstate/graph): the state space is the state, the open claims and whether input
   // was admitted (not how much). The driver is the default `runTurn` (it waits for `turn.ended`).
   const paths = getShortestPaths(turnMachine, {
-    events, input: { sessionId: 's' as SessionId },
+    events,
+    input: { sessionId: 's' as SessionId },
     serializeEvent: (e) => key(e as TurnEvent),
     serializeState: (s) => JSON.stringify([s.value, [...s.context.claims].sort(), s.context.admitted.length > 0]),
     limit: 500,
@@ -125,7 +134,11 @@ describe('turnMachine', () => {
           receive((e) => sendBack({ type: 'turn.ended', outcome: 'cancelled', error: e.reason, logged: true }));
         }),
       },
-      actions: { logTurnEnded: ({ context, event }) => { ended.push(`${context.turn!.turnId}:${(event as { outcome: string }).outcome}`); } },
+      actions: {
+        logTurnEnded: ({ context, event }) => {
+          ended.push(`${context.turn!.turnId}:${(event as { outcome: string }).outcome}`);
+        },
+      },
     });
     const actor = createActor(machine, { input: { sessionId: 's' as SessionId } });
     const emitted: TurnEmitted[] = [];
@@ -138,9 +151,13 @@ describe('turnMachine', () => {
     actor.send({ type: 'turn.cancel', reason: 'rewound' });
     assert.deepEqual(ended, ['turn-1:cancelled']);
     assert.equal(actor.getSnapshot().value, 'idle');
-    assert.deepEqual(emitted.filter((e) => e.type.startsWith('turn.')), [
-      { type: 'turn.started', turnId: 'turn-1' }, { type: 'turn.finished', turnId: 'turn-1', outcome: 'cancelled' },
-    ]);
+    assert.deepEqual(
+      emitted.filter((e) => e.type.startsWith('turn.')),
+      [
+        { type: 'turn.started', turnId: 'turn-1' },
+        { type: 'turn.finished', turnId: 'turn-1', outcome: 'cancelled' },
+      ],
+    );
     // A late end (the driver stopped with the turn) changes nothing.
     actor.send({ type: 'turn.ended', outcome: 'completed', logged: true });
     assert.deepEqual(ended, ['turn-1:cancelled']);

@@ -34,14 +34,25 @@ describe('the built package, as a user imports it', () => {
     symlinkSync(root, join(project, 'node_modules/task-surface'), 'dir');
     for (const dep of ['ws', '@types']) symlinkSync(join(root, 'node_modules', dep), join(project, 'node_modules', dep), 'dir');
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type: 'module' }));
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-        strict: true, noUncheckedIndexedAccess: true, skipLibCheck: false, resolveJsonModule: true,
-        types: ['node'], outDir: 'out', rootDir: '.',
-      },
-      include: ['node.ts', 'browser.ts'],
-    }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          skipLibCheck: false,
+          resolveJsonModule: true,
+          types: ['node'],
+          outDir: 'out',
+          rootDir: '.',
+        },
+        include: ['node.ts', 'browser.ts'],
+      }),
+    );
     for (const f of ['node.ts', 'browser.ts']) copyFileSync(join(consumerDir, f), join(project, f));
   });
   after(() => rmSync(project, { recursive: true, force: true }));
@@ -55,7 +66,10 @@ describe('the built package, as a user imports it', () => {
       for (const file of typeof target === 'string' ? [target] : [target.default, target.types ?? '']) {
         assert.ok(file !== '', `${subpath} has types`);
         assert.ok(existsSync(join(root, file)), `${subpath}: ${file} exists`);
-        assert.ok(pkg.files.some((f) => file.slice(2) === f || file.slice(2).startsWith(`${f}/`)), `${subpath}: ${file} is published`);
+        assert.ok(
+          pkg.files.some((f) => file.slice(2) === f || file.slice(2).startsWith(`${f}/`)),
+          `${subpath}: ${file} is published`,
+        );
       }
     }
   });
@@ -63,7 +77,9 @@ describe('the built package, as a user imports it', () => {
   it('type-checks with tsc (strict, NodeNext, library declarations checked)', () => {
     const { status, output } = run(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json']);
     // Errors inside other packages' declarations (an SDK's missing @types) are theirs, not ours.
-    const ours = output.split('\n').filter((line) => /error TS/.test(line) && !(line.includes('/node_modules/') && !line.includes('node_modules/task-surface/')));
+    const ours = output
+      .split('\n')
+      .filter((line) => /error TS/.test(line) && !(line.includes('/node_modules/') && !line.includes('node_modules/task-surface/')));
     assert.deepEqual(ours, []);
     assert.ok(status === 0 || output.includes('/node_modules/'), output);
   });

@@ -29,7 +29,9 @@ export function importsOf(filename: string, code: string): { imports: ImportRef[
   };
   new Visitor({
     ImportDeclaration: (node) => add(node.source.value, node.importKind === 'type' ? 'type' : 'static', node.start),
-    ExportNamedDeclaration: (node) => { if (node.source) add(node.source.value, node.exportKind === 'type' ? 'type' : 'static', node.start); },
+    ExportNamedDeclaration: (node) => {
+      if (node.source) add(node.source.value, node.exportKind === 'type' ? 'type' : 'static', node.start);
+    },
     ExportAllDeclaration: (node) => add(node.source.value, node.exportKind === 'type' ? 'type' : 'static', node.start),
     ImportExpression: (node) => {
       const specifier = literal(node.source);

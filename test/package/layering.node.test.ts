@@ -20,7 +20,7 @@ describe('layering', () => {
       "export * from '../host/index.js';",
       "const host = await import('../host/index.js');",
       "let host: import('../host/types.js').Host;",
-      "const host = await import(`../host/index.js`);",
+      'const host = await import(`../host/index.js`);',
     ];
     for (const code of ways) {
       const problems = layeringViolations('transport/local.ts', code);
@@ -30,7 +30,10 @@ describe('layering', () => {
   });
 
   it('lets each layer import the layers below it and refuses the ones above', () => {
-    assert.deepEqual(layeringViolations('host/x.ts', "import { a } from '../machines/a.js'; import type { B } from '../protocol/b.js';"), []);
+    assert.deepEqual(
+      layeringViolations('host/x.ts', "import { a } from '../machines/a.js'; import type { B } from '../protocol/b.js';"),
+      [],
+    );
     assert.deepEqual(layeringViolations('components/dock/x.ts', "import { t } from '../../transport/types.js';"), []);
     assert.equal(layeringViolations('protocol/x.ts', "import type { M } from '../machines/index.js';").length, 1);
     assert.equal(layeringViolations('machines/x.ts', "import type { H } from '../host/types.js';").length, 1);
@@ -40,7 +43,14 @@ describe('layering', () => {
   });
 
   it('refuses package imports of demo, bench, test, fixtures and the repository root', () => {
-    for (const target of ['../demo/agent.js', '../bench/index.js', '../test/host/helpers.js', '../fixtures/models.js', '../rollup.config.mjs', '../../outside.js']) {
+    for (const target of [
+      '../demo/agent.js',
+      '../bench/index.js',
+      '../test/host/helpers.js',
+      '../fixtures/models.js',
+      '../rollup.config.mjs',
+      '../../outside.js',
+    ]) {
       const problems = layeringViolations('host/x.ts', `import '${target}';`);
       assert.equal(problems.length, 1, target);
     }
@@ -65,6 +75,9 @@ describe('layering', () => {
     ]);
     const problems = browserSafetyViolations(files);
     assert.equal(problems.length, 1, problems.join('\n'));
-    assert.match(problems[0]!, /^transport\/ws\/shared\.ts:1: imports 'node:os', but the browser-safe transport\/index\.ts loads this file/);
+    assert.match(
+      problems[0]!,
+      /^transport\/ws\/shared\.ts:1: imports 'node:os', but the browser-safe transport\/index\.ts loads this file/,
+    );
   });
 });

@@ -24,7 +24,14 @@ export const OTHER_FOLDERS: Record<string, readonly string[]> = {
 };
 
 /** The browser-safe entry points (the README's "browser-safe" column). */
-export const BROWSER_ENTRIES = ['protocol/index.ts', 'machines/index.ts', 'host/index.ts', 'transport/index.ts', 'components/index.ts', 'components/bundle.ts'];
+export const BROWSER_ENTRIES = [
+  'protocol/index.ts',
+  'machines/index.ts',
+  'host/index.ts',
+  'transport/index.ts',
+  'components/index.ts',
+  'components/bundle.ts',
+];
 const NODE_MODULES = /^(node:|ws$|better-sqlite3$)/;
 
 const SOURCE = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/;
@@ -41,17 +48,26 @@ export function sourceFiles(root: string, folder: string): string[] {
 export function layeringViolations(file: string, code: string): string[] {
   const folder = file.split('/')[0]!;
   const inPackage = folder in PACKAGE_LAYERS;
-  const allowed = inPackage ? [folder, ...PACKAGE_LAYERS[folder]!] : [folder, ...Object.keys(PACKAGE_LAYERS), ...(OTHER_FOLDERS[folder] ?? [])];
+  const allowed = inPackage
+    ? [folder, ...PACKAGE_LAYERS[folder]!]
+    : [folder, ...Object.keys(PACKAGE_LAYERS), ...(OTHER_FOLDERS[folder] ?? [])];
   const { imports, uncheckable, errors } = importsOf(file, code);
   const problems = errors.map((e) => `${file}: does not parse: ${e}`);
   // bench/index.ts loads its own suites by computed URL; they are checked as files of bench/.
-  if (inPackage) for (const { line } of uncheckable) problems.push(`${file}:${line}: a dynamic import whose specifier is not a string literal cannot be checked`);
+  if (inPackage)
+    for (const { line } of uncheckable)
+      problems.push(`${file}:${line}: a dynamic import whose specifier is not a string literal cannot be checked`);
   for (const { specifier, kind, line } of imports) {
     const where = `${file}:${line}: ${kind} import of '${specifier}'`;
     if (specifier.startsWith('.')) {
       const target = posix.normalize(posix.join(dirname(file), specifier));
-      const targetFolder = target.startsWith('..') ? '(outside the repository)' : target.includes('/') ? target.split('/')[0]! : '(the repository root)';
-      if (!allowed.includes(targetFolder)) problems.push(`${where}: ${folder}/ may not import ${targetFolder}${targetFolder.startsWith('(') ? '' : '/'}`);
+      const targetFolder = target.startsWith('..')
+        ? '(outside the repository)'
+        : target.includes('/')
+          ? target.split('/')[0]!
+          : '(the repository root)';
+      if (!allowed.includes(targetFolder))
+        problems.push(`${where}: ${folder}/ may not import ${targetFolder}${targetFolder.startsWith('(') ? '' : '/'}`);
     } else if (specifier.startsWith('/')) {
       if (inPackage) problems.push(`${where}: absolute paths are not allowed in the package`);
     } else if (specifier === 'task-surface' || specifier.startsWith('task-surface/')) {

@@ -1,6 +1,11 @@
 import { expect } from '@open-wc/testing';
 import {
-  formatModelIssues, formatSubmission, initialValues, parseTaskSurfaceModel, showTaskSurfaceTool, validateSubmission,
+  formatModelIssues,
+  formatSubmission,
+  initialValues,
+  parseTaskSurfaceModel,
+  showTaskSurfaceTool,
+  validateSubmission,
 } from '../../protocol/index.js';
 import { everyKindModel } from '../../fixtures/models.js';
 
@@ -14,11 +19,15 @@ describe('the Task Surface contract in the browser', () => {
   });
 
   it('rejects a broken model with the path of the broken part and no prototype pollution', () => {
-    const text = '{"version":1,"title":"T","__proto__":{"polluted":1},"sections":[{"id":"a","blocks":[{"kind":"markdown","text":"x"}]},{"id":"a","blocks":[{"kind":"markdown","text":"y"}]}],"submit":{"label":"Go"}}';
+    const text =
+      '{"version":1,"title":"T","__proto__":{"polluted":1},"sections":[{"id":"a","blocks":[{"kind":"markdown","text":"x"}]},{"id":"a","blocks":[{"kind":"markdown","text":"y"}]}],"submit":{"label":"Go"}}';
     const result = parseTaskSurfaceModel(JSON.parse(text));
     expect(result.ok).to.equal(false);
     if (result.ok) return;
-    expect(result.issues.map((i) => [i.code, i.path])).to.deep.equal([['unknown-key', ['__proto__']], ['duplicate-id', ['sections', 1, 'id']]]);
+    expect(result.issues.map((i) => [i.code, i.path])).to.deep.equal([
+      ['unknown-key', ['__proto__']],
+      ['duplicate-id', ['sections', 1, 'id']],
+    ]);
     expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
   });
 

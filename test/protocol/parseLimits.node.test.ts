@@ -8,16 +8,36 @@ describe('parseTaskSurfaceModel: limits', () => {
   const toggles = (n: number) => Array.from({ length: n }, (_, i) => ({ kind: 'toggle' as const, id: `t${i}`, label: `T${i}` }));
 
   it('counts blocks across all sections and reports the first one over', () => {
-    const at = { ...minimal(), sections: [{ id: 'a', blocks: blocks(40) }, { id: 'b', blocks: blocks(24) }] };
+    const at = {
+      ...minimal(),
+      sections: [
+        { id: 'a', blocks: blocks(40) },
+        { id: 'b', blocks: blocks(24) },
+      ],
+    };
     assert.equal(parseTaskSurfaceModel(at).ok, true);
-    const over = { ...minimal(), sections: [{ id: 'a', blocks: blocks(40) }, { id: 'b', blocks: blocks(25) }] };
+    const over = {
+      ...minimal(),
+      sections: [
+        { id: 'a', blocks: blocks(40) },
+        { id: 'b', blocks: blocks(25) },
+      ],
+    };
     assert.deepEqual(codesAt(over), [['too-many-blocks', 'sections.1.blocks.24']]);
   });
 
   it('limits fields and rows per table, pointing at the first one over', () => {
     assert.equal(parseTaskSurfaceModel({ ...minimal(), fields: toggles(32) }).ok, true);
     assert.deepEqual(codesAt({ ...minimal(), fields: toggles(33) }), [['too-many-fields', 'fields.32']]);
-    const table = (rows: number) => ({ ...minimal(), sections: [{ id: 's', blocks: [{ kind: 'table', columns: [{ id: 'n', label: 'N' }], rows: Array.from({ length: rows }, (_, i) => ({ n: i })) }] }] });
+    const table = (rows: number) => ({
+      ...minimal(),
+      sections: [
+        {
+          id: 's',
+          blocks: [{ kind: 'table', columns: [{ id: 'n', label: 'N' }], rows: Array.from({ length: rows }, (_, i) => ({ n: i })) }],
+        },
+      ],
+    });
     assert.equal(parseTaskSurfaceModel(table(200)).ok, true);
     assert.deepEqual(codesAt(table(201)), [['too-many-rows', 'sections.0.blocks.0.rows.200']]);
   });
@@ -29,7 +49,10 @@ describe('parseTaskSurfaceModel: limits', () => {
     const wideBytes = bytes - 'Pick one'.length + 300;
     assert.equal(parseTaskSurfaceModel(wide, { ...DEFAULT_LIMITS, modelBytes: wideBytes }).ok, true);
     const issues = issuesOf(wide, { ...DEFAULT_LIMITS, modelBytes: wideBytes - 1 });
-    assert.deepEqual(issues.map((i) => [i.code, i.path]), [['model-too-large', []]]);
+    assert.deepEqual(
+      issues.map((i) => [i.code, i.path]),
+      [['model-too-large', []]],
+    );
     assert.match(issues[0]!.message, new RegExp(`${wideBytes} bytes.*limit is ${wideBytes - 1}`));
   });
 
@@ -47,22 +70,38 @@ describe('parseTaskSurfaceModel: hostile input', () => {
     const section: Record<string, unknown> = { id: 's', blocks: [] };
     (section.blocks as unknown[]).push(section);
     model.sections = [section];
-    assert.deepEqual(codesAt(model), [['unknown-key', 'self'], ['missing-key', 'sections.0.blocks.0.kind']]);
+    assert.deepEqual(codesAt(model), [
+      ['unknown-key', 'self'],
+      ['missing-key', 'sections.0.blocks.0.kind'],
+    ]);
   });
 
   it('never throws on throwing getters and proxies', () => {
     const getter = { ...minimal() };
-    Object.defineProperty(getter, 'title', { enumerable: true, get() { throw new Error('boom'); } });
+    Object.defineProperty(getter, 'title', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
     assert.deepEqual(codesAt(getter), [['invalid-type', '']]);
-    const boom = () => { throw new Error('boom'); };
+    const boom = () => {
+      throw new Error('boom');
+    };
     const proxy = new Proxy({}, { ownKeys: boom, get: boom, has: boom, getOwnPropertyDescriptor: boom });
     assert.deepEqual(codesAt(proxy), [['invalid-type', '']]);
   });
 
   it('stays bounded on huge inputs: few issues, and no walk past a limit', () => {
     const many = { ...minimal(), fields: Array.from({ length: 100_000 }, () => ({ kind: 'nope' })) };
-    assert.deepEqual(codesAt(many), [['too-many-fields', 'fields.32'], ...Array.from({ length: 31 }, (_, i) => ['unknown-kind', `fields.${i}.kind`])]);
-    const badOptions = { ...minimal(), fields: [{ kind: 'choice', id: 'c', label: 'C', options: Array.from({ length: 10_000 }, () => 1) }] };
+    assert.deepEqual(codesAt(many), [
+      ['too-many-fields', 'fields.32'],
+      ...Array.from({ length: 31 }, (_, i) => ['unknown-kind', `fields.${i}.kind`]),
+    ]);
+    const badOptions = {
+      ...minimal(),
+      fields: [{ kind: 'choice', id: 'c', label: 'C', options: Array.from({ length: 10_000 }, () => 1) }],
+    };
     assert.equal(issuesOf(badOptions).length, MAX_MODEL_ISSUES);
     const hugeText = { ...minimal(), title: 'x'.repeat(5_000_000) };
     assert.deepEqual(codesAt(hugeText), [['model-too-large', '']]);
@@ -83,7 +122,9 @@ describe('limits', () => {
 describe('huge lists', () => {
   it('refuses a list that cannot fit the byte limit before walking it', () => {
     const options = Array.from({ length: 40_000 }, (_, i) => ({ id: `o${i}`, label: `O${i}` }));
-    assert.deepEqual(codesAt({ ...minimal(), fields: [{ kind: 'choice', id: 'c', label: 'C', options }] }), [['model-too-large', 'fields.0.options']]);
+    assert.deepEqual(codesAt({ ...minimal(), fields: [{ kind: 'choice', id: 'c', label: 'C', options }] }), [
+      ['model-too-large', 'fields.0.options'],
+    ]);
     const sections = Array.from({ length: 40_000 }, (_, i) => ({ id: `s${i}`, blocks: [{ kind: 'markdown', text: 'x' }] }));
     assert.deepEqual(codesAt({ ...minimal(), sections }), [['model-too-large', 'sections']]);
     const fewer = sections.slice(0, 20_000);

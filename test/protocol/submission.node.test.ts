@@ -2,8 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
-  DEFAULT_LIMITS, initialValues, validateSubmission,
-  type JsonValue, type NormalizedTaskSurfaceModel, type SubmissionIssue,
+  DEFAULT_LIMITS,
+  initialValues,
+  validateSubmission,
+  type JsonValue,
+  type NormalizedTaskSurfaceModel,
+  type SubmissionIssue,
 } from '../../protocol/index.js';
 import { modelArb } from './fixtures/arbitraries.js';
 import { everyKindModel } from '../../fixtures/models.js';
@@ -13,7 +17,12 @@ const normalized = (input: unknown = everyKindModel()): NormalizedTaskSurfaceMod
 
 /** Values of the every-kind model that pass. */
 const good = (): Record<string, JsonValue> => ({
-  env: 'prod', targets: ['web', 'api'], migrate: false, sequence: ['worker', 'api', 'web'], reason: 'Because\nreasons', ticket: 'OPS-1',
+  env: 'prod',
+  targets: ['web', 'api'],
+  migrate: false,
+  sequence: ['worker', 'api', 'web'],
+  reason: 'Because\nreasons',
+  ticket: 'OPS-1',
 });
 
 function issues(values: unknown, note?: unknown, limits = DEFAULT_LIMITS): [string, string][] {
@@ -26,9 +35,20 @@ function issues(values: unknown, note?: unknown, limits = DEFAULT_LIMITS): [stri
 describe('initialValues', () => {
   it('starts from every initial, with defaults, and leaves an unselected choice out', () => {
     assert.deepEqual(initialValues(normalized()), {
-      env: 'staging', targets: ['worker'], migrate: true, sequence: ['web', 'api', 'worker'], reason: '', ticket: '',
+      env: 'staging',
+      targets: ['worker'],
+      migrate: true,
+      sequence: ['web', 'api', 'worker'],
+      reason: '',
+      ticket: '',
     });
-    const noChoice = normalized({ version: 1, title: 'T', sections: [], fields: [{ kind: 'choice', id: 'c', label: 'C', options: [{ id: 'a', label: 'A' }] }], submit: { label: 'Go' } });
+    const noChoice = normalized({
+      version: 1,
+      title: 'T',
+      sections: [],
+      fields: [{ kind: 'choice', id: 'c', label: 'C', options: [{ id: 'a', label: 'A' }] }],
+      submit: { label: 'Go' },
+    });
     assert.deepEqual(initialValues(noChoice), {});
   });
 
@@ -45,7 +65,14 @@ describe('validateSubmission', () => {
     const result = validateSubmission(normalized(), { values: good(), note: 'ship it' });
     assert.deepEqual(result, {
       ok: true,
-      values: { env: 'prod', targets: ['api', 'web'], migrate: false, sequence: ['worker', 'api', 'web'], reason: 'Because\nreasons', ticket: 'OPS-1' },
+      values: {
+        env: 'prod',
+        targets: ['api', 'web'],
+        migrate: false,
+        sequence: ['worker', 'api', 'web'],
+        reason: 'Because\nreasons',
+        ticket: 'OPS-1',
+      },
       note: 'ship it',
     });
     assert.deepEqual(Object.keys((result as { values: object }).values), ['env', 'targets', 'migrate', 'sequence', 'reason', 'ticket']);
@@ -58,22 +85,28 @@ describe('validateSubmission', () => {
   });
 
   it('accepts the initial values of any valid model once required texts are filled', () => {
-    fc.assert(fc.property(modelArb, (input) => {
-      const model = normalized(input);
-      const values: Record<string, JsonValue> = initialValues(model);
-      for (const field of model.fields) if (field.kind === 'text' && field.required) values[field.id] = 'filled';
-      const result = validateSubmission(model, { values });
-      assert.equal(result.ok, true, JSON.stringify(result));
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(modelArb, (input) => {
+        const model = normalized(input);
+        const values: Record<string, JsonValue> = initialValues(model);
+        for (const field of model.fields) if (field.kind === 'text' && field.required) values[field.id] = 'filled';
+        const result = validateSubmission(model, { values });
+        assert.equal(result.ok, true, JSON.stringify(result));
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('accepts any values that match their fields, and its canonical values validate to themselves', () => {
     const withValues = modelArb.map((input) => normalized(input)).chain((model) => fc.tuple(fc.constant(model), valuesArb(model)));
-    fc.assert(fc.property(withValues, ([model, values]) => {
-      const first = validateSubmission(model, { values });
-      if (!first.ok) assert.fail(JSON.stringify(first.issues));
-      assert.deepStrictEqual(validateSubmission(model, { values: first.values }), first);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(withValues, ([model, values]) => {
+        const first = validateSubmission(model, { values });
+        if (!first.ok) assert.fail(JSON.stringify(first.issues));
+        assert.deepStrictEqual(validateSubmission(model, { values: first.values }), first);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('allows an unanswered choice; requires every other field', () => {
@@ -83,7 +116,10 @@ describe('validateSubmission', () => {
     assert.equal(cleared.ok && 'env' in cleared.values, false, 'null is unanswered, and left out');
     assert.deepEqual(issues({ ...good(), migrate: null }), [['invalid-type', 'values.migrate']]);
     const { migrate: _migrate, targets: _targets, ...missing } = good();
-    assert.deepEqual(issues(missing), [['missing-value', 'values.targets'], ['missing-value', 'values.migrate']]);
+    assert.deepEqual(issues(missing), [
+      ['missing-value', 'values.targets'],
+      ['missing-value', 'values.migrate'],
+    ]);
   });
 
   it('rejects unknown keys, including __proto__, and keys inherited from prototypes do not count', () => {
@@ -96,7 +132,12 @@ describe('validateSubmission', () => {
 
   it('checks each value against its field', () => {
     const values = {
-      env: 'mars', targets: ['api', 'api'], migrate: 'yes', sequence: ['api', 'worker'], reason: '   ', ticket: 'two\nlines',
+      env: 'mars',
+      targets: ['api', 'api'],
+      migrate: 'yes',
+      sequence: ['api', 'worker'],
+      reason: '   ',
+      ticket: 'two\nlines',
     };
     assert.deepEqual(issues(values), [
       ['invalid-value', 'values.env'],
@@ -122,7 +163,9 @@ describe('validateSubmission', () => {
 
   it('limits the UTF-8 bytes of { values, note }', () => {
     const values = good();
-    const bytes = new TextEncoder().encode(JSON.stringify({ values: (validateSubmission(normalized(), { values }) as { values: object }).values, note: '中文' })).length;
+    const bytes = new TextEncoder().encode(
+      JSON.stringify({ values: (validateSubmission(normalized(), { values }) as { values: object }).values, note: '中文' }),
+    ).length;
     assert.equal(validateSubmission(normalized(), { values, note: '中文' }, { ...DEFAULT_LIMITS, submissionBytes: bytes }).ok, true);
     assert.deepEqual(issues(values, '中文', { ...DEFAULT_LIMITS, submissionBytes: bytes - 1 }), [['submission-too-large', '']]);
     assert.deepEqual(issues({ ...values, reason: 'x'.repeat(40_000) }), [['submission-too-large', '']]);
@@ -133,14 +176,30 @@ describe('validateSubmission', () => {
     cyclic.self = cyclic;
     const deep: unknown[] = [];
     let cursor = deep;
-    for (let i = 0; i < 10_000; i++) { const next: unknown[] = []; cursor.push(next); cursor = next; }
-    for (const input of [null, 'values', { values: null }, { values: [] }, { values: cyclic }, { values: { ...good(), targets: deep } }, { values: good(), note: 7 }, { values: good(), extra: 1 }]) {
+    for (let i = 0; i < 10_000; i++) {
+      const next: unknown[] = [];
+      cursor.push(next);
+      cursor = next;
+    }
+    for (const input of [
+      null,
+      'values',
+      { values: null },
+      { values: [] },
+      { values: cyclic },
+      { values: { ...good(), targets: deep } },
+      { values: good(), note: 7 },
+      { values: good(), extra: 1 },
+    ]) {
       const result = validateSubmission(normalized(), input as never);
       assert.equal(result.ok, false, JSON.stringify(Object.keys(input ?? {})));
     }
-    fc.assert(fc.property(fc.anything(), fc.anything(), (values, note) => {
-      validateSubmission(normalized(), { values, note } as never);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.anything(), fc.anything(), (values, note) => {
+        validateSubmission(normalized(), { values, note } as never);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 
@@ -150,11 +209,19 @@ function valuesArb(model: NormalizedTaskSurfaceModel): fc.Arbitrary<Record<strin
     const ids = 'options' in field ? field.options.map((o) => o.id) : [];
     const value: fc.Arbitrary<JsonValue | undefined> = (() => {
       switch (field.kind) {
-        case 'text': return fc.string({ unit: 'binary' }).map((t) => (field.multiline ? t : t.replace(/[\r\n]/g, ' '))).map((t) => (field.required && !/\S/.test(t) ? `${t}x` : t));
-        case 'toggle': return fc.boolean();
-        case 'choice': return fc.option(fc.constantFrom(...ids), { nil: undefined });
-        case 'multi-choice': return fc.shuffledSubarray(ids);
-        case 'order': return fc.shuffledSubarray(ids, { minLength: ids.length, maxLength: ids.length });
+        case 'text':
+          return fc
+            .string({ unit: 'binary' })
+            .map((t) => (field.multiline ? t : t.replace(/[\r\n]/g, ' ')))
+            .map((t) => (field.required && !/\S/.test(t) ? `${t}x` : t));
+        case 'toggle':
+          return fc.boolean();
+        case 'choice':
+          return fc.option(fc.constantFrom(...ids), { nil: undefined });
+        case 'multi-choice':
+          return fc.shuffledSubarray(ids);
+        case 'order':
+          return fc.shuffledSubarray(ids, { minLength: ids.length, maxLength: ids.length });
       }
     })();
     return value.map((v) => [field.id, v]);

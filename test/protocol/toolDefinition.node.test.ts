@@ -22,8 +22,12 @@ describe('showTaskSurfaceTool', () => {
   });
 
   it('is frozen: no caller can change what the next session is sent', () => {
-    assert.throws(() => { (showTaskSurfaceTool as { name: string }).name = 'other'; });
-    assert.throws(() => { (showTaskSurfaceTool.inputSchema as Record<string, unknown>).type = 'array'; });
+    assert.throws(() => {
+      (showTaskSurfaceTool as { name: string }).name = 'other';
+    });
+    assert.throws(() => {
+      (showTaskSurfaceTool.inputSchema as Record<string, unknown>).type = 'array';
+    });
     assert.equal(JSON.stringify(showTaskSurfaceTool), JSON.stringify(showTaskSurfaceTool));
   });
 
@@ -33,8 +37,17 @@ describe('showTaskSurfaceTool', () => {
     const { description } = showTaskSurfaceTool;
     assert.match(description, /ends your turn/);
     assert.match(description, /next user message/);
-    for (const rule of [/One panel at a time/, /No keys beyond the schema/, /not blank/, /at least one block or field/,
-      /ids unique/, /initials use option ids/, /no line breaks/, /row keys are column ids/, /64 blocks, 32 fields, 200 rows/]) {
+    for (const rule of [
+      /One panel at a time/,
+      /No keys beyond the schema/,
+      /not blank/,
+      /at least one block or field/,
+      /ids unique/,
+      /initials use option ids/,
+      /no line breaks/,
+      /row keys are column ids/,
+      /64 blocks, 32 fields, 200 rows/,
+    ]) {
       assert.match(description, rule);
     }
   });
@@ -53,13 +66,16 @@ describe('showTaskSurfaceTool', () => {
     assert.equal(model.properties.version.const, 1);
     assert.equal(schema.$defs.id.pattern, '^[A-Za-z0-9][\\w.:-]{0,127}$');
     assert.deepEqual(schema.$defs.field.properties.kind.enum, ['text', 'choice', 'multi-choice', 'toggle', 'order']);
-    assert.deepEqual(schema.$defs.block.oneOf.map((b: any) => b.properties.kind.const), ['markdown', 'metrics', 'table', 'diff', 'notice']);
+    assert.deepEqual(
+      schema.$defs.block.oneOf.map((b: any) => b.properties.kind.const),
+      ['markdown', 'metrics', 'table', 'diff', 'notice'],
+    );
     assert.equal(schema.$defs.options.minItems, 1);
     assert.equal(model.properties.sections.items.properties.blocks.minItems, 1);
     assert.deepEqual(model.properties.sections.items.properties.layout.properties.columns.enum, [2, 3]);
   });
 
-  it('its id pattern is the parser\'s id rule', () => {
+  it("its id pattern is the parser's id rule", () => {
     const pattern = new RegExp((showTaskSurfaceTool.inputSchema as any).$defs.id.pattern);
     for (const ok of ['a', 'A1', '0_x.y:z-w', 'x'.repeat(128)]) assert.ok(pattern.test(ok), ok);
     for (const bad of ['', '_a', '-a', 'a b', 'x'.repeat(129), '__proto__', 'é']) assert.ok(!pattern.test(bad), bad);
@@ -69,8 +85,11 @@ describe('showTaskSurfaceTool', () => {
 describe('showTaskSurfaceResultText', () => {
   it('names the surface and tells the model an ordinary message bypasses it', () => {
     const text = showTaskSurfaceResultText('ts-1', 'Pick a "plan"');
-    assert.equal(text, 'Task surface "Pick a \\"plan\\"" (ts-1) is now shown to the user; your turn ends here. '
-      + 'Their answer will arrive as the next user message. If their client cannot show the panel, they can reply '
-      + 'with an ordinary message instead, which closes the surface.');
+    assert.equal(
+      text,
+      'Task surface "Pick a \\"plan\\"" (ts-1) is now shown to the user; your turn ends here. ' +
+        'Their answer will arrive as the next user message. If their client cannot show the panel, they can reply ' +
+        'with an ordinary message instead, which closes the surface.',
+    );
   });
 });

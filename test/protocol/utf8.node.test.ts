@@ -12,14 +12,23 @@ const anyString = fc.oneof(
 
 describe('byte counting', () => {
   it('counts UTF-8 bytes exactly as TextEncoder does, lone surrogates included', () => {
-    fc.assert(fc.property(anyString, (text) => assert.equal(utf8Length(text), encoded(text))), { numRuns: 500 });
+    fc.assert(
+      fc.property(anyString, (text) => assert.equal(utf8Length(text), encoded(text))),
+      { numRuns: 500 },
+    );
   });
 
   it('counts a JSON string literal exactly as JSON.stringify writes it', () => {
-    fc.assert(fc.property(anyString, (text) => assert.equal(jsonStringBytes(text), encoded(JSON.stringify(text)))), { numRuns: 500 });
+    fc.assert(
+      fc.property(anyString, (text) => assert.equal(jsonStringBytes(text), encoded(JSON.stringify(text)))),
+      { numRuns: 500 },
+    );
   });
 
   it('measures any JSON value as its serialised UTF-8 bytes', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => assert.equal(jsonUtf8Length(value), encoded(JSON.stringify(value)))), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => assert.equal(jsonUtf8Length(value), encoded(JSON.stringify(value)))),
+      { numRuns: 200 },
+    );
   });
 });

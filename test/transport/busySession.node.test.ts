@@ -69,12 +69,20 @@ describe('one busy session', () => {
     const host = createHost({ store: createMemoryStore(), autoAdmit: false, maxQueuedMessages: 50 });
     const flooded = host.openSession({ title: 'flooded' });
     const calm = host.openSession({ title: 'calm' });
-    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, rateLimit: { perSecond: 200, burst: 20 } });
+    const server = await createWebSocketServer({
+      allowAnonymous: true,
+      host,
+      port: 0,
+      heartbeatMs: 0,
+      rateLimit: { perSecond: 200, burst: 20 },
+    });
     const flooder = connectClient(server.port, { heartbeatMs: 0 });
     const healthy = connectClient(server.port, { heartbeatMs: 0 });
     let floodViews = 0;
     flooder.watchSession(flooded, () => floodViews++);
-    const flood = Array.from({ length: 300 }, () => flooder.session.send({ sessionId: flooded, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'spam' }));
+    const flood = Array.from({ length: 300 }, () =>
+      flooder.session.send({ sessionId: flooded, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'spam' }),
+    );
     const mine = await healthy.session.send({ sessionId: calm, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'hello' });
     assert.equal(mine.accepted, true);
     const results = await Promise.all(flood);

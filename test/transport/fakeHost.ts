@@ -4,7 +4,14 @@ import { ownerOnly, type SessionPolicy } from '../../host/principal.js';
 import { scopedHost } from '../../host/scoped.js';
 import type { Host } from '../../host/types.js';
 import type {
-  LogPage, SessionEvent, SessionId, SessionSummary, SessionView, SubmitTaskSurfaceResult, MessageId, InboxItemId,
+  LogPage,
+  SessionEvent,
+  SessionId,
+  SessionSummary,
+  SessionView,
+  SubmitTaskSurfaceResult,
+  MessageId,
+  InboxItemId,
 } from '../../protocol/index.js';
 import type { SessionListener } from '../../transport/types.js';
 
@@ -36,7 +43,12 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: Fak
   const open = (id: string) => {
     const sessionId = id as SessionId;
     views.set(sessionId, {
-      sessionId, lastSeq: 0, readOnly: false, turn: 'idle', taskSurface: { active: null }, queue: [],
+      sessionId,
+      lastSeq: 0,
+      readOnly: false,
+      turn: 'idle',
+      taskSurface: { active: null },
+      queue: [],
       actionCards: { proposals: [], decisions: {} },
     });
     log.set(sessionId, []);
@@ -46,7 +58,10 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: Fak
   const track = async <T>(method: string, run: () => T): Promise<T> => {
     calls[method] = (calls[method] ?? 0) + 1;
     const held = holds.get(method);
-    if (held) { held.arrived(); await held.gate; }
+    if (held) {
+      held.arrived();
+      await held.gate;
+    }
     if (overrides.has(method)) return overrides.get(method) as T;
     return run();
   };
@@ -70,41 +85,56 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: Fak
       const gate = new Promise<void>((r) => (release = r));
       const reached = new Promise<void>((r) => (arrived = r));
       holds.set(method, { gate, arrived });
-      return { release: () => { holds.delete(method); release(); }, reached };
+      return {
+        release: () => {
+          holds.delete(method);
+          release();
+        },
+        reached,
+      };
     },
     bump,
     answerWith: (method, value) => overrides.set(method, value),
     taskSurface: {
       getActive: (_input) => track('getActive', () => ({ active: false, reason: 'not-open' }) as const),
       getOutcome: (_input) => track('getOutcome', () => ({ status: 'unknown' }) as const),
-      submit: (input) => track('submit', () => {
-        const first = submissions.get(input.submissionId);
-        if (first) return first;
-        const result = { accepted: true, messageId: `m-${input.submissionId}` as MessageId, phase: 'queued' } as const;
-        submissions.set(input.submissionId, result);
-        bump(input.sessionId);
-        return result;
-      }),
+      submit: (input) =>
+        track('submit', () => {
+          const first = submissions.get(input.submissionId);
+          if (first) return first;
+          const result = { accepted: true, messageId: `m-${input.submissionId}` as MessageId, phase: 'queued' } as const;
+          submissions.set(input.submissionId, result);
+          bump(input.sessionId);
+          return result;
+        }),
       dismiss: (_input) => track('dismiss', () => ({ dismissed: false, reason: 'not-open' }) as const),
     },
     actionCards: {
       register: () => () => {},
       act: (_input) => track('act', () => ({ status: 'accepted', phase: 'started' }) as const),
       view: () => ({ proposals: [], decisions: {} }),
-      record: () => { throw new Error('not in the fake'); },
+      record: () => {
+        throw new Error('not in the fake');
+      },
     },
     session: {
-      send: (input) => track('send', () => {
-        bump(input.sessionId);
-        return { accepted: true, messageId: input.messageId, itemId: `i-${input.messageId}` as InboxItemId } as const;
-      }),
+      send: (input) =>
+        track('send', () => {
+          bump(input.sessionId);
+          return { accepted: true, messageId: input.messageId, itemId: `i-${input.messageId}` as InboxItemId } as const;
+        }),
       updateQueue: (_input) => track('updateQueue', () => ({ ok: false, reason: 'queue-item-not-found' }) as const),
     },
     openSession: (options) => open(options?.sessionId ?? `new${++opened}`),
     hasSession: (sessionId) => views.has(sessionId),
     loadedSessionCount: () => views.size,
-    listSessions: (): SessionSummary[] => [...views.values()].map((v) => ({ sessionId: v.sessionId, title: `Session ${v.sessionId}`, lastSeq: v.lastSeq })),
-    sessionSummary: (sessionId: SessionId): SessionSummary => ({ sessionId, title: `Session ${sessionId}`, lastSeq: views.get(sessionId)?.lastSeq ?? 0 }),
+    listSessions: (): SessionSummary[] =>
+      [...views.values()].map((v) => ({ sessionId: v.sessionId, title: `Session ${v.sessionId}`, lastSeq: v.lastSeq })),
+    sessionSummary: (sessionId: SessionId): SessionSummary => ({
+      sessionId,
+      title: `Session ${sessionId}`,
+      lastSeq: views.get(sessionId)?.lastSeq ?? 0,
+    }),
     closeSession: () => {},
     getView: (sessionId) => views.get(sessionId)!,
     watchSession(sessionId, listener) {
@@ -112,21 +142,31 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: Fak
       if (!set) listeners.set(sessionId, (set = new Set()));
       set.add(listener);
       listener(views.get(sessionId)!);
-      return () => { set.delete(listener); };
+      return () => {
+        set.delete(listener);
+      };
     },
-    readLog: (sessionId, { before, limit }) => track('readLog', (): LogPage => {
-      const events = log.get(sessionId)!.filter((e) => before === undefined || e.seq < before);
-      return { events: events.slice(-limit), hasMore: events.length > limit, lastSeq: log.get(sessionId)!.length };
-    }),
-    fork: () => { throw new Error('not in the fake'); },
+    readLog: (sessionId, { before, limit }) =>
+      track('readLog', (): LogPage => {
+        const events = log.get(sessionId)!.filter((e) => before === undefined || e.seq < before);
+        return { events: events.slice(-limit), hasMore: events.length > limit, lastSeq: log.get(sessionId)!.length };
+      }),
+    fork: () => {
+      throw new Error('not in the fake');
+    },
     // Through `this`: a test that spreads the fake and overrides a method reaches the override.
     as(this: FakeHost, principal) {
       const self = this as FakeHost; // the spread copy a test made, not the original
       return scopedHost({
-        host: self, principal, policy: options.policy ?? ownerOnly, report: options.onError ?? (() => {}),
+        host: self,
+        principal,
+        policy: options.policy ?? ownerOnly,
+        report: options.onError ?? (() => {}),
         owner: (sessionId) => options.owners?.[sessionId] ?? null,
-        open: (opts) => self.openSession(opts), fork: (id, opts) => self.fork(id, opts),
-        send: (input) => self.session.send(input as never), submit: (input) => self.taskSurface.submit(input as never),
+        open: (opts) => self.openSession(opts),
+        fork: (id, opts) => self.fork(id, opts),
+        send: (input) => self.session.send(input as never),
+        submit: (input) => self.taskSurface.submit(input as never),
         dismiss: (input) => self.taskSurface.dismiss(input as never),
       });
     },

@@ -25,7 +25,10 @@ export async function rawSocket(port: number, options: { autoPong?: boolean; pat
   const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, socketOptions);
   const received: Record<string, unknown>[] = [];
   socket.on('message', (data) => received.push(JSON.parse(String(data)) as Record<string, unknown>));
-  await new Promise((resolve, reject) => { socket.once('open', resolve); socket.once('error', reject); });
+  await new Promise((resolve, reject) => {
+    socket.once('open', resolve);
+    socket.once('error', reject);
+  });
   return {
     socket,
     received,

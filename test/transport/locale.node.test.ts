@@ -8,7 +8,10 @@ import { createWebSocketServer } from '../../transport/ws/server.js';
 import { connectClient, rawSocket } from './helpers.js';
 
 const MODEL = {
-  version: 1, title: 'Pick one', sections: [], submit: { label: 'Go' },
+  version: 1,
+  title: 'Pick one',
+  sections: [],
+  submit: { label: 'Go' },
   fields: [{ kind: 'toggle', id: 'ok', label: 'Ready' }],
 };
 
@@ -17,7 +20,12 @@ async function setup() {
   const store = createMemoryStore();
   const host = createHost({
     store,
-    driver: { async runTurn(turn: AgentTurn) { if (!turn.input.at(-1)?.source.taskSurface) await turn.callTool('show_task_surface', { model: MODEL }); else turn.reply('ok'); } },
+    driver: {
+      async runTurn(turn: AgentTurn) {
+        if (!turn.input.at(-1)?.source.taskSurface) await turn.callTool('show_task_surface', { model: MODEL });
+        else turn.reply('ok');
+      },
+    },
   });
   const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
   const client = connectClient(server.port);
@@ -33,30 +41,58 @@ async function setup() {
     const answer = events.filter((e) => e.type === 'user/message').at(-1);
     return answer?.type === 'user/message' ? answer.text : '';
   };
-  return { host, store, server, client, surfaceIn, answerText, async close() { client.dispose(); await server.close(); await host.dispose(); } };
+  return {
+    host,
+    store,
+    server,
+    client,
+    surfaceIn,
+    answerText,
+    async close() {
+      client.dispose();
+      await server.close();
+      await host.dispose();
+    },
+  };
 }
 
-describe('the answer\'s language over the wire', () => {
+describe("the answer's language over the wire", () => {
   it('session.open carries a locale: the submitted text is written in it', async () => {
     const h = await setup();
     try {
       const { sessionId } = await h.client.openSession({ title: '中文', locale: 'zh' });
       assert.equal(h.store.getSession(sessionId)?.locale, 'zh');
       const surfaceId = await h.surfaceIn(sessionId);
-      const result = await h.client.taskSurface.submit({ sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: true } });
+      const result = await h.client.taskSurface.submit({
+        sessionId,
+        surfaceId,
+        submissionId: mintTaskSurfaceSubmissionId(),
+        values: { ok: true },
+      });
       assert.equal(result.accepted, true);
       assert.equal(await h.answerText(sessionId), 'Pick one\nReady：是');
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
-  it('a submit\'s locale wins over the session\'s', async () => {
+  it("a submit's locale wins over the session's", async () => {
     const h = await setup();
     try {
       const { sessionId } = await h.client.openSession({ title: 'English session' });
       const surfaceId = await h.surfaceIn(sessionId);
-      await h.client.taskSurface.submit({ sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: false }, note: '谢谢', locale: 'zh' });
+      await h.client.taskSurface.submit({
+        sessionId,
+        surfaceId,
+        submissionId: mintTaskSurfaceSubmissionId(),
+        values: { ok: false },
+        note: '谢谢',
+        locale: 'zh',
+      });
       assert.equal(await h.answerText(sessionId), 'Pick one\nReady：否\n备注：谢谢');
-    } finally { await h.close(); }
+    } finally {
+      await h.close();
+    }
   });
 
   it('refuses an unknown locale with a clear error and changes nothing', async () => {
@@ -64,7 +100,13 @@ describe('the answer\'s language over the wire', () => {
     const { sessionId } = await h.client.openSession({ title: 'x' });
     const surfaceId = await h.surfaceIn(sessionId);
     const raw = await rawSocket(h.server.port);
-    const submit = await raw.ask(JSON.stringify({ id: 'r1', type: 'taskSurface.submit', params: { sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: true }, locale: 'fr' } }));
+    const submit = await raw.ask(
+      JSON.stringify({
+        id: 'r1',
+        type: 'taskSurface.submit',
+        params: { sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: true }, locale: 'fr' },
+      }),
+    );
     assert.equal(submit['type'], 'error');
     assert.match(String(submit['message']), /params\.locale/);
     const open = await raw.ask(JSON.stringify({ id: 'r2', type: 'session.open', params: { title: 'y', locale: 'de' } }));

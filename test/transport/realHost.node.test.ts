@@ -7,12 +7,23 @@ import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, type TaskSurface
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { connectClient, until } from './helpers.js';
 
-const MODEL = { version: 1, title: 'Pick one', sections: [], fields: [{ kind: 'choice', id: 'pick', label: 'Pick', options: [{ id: 'a', label: 'A' }] }], submit: { label: 'Go' } };
+const MODEL = {
+  version: 1,
+  title: 'Pick one',
+  sections: [],
+  fields: [{ kind: 'choice', id: 'pick', label: 'Pick', options: [{ id: 'a', label: 'A' }] }],
+  submit: { label: 'Go' },
+};
 
 async function setup() {
   const host = createHost({
     store: createMemoryStore(),
-    driver: { async runTurn(turn: AgentTurn) { if (!turn.input.at(-1)?.source.taskSurface) await turn.callTool('show_task_surface', { model: MODEL }); else turn.reply('ok'); } },
+    driver: {
+      async runTurn(turn: AgentTurn) {
+        if (!turn.input.at(-1)?.source.taskSurface) await turn.callTool('show_task_surface', { model: MODEL });
+        else turn.reply('ok');
+      },
+    },
   });
   const sessionId = host.openSession({ title: 'wire' });
   const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
@@ -20,7 +31,18 @@ async function setup() {
   await client.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'show me' });
   await host.whenIdle(sessionId);
   const surfaceId = host.getView(sessionId).taskSurface.active?.surfaceId as TaskSurfaceId;
-  return { host, server, client, sessionId, surfaceId, async close() { client.dispose(); await server.close(); await host.dispose(); } };
+  return {
+    host,
+    server,
+    client,
+    sessionId,
+    surfaceId,
+    async close() {
+      client.dispose();
+      await server.close();
+      await host.dispose();
+    },
+  };
 }
 
 const userMessages = async (h: Awaited<ReturnType<typeof setup>>) =>
@@ -29,7 +51,12 @@ const userMessages = async (h: Awaited<ReturnType<typeof setup>>) =>
 describe('WebSocket transport over a real Host', () => {
   it('submits a surface and the next turn reads it back', async () => {
     const h = await setup();
-    const result = await h.client.taskSurface.submit({ sessionId: h.sessionId, surfaceId: h.surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { pick: 'a' } });
+    const result = await h.client.taskSurface.submit({
+      sessionId: h.sessionId,
+      surfaceId: h.surfaceId,
+      submissionId: mintTaskSurfaceSubmissionId(),
+      values: { pick: 'a' },
+    });
     assert.equal(result.accepted, true);
     await h.host.whenIdle(h.sessionId);
     assert.equal(h.host.getView(h.sessionId).taskSurface.active, null);
@@ -50,11 +77,16 @@ describe('WebSocket transport over a real Host', () => {
     await h.close();
   });
 
-  it('reads a surface\'s outcome over the wire: open, then submitted with its values', async () => {
+  it("reads a surface's outcome over the wire: open, then submitted with its values", async () => {
     const h = await setup();
     const ask = () => h.client.taskSurface.getOutcome({ sessionId: h.sessionId, surfaceId: h.surfaceId });
     assert.equal((await ask()).status, 'open');
-    await h.client.taskSurface.submit({ sessionId: h.sessionId, surfaceId: h.surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { pick: 'a' } });
+    await h.client.taskSurface.submit({
+      sessionId: h.sessionId,
+      surfaceId: h.surfaceId,
+      submissionId: mintTaskSurfaceSubmissionId(),
+      values: { pick: 'a' },
+    });
     await h.host.whenIdle(h.sessionId);
     const closed = await ask();
     assert.ok(closed.status === 'submitted');
@@ -69,7 +101,12 @@ describe('WebSocket transport over a real Host', () => {
     h.client.watchSession(h.sessionId, (view) => actives.push(view.taskSurface.active));
     await until(() => actives.length > 0);
     assert.notEqual(actives.at(-1), null);
-    await h.client.taskSurface.submit({ sessionId: h.sessionId, surfaceId: h.surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { pick: 'a' } });
+    await h.client.taskSurface.submit({
+      sessionId: h.sessionId,
+      surfaceId: h.surfaceId,
+      submissionId: mintTaskSurfaceSubmissionId(),
+      values: { pick: 'a' },
+    });
     await until(() => actives.at(-1) === null);
     await h.close();
   });

@@ -8,14 +8,25 @@ import { createFakeHost } from './fakeHost.js';
 import { connectClient, sid, until } from './helpers.js';
 
 const submitInput = (submissionId: string) => ({
-  sessionId: sid('s1'), surfaceId: 'f1' as TaskSurfaceId, submissionId: submissionId as TaskSurfaceSubmissionId, values: { pick: 'a' },
+  sessionId: sid('s1'),
+  surfaceId: 'f1' as TaskSurfaceId,
+  submissionId: submissionId as TaskSurfaceSubmissionId,
+  values: { pick: 'a' },
 });
 
 async function setup(options: Parameters<typeof createFakeHost>[0] = undefined) {
   const host = createFakeHost(options);
   const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
   const client = connectClient(server.port);
-  return { host, server, client, async close() { client.dispose(); await server.close(); } };
+  return {
+    host,
+    server,
+    client,
+    async close() {
+      client.dispose();
+      await server.close();
+    },
+  };
 }
 
 describe('WebSocket client', () => {
@@ -26,7 +37,10 @@ describe('WebSocket client', () => {
     await until(() => seen.length === 1);
     host.bump(sid('s1'));
     await until(() => seen.length === 2);
-    assert.deepEqual(seen.map((v) => v.lastSeq), [0, 1]);
+    assert.deepEqual(
+      seen.map((v) => v.lastSeq),
+      [0, 1],
+    );
     stop();
     await until(() => host.watcherCount() === 0);
     await close();
@@ -35,11 +49,20 @@ describe('WebSocket client', () => {
   it('calls every HostTransport method and returns the host answers', async () => {
     const { host, client, close } = await setup();
     assert.deepEqual(await client.taskSurface.submit(submitInput('sub1')), { accepted: true, messageId: 'm-sub1', phase: 'queued' });
-    assert.deepEqual(await client.taskSurface.getActive({ sessionId: sid('s1'), surfaceId: 'f1' as TaskSurfaceId }), { active: false, reason: 'not-open' });
+    assert.deepEqual(await client.taskSurface.getActive({ sessionId: sid('s1'), surfaceId: 'f1' as TaskSurfaceId }), {
+      active: false,
+      reason: 'not-open',
+    });
     const page = await client.readLog(sid('s1'), { limit: 10 });
     assert.equal(page.events.length, 1);
-    assert.deepEqual(await client.session.updateQueue({ op: 'steer', sessionId: sid('s1'), itemId: 'i1' as never }), { ok: false, reason: 'queue-item-not-found' });
-    assert.deepEqual((await client.listSessions()).map((s) => s.sessionId), ['s1', 's2']);
+    assert.deepEqual(await client.session.updateQueue({ op: 'steer', sessionId: sid('s1'), itemId: 'i1' as never }), {
+      ok: false,
+      reason: 'queue-item-not-found',
+    });
+    assert.deepEqual(
+      (await client.listSessions()).map((s) => s.sessionId),
+      ['s1', 's2'],
+    );
     assert.equal((await client.openSession({ title: 'Third' })).sessionId, 'new1');
     assert.equal(host.calls.submit, 1);
     await close();
@@ -47,15 +70,20 @@ describe('WebSocket client', () => {
 
   it('rejects a missing session with unknown-session', async () => {
     const { client, close } = await setup();
-    await assert.rejects(client.readLog(sid('gone'), { limit: 5 }), (e: unknown) =>
-      e instanceof TransportError && e.code === 'unknown-session' && e.message === 'unknown session "gone"');
+    await assert.rejects(
+      client.readLog(sid('gone'), { limit: 5 }),
+      (e: unknown) => e instanceof TransportError && e.code === 'unknown-session' && e.message === 'unknown session "gone"',
+    );
     await close();
   });
 
   it('rejects an invalid request before sending it', async () => {
     const { host, client, close } = await setup();
-    await assert.rejects(client.taskSurface.submit({ ...submitInput('s'), surfaceId: '' as TaskSurfaceId }), (e: unknown) =>
-      e instanceof TransportError && e.code === 'bad-request' && /params.surfaceId: surfaceId must not be empty/.test(e.message));
+    await assert.rejects(
+      client.taskSurface.submit({ ...submitInput('s'), surfaceId: '' as TaskSurfaceId }),
+      (e: unknown) =>
+        e instanceof TransportError && e.code === 'bad-request' && /params.surfaceId: surfaceId must not be empty/.test(e.message),
+    );
     assert.equal(host.calls.submit, undefined);
     await close();
   });
@@ -63,8 +91,10 @@ describe('WebSocket client', () => {
   it('rejects an answer that breaks the result schema', async () => {
     const { host, client, close } = await setup();
     host.answerWith('dismiss', { dismissed: 'maybe' });
-    await assert.rejects(client.taskSurface.dismiss({ sessionId: sid('s1'), surfaceId: 'f' as TaskSurfaceId, dismissalId: 'd' as never }), (e: unknown) =>
-      e instanceof TransportError && e.code === 'server-error' && /invalid taskSurface.dismiss answer/.test(e.message));
+    await assert.rejects(
+      client.taskSurface.dismiss({ sessionId: sid('s1'), surfaceId: 'f' as TaskSurfaceId, dismissalId: 'd' as never }),
+      (e: unknown) => e instanceof TransportError && e.code === 'server-error' && /invalid taskSurface.dismiss answer/.test(e.message),
+    );
     await close();
   });
 

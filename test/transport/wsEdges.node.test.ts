@@ -16,7 +16,11 @@ async function silentServer() {
   return {
     port: (wss.address() as { port: number }).port,
     connections: () => connections,
-    close: () => new Promise<void>((r) => { for (const c of wss.clients) c.terminate(); wss.close(() => r()); }),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close(() => r());
+      }),
   };
 }
 
@@ -24,8 +28,10 @@ describe('WebSocket client: timeouts, heartbeat, refused watches', () => {
   it('rejects a call nobody answers as unreachable, naming the request', async () => {
     const server = await silentServer();
     const client = connectClient(server.port, { requestTimeoutMs: 50, heartbeatMs: 0 });
-    await assert.rejects(client.readLog(sid('s1'), { limit: 1 }), (e: unknown) =>
-      e instanceof TransportError && e.code === 'unreachable' && /no answer to log.read .* within 50 ms/.test(e.message));
+    await assert.rejects(
+      client.readLog(sid('s1'), { limit: 1 }),
+      (e: unknown) => e instanceof TransportError && e.code === 'unreachable' && /no answer to log.read .* within 50 ms/.test(e.message),
+    );
     client.dispose();
     await server.close();
   });
@@ -88,7 +94,12 @@ describe('WebSocket server: ids and authorization change nothing', () => {
     const raw = await rawSocket(server.port);
     for (const id of ['x'.repeat(129), 42, '']) {
       const answer = await raw.ask(JSON.stringify({ id, type: 'ping' }));
-      assert.deepEqual(answer, { type: 'error', id: null, code: 'bad-request', message: 'message needs a string "id" of 1–128 characters' });
+      assert.deepEqual(answer, {
+        type: 'error',
+        id: null,
+        code: 'bad-request',
+        message: 'message needs a string "id" of 1–128 characters',
+      });
     }
     raw.close();
     await server.close();
@@ -98,12 +109,18 @@ describe('WebSocket server: ids and authorization change nothing', () => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     const raw = await rawSocket(server.port);
-    const sent = await raw.ask(JSON.stringify({ id: 'same', type: 'session.send', params: { sessionId: 's1', messageId: 'm1', rpcId: 'r1', text: 'hi' } }));
+    const sent = await raw.ask(
+      JSON.stringify({ id: 'same', type: 'session.send', params: { sessionId: 's1', messageId: 'm1', rpcId: 'r1', text: 'hi' } }),
+    );
     assert.equal((sent.result as { accepted: boolean }).accepted, true);
-    const queue = await raw.ask(JSON.stringify({ id: 'same', type: 'session.updateQueue', params: { sessionId: 's1', op: 'remove', itemId: 'i' } }));
+    const queue = await raw.ask(
+      JSON.stringify({ id: 'same', type: 'session.updateQueue', params: { sessionId: 's1', op: 'remove', itemId: 'i' } }),
+    );
     assert.deepEqual(queue.result, { ok: false, reason: 'queue-item-not-found' });
     // The same request again is the retry: remembered, not run twice.
-    await raw.ask(JSON.stringify({ id: 'same', type: 'session.send', params: { sessionId: 's1', messageId: 'm1', rpcId: 'r1', text: 'hi' } }));
+    await raw.ask(
+      JSON.stringify({ id: 'same', type: 'session.send', params: { sessionId: 's1', messageId: 'm1', rpcId: 'r1', text: 'hi' } }),
+    );
     assert.equal(host.calls.send, 1);
     raw.close();
     await server.close();
@@ -112,7 +129,14 @@ describe('WebSocket server: ids and authorization change nothing', () => {
   it('runs a retry again when the first call failed (a failure is not an answer)', async () => {
     const host = createFakeHost();
     let failures = 1;
-    const flaky = { ...host, session: { ...host.session, send: (input: Parameters<typeof host.session.send>[0]) => (failures-- > 0 ? Promise.reject(new Error('disk full')) : host.session.send(input)) } };
+    const flaky = {
+      ...host,
+      session: {
+        ...host.session,
+        send: (input: Parameters<typeof host.session.send>[0]) =>
+          failures-- > 0 ? Promise.reject(new Error('disk full')) : host.session.send(input),
+      },
+    };
     const server = await createWebSocketServer({ allowAnonymous: true, host: flaky, port: 0, heartbeatMs: 0, onError: () => {} });
     const client = connectClient(server.port, { heartbeatMs: 0 });
     const input = { sessionId: sid('s1'), messageId: 'm2' as MessageId, rpcId: 'r2' as RpcId, text: 'again' };

@@ -11,8 +11,7 @@ import { createFakeHost } from './fakeHost.js';
 
 /** A bearer token per user, as a product's own sign-in would hand out. */
 const TOKENS: Record<string, Principal> = { 'token-alice': { id: 'alice' }, 'token-bob': { id: 'bob' } };
-const bearer = (request: IncomingMessage): Principal | null =>
-  TOKENS[request.headers.authorization?.replace(/^Bearer /, '') ?? ''] ?? null;
+const bearer = (request: IncomingMessage): Principal | null => TOKENS[request.headers.authorization?.replace(/^Bearer /, '') ?? ''] ?? null;
 
 /** Opens a raw socket with these headers: its ask() or the refused upgrade's HTTP status. */
 function connect(port: number, headers: Record<string, string> = {}) {
@@ -30,15 +29,17 @@ function connect(port: number, headers: Record<string, string> = {}) {
       response.on('end', () => resolve({ status: response.statusCode ?? 0, body } as { status: number }));
     });
     socket.once('error', reject);
-    socket.once('open', () => resolve({
-      async ask(frame) {
-        const before = answers.length;
-        socket.send(JSON.stringify(frame));
-        while (answers.length <= before) await new Promise<void>((r) => waiting.push(r));
-        return answers[before]!;
-      },
-      close: () => socket.close(),
-    }));
+    socket.once('open', () =>
+      resolve({
+        async ask(frame) {
+          const before = answers.length;
+          socket.send(JSON.stringify(frame));
+          while (answers.length <= before) await new Promise<void>((r) => waiting.push(r));
+          return answers[before]!;
+        },
+        close: () => socket.close(),
+      }),
+    );
   });
 }
 
@@ -46,7 +47,15 @@ async function setup(policy?: SessionPolicy) {
   const host = createHost({ store: createMemoryStore(), ...(policy ? { policy } : {}) });
   const errors: unknown[] = [];
   const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: bearer, onError: (e) => errors.push(e) });
-  return { host, server, errors, async close() { await server.close(); await host.dispose(); } };
+  return {
+    host,
+    server,
+    errors,
+    async close() {
+      await server.close();
+      await host.dispose();
+    },
+  };
 }
 
 describe('WebSocket server: who is connecting', () => {
@@ -57,7 +66,7 @@ describe('WebSocket server: who is connecting', () => {
   it('refuses a connection without a valid identity with HTTP 401 before the upgrade', async () => {
     const h = await setup();
     assert.deepEqual(await connect(h.server.port), { status: 401, body: 'who is connecting is not known: sign in first' });
-    assert.equal((await connect(h.server.port, { Authorization: 'Bearer forged' }) as { status: number }).status, 401);
+    assert.equal(((await connect(h.server.port, { Authorization: 'Bearer forged' })) as { status: number }).status, 401);
     assert.equal(h.server.connectionCount, 0);
     await h.close();
   });
@@ -65,13 +74,19 @@ describe('WebSocket server: who is connecting', () => {
   it('answers an authenticate that throws, or that answers no principal, with 401 and reports it', async () => {
     const host = createFakeHost();
     const errors: unknown[] = [];
-    let answer: () => unknown = () => { throw new Error('identity provider down'); };
+    let answer: () => unknown = () => {
+      throw new Error('identity provider down');
+    };
     const server = await createWebSocketServer({
-      host, port: 0, heartbeatMs: 0, onError: (e) => errors.push(e), authenticate: async () => answer() as Principal,
+      host,
+      port: 0,
+      heartbeatMs: 0,
+      onError: (e) => errors.push(e),
+      authenticate: async () => answer() as Principal,
     });
-    assert.equal((await connect(server.port) as { status: number }).status, 401);
+    assert.equal(((await connect(server.port)) as { status: number }).status, 401);
     answer = () => ({ id: '' });
-    assert.equal((await connect(server.port) as { status: number }).status, 401);
+    assert.equal(((await connect(server.port)) as { status: number }).status, 401);
     assert.equal(errors.length, 2);
     assert.match(String(errors[1]), /not a principal: id: principal id must not be empty/);
     await server.close();
@@ -91,7 +106,10 @@ describe('WebSocket server: who is connecting', () => {
     assert.equal(((await alice.ask(send)).result as { accepted: boolean }).accepted, true);
     await h.host.whenIdle();
     const events = (await h.host.readLog(sessionId as never, { limit: 10 })).events;
-    assert.deepEqual(events[0] && { type: events[0].type, owner: 'owner' in events[0] ? events[0].owner : undefined }, { type: 'session/opened', owner: 'alice' });
+    assert.deepEqual(events[0] && { type: events[0].type, owner: 'owner' in events[0] ? events[0].owner : undefined }, {
+      type: 'session/opened',
+      owner: 'alice',
+    });
     const message = events.find((e) => e.type === 'user/message');
     assert.equal(message?.type === 'user/message' && message.source.by, 'alice');
     alice.close();

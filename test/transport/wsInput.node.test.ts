@@ -15,8 +15,24 @@ async function realServer(options: Partial<WebSocketServerOptions> = {}) {
   const host = createHost({ store: createMemoryStore() });
   const sessionId = host.openSession({ title: 'Deep' });
   const errors: unknown[] = [];
-  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, onError: (e) => errors.push(e), ...options });
-  return { host, sessionId, server, errors, close: async () => { await server.close(); await host.dispose(); } };
+  const server = await createWebSocketServer({
+    allowAnonymous: true,
+    host,
+    port: 0,
+    heartbeatMs: 0,
+    onError: (e) => errors.push(e),
+    ...options,
+  });
+  return {
+    host,
+    sessionId,
+    server,
+    errors,
+    close: async () => {
+      await server.close();
+      await host.dispose();
+    },
+  };
 }
 
 describe('WebSocket server: deeply nested frames', () => {
@@ -31,12 +47,17 @@ describe('WebSocket server: deeply nested frames', () => {
       assert.ok(frame.length > 5_000 && frame.length < 7_000, `${name} is a ~5 KB frame`);
       const answer = await raw.ask(frame);
       assert.deepEqual(answer, {
-        type: 'error', id: `deep-${name}`, code: 'bad-request', message: 'message nests arrays and objects deeper than 64 levels',
+        type: 'error',
+        id: `deep-${name}`,
+        code: 'bad-request',
+        message: 'message nests arrays and objects deeper than 64 levels',
       });
       assert.deepEqual(await raw.ask('{"id":"p","type":"ping"}'), { type: 'result', id: 'p', result: 'pong' });
     }
     // Within the depth limit, the same request reaches the host and is answered normally.
-    const shallow = await raw.ask(`{"id":"ok","type":"actionCards.act","params":{"sessionId":"${sessionId}","callId":"c1","verb":"confirm","payload":${nested(50)}}}`);
+    const shallow = await raw.ask(
+      `{"id":"ok","type":"actionCards.act","params":{"sessionId":"${sessionId}","callId":"c1","verb":"confirm","payload":${nested(50)}}}`,
+    );
     assert.equal(shallow.type, 'result');
     assert.deepEqual(errors, []);
     raw.close();
@@ -47,11 +68,15 @@ describe('WebSocket server: deeply nested frames', () => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxDepth: 4 });
     const raw = await rawSocket(server.port);
-    const deep = await raw.ask('{"id":"d","type":"session.send","params":{"sessionId":"s1","messageId":"m","rpcId":"r","text":"hi","x":[[[1]]]}}');
+    const deep = await raw.ask(
+      '{"id":"d","type":"session.send","params":{"sessionId":"s1","messageId":"m","rpcId":"r","text":"hi","x":[[[1]]]}}',
+    );
     assert.equal(deep.code, 'bad-request');
     assert.equal(deep.message, 'message nests arrays and objects deeper than 4 levels');
     // Brackets inside strings do not count.
-    const text = await raw.ask('{"id":"t","type":"session.send","params":{"sessionId":"s1","messageId":"m","rpcId":"r","text":"[[[[[[[[[[\\"{{{{"}}');
+    const text = await raw.ask(
+      '{"id":"t","type":"session.send","params":{"sessionId":"s1","messageId":"m","rpcId":"r","text":"[[[[[[[[[[\\"{{{{"}}',
+    );
     assert.equal(text.type, 'result');
     assert.equal(host.calls.send, 1);
     raw.close();
@@ -60,9 +85,20 @@ describe('WebSocket server: deeply nested frames', () => {
 
   it('never lets a failure escape the message listener: a throwing host method answers server-error', async () => {
     const host = createFakeHost();
-    const broken = { ...host, watchSession: () => { throw new RangeError('Maximum call stack size exceeded'); } };
+    const broken = {
+      ...host,
+      watchSession: () => {
+        throw new RangeError('Maximum call stack size exceeded');
+      },
+    };
     const errors: unknown[] = [];
-    const server = await createWebSocketServer({ allowAnonymous: true, host: broken, port: 0, heartbeatMs: 0, onError: (e) => errors.push(e) });
+    const server = await createWebSocketServer({
+      allowAnonymous: true,
+      host: broken,
+      port: 0,
+      heartbeatMs: 0,
+      onError: (e) => errors.push(e),
+    });
     const raw = await rawSocket(server.port);
     assert.equal((await raw.ask('{"id":"w","type":"session.watch","params":{"sessionId":"s1"}}')).code, 'server-error');
     assert.equal((await raw.ask('{"id":"p","type":"ping"}')).result, 'pong');
@@ -75,8 +111,13 @@ describe('WebSocket server: deeply nested frames', () => {
     const { server, errors, close } = await realServer();
     const raw = await rawSocket(server.port);
     const answer = await raw.ask('{"id":"o","type":"session.open","params":{"title":""}}');
-    assert.deepEqual(answer, { type: 'error', id: 'o', code: 'bad-request', message: 'invalid session.open request: params.title: title must not be empty' });
-    assert.deepEqual(errors, [], 'nothing logged: it is the client\'s mistake');
+    assert.deepEqual(answer, {
+      type: 'error',
+      id: 'o',
+      code: 'bad-request',
+      message: 'invalid session.open request: params.title: title must not be empty',
+    });
+    assert.deepEqual(errors, [], "nothing logged: it is the client's mistake");
     raw.close();
     await close();
   });
@@ -85,11 +126,25 @@ describe('WebSocket server: deeply nested frames', () => {
 describe('WebSocket server: frames over the limits', () => {
   it('answers too-large with the request id up to the hard cap, and keeps the connection', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxMessageBytes: 1024, maxFrameBytes: 64 * 1024 });
+    const server = await createWebSocketServer({
+      allowAnonymous: true,
+      host,
+      port: 0,
+      heartbeatMs: 0,
+      maxMessageBytes: 1024,
+      maxFrameBytes: 64 * 1024,
+    });
     const raw = await rawSocket(server.port);
-    const big = JSON.stringify({ id: 'big', type: 'session.send', params: { sessionId: 's1', messageId: 'm', rpcId: 'r', text: 'x'.repeat(10_000) } });
+    const big = JSON.stringify({
+      id: 'big',
+      type: 'session.send',
+      params: { sessionId: 's1', messageId: 'm', rpcId: 'r', text: 'x'.repeat(10_000) },
+    });
     assert.deepEqual(await raw.ask(big), {
-      type: 'error', id: 'big', code: 'too-large', message: `message of ${big.length} bytes is over the limit of 1024 bytes`,
+      type: 'error',
+      id: 'big',
+      code: 'too-large',
+      message: `message of ${big.length} bytes is over the limit of 1024 bytes`,
     });
     // An id placed after the first 4 KiB is not looked for.
     const late = JSON.stringify({ type: 'session.send', params: { text: 'x'.repeat(10_000) }, id: 'late' });
@@ -103,7 +158,15 @@ describe('WebSocket server: frames over the limits', () => {
   it('past the hard cap, ws closes the connection with 1009 without reading the frame; the server keeps serving', async () => {
     const host = createFakeHost();
     const errors: unknown[] = [];
-    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxMessageBytes: 1024, maxFrameBytes: 64 * 1024, onError: (e) => errors.push(e) });
+    const server = await createWebSocketServer({
+      allowAnonymous: true,
+      host,
+      port: 0,
+      heartbeatMs: 0,
+      maxMessageBytes: 1024,
+      maxFrameBytes: 64 * 1024,
+      onError: (e) => errors.push(e),
+    });
     const raw = await rawSocket(server.port);
     const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
     raw.socket.send(JSON.stringify({ id: 'huge', type: 'ping', pad: 'x'.repeat(70 * 1024) }));
@@ -171,5 +234,3 @@ describe('frame scanning', () => {
     assert.equal(peekRequestId('{"x":"id","id":"real"}'), 'real');
   });
 });
-
-

@@ -19,13 +19,24 @@ describe('WebSocket server: backpressure', () => {
   it('closes a connection that does not read once its unsent bytes pass maxBufferedBytes', async () => {
     const host = createFakeHost();
     host.answerWith('readLog', { events: [event(1, 200_000)], hasMore: false, lastSeq: 1 } satisfies LogPage);
-    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, rateLimit: false, maxInFlight: 1000, maxBufferedBytes: 1024 * 1024 });
+    const server = await createWebSocketServer({
+      allowAnonymous: true,
+      host,
+      port: 0,
+      heartbeatMs: 0,
+      rateLimit: false,
+      maxInFlight: 1000,
+      maxBufferedBytes: 1024 * 1024,
+    });
     const raw = await rawSocket(server.port);
     pause(raw.socket);
-    for (let i = 0; i < 400; i++) raw.socket.send(JSON.stringify({ id: `r${i}`, type: 'log.read', params: { sessionId: 's1', limit: 10 } }));
+    for (let i = 0; i < 400; i++)
+      raw.socket.send(JSON.stringify({ id: `r${i}`, type: 'log.read', params: { sessionId: 's1', limit: 10 } }));
     // 400 answers of 200 KB (80 MB) were asked for; the server cuts the reader off instead of holding them.
     await until(() => server.connectionCount === 0, 20);
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => raw.socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      raw.socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
+    );
     resume(raw.socket);
     const { code } = await closed;
     // The close frame sits behind the unread data; when the socket is cut first the client sees 1006.
@@ -37,8 +48,21 @@ describe('WebSocket server: backpressure', () => {
     const host = createFakeHost();
     const listeners = new Set<SessionListener>();
     const bigView = (lastSeq: number) => ({ ...host.getView(sid('s1')), lastSeq, pad: 'v'.repeat(100_000) }) as unknown as SessionView;
-    const watching = { ...host, watchSession: (_: SessionId, listener: SessionListener) => { listeners.add(listener); listener(bigView(0)); return () => listeners.delete(listener); } };
-    const server = await createWebSocketServer({ allowAnonymous: true, host: watching, port: 0, heartbeatMs: 0, maxBufferedBytes: 512 * 1024 });
+    const watching = {
+      ...host,
+      watchSession: (_: SessionId, listener: SessionListener) => {
+        listeners.add(listener);
+        listener(bigView(0));
+        return () => listeners.delete(listener);
+      },
+    };
+    const server = await createWebSocketServer({
+      allowAnonymous: true,
+      host: watching,
+      port: 0,
+      heartbeatMs: 0,
+      maxBufferedBytes: 512 * 1024,
+    });
     const raw = await rawSocket(server.port);
     await raw.ask(JSON.stringify({ id: 'w', type: 'session.watch', params: { sessionId: 's1' } }));
     pause(raw.socket);
@@ -62,13 +86,23 @@ describe('WebSocket server: backpressure', () => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxLogPageBytes: 350_000 });
     const raw = await rawSocket(server.port);
-    host.answerWith('readLog', { events: Array.from({ length: 10 }, (_, i) => event(i + 1, 100_000)), hasMore: false, lastSeq: 10 } satisfies LogPage);
+    host.answerWith('readLog', {
+      events: Array.from({ length: 10 }, (_, i) => event(i + 1, 100_000)),
+      hasMore: false,
+      lastSeq: 10,
+    } satisfies LogPage);
     const page = (await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 's1', limit: 10 } }))).result as LogPage;
-    assert.deepEqual(page.events.map((e) => e.seq), [8, 9, 10]);
+    assert.deepEqual(
+      page.events.map((e) => e.seq),
+      [8, 9, 10],
+    );
     assert.equal(page.hasMore, true);
     host.answerWith('readLog', { events: [event(1, 10), event(2, 500_000)], hasMore: false, lastSeq: 2 } satisfies LogPage);
     const alone = (await raw.ask(JSON.stringify({ id: 'b', type: 'log.read', params: { sessionId: 's1', limit: 10 } }))).result as LogPage;
-    assert.deepEqual(alone.events.map((e) => e.seq), [2]);
+    assert.deepEqual(
+      alone.events.map((e) => e.seq),
+      [2],
+    );
     assert.equal(alone.hasMore, true);
     raw.close();
     await server.close();
@@ -81,12 +115,19 @@ describe('WebSocket server: per-connection bounds', () => {
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxInFlight: 2 });
     const raw = await rawSocket(server.port);
     const held = host.hold('send');
-    const send = (id: string) => raw.socket.send(JSON.stringify({ id, type: 'session.send', params: { sessionId: 's1', messageId: id, rpcId: 'r', text: 'hi' } }));
-    send('a'); send('b');
+    const send = (id: string) =>
+      raw.socket.send(JSON.stringify({ id, type: 'session.send', params: { sessionId: 's1', messageId: id, rpcId: 'r', text: 'hi' } }));
+    send('a');
+    send('b');
     await held.reached;
-    const third = await raw.ask(JSON.stringify({ id: 'c', type: 'session.send', params: { sessionId: 's1', messageId: 'c', rpcId: 'r', text: 'hi' } }));
+    const third = await raw.ask(
+      JSON.stringify({ id: 'c', type: 'session.send', params: { sessionId: 's1', messageId: 'c', rpcId: 'r', text: 'hi' } }),
+    );
     assert.deepEqual(third, {
-      type: 'error', id: 'c', code: 'busy', retryAfterMs: 50,
+      type: 'error',
+      id: 'c',
+      code: 'busy',
+      retryAfterMs: 50,
       message: '2 requests of this connection are still running (at most 2); retry in 50 ms',
     });
     held.release();
@@ -98,20 +139,31 @@ describe('WebSocket server: per-connection bounds', () => {
 
   it('rate-limits frames per connection with a retry hint; the client transport waits and retries by itself', async () => {
     const host = createFakeHost();
-    const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, rateLimit: { perSecond: 20, burst: 3 } });
+    const server = await createWebSocketServer({
+      allowAnonymous: true,
+      host,
+      port: 0,
+      heartbeatMs: 0,
+      rateLimit: { perSecond: 20, burst: 3 },
+    });
     const raw = await rawSocket(server.port);
     for (let i = 0; i < 5; i++) raw.socket.send(JSON.stringify({ id: `p${i}`, type: 'ping' }));
     await until(() => raw.received.length === 5);
     assert.equal(raw.received.filter((m) => m.result === 'pong').length, 3);
     const limited = raw.received.filter((m) => m.code === 'rate-limited');
-    assert.deepEqual(limited.map((m) => m.id), ['p3', 'p4']);
+    assert.deepEqual(
+      limited.map((m) => m.id),
+      ['p3', 'p4'],
+    );
     for (const m of limited) {
       assert.ok(typeof m.retryAfterMs === 'number' && m.retryAfterMs > 0 && m.retryAfterMs <= 50, String(m.retryAfterMs));
       assert.match(String(m.message), /^too many messages: at most 20 per second \(bursts of 3\); retry in \d+ ms$/);
     }
     raw.close();
     const client = connectClient(server.port, { heartbeatMs: 0 });
-    const sends = Array.from({ length: 10 }, (_, i) => client.session.send({ sessionId: sid('s1'), messageId: `m${i}` as MessageId, rpcId: `r${i}` as RpcId, text: 'hi' }));
+    const sends = Array.from({ length: 10 }, (_, i) =>
+      client.session.send({ sessionId: sid('s1'), messageId: `m${i}` as MessageId, rpcId: `r${i}` as RpcId, text: 'hi' }),
+    );
     const results = await Promise.all(sends);
     assert.ok(results.every((r) => r.accepted));
     assert.equal(host.calls.send, 10, 'each ran once');
@@ -126,7 +178,12 @@ describe('WebSocket server: per-connection bounds', () => {
     assert.equal((await raw.ask(JSON.stringify({ id: 'a', type: 'session.watch', params: { sessionId: 's1' } }))).result, 'watching');
     await sleep(5);
     const refused = await raw.ask(JSON.stringify({ id: 'b', type: 'session.watch', params: { sessionId: 's2' } }));
-    assert.deepEqual(refused, { type: 'error', id: 'b', code: 'bad-request', message: 'this connection already watches 1 sessions (at most 1); unwatch one first' });
+    assert.deepEqual(refused, {
+      type: 'error',
+      id: 'b',
+      code: 'bad-request',
+      message: 'this connection already watches 1 sessions (at most 1); unwatch one first',
+    });
     await raw.ask(JSON.stringify({ id: 'c', type: 'session.unwatch', params: { sessionId: 's1' } }));
     assert.equal((await raw.ask(JSON.stringify({ id: 'd', type: 'session.watch', params: { sessionId: 's2' } }))).result, 'watching');
     raw.close();
@@ -150,11 +207,20 @@ describe('WebSocket server: per-connection bounds', () => {
 describe('WebSocket server: the Host policy', () => {
   it('answers a policy that throws like a refusal, and reports it', async () => {
     const errors: unknown[] = [];
-    const host = createFakeHost(['s1'], { policy: () => { throw new Error('session store down'); }, onError: (e) => errors.push(e) });
+    const host = createFakeHost(['s1'], {
+      policy: () => {
+        throw new Error('session store down');
+      },
+      onError: (e) => errors.push(e),
+    });
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'u' }) });
     const raw = await rawSocket(server.port);
-    assert.deepEqual(await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 's1', limit: 1 } })),
-      { type: 'error', id: 'a', code: 'unknown-session', message: 'unknown session "s1"' });
+    assert.deepEqual(await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 's1', limit: 1 } })), {
+      type: 'error',
+      id: 'a',
+      code: 'unknown-session',
+      message: 'unknown session "s1"',
+    });
     assert.equal(errors.length, 1);
     raw.close();
     await server.close();
@@ -164,12 +230,21 @@ describe('WebSocket server: the Host policy', () => {
     const errors: unknown[] = [];
     const server = await createWebSocketServer({
       allowAnonymous: true,
-      host: createFakeHost(), port: 0, heartbeatMs: 0, onError: (e) => errors.push(e),
-      canOpenSession: () => { throw new Error('directory down'); },
+      host: createFakeHost(),
+      port: 0,
+      heartbeatMs: 0,
+      onError: (e) => errors.push(e),
+      canOpenSession: () => {
+        throw new Error('directory down');
+      },
     });
     const raw = await rawSocket(server.port);
-    assert.deepEqual(await raw.ask(JSON.stringify({ id: 'o', type: 'session.open', params: {} })),
-      { type: 'error', id: 'o', code: 'bad-request', message: 'this connection may not open sessions' });
+    assert.deepEqual(await raw.ask(JSON.stringify({ id: 'o', type: 'session.open', params: {} })), {
+      type: 'error',
+      id: 'o',
+      code: 'bad-request',
+      message: 'this connection may not open sessions',
+    });
     assert.equal(errors.length, 1);
     raw.close();
     await server.close();
@@ -179,10 +254,16 @@ describe('WebSocket server: the Host policy', () => {
     const order: string[] = [];
     const host = createFakeHost(['s1'], {
       owners: { s1: 'u' },
-      policy: (principal, session) => { order.push(`policy ${session.sessionId} owner=${session.owner}`); return principal.id === session.owner ? 'write' : 'none'; },
+      policy: (principal, session) => {
+        order.push(`policy ${session.sessionId} owner=${session.owner}`);
+        return principal.id === session.owner ? 'write' : 'none';
+      },
     });
     const exists = host.hasSession;
-    host.hasSession = (sessionId: SessionId) => { order.push(`exists ${sessionId}`); return exists(sessionId); };
+    host.hasSession = (sessionId: SessionId) => {
+      order.push(`exists ${sessionId}`);
+      return exists(sessionId);
+    };
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'u' }) });
     const raw = await rawSocket(server.port);
     const missing = await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 'nope', limit: 1 } }));

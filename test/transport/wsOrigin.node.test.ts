@@ -15,7 +15,10 @@ import { createFakeHost } from './fakeHost.js';
 function upgrade(url: string, headers: Record<string, string>): Promise<number | 'open'> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers });
-    socket.once('open', () => { socket.close(); resolve('open'); });
+    socket.once('open', () => {
+      socket.close();
+      resolve('open');
+    });
     socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
     socket.once('error', reject);
   });
@@ -52,7 +55,12 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
     assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 'open');
     assert.equal(await upgrade(url, { Origin: `http://localhost:${server.port}`, Host: `localhost:${server.port}` }), 'open');
     assert.equal(await upgrade(url, {}), 'open');
-    for (const origin of ['http://evil.example', `http://127.0.0.1:${server.port + 1}`, 'null', `http://127.0.0.1:${server.port}.evil.example`]) {
+    for (const origin of [
+      'http://evil.example',
+      `http://127.0.0.1:${server.port + 1}`,
+      'null',
+      `http://127.0.0.1:${server.port}.evil.example`,
+    ]) {
       assert.equal(await upgrade(url, { Origin: origin }), 403, origin);
     }
     assert.equal((await get(server.port, '/', `127.0.0.1:${server.port}`)).status, 426, 'a plain HTTP request');
@@ -71,8 +79,11 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
   it('takes allowedOrigins and allowedHosts', async () => {
     const server = await createWebSocketServer({
       allowAnonymous: true,
-      host: createFakeHost(), port: 0, heartbeatMs: 0,
-      allowedOrigins: ['https://app.example'], allowedHosts: ['chat.example'],
+      host: createFakeHost(),
+      port: 0,
+      heartbeatMs: 0,
+      allowedOrigins: ['https://app.example'],
+      allowedHosts: ['chat.example'],
     });
     const url = `ws://127.0.0.1:${server.port}`;
     assert.equal(await upgrade(url, { Host: 'chat.example', Origin: 'https://app.example' }), 'open');
@@ -83,14 +94,25 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
 
   it('answers an upgrade whose target is not a URL with 400 and keeps serving', async () => {
     const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0 });
-    const upgradeHeaders = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
-    assert.equal(await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${upgradeHeaders}\r\n\r\n`), 'HTTP/1.1 400 Bad Request');
+    const upgradeHeaders =
+      'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
+    assert.equal(
+      await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n${upgradeHeaders}\r\n\r\n`),
+      'HTTP/1.1 400 Bad Request',
+    );
     assert.equal(await upgrade(`ws://127.0.0.1:${server.port}`, {}), 'open');
     await server.close();
   });
 
   it("takes '*' for any well-formed Host and any Origin", async () => {
-    const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0, allowedOrigins: '*', allowedHosts: '*' });
+    const server = await createWebSocketServer({
+      allowAnonymous: true,
+      host: createFakeHost(),
+      port: 0,
+      heartbeatMs: 0,
+      allowedOrigins: '*',
+      allowedHosts: '*',
+    });
     const url = `ws://127.0.0.1:${server.port}`;
     assert.equal(await upgrade(url, { Host: 'anything.example', Origin: 'https://elsewhere.example' }), 'open');
     assert.equal(await upgrade(url, { Host: 'bad host' }), 400, 'still a strict grammar');
@@ -106,7 +128,20 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
   it('reads Host with a strict host[:port] grammar', () => {
     assert.equal(canonicalHost('LocalHost:8787'), 'localhost:8787');
     assert.equal(canonicalHost('[::1]:80'), '[::1]:80');
-    for (const bad of [undefined, '', 'x; script-src *', 'a:0', 'a:65536', 'a:', ':80', '-a.example', 'a..b', 'a/b', '[::1', 'h\u00e9.example']) {
+    for (const bad of [
+      undefined,
+      '',
+      'x; script-src *',
+      'a:0',
+      'a:65536',
+      'a:',
+      ':80',
+      '-a.example',
+      'a..b',
+      'a/b',
+      '[::1',
+      'h\u00e9.example',
+    ]) {
       assert.equal(canonicalHost(bad), null, String(bad));
     }
   });
@@ -120,7 +155,10 @@ describe('demo server: Host and Origin over real HTTP', () => {
     writeFileSync(join(root, 'index.html'), '<!doctype html><title>demo</title>');
     server = await startDemoServer({ root, store: 'memory', inspectHost: true });
   });
-  after(async () => { await server.close(); rmSync(root, { recursive: true, force: true }); });
+  after(async () => {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   it('answers a bad Host with 400 before using it, and puts a served one in the CSP', async () => {
     const injected = await get(server.port, '/', 'x; script-src *');
@@ -134,9 +172,16 @@ describe('demo server: Host and Origin over real HTTP', () => {
 
   it('answers a request target that is not a URL with 400, for pages and upgrades, and keeps serving', async () => {
     const host = `127.0.0.1:${server.port}`;
-    assert.equal(await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`), 'HTTP/1.1 400 Bad Request');
-    const upgradeHeaders = 'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
-    assert.equal(await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: ${host}\r\n${upgradeHeaders}\r\n\r\n`), 'HTTP/1.1 400 Bad Request');
+    assert.equal(
+      await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`),
+      'HTTP/1.1 400 Bad Request',
+    );
+    const upgradeHeaders =
+      'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
+    assert.equal(
+      await rawRequest(server.port, `GET //[ HTTP/1.1\r\nHost: ${host}\r\n${upgradeHeaders}\r\n\r\n`),
+      'HTTP/1.1 400 Bad Request',
+    );
     assert.equal((await get(server.port, '/', host)).status, 200);
   });
 

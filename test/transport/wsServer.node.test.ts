@@ -39,13 +39,21 @@ describe('WebSocket server: bad input', () => {
 
   it('points at the invalid field of a request and calls nothing on the host', async () => {
     const raw = await rawSocket(server.port);
-    const answer = await raw.ask(JSON.stringify({
-      id: 'r2', type: 'taskSurface.submit',
-      params: { sessionId: 's1', surfaceId: 'bad id!', submissionId: 'x', values: {} },
-    }));
+    const answer = await raw.ask(
+      JSON.stringify({
+        id: 'r2',
+        type: 'taskSurface.submit',
+        params: { sessionId: 's1', surfaceId: 'bad id!', submissionId: 'x', values: {} },
+      }),
+    );
     assert.equal(answer.code, 'bad-request');
-    assert.match(String(answer.message), /^invalid taskSurface.submit request: params.surfaceId: surfaceId must start with a letter or digit/);
-    const extra = await raw.ask(JSON.stringify({ id: 'r3', type: 'session.send', params: { sessionId: 's1', messageId: 'm', rpcId: 'r', text: 'hi', admin: true } }));
+    assert.match(
+      String(answer.message),
+      /^invalid taskSurface.submit request: params.surfaceId: surfaceId must start with a letter or digit/,
+    );
+    const extra = await raw.ask(
+      JSON.stringify({ id: 'r3', type: 'session.send', params: { sessionId: 's1', messageId: 'm', rpcId: 'r', text: 'hi', admin: true } }),
+    );
     assert.equal(extra.message, `invalid session.send request: params: unknown field "admin"`);
     assert.equal(host.calls.submit, undefined);
     assert.equal(host.calls.send, undefined);
@@ -54,7 +62,11 @@ describe('WebSocket server: bad input', () => {
 
   it('answers an oversized frame with too-large and keeps the connection', async () => {
     const raw = await rawSocket(server.port);
-    const big = JSON.stringify({ id: 'big', type: 'session.send', params: { sessionId: 's1', messageId: 'm', rpcId: 'r', text: 'x'.repeat(5000) } });
+    const big = JSON.stringify({
+      id: 'big',
+      type: 'session.send',
+      params: { sessionId: 's1', messageId: 'm', rpcId: 'r', text: 'x'.repeat(5000) },
+    });
     const answer = await raw.ask(big);
     assert.equal(answer.code, 'too-large');
     assert.match(String(answer.message), /over the limit of 4096 bytes/);
@@ -66,7 +78,13 @@ describe('WebSocket server: bad input', () => {
   it('answers a host failure with server-error and keeps serving', async () => {
     const raw = await rawSocket(server.port);
     const failing = createFakeHost();
-    const other = await createWebSocketServer({ allowAnonymous: true, host: { ...failing, readLog: () => Promise.reject(new Error('disk on fire')) }, port: 0, heartbeatMs: 0, onError: () => {} });
+    const other = await createWebSocketServer({
+      allowAnonymous: true,
+      host: { ...failing, readLog: () => Promise.reject(new Error('disk on fire')) },
+      port: 0,
+      heartbeatMs: 0,
+      onError: () => {},
+    });
     const r = await rawSocket(other.port);
     const answer = await r.ask(JSON.stringify({ id: 'l', type: 'log.read', params: { sessionId: 's1', limit: 5 } }));
     assert.deepEqual(answer, { type: 'error', id: 'l', code: 'server-error', message: 'the host failed to handle this request' });
@@ -81,14 +99,23 @@ describe('WebSocket server: policy, heartbeat, release', () => {
   it('refuses a session it may not see exactly like a missing one', async () => {
     const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'a', theirs: 'b' } });
     const server = await createWebSocketServer({
-      host, port: 0, heartbeatMs: 0,
+      host,
+      port: 0,
+      heartbeatMs: 0,
       // Who connects comes from the request: here a query parameter nobody sends, so nobody is 'a'.
       authenticate: (request) => ({ id: new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? 'nobody' }),
     });
     const raw = await rawSocket(server.port);
-    const missing = await raw.ask(JSON.stringify({ id: '1', type: 'taskSurface.getActive', params: { sessionId: 'nosuch', surfaceId: 'f' } }));
-    const refused = await raw.ask(JSON.stringify({ id: '2', type: 'taskSurface.getActive', params: { sessionId: 'theirs', surfaceId: 'f' } }));
-    assert.deepEqual({ ...missing, id: 0, message: String(missing.message).replace('nosuch', 'X') }, { ...refused, id: 0, message: String(refused.message).replace('theirs', 'X') });
+    const missing = await raw.ask(
+      JSON.stringify({ id: '1', type: 'taskSurface.getActive', params: { sessionId: 'nosuch', surfaceId: 'f' } }),
+    );
+    const refused = await raw.ask(
+      JSON.stringify({ id: '2', type: 'taskSurface.getActive', params: { sessionId: 'theirs', surfaceId: 'f' } }),
+    );
+    assert.deepEqual(
+      { ...missing, id: 0, message: String(missing.message).replace('nosuch', 'X') },
+      { ...refused, id: 0, message: String(refused.message).replace('theirs', 'X') },
+    );
     assert.equal(refused.code, 'unknown-session');
     const list = await raw.ask(JSON.stringify({ id: '3', type: 'session.list' }));
     assert.deepEqual(list.result, []);

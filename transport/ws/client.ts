@@ -1,7 +1,13 @@
 import { mintUuid, type SessionId, type SessionSummary, type SessionView } from '../../protocol/index.js';
 import {
-  ClientRequestSchemas, ResultSchemas, ServerMessageSchema, WIRE_MAX_MESSAGE_BYTES, describeIssues,
-  type ClientRequestParams, type ClientRequestType, type WireErrorCode,
+  ClientRequestSchemas,
+  ResultSchemas,
+  ServerMessageSchema,
+  WIRE_MAX_MESSAGE_BYTES,
+  describeIssues,
+  type ClientRequestParams,
+  type ClientRequestType,
+  type WireErrorCode,
 } from '../../protocol/wire.js';
 import { TransportError, type HostTransport, type SessionListener } from '../types.js';
 import { backoffDelay, type ReconnectOptions } from './backoff.js';
@@ -60,8 +66,12 @@ interface Pending {
 
 // `rate-limited` and `busy` are retried after their `retryAfterMs` (until `requestTimeoutMs`), never surfaced.
 const ERROR_CODES: Record<WireErrorCode, TransportError['code']> = {
-  'bad-request': 'bad-request', 'too-large': 'bad-request', 'unknown-session': 'unknown-session', 'server-error': 'server-error',
-  'rate-limited': 'unreachable', 'busy': 'unreachable',
+  'bad-request': 'bad-request',
+  'too-large': 'bad-request',
+  'unknown-session': 'unknown-session',
+  'server-error': 'server-error',
+  'rate-limited': 'unreachable',
+  busy: 'unreachable',
 };
 /** Shortest wait before re-sending a request the server asked to retry. */
 const MIN_RETRY_MS = 10;
@@ -126,9 +136,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       for (const request of pending.values()) sendRaw(request.frame);
       startHeartbeat();
     };
-    ws.onmessage = (event) => { if (socket === ws) receive(event.data); };
+    ws.onmessage = (event) => {
+      if (socket === ws) receive(event.data);
+    };
     ws.onerror = () => {};
-    ws.onclose = () => { if (socket === ws) lost(); };
+    ws.onclose = () => {
+      if (socket === ws) lost();
+    };
   }
 
   /** The socket is gone (closed, or silent past the heartbeat): forget it and reconnect. */
@@ -138,7 +152,11 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     stopHeartbeat();
     if (ws) {
       ws.onopen = ws.onmessage = ws.onclose = null;
-      try { ws.close(); } catch { /* already closed */ }
+      try {
+        ws.close();
+      } catch {
+        /* already closed */
+      }
     }
     if (!disposed) scheduleReconnect();
   }
@@ -227,7 +245,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     const frame = frameOf(id, type, params);
     const size = encoder.encode(frame).length;
     if (size > maxMessageBytes) {
-      return Promise.reject(new TransportError('bad-request', `${type} request of ${size} bytes is over the limit of ${maxMessageBytes} bytes`));
+      return Promise.reject(
+        new TransportError('bad-request', `${type} request of ${size} bytes is over the limit of ${maxMessageBytes} bytes`),
+      );
     }
     return new Promise<R>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -242,7 +262,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   connect();
 
   return {
-    get status() { return status; },
+    get status() {
+      return status;
+    },
     onStatus(listener) {
       statusListeners.add(listener);
       return () => statusListeners.delete(listener);
@@ -256,7 +278,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       }
       listeners.add(listener);
       const known = views.get(sessionId);
-      if (known) queueMicrotask(() => { if (listeners.has(listener) && views.get(sessionId) === known) listener(known); });
+      if (known)
+        queueMicrotask(() => {
+          if (listeners.has(listener) && views.get(sessionId) === known) listener(known);
+        });
       return () => {
         if (!listeners.delete(listener) || listeners.size > 0 || watchers.get(sessionId) !== listeners) return;
         watchers.delete(sessionId);

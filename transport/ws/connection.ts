@@ -33,7 +33,10 @@ function viewFrame(sessionId: SessionId, view: SessionView): string {
 class TokenBucket {
   #tokens: number;
   #at = performance.now();
-  constructor(private readonly perSecond: number, private readonly burst: number) {
+  constructor(
+    private readonly perSecond: number,
+    private readonly burst: number,
+  ) {
     this.#tokens = burst;
   }
 
@@ -146,12 +149,20 @@ export function serveConnection(
     const wait = bucket?.take() ?? 0;
     if (wait > 0) {
       const { perSecond, burst } = limits.rateLimit!;
-      return send(wireError(peekRequestId(text), 'rate-limited',
-        `too many messages: at most ${perSecond} per second (bursts of ${burst}); retry in ${wait} ms`, wait));
+      return send(
+        wireError(
+          peekRequestId(text),
+          'rate-limited',
+          `too many messages: at most ${perSecond} per second (bursts of ${burst}); retry in ${wait} ms`,
+          wait,
+        ),
+      );
     }
     if (isBinary) return send(wireError(null, 'bad-request', 'binary frames are not supported; send JSON text'));
     if (tooLarge) {
-      return send(wireError(peekRequestId(text), 'too-large', `message of ${size} bytes is over the limit of ${limits.maxMessageBytes} bytes`));
+      return send(
+        wireError(peekRequestId(text), 'too-large', `message of ${size} bytes is over the limit of ${limits.maxMessageBytes} bytes`),
+      );
     }
     if (nestsDeeperThan(text, limits.maxDepth)) {
       return send(wireError(peekRequestId(text), 'bad-request', `message nests arrays and objects deeper than ${limits.maxDepth} levels`));
@@ -160,11 +171,18 @@ export function serveConnection(
     if (!parsed.ok) return send(parsed.error);
     const { request } = parsed;
     if (inFlight >= limits.maxInFlight) {
-      return send(wireError(request.id, 'busy',
-        `${inFlight} requests of this connection are still running (at most ${limits.maxInFlight}); retry in ${BUSY_RETRY_MS} ms`, BUSY_RETRY_MS));
+      return send(
+        wireError(
+          request.id,
+          'busy',
+          `${inFlight} requests of this connection are still running (at most ${limits.maxInFlight}); retry in ${BUSY_RETRY_MS} ms`,
+          BUSY_RETRY_MS,
+        ),
+      );
     }
     inFlight++;
-    void deps.handle(request, ctx)
+    void deps
+      .handle(request, ctx)
       .catch((error: unknown) => failure(request.id, error))
       .then((message) => {
         try {

@@ -1,4 +1,11 @@
-import { UnknownSessionError, type LogPage, type PrincipalHostApi, type ScopedHostApi, type SessionId, type SessionView } from '../../protocol/index.js';
+import {
+  UnknownSessionError,
+  type LogPage,
+  type PrincipalHostApi,
+  type ScopedHostApi,
+  type SessionId,
+  type SessionView,
+} from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
 import type { WebSocketConnection } from './server.js';
 
@@ -81,8 +88,7 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
 
   return async function handle(request: ClientRequest, ctx: ConnectionContext): Promise<ServerMessage> {
     const result = (value: unknown): ServerMessage => ({ type: 'result', id: request.id, result: value });
-    const unknownSession = (sessionId: string) =>
-      wireError(request.id, 'unknown-session', `unknown session "${sessionId}"`);
+    const unknownSession = (sessionId: string) => wireError(request.id, 'unknown-session', `unknown session "${sessionId}"`);
 
     const { host } = ctx;
     switch (request.type) {
@@ -116,7 +122,9 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
   };
 
   async function answer(
-    request: ClientRequest & { params: { sessionId: SessionId } }, ctx: ConnectionContext, result: (value: unknown) => ServerMessage,
+    request: ClientRequest & { params: { sessionId: SessionId } },
+    ctx: ConnectionContext,
+    result: (value: unknown) => ServerMessage,
   ): Promise<ServerMessage> {
     const { host } = ctx;
     const { sessionId } = request.params;
@@ -126,11 +134,18 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         if (ctx.closed()) return result('watching');
         if (!ctx.watches.has(sessionId)) {
           if (ctx.watches.size >= options.maxWatches) {
-            return wireError(request.id, 'bad-request', `this connection already watches ${ctx.watches.size} sessions (at most ${options.maxWatches}); unwatch one first`);
+            return wireError(
+              request.id,
+              'bad-request',
+              `this connection already watches ${ctx.watches.size} sessions (at most ${options.maxWatches}); unwatch one first`,
+            );
           }
           // Placeholder first: the host calls the listener synchronously with the current view.
           ctx.watches.set(sessionId, () => {});
-          ctx.watches.set(sessionId, host.watchSession(sessionId, (view) => ctx.sendView(sessionId, view)));
+          ctx.watches.set(
+            sessionId,
+            host.watchSession(sessionId, (view) => ctx.sendView(sessionId, view)),
+          );
         } else {
           ctx.sendView(sessionId, host.getView(sessionId));
         }

@@ -33,7 +33,12 @@ export function servedHosts(address: { address: string; port: number } | string 
   if (address === null || typeof address === 'string') return hosts;
   const names = new Set<string>();
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
-  const bound = wildcard ? Object.values(networkInterfaces()).flat().map((i) => i?.address ?? '').filter(Boolean) : [address.address];
+  const bound = wildcard
+    ? Object.values(networkInterfaces())
+        .flat()
+        .map((i) => i?.address ?? '')
+        .filter(Boolean)
+    : [address.address];
   for (const ip of bound) {
     names.add(isIP(ip) === 6 ? `[${ip.replace(/%.*$/, '')}]` : ip);
     if (ip === '127.0.0.1' || ip === '::1' || ip.startsWith('127.')) names.add('localhost');

@@ -2,7 +2,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
-  describeIssues, PrincipalSchema, SYSTEM_PRINCIPAL, type HostApi, type Principal, type PrincipalHostApi, type SessionId,
+  describeIssues,
+  PrincipalSchema,
+  SYSTEM_PRINCIPAL,
+  type HostApi,
+  type Principal,
+  type PrincipalHostApi,
+  type SessionId,
 } from '../../protocol/index.js';
 import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
@@ -109,10 +115,12 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const maxConnections = positive(options.maxConnections, 10_000);
   if (!options.authenticate && options.allowAnonymous !== true) {
-    throw new Error('createWebSocketServer: pass `authenticate` (who is connecting, from the upgrade request) or, for a server on which every connection may see and change every session, `allowAnonymous: true`');
+    throw new Error(
+      'createWebSocketServer: pass `authenticate` (who is connecting, from the upgrade request) or, for a server on which every connection may see and change every session, `allowAnonymous: true`',
+    );
   }
   const onError = options.onError ?? ((error: unknown) => console.error('[task-surface ws]', error));
-  const rate = options.rateLimit === false ? null : options.rateLimit ?? { perSecond: 100, burst: 200 };
+  const rate = options.rateLimit === false ? null : (options.rateLimit ?? { perSecond: 100, burst: 200 });
   const limits: ConnectionLimits = {
     maxMessageBytes,
     maxDepth: positive(options.maxDepth, MAX_FRAME_DEPTH),
@@ -125,10 +133,12 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   const maxPayload = Math.max(maxMessageBytes, positive(options.maxFrameBytes, Math.max(maxMessageBytes * 4, 1024 * 1024)));
   const wss = new WebSocketServer({ noServer: true, maxPayload });
   wss.on('error', onError);
-  const http = options.server ?? createServer((_request, response) => {
-    response.writeHead(426, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
-    response.end('this endpoint speaks WebSocket only');
-  });
+  const http =
+    options.server ??
+    createServer((_request, response) => {
+      response.writeHead(426, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+      response.end('this endpoint speaks WebSocket only');
+    });
   if (!options.server) {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -154,13 +164,16 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
       return refuseUpgrade(socket, 403, 'Forbidden', 'this Origin may not open a socket here');
     }
     // Upgrades still being authenticated count too: a slow `authenticate` cannot pile them up.
-    if (sockets.size + identifying >= maxConnections) return refuseUpgrade(socket, 503, 'Service Unavailable', `at most ${maxConnections} connections`);
+    if (sockets.size + identifying >= maxConnections)
+      return refuseUpgrade(socket, 503, 'Service Unavailable', `at most ${maxConnections} connections`);
     identifying++;
-    void identify(request).finally(() => identifying--).then((principal) => {
-      if (socket.destroyed) return;
-      if (principal === null) return refuseUpgrade(socket, 401, 'Unauthorized', 'who is connecting is not known: sign in first');
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request, principal));
-    });
+    void identify(request)
+      .finally(() => identifying--)
+      .then((principal) => {
+        if (socket.destroyed) return;
+        if (principal === null) return refuseUpgrade(socket, 401, 'Unauthorized', 'who is connecting is not known: sign in first');
+        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request, principal));
+      });
   };
   /** The connection's principal, or null for a refusal (401). Never rejects. */
   const identify = async (request: IncomingMessage): Promise<Principal | null> => {
@@ -194,18 +207,28 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     sockets.add(socket);
     alive.set(socket, true);
     socket.on('close', () => sockets.delete(socket));
-    serveConnection(socket, connection, { handle, host: options.host.as(principal), limits, onError, onPong: () => alive.set(socket, true) });
+    serveConnection(socket, connection, {
+      handle,
+      host: options.host.as(principal),
+      limits,
+      onError,
+      onPong: () => alive.set(socket, true),
+    });
   });
 
-  const timer = heartbeatMs > 0
-    ? setInterval(() => {
-      for (const socket of sockets) {
-        if (alive.get(socket) === false) { socket.terminate(); continue; }
-        alive.set(socket, false);
-        socket.ping();
-      }
-    }, heartbeatMs)
-    : undefined;
+  const timer =
+    heartbeatMs > 0
+      ? setInterval(() => {
+          for (const socket of sockets) {
+            if (alive.get(socket) === false) {
+              socket.terminate();
+              continue;
+            }
+            alive.set(socket, false);
+            socket.ping();
+          }
+        }, heartbeatMs)
+      : undefined;
   timer?.unref?.();
 
   const address = http.address();
@@ -213,8 +236,12 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
 
   return {
     port,
-    get connectionCount() { return sockets.size; },
-    dropConnections() { for (const socket of sockets) socket.terminate(); },
+    get connectionCount() {
+      return sockets.size;
+    },
+    dropConnections() {
+      for (const socket of sockets) socket.terminate();
+    },
     async close() {
       http.off('upgrade', onUpgrade);
       if (timer) clearInterval(timer);
@@ -234,5 +261,7 @@ function positive(value: number | undefined, fallback: number): number {
 }
 
 function refuseUpgrade(socket: Duplex, status: number, statusText: string, reason: string): void {
-  socket.end(`HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${statusText}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`,
+  );
 }

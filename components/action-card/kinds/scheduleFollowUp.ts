@@ -48,9 +48,11 @@ export const scheduleFollowUpBody: CardBody<z.infer<typeof ScheduleFollowUpBodyS
     return html`
       <p dir="auto"><strong>${displayText(details.topic)}</strong></p>
       ${details.note ? html`<p dir="auto">${displayText(details.note)}</p>` : nothing}
-      ${phase === 'proposed'
-        ? html`<label>${zh ? '跟进时间' : 'Follow-up time'}
+      ${
+        phase === 'proposed'
+          ? html`<label>${zh ? '跟进时间' : 'Follow-up time'}
             <input type="datetime-local" .value=${toLocalInput(details.suggestedAt)} ?disabled=${disabled} @change=${onChange}></label>`
-        : html`<p>${zh ? '时间：' : 'Time: '}<time datetime=${at}>${format(at, lang)}</time></p>`}`;
+          : html`<p>${zh ? '时间：' : 'Time: '}<time datetime=${at}>${format(at, lang)}</time></p>`
+      }`;
   },
 };

@@ -85,7 +85,8 @@ export function createPageKind(options: { pages?: PageStore } = {}): CardKind {
         checks: ['writes'],
         async handler(ctx) {
           if (ctx.phase === 'created' || ctx.phase === 'creating') return { status: 'settled' };
-          if (ctx.phase !== 'proposed' && ctx.phase !== 'failed' && ctx.phase !== 'deleted') return { status: 'refused', reason: 'unavailable' };
+          if (ctx.phase !== 'proposed' && ctx.phase !== 'failed' && ctx.phase !== 'deleted')
+            return { status: 'refused', reason: 'unavailable' };
           const details = CreatePageDetailsSchema.parse(ctx.card.details);
           ctx.record('creating');
           try {

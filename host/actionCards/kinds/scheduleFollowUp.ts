@@ -10,10 +10,14 @@ export interface FollowUpScheduler {
   status(followUpId: string): Promise<'pending' | 'done' | 'gone'>;
 }
 
-const isoDateTime = z.string().check(
-  z.refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
-    'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z'),
-);
+const isoDateTime = z
+  .string()
+  .check(
+    z.refine(
+      (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
+      'must be an ISO 8601 date-time with a time zone, e.g. 2026-12-01T09:00:00Z',
+    ),
+  );
 
 /** `details` of a schedule_follow_up card. */
 export const ScheduleFollowUpDetailsSchema = z.strictObject({
@@ -68,8 +72,7 @@ export function scheduleFollowUpKind(options: { scheduler?: FollowUpScheduler; n
   const scheduler = options.scheduler ?? createMemoryFollowUps();
   const now = options.now ?? Date.now;
   // The follow-up's id lives in the card's recorded decisions, so reconcile works after a restart.
-  const idOf = (data: Record<string, JsonValue> | undefined) =>
-    typeof data?.['followUpId'] === 'string' ? data['followUpId'] : undefined;
+  const idOf = (data: Record<string, JsonValue> | undefined) => (typeof data?.['followUpId'] === 'string' ? data['followUpId'] : undefined);
   return {
     action: 'schedule_follow_up',
     skill: { name: 'schedule-follow-up', text: SKILL },

@@ -10,12 +10,19 @@ if (scenario === 'content') {
   document.body.append(md);
   const view = document.createElement('task-surface-view');
   view.model = {
-    version: 1, title: 'Pick a plan',
-    sections: [{ id: 's', blocks: [
-      { kind: 'markdown', text: 'See *the* notes.' },
-      { kind: 'diff', path: 'src/app.ts', before: 'const a = 1;\nconst b = 2;\n', after: 'const a = 1;\nconst b = 3;\n' },
-    ] }],
-    fields: [{ kind: 'text', id: 'name', label: 'Name' }], submit: { label: 'Send' },
+    version: 1,
+    title: 'Pick a plan',
+    sections: [
+      {
+        id: 's',
+        blocks: [
+          { kind: 'markdown', text: 'See *the* notes.' },
+          { kind: 'diff', path: 'src/app.ts', before: 'const a = 1;\nconst b = 2;\n', after: 'const a = 1;\nconst b = 3;\n' },
+        ],
+      },
+    ],
+    fields: [{ kind: 'text', id: 'name', label: 'Name' }],
+    submit: { label: 'Send' },
   };
   document.body.append(view);
 }
@@ -23,17 +30,31 @@ if (scenario === 'content') {
 if (scenario === 'card') {
   registerShippedCardBodies();
   const proposal = {
-    callId: 'c1', action: 'create_page', title: 'Save as a page', brief: 'Keeps this plan as a page.',
-    details: { pageTitle: 'Kyoto in three days', sections: ['Day 1', 'Day 2'] }, seq: 4,
+    callId: 'c1',
+    action: 'create_page',
+    title: 'Save as a page',
+    brief: 'Keeps this plan as a page.',
+    details: { pageTitle: 'Kyoto in three days', sections: ['Day 1', 'Day 2'] },
+    seq: 4,
   };
   const view = {
-    sessionId: 's1', lastSeq: 10, readOnly: false, turn: 'idle', taskSurface: { active: null },
-    queue: [], actionCards: { proposals: [proposal], decisions: {} },
+    sessionId: 's1',
+    lastSeq: 10,
+    readOnly: false,
+    turn: 'idle',
+    taskSurface: { active: null },
+    queue: [],
+    actionCards: { proposals: [proposal], decisions: {} },
   };
   const card = document.createElement('action-card');
   card.setAttribute('session-id', 's1');
   card.setAttribute('call-id', 'c1');
-  card.transport = { watchSession(_id, listener) { listener(view); return () => {}; } };
+  card.transport = {
+    watchSession(_id, listener) {
+      listener(view);
+      return () => {};
+    },
+  };
   document.body.append(card);
 }
 

@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import {
-  DEFAULT_LIMITS, mintTaskSurfaceId, parseTaskSurfaceModel, type HostApi, type SessionListener, type SessionView,
+  DEFAULT_LIMITS,
+  mintTaskSurfaceId,
+  parseTaskSurfaceModel,
+  type HostApi,
+  type SessionListener,
+  type SessionView,
 } from 'task-surface/protocol';
 import { cardMachine, dockMachine, surfaceMachine, turnMachine } from 'task-surface/machines';
 import { createHost, createMemoryStore, ownerOnly, SYSTEM_PRINCIPAL, type Host, type SessionPolicy } from 'task-surface/host';
@@ -23,7 +28,12 @@ const checks: string[] = [];
 const check = (name: string) => checks.push(name);
 
 // protocol
-const model = { version: 1, title: 'Pick one', sections: [{ id: 'intro', blocks: [{ kind: 'markdown', text: 'Hello' }] }], submit: { label: 'Send' } };
+const model = {
+  version: 1,
+  title: 'Pick one',
+  sections: [{ id: 'intro', blocks: [{ kind: 'markdown', text: 'Hello' }] }],
+  submit: { label: 'Send' },
+};
 assert.equal(parseTaskSurfaceModel(model, DEFAULT_LIMITS).ok, true);
 assert.equal(parseTaskSurfaceModel({ ...model, version: 2 }, DEFAULT_LIMITS).ok, false);
 check('protocol');
@@ -39,12 +49,21 @@ const sessionId = api.openSession({ title: 'Consumer' });
 const local: HostTransport = createLocalTransport(host);
 assert.deepEqual(await local.taskSurface.getActive({ sessionId, surfaceId: mintTaskSurfaceId() }), { active: false, reason: 'not-open' });
 local.dispose();
-await assert.rejects(local.readLog(sessionId, { limit: 10 }), (error: unknown) => error instanceof TransportError && error.code === 'disposed');
+await assert.rejects(
+  local.readLog(sessionId, { limit: 10 }),
+  (error: unknown) => error instanceof TransportError && error.code === 'disposed',
+);
 // principals: host.as applies the policy; host code (SYSTEM_PRINCIPAL) sees every session
 const policy: SessionPolicy = ownerOnly;
 assert.equal(policy({ id: 'u' }, { sessionId, owner: 'u' }), 'write');
 const mine = host.as({ id: 'u' }).openSession({ title: 'Mine' });
-assert.deepEqual(host.as({ id: 'u' }).listSessions().map((s) => s.sessionId), [mine]);
+assert.deepEqual(
+  host
+    .as({ id: 'u' })
+    .listSessions()
+    .map((s) => s.sessionId),
+  [mine],
+);
 assert.equal(host.as(SYSTEM_PRINCIPAL).access(sessionId), 'write');
 check('host');
 
@@ -54,7 +73,10 @@ try {
   const store = createSqliteStore(join(dir, 'sessions.db'));
   const stored = createHost({ store });
   const id = stored.openSession({ title: 'Stored' });
-  assert.deepEqual(stored.listSessions().map((s) => s.sessionId), [id]);
+  assert.deepEqual(
+    stored.listSessions().map((s) => s.sessionId),
+    [id],
+  );
   await stored.dispose();
   store.close();
 } finally {
@@ -71,7 +93,10 @@ const view = await new Promise<SessionView>((resolve) => {
   remote.watchSession(sessionId, listener);
 });
 assert.equal(view.sessionId, sessionId);
-assert.deepEqual((await remote.listSessions()).map((s) => s.sessionId), [sessionId, mine]);
+assert.deepEqual(
+  (await remote.listSessions()).map((s) => s.sessionId),
+  [sessionId, mine],
+);
 remote.dispose();
 await assert.rejects(remote.readLog(sessionId, { limit: 10 }), (error: unknown) => error instanceof TransportError);
 await server.close();
@@ -80,7 +105,8 @@ check('transport/server');
 
 // agents
 assert.match(DEFAULT_SYSTEM_PROMPT, /show_task_surface/);
-for (const factory of [createLoopDriver, createOpenAIDriver, createAnthropicDriver, createAiSdkDriver]) assert.equal(typeof factory, 'function');
+for (const factory of [createLoopDriver, createOpenAIDriver, createAnthropicDriver, createAiSdkDriver])
+  assert.equal(typeof factory, 'function');
 check('agents');
 
 // custom-elements.json
