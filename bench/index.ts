@@ -5,7 +5,8 @@ import { readdirSync } from 'node:fs';
 
 export interface BenchSuite {
   title: string;
-  run(): Promise<void>;
+  /** May return headline figures (name → ratio line), printed together at the end of the run. */
+  run(): Promise<void | Record<string, string>>;
 }
 
 const only = process.argv.slice(2);
@@ -15,9 +16,14 @@ const files = readdirSync(dir)
   .sort()
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)));
 
+const headlines: Record<string, string> = {};
 for (const file of files) {
   const suite = (await import(new URL(file, dir).href)).default as BenchSuite;
   console.log(`\n## ${suite.title}`);
-  await suite.run();
+  Object.assign(headlines, await suite.run());
 }
 if (files.length === 0) console.log('no benchmarks matched');
+if (Object.keys(headlines).length > 0) {
+  console.log('\n## Headline figures (ratios against a baseline measured in this run)');
+  for (const [name, line] of Object.entries(headlines)) console.log(`${name}: ${line}`);
+}
