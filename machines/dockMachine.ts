@@ -348,10 +348,3 @@ export const dockMachine = setup({
     },
   },
 });
-
-/** Leaf state name of a Dock snapshot value (`hidden`, `loading`, `editing`, …). */
-export function dockStateName(value: string | Record<string, unknown>): string {
-  return typeof value === 'string'
-    ? value
-    : (Object.values(value).map((v) => dockStateName(v as string | Record<string, unknown>))[0] ?? 'hidden');
-}

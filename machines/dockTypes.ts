@@ -76,3 +76,10 @@ export function retryDelay(failures: number): number {
   const base = Math.min(8000, 250 * 2 ** Math.max(0, failures - 1));
   return Math.round(base * (0.8 + Math.random() * 0.4));
 }
+
+/** Leaf state name of a Dock snapshot value (`hidden`, `loading`, `editing`, …). */
+export function dockStateName(value: string | Record<string, unknown>): string {
+  return typeof value === 'string'
+    ? value
+    : (Object.values(value).map((v) => dockStateName(v as string | Record<string, unknown>))[0] ?? 'hidden');
+}

@@ -1,12 +1,13 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { createActor, fromPromise, type Actor, type SnapshotFrom } from 'xstate';
-import { dockMachine, type DockMachineEmitted } from '../../machines/dockMachine.js';
+import type { DockMachineEmitted } from '../../machines/dockTypes.js';
 import type { SessionId, SessionView, TaskSurfaceValues } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
-import { createDraftStore, type DraftStore } from '../drafts/draftStore.js';
+import { draftStorageKey, type DraftStore } from '../drafts/draftStore.js';
+import { lazyModule } from '../shared/lazy.js';
 import { mergeDraft } from '../shared/values.js';
+import type { DockEvent, DockRuntime, DockRuntimeOptions, DockSnapshot } from './dockRuntime.js';
 
-export type InspectOption = Parameters<typeof createActor>[1] extends infer O ? (O extends { inspect?: infer I } ? I : never) : never;
+export type InspectOption = Exclude<DockRuntimeOptions['inspect'], undefined>;
 
 export interface DockConfig {
   transport: HostTransport | undefined;
@@ -15,22 +16,41 @@ export interface DockConfig {
   storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
 }
 
+/** The statechart and draft store: a chunk of the drop-in bundle, fetched when a Dock first has work. */
+const runtimeModule = lazyModule(() => import('./dockRuntime.js'));
+
+/** Whether `storage` holds drafts of the session (they must be pruned even when nothing is open). */
+function hasStoredDrafts(config: DockConfig, sessionId: SessionId): boolean {
+  try {
+    const storage = config.storage === undefined ? globalThis.localStorage : config.storage;
+    return (storage?.getItem(draftStorageKey(sessionId)) ?? null) !== null;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Bridges the Dock element to its session: one watch on the transport, one dockMachine actor
- * (visible to `inspect`), one draft store. Everything is made on connect (or when the session or
- * transport changes) and released on disconnect.
+ * (visible to `inspect`), one draft store. The watch is made on connect (or when the session or
+ * transport changes); the actor and draft store when the session first has a surface to show (or
+ * drafts to prune), which loads them if they have not arrived yet (`loading` meanwhile). All of it
+ * is released on disconnect.
  */
 export class DockController implements ReactiveController {
-  snapshot: SnapshotFrom<typeof dockMachine> | undefined;
+  snapshot: DockSnapshot | undefined;
   drafts: DraftStore | undefined;
   /** The values the Dock shows for the active surface (draft over initial values). */
   values: TaskSurfaceValues | undefined;
   /** The note the person is writing for the active surface (kept in the draft). */
   note = '';
-  private actor: Actor<typeof dockMachine> | undefined;
+  /** The session has a surface to show and the Dock's runtime is on its way. */
+  booting = false;
+  private runtime: DockRuntime | undefined;
   private release: (() => void)[] = [];
   private running: DockConfig | undefined;
   private valuesFor: string | undefined;
+  /** The newest view, kept until the runtime can hear it. */
+  private latest: SessionView | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -56,8 +76,8 @@ export class DockController implements ReactiveController {
     if (next.transport && next.sessionId) this.start(next.transport, next.sessionId, next);
   }
 
-  send(event: Parameters<Actor<typeof dockMachine>['send']>[0]): void {
-    this.actor?.send(event);
+  send(event: DockEvent): void {
+    this.runtime?.send(event);
   }
 
   setValues(values: TaskSurfaceValues): void {
@@ -77,68 +97,81 @@ export class DockController implements ReactiveController {
 
   private start(transport: HostTransport, sessionId: SessionId, config: DockConfig): void {
     this.running = config;
-    const drafts = (this.drafts = createDraftStore(config.storage === undefined ? { sessionId } : { sessionId, storage: config.storage }));
-    const actor = (this.actor = createActor(
-      dockMachine.provide({
-        actors: {
-          getActive: fromPromise(({ input }) => transport.taskSurface.getActive(input)),
-          submit: fromPromise(({ input }) => transport.taskSurface.submit(input)),
-          dismiss: fromPromise(({ input }) => transport.taskSurface.dismiss(input)),
-        },
-      }),
-      { input: { sessionId }, ...(config.inspect ? { inspect: config.inspect } : {}) },
-    ));
-    const sub = actor.subscribe((snapshot) => {
-      this.snapshot = snapshot;
-      const { active, model } = snapshot.context;
-      const key = active && model ? active.surfaceId : undefined;
-      if (key !== this.valuesFor) {
-        this.valuesFor = key;
-        this.values = key && model ? mergeDraft(model, drafts.get(key)) : undefined;
-        this.note = (key && drafts.getNote(key)) ?? '';
-      }
-      this.host.requestUpdate();
-    });
-    const emitted = actor.on('*', (event) => {
-      if (event.type === 'closed') drafts.clear(event.surfaceId);
-      this.onEmitted(event);
-    });
-    actor.start();
-    this.release.push(
-      () => sub.unsubscribe(),
-      () => emitted.unsubscribe(),
-      () => actor.stop(),
-      () => drafts.dispose(),
-    );
+    // A session whose drafts are stored needs the runtime at once, to prune them or show them.
+    if (hasStoredDrafts(config, sessionId)) this.boot(transport, sessionId, config);
     try {
-      const unwatch = transport.watchSession(sessionId, (view) => this.onView(view));
+      const unwatch = transport.watchSession(sessionId, (view) => this.onView(transport, sessionId, config, view));
       this.release.unshift(unwatch);
     } catch {
       // A disposed transport: the Dock stays hidden.
     }
   }
 
-  private onView(view: SessionView): void {
-    const active = view.taskSurface.active;
-    // One surface is open per session: drafts of any other surface belong to closed surfaces.
-    for (const surfaceId of Object.keys(this.drafts?.store.getSnapshot().context.drafts ?? {})) {
-      if (surfaceId !== active?.surfaceId) this.drafts?.clear(surfaceId);
+  private onView(transport: HostTransport, sessionId: SessionId, config: DockConfig, view: SessionView): void {
+    if (this.runtime) return this.runtime.view(view);
+    this.latest = view;
+    if (view.taskSurface.active) this.boot(transport, sessionId, config);
+  }
+
+  /** Makes the runtime now when its module is here, else once it arrives (a failed fetch is tried again on the next view). */
+  private boot(transport: HostTransport, sessionId: SessionId, config: DockConfig): void {
+    const module = runtimeModule.get();
+    if (!module) {
+      if (this.booting) return;
+      this.booting = true;
+      this.host.requestUpdate();
+      runtimeModule.load().then(
+        () => {
+          if (this.running !== config) return;
+          this.booting = false;
+          this.boot(transport, sessionId, config);
+        },
+        () => {
+          if (this.running !== config) return;
+          this.booting = false;
+          this.host.requestUpdate();
+        },
+      );
+      return;
     }
-    this.actor?.send({
-      type: 'projection.changed',
-      active: active && { callId: active.callId, surfaceId: active.surfaceId },
-      pending: active?.pending ?? null,
+    if (this.runtime) return;
+    const runtime = module.startDockRuntime({
+      transport,
+      sessionId,
+      inspect: config.inspect,
+      storage: config.storage,
+      onSnapshot: (snapshot, drafts) => this.onSnapshot(snapshot, drafts),
+      onEmitted: (event) => this.onEmitted(event),
     });
+    this.runtime = runtime;
+    this.drafts = runtime.drafts;
+    this.release.push(() => runtime.stop());
+    if (this.latest) runtime.view(this.latest);
+    this.latest = undefined;
+  }
+
+  private onSnapshot(snapshot: DockSnapshot, drafts: DraftStore): void {
+    this.snapshot = snapshot;
+    const { active, model } = snapshot.context;
+    const key = active && model ? active.surfaceId : undefined;
+    if (key !== this.valuesFor) {
+      this.valuesFor = key;
+      this.values = key && model ? mergeDraft(model, drafts.get(key)) : undefined;
+      this.note = (key && drafts.getNote(key)) ?? '';
+    }
+    this.host.requestUpdate();
   }
 
   private stop(): void {
     for (const release of this.release.splice(0)) release();
-    this.actor = undefined;
+    this.runtime = undefined;
     this.drafts = undefined;
     this.snapshot = undefined;
     this.values = undefined;
     this.note = '';
     this.valuesFor = undefined;
     this.running = undefined;
+    this.latest = undefined;
+    this.booting = false;
   }
 }

@@ -3,7 +3,7 @@ import { consume } from '@lit/context';
 import { property, query, state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
-import { dockStateName, type DockMachineEmitted } from '../../machines/dockMachine.js';
+import { dockStateName, type DockMachineEmitted } from '../../machines/dockTypes.js';
 import { DEFAULT_LIMITS, type SessionId, type TaskSurfaceValues } from '../../protocol/index.js';
 import { jsonUtf8Length } from '../../protocol/utf8.js';
 import type { HostTransport } from '../../transport/types.js';
@@ -121,7 +121,8 @@ export class TaskSurfaceDock extends LitElement {
 
   /** The Dock's state: `hidden`, `loading`, `retrying`, `editing`, `submitting`, `pending`, `rejected` or `dismissing`. */
   get state(): string {
-    return this.dock.snapshot ? dockStateName(this.dock.snapshot.value) : 'hidden';
+    if (this.dock.snapshot) return dockStateName(this.dock.snapshot.value);
+    return this.dock.booting ? 'loading' : 'hidden';
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
