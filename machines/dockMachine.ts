@@ -1,6 +1,6 @@
 import { and, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { DismissTaskSurfaceResult, GetActiveTaskSurfaceResult, MessageId, SubmitTaskSurfaceResult } from '../protocol/index.js';
-import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../protocol/ids.js';
+import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../protocol/mint.js';
 import {
   retryDelay,
   type DockActive,

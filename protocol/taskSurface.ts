@@ -14,8 +14,7 @@ import { JsonValueSchema, type JsonValue } from './json.js';
 import type { TaskSurfaceLimits } from './limits.js';
 import type { TaskSurfaceModelV1 } from './model.js';
 
-/** The tool's name: one stable definition for every model. */
-export const SHOW_TASK_SURFACE = 'show_task_surface';
+export { SHOW_TASK_SURFACE } from './tool.js';
 
 /** Persisted on the `show_task_surface` `tool/result` as `meta`; the model in it is normalised. */
 export interface TaskSurfacePresentationMeta {

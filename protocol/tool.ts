@@ -1,5 +1,8 @@
 import type { JsonObject } from './json.js';
 
+/** The tool's name: one stable definition for every model. */
+export const SHOW_TASK_SURFACE = 'show_task_surface';
+
 /** A tool as a model sees it. Serialised with JSON.stringify, it must be byte-stable. */
 export interface ToolDefinition {
   name: string;

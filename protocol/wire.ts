@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { WIRE_ERROR_CODES } from './wireConstants.js';
 import { ActRequestSchema } from './actionCards.js';
 import { SessionIdSchema } from './ids.js';
 import { SendMessageRequestSchema, UpdateQueueRequestSchema } from './message.js';
@@ -96,7 +97,7 @@ export type ResultOf<T extends ClientRequestType> = z.infer<(typeof ResultSchema
  * see; `rate-limited` (too many frames per second) and `busy` (too many requests of this connection
  * still running) carry `retryAfterMs` and change nothing: the same request may be sent again.
  */
-export const WireErrorCodeSchema = z.enum(['bad-request', 'too-large', 'unknown-session', 'server-error', 'rate-limited', 'busy']);
+export const WireErrorCodeSchema = z.enum(WIRE_ERROR_CODES);
 export type WireErrorCode = z.infer<typeof WireErrorCodeSchema>;
 
 export const ServerResultSchema = z.strictObject({
@@ -127,8 +128,7 @@ export type ServerResult = z.infer<typeof ServerResultSchema>;
 export type ServerView = z.infer<typeof ServerViewSchema>;
 export type ServerMessage = ServerResult | ServerError | ServerView;
 
-/** Largest client frame a server accepts by default, in bytes. */
-export const WIRE_MAX_MESSAGE_BYTES = 256 * 1024;
+export { WIRE_MAX_MESSAGE_BYTES, WIRE_ERROR_CODES } from './wireConstants.js';
 
 /** Reads one client frame: a typed request, or the error answer to send back (with the id when known). */
 export function parseClientRequest(data: string): { ok: true; request: ClientRequest } | { ok: false; error: ServerError } {

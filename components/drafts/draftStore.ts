@@ -1,5 +1,6 @@
 import { createStore } from '@xstate/store';
 import type { SessionId, TaskSurfaceValues } from '../../protocol/index.js';
+import { draftStorageKey } from './draftKey.js';
 
 /** One surface's unsubmitted values (and note, when there is one) and when they last changed. */
 export interface Draft {
@@ -19,8 +20,7 @@ export interface DraftStoreOptions {
   now?: () => number;
 }
 
-/** The storage key of a session's drafts. Drafts are keyed by session, then by surfaceId inside. */
-export const draftStorageKey = (sessionId: SessionId) => `task-surface:drafts:${sessionId}`;
+export { draftStorageKey } from './draftKey.js';
 
 const encoder = new TextEncoder();
 const bytesOf = (value: unknown) => encoder.encode(JSON.stringify(value)).length;
