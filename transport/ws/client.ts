@@ -1,16 +1,27 @@
-import { mintUuid, type SessionId, type SessionSummary, type SessionView } from '../../protocol/index.js';
-import {
-  ClientRequestSchemas,
-  ResultSchemas,
-  ServerMessageSchema,
-  WIRE_MAX_MESSAGE_BYTES,
-  describeIssues,
-  type ClientRequestParams,
-  type ClientRequestType,
-  type WireErrorCode,
-} from '../../protocol/wire.js';
+import type { SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
+import { mintUuid } from '../../protocol/mint.js';
+import type { ClientRequestParams, ClientRequestType, WireErrorCode } from '../../protocol/wire.js';
+import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wireConstants.js';
 import { TransportError, type HostTransport, type SessionListener } from '../types.js';
 import { backoffDelay, type ReconnectOptions } from './backoff.js';
+import { readServerFrame } from './serverFrames.js';
+
+/** The schema checks (zod): a chunk of the drop-in bundle, fetched with the first frame. */
+type Checks = typeof import('./clientChecks.js');
+let checks: Checks | undefined;
+let loadingChecks: Promise<Checks> | undefined;
+/** The checks, loaded once; after a failed fetch the next call tries again. */
+function loadChecks(): Promise<Checks> {
+  if (checks) return Promise.resolve(checks);
+  loadingChecks ??= import('./clientChecks.js').then(
+    (module) => (checks = module),
+    (error: unknown) => {
+      loadingChecks = undefined;
+      throw error;
+    },
+  );
+  return loadingChecks;
+}
 
 /** The subset of the browser `WebSocket` the client uses (Node tests pass the `ws` package's class). */
 /**
@@ -73,6 +84,8 @@ const ERROR_CODES: Record<WireErrorCode, TransportError['code']> = {
   'rate-limited': 'unreachable',
   busy: 'unreachable',
 };
+/** Frames kept while the client's checks are fetched (a page's first frames); later ones are dropped. */
+const MAX_EARLY_FRAMES = 1000;
 /** Shortest wait before re-sending a request the server asked to retry. */
 const MIN_RETRY_MS = 10;
 const encoder = new TextEncoder();
@@ -184,6 +197,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     pongIds.clear();
   }
 
+  /** Frames that arrived before the checks did (at most `MAX_EARLY_FRAMES`), handled in order once they are here. */
+  const early: unknown[] = [];
+  let fetchingChecks = false;
   function receive(data: unknown) {
     awaitingPong = false;
     let json: unknown;
@@ -192,12 +208,42 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     } catch {
       return console.warn('[task-surface] ignored a frame that is not JSON');
     }
-    const parsed = ServerMessageSchema.safeParse(json);
-    if (!parsed.success) return console.warn(`[task-surface] ignored an invalid frame: ${describeIssues(parsed.error.issues)}`);
-    const message = parsed.data;
+    if (checks && early.length === 0) return handle(json, checks);
+    if (early.length >= MAX_EARLY_FRAMES) return console.warn('[task-surface] ignored a frame: too many wait for the client to load');
+    early.push(json);
+    if (fetchingChecks) return;
+    fetchingChecks = true;
+    loadChecks().then(
+      (loaded) => {
+        fetchingChecks = false;
+        for (let frame = early.shift(); frame !== undefined && !disposed; frame = early.shift()) {
+          try {
+            handle(frame, loaded);
+          } catch (error) {
+            queueMicrotask(() => {
+              throw error; // a listener's own error: reported, and the frames after it still delivered
+            });
+          }
+        }
+        early.length = 0;
+      },
+      () => {
+        // Without its checks the client cannot trust a frame: they wait, and the next frame tries the fetch again.
+        fetchingChecks = false;
+        console.warn(`[task-surface] could not load the WebSocket client's checks; ${early.length} frame(s) wait`);
+      },
+    );
+  }
+
+  function handle(json: unknown, { checkResult, checkView }: Checks) {
+    const read = readServerFrame(json);
+    if (!read.ok) return console.warn(`[task-surface] ignored an invalid frame: ${read.problem}`);
+    const message = read.frame;
     if (message.type === 'session.view') {
       if (!watchers.has(message.sessionId)) return;
-      const view = message.view;
+      const checked = checkView(message);
+      if (!checked.ok) return console.warn(`[task-surface] ignored an invalid frame: ${checked.problem}`);
+      const view = checked.view;
       views.set(message.sessionId, view);
       for (const listener of [...(watchers.get(message.sessionId) ?? [])]) listener(view);
       return;
@@ -218,11 +264,9 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     pending.delete(message.id);
     clearTimeout(request.timer);
     if (message.type === 'error') return request.reject(new TransportError(ERROR_CODES[message.code], message.message));
-    const result = ResultSchemas[request.type].safeParse(message.result);
-    if (!result.success) {
-      return request.reject(new TransportError('server-error', `invalid ${request.type} answer: ${describeIssues(result.error.issues)}`));
-    }
-    request.resolve(result.data);
+    const result = checkResult(request.type, message.result);
+    if (!result.ok) return request.reject(new TransportError('server-error', result.problem));
+    request.resolve(result.value);
   }
 
   /** The server asked to send this request again later: the same frame (same id), once the wait is over. */
@@ -238,24 +282,29 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   function call<T extends ClientRequestType, R>(type: T, params: ClientRequestParams<T>): Promise<R> {
     if (disposed) return Promise.reject(new TransportError('disposed', 'the transport was disposed'));
     const id = mintRequestId();
-    const checked = ClientRequestSchemas[type].safeParse({ id, type, params });
-    if (!checked.success) {
-      return Promise.reject(new TransportError('bad-request', `invalid ${type} request: ${describeIssues(checked.error.issues)}`));
-    }
-    const frame = frameOf(id, type, params);
-    const size = encoder.encode(frame).length;
-    if (size > maxMessageBytes) {
-      return Promise.reject(
-        new TransportError('bad-request', `${type} request of ${size} bytes is over the limit of ${maxMessageBytes} bytes`),
-      );
-    }
-    return new Promise<R>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new TransportError('unreachable', `no answer to ${type} from ${url} within ${requestTimeoutMs} ms`));
-      }, requestTimeoutMs);
-      pending.set(id, { frame, type, resolve: resolve as (value: unknown) => void, reject, timer });
-      sendRaw(frame);
+    const send = ({ requestProblem }: Checks): Promise<R> => {
+      if (disposed) return Promise.reject(new TransportError('disposed', 'the transport was disposed'));
+      const problem = requestProblem(type, { id, type, params });
+      if (problem !== null) return Promise.reject(new TransportError('bad-request', problem));
+      const frame = frameOf(id, type, params);
+      const size = encoder.encode(frame).length;
+      if (size > maxMessageBytes) {
+        return Promise.reject(
+          new TransportError('bad-request', `${type} request of ${size} bytes is over the limit of ${maxMessageBytes} bytes`),
+        );
+      }
+      return new Promise<R>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new TransportError('unreachable', `no answer to ${type} from ${url} within ${requestTimeoutMs} ms`));
+        }, requestTimeoutMs);
+        pending.set(id, { frame, type, resolve: resolve as (value: unknown) => void, reject, timer });
+        sendRaw(frame);
+      });
+    };
+    if (checks) return send(checks);
+    return loadChecks().then(send, (error: unknown) => {
+      throw new TransportError('unreachable', `could not load the WebSocket client's checks: ${String(error)}`);
     });
   }
 
