@@ -1,13 +1,12 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { consume } from '@lit/context';
 import { property, state } from 'lit/decorators.js';
-import type { NormalizedTaskSurfaceModel, SessionId, TaskSurfaceId, TaskSurfaceValues } from '../../protocol/index.js';
-import { effectiveLimits, type TaskSurfaceLimits } from '../../protocol/limits.js';
-import { parseTaskSurfaceModel } from '../../protocol/parse.js';
-import { SHOW_TASK_SURFACE, TaskSurfacePresentationMetaEnvelopeSchema } from '../../protocol/taskSurface.js';
+import type { SessionId, TaskSurfaceValues } from '../../protocol/index.js';
+import { SHOW_TASK_SURFACE } from '../../protocol/tool.js';
 import type { HostTransport } from '../../transport/types.js';
 import { langTag, strings, type Lang } from '../i18n/index.js';
 import { transportContext } from '../shared/context.js';
+import { LazyModulesController, lazyModule, settledUpdate } from '../shared/lazy.js';
 import { themeStyles } from '../shared/theme.js';
 import { modelTextStyles } from '../view/modelText.styles.js';
 import '../view/task-surface-view.js';
@@ -16,6 +15,10 @@ import { displayText } from '../view/text.js';
 import { StatusController } from './statusController.js';
 import type { SurfaceStatus } from './surfaceStatus.js';
 import { toolviewStyles } from './task-surface-toolview.styles.js';
+import type { ParsedToolResult } from './toolviewParse.js';
+
+/** The model's schemas: a chunk of the drop-in bundle, fetched when the first row with a meta renders. */
+const parser = lazyModule(() => import('./toolviewParse.js'));
 
 /** The nested renderer's parts, re-exported with a `view-` prefix (as the Dock does). */
 const VIEW_PARTS = 'base:view-base, header:view-header, section:view-section, block:view-block, fields:view-fields, answer:view-answer';
@@ -66,7 +69,9 @@ export class TaskSurfaceToolview extends LitElement {
 
   @state() private accessor expanded = false;
 
-  private parsed: { surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel } | null = null;
+  /** The surface the meta carries; null: show the fallback; undefined: the parser is on its way. */
+  private parsed: ParsedToolResult | null | undefined = null;
+  private readonly lazy = new LazyModulesController(this);
   private readonly statusWatch = new StatusController(this, () => ({
     transport: this.transport ?? this.contextTransport,
     sessionId: this.sessionId,
@@ -75,24 +80,31 @@ export class TaskSurfaceToolview extends LitElement {
   }));
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('meta') || changed.has('name')) this.parsed = this.parse();
+    if (changed.has('meta') || changed.has('name') || this.parsed === undefined) this.parsed = this.parse();
     this.statusWatch.sync();
   }
 
-  private parse(): { surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel } | null {
-    if (this.name !== SHOW_TASK_SURFACE) return null;
-    const envelope = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(this.meta);
-    if (!envelope.success) return null;
-    const model = parseTaskSurfaceModel(envelope.data.model, limitsOf(envelope.data['limits']));
-    return model.ok ? { surfaceId: envelope.data.surfaceId, model: model.model } : null;
+  /** `updateComplete` resolves once the row shows the parsed surface (or the fallback), not the placeholder. */
+  protected override getUpdateComplete(): Promise<boolean> {
+    return settledUpdate(() => super.getUpdateComplete());
+  }
+
+  private parse(): ParsedToolResult | null | undefined {
+    if (this.name !== SHOW_TASK_SURFACE || typeof this.meta !== 'object' || this.meta === null) return null;
+    const module = parser.get();
+    if (module) return module.parseToolResultMeta(this.meta);
+    // The parser failed to load: the plain result text, as for a meta the row cannot read.
+    return parser.failed() ? null : undefined;
   }
 
   override render() {
     const parsed = this.parsed;
-    if (!parsed || !(this.transport ?? this.contextTransport)) {
+    const s = strings(this.lang);
+    const connected = Boolean(this.transport ?? this.contextTransport);
+    if (parsed === undefined && connected) return this.placeholder(s.taskSurface);
+    if (!parsed || !connected) {
       return html`<p class="fallback model-text" part="base fallback" dir="auto">${displayText(this.content)}</p>`;
     }
-    const s = strings(this.lang);
     const outcome = this.status ? undefined : this.statusWatch.outcome;
     const status = this.status ?? outcome?.status;
     const values: TaskSurfaceValues | undefined = outcome?.values;
@@ -116,13 +128,21 @@ export class TaskSurfaceToolview extends LitElement {
       </div>
     </div>`;
   }
-}
 
-/** Limits from the meta (positive integers only; anything else is the default). */
-function limitsOf(value: unknown): Partial<TaskSurfaceLimits> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? effectiveLimits(value as Partial<TaskSurfaceLimits>)
-    : undefined;
+  /**
+   * While the parser loads: the row's frame with the title the meta names, as plain text (it is
+   * not checked yet: no status, no replay), so the transcript does not jump when the row fills in.
+   */
+  private placeholder(kind: string) {
+    const model = (this.meta as { model?: unknown }).model;
+    const title = typeof model === 'object' && model !== null ? (model as { title?: unknown }).title : undefined;
+    return html`<div class="base" part="base" aria-busy="true" lang=${langTag(this.lang)}>
+      <div class="summary" part="summary">
+        <span class="kind">${kind}</span>
+        ${typeof title === 'string' ? html`<span class="title model-text clamp" dir="auto">${displayText(title.slice(0, 500))}</span>` : nothing}
+      </div>
+    </div>`;
+  }
 }
 
 if (!customElements.get('task-surface-toolview')) customElements.define('task-surface-toolview', TaskSurfaceToolview);
