@@ -7,8 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 /** gzip budgets: the entry a page loads first, and the entry with every chunk it may load. */
-const ENTRY_BUDGET_GZIP = 70 * 1024;
-const TOTAL_BUDGET_GZIP = 110 * 1024;
+const ENTRY_BUDGET_GZIP = 46 * 1024;
+const TOTAL_BUDGET_GZIP = 95 * 1024;
 const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components'];
 
 function run(command, args) {
@@ -44,17 +44,25 @@ const sizes = [
   return { file, min: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
 });
 for (const { file, min, gzip } of sizes) console.log(`dist/${file}: ${kb(min)} min, ${kb(gzip)} gzip`);
-const entry = sizes[0].gzip;
+// What a page loads first: the entry and any chunk it imports statically (none today; a chunk it
+// imported that way would be fetched by every page, so it counts as the entry).
+const staticChunks = [
+  ...readFileSync('dist/task-surface.js', 'utf8').matchAll(/(?:^|[;}])import\s*(?:[^;"'()]*?from\s*)?["']\.\/(chunks\/[^"']+)["']/g),
+].map((m) => m[1]);
+const entry = sizes.filter((s) => s.file === 'task-surface.js' || staticChunks.includes(s.file)).reduce((sum, s) => sum + s.gzip, 0);
+if (staticChunks.length > 0) console.log(`the entry imports ${staticChunks.join(', ')} statically: counted as the entry`);
 const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
 console.log(
   `bundle: entry ${kb(entry)} gzip (budget ${kb(ENTRY_BUDGET_GZIP)}), with every chunk ${kb(total)} gzip (budget ${kb(TOTAL_BUDGET_GZIP)})`,
 );
 if (entry > ENTRY_BUDGET_GZIP) {
-  console.error(`bundle entry dist/task-surface.js over budget by ${kb(entry - ENTRY_BUDGET_GZIP)}`);
+  console.error(
+    `bundle entry dist/task-surface.js over budget by ${kb(entry - ENTRY_BUDGET_GZIP)} (aim: at most ${kb(ENTRY_BUDGET_GZIP)} gzip)`,
+  );
   process.exit(1);
 }
 if (total > TOTAL_BUDGET_GZIP) {
-  console.error(`bundle with every chunk over budget by ${kb(total - TOTAL_BUDGET_GZIP)}`);
+  console.error(`bundle with every chunk over budget by ${kb(total - TOTAL_BUDGET_GZIP)} (aim: at most ${kb(TOTAL_BUDGET_GZIP)} gzip)`);
   process.exit(1);
 }
 
