@@ -155,6 +155,8 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     await md.getByRole('heading', { name: 'Release notes' }).waitFor();
     assert.equal(await md.locator('strong').textContent(), 'options');
     assert.match((await md.locator('p').first().textContent()) ?? '', /Two options & a flag\./);
+    // HTML 4's named references decode; a rarer HTML5 name stays as written; numeric ones decode.
+    assert.equal(await md.locator('p').last().textContent(), '© → α &HilbertSpace; ⟨');
     assert.equal(await md.locator('.md-pending').count(), 0);
     // An internationalised host becomes its ASCII form; an autolink shows the host as written.
     assert.deepEqual(await md.locator('a').evaluateAll((links) => links.map((a) => [a.textContent, (a as HTMLAnchorElement).href])), [
@@ -183,10 +185,56 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     await card.getByRole('listitem').filter({ hasText: 'Day 2' }).waitFor();
     await card.getByRole('button', { name: 'Create page' }).waitFor();
     assert.equal(await card.getByText('Loading the card…').count(), 0);
+    // The body checks its details with zod, which comes in the schemas chunk.
+    assert.deepEqual(probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')).sort(), [
+      '/assets/chunks/createPage',
+      '/assets/chunks/schemas',
+    ]);
+    assert.deepEqual(await probe.violations(), []);
+    await probe.close();
+  });
+
+  it('starts the Dock only when its session has a surface, saying it loads the task while the chunk does', async () => {
+    const idle = await open('idle');
+    await idle.page.waitForTimeout(300); // a view arrived: a chunk requested for it would show up here
+    assert.equal(await idle.page.locator('task-surface-dock').getAttribute('state'), 'hidden');
+    assert.deepEqual(idle.chunks, [], 'a Dock with nothing to show fetches nothing');
+    assert.deepEqual(await idle.violations(), []);
+    await idle.close();
+
+    const probe = await open('dock', /\/assets\/chunks\/dockRuntime-/);
+    const dock = probe.page.locator('task-surface-dock');
+    await probe.page.locator('task-surface-dock[state="loading"]').waitFor();
+    await dock.getByRole('status').filter({ hasText: 'Loading the task…' }).waitFor();
+    assert.equal(await dock.getByRole('textbox').count(), 0);
+    probe.release();
+    await probe.page.locator('task-surface-dock[state="editing"]').waitFor();
+    await dock.getByRole('region', { name: 'Task: Pick a plan' }).waitFor();
+    await dock.getByRole('textbox', { name: 'Name' }).fill('Ada');
+    assert.equal(await dock.getByRole('button', { name: 'Send' }).isEnabled(), true);
     assert.deepEqual(
       probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')),
-      ['/assets/chunks/createPage'],
+      ['/assets/chunks/dockRuntime'],
     );
+    assert.deepEqual(await probe.violations(), []);
+    await probe.close();
+  });
+
+  it("shows a transcript row's frame and title while its parser loads, then its status", async () => {
+    const probe = await open('row', /\/assets\/chunks\/(toolviewParse|schemas)-/);
+    const row = probe.page.locator('task-surface-toolview');
+    const base = row.locator('[part~="base"]');
+    await base.and(row.locator('[aria-busy="true"]')).waitFor();
+    assert.equal(await row.locator('.title').textContent(), 'Pick a plan');
+    assert.equal(await row.getByText('Task: Pick a plan').count(), 0, 'not the plain-text fallback');
+    probe.release();
+    await row.getByText('Answer in the panel below.').waitFor();
+    assert.equal(await row.locator('[part~="status"]').textContent(), 'Status: Open');
+    assert.equal(await row.locator('[aria-busy]').count(), 0);
+    assert.deepEqual(probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')).sort(), [
+      '/assets/chunks/schemas',
+      '/assets/chunks/toolviewParse',
+    ]);
     assert.deepEqual(await probe.violations(), []);
     await probe.close();
   });

@@ -6,7 +6,8 @@ const scenario = new URLSearchParams(location.search).get('scenario');
 
 if (scenario === 'content') {
   const md = document.createElement('task-surface-markdown');
-  md.text = '# Release notes\n\nTwo **options** &amp; a `flag`.\n\n[例え](https://例え.jp/パス) <https://xn--r8jz45g.jp/a>';
+  md.text =
+    '# Release notes\n\nTwo **options** &amp; a `flag`.\n\n[例え](https://例え.jp/パス) <https://xn--r8jz45g.jp/a>\n\n&copy; &rarr; &alpha; &HilbertSpace; &#x27E8;';
   document.body.append(md);
   const view = document.createElement('task-surface-view');
   view.model = {
@@ -56,6 +57,66 @@ if (scenario === 'card') {
     },
   };
   document.body.append(card);
+}
+
+/** A session view as the Host pushes it, with `active` as the open surface (or none). */
+const sessionView = (active) => ({
+  sessionId: 's1',
+  lastSeq: 3,
+  readOnly: false,
+  turn: 'idle',
+  taskSurface: { active },
+  queue: [],
+  actionCards: { proposals: [], decisions: {} },
+});
+const normalizedModel = {
+  version: 1,
+  title: 'Pick a plan',
+  sections: [],
+  fields: [{ kind: 'text', id: 'name', label: 'Name', multiline: false, required: false, initial: '' }],
+  submit: { label: 'Send' },
+};
+
+// The Dock of a session with an open surface (`dock`) or with nothing to show (`idle`).
+if (scenario === 'dock' || scenario === 'idle') {
+  const dock = document.querySelector('task-surface-dock');
+  const active = scenario === 'dock' ? { callId: 'c1', surfaceId: 'f1', pending: null } : null;
+  dock.draftStorage = null;
+  dock.transport = {
+    watchSession(_id, listener) {
+      queueMicrotask(() => listener(sessionView(active)));
+      return () => {};
+    },
+    taskSurface: {
+      getActive: async () => ({ active: true, callId: 'c1', surfaceId: 'f1', model: normalizedModel, pending: null }),
+    },
+  };
+}
+
+// A transcript row of an open surface: its meta is parsed in a chunk.
+if (scenario === 'row') {
+  const row = document.createElement('task-surface-toolview');
+  row.setAttribute('session-id', 's1');
+  row.content = 'Task: Pick a plan';
+  row.meta = {
+    kind: 'task-surface',
+    version: 1,
+    surfaceId: 'f1',
+    model: {
+      version: 1,
+      title: 'Pick a plan',
+      sections: [],
+      fields: [{ kind: 'text', id: 'name', label: 'Name' }],
+      submit: { label: 'Send' },
+    },
+  };
+  row.transport = {
+    watchSession(_id, listener) {
+      queueMicrotask(() => listener(sessionView({ callId: 'c1', surfaceId: 'f1', pending: null })));
+      return () => {};
+    },
+  };
+  document.body.append(row);
 }
 
 document.body.dataset.ready = 'yes';
