@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { DockMachineEmitted } from '../../machines/dockTypes.js';
+import { retryDelay, type DockMachineEmitted } from '../../machines/dockTypes.js';
 import type { SessionId, SessionView, TaskSurfaceValues } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
 import { draftStorageKey } from '../drafts/draftKey.js';
@@ -52,6 +52,9 @@ export class DockController implements ReactiveController {
   private valuesFor: string | undefined;
   /** The newest view, kept until the runtime can hear it. */
   private latest: SessionView | undefined;
+  /** Failed fetches of the runtime in a row, and the timer of the next try. */
+  private bootFailures = 0;
+  private bootTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly host: ReactiveControllerHost,
@@ -114,7 +117,10 @@ export class DockController implements ReactiveController {
     if (view.taskSurface.active) this.boot(transport, sessionId, config);
   }
 
-  /** Makes the runtime now when its module is here, else once it arrives (a failed fetch is tried again on the next view). */
+  /**
+   * Makes the runtime now when its module is here, else once it arrives. A failed fetch is tried
+   * again with the getActive back-off (250 ms doubling to 8 s), `loading` meanwhile.
+   */
   private boot(transport: HostTransport, sessionId: SessionId, config: DockConfig): void {
     const module = runtimeModule.get();
     if (!module) {
@@ -125,12 +131,15 @@ export class DockController implements ReactiveController {
         () => {
           if (this.running !== config) return;
           this.booting = false;
+          this.bootFailures = 0;
           this.boot(transport, sessionId, config);
         },
         () => {
           if (this.running !== config) return;
-          this.booting = false;
-          this.host.requestUpdate();
+          this.bootTimer = setTimeout(() => {
+            this.booting = false;
+            if (this.running === config && !this.runtime) this.boot(transport, sessionId, config);
+          }, retryDelay(++this.bootFailures));
         },
       );
       return;
@@ -174,5 +183,7 @@ export class DockController implements ReactiveController {
     this.running = undefined;
     this.latest = undefined;
     this.booting = false;
+    clearTimeout(this.bootTimer);
+    this.bootFailures = 0;
   }
 }

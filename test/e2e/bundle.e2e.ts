@@ -238,4 +238,22 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     assert.deepEqual(await probe.violations(), []);
     await probe.close();
   });
+
+  it("fetches the Dock's runtime again after a failed fetch, saying it loads the task meanwhile", async () => {
+    const context = await browser.newContext();
+    let failures = 0;
+    await context.route(/\/assets\/chunks\/dockRuntime-/, async (route) => {
+      if (failures++ === 0) return route.abort('connectionreset');
+      return route.continue();
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${origin}/?scenario=dock`);
+    await page.locator('task-surface-dock[state="loading"]').waitFor();
+    await page.locator('task-surface-dock[state="editing"]').waitFor({ timeout: 10_000 });
+    assert.equal(failures, 2, 'one failed fetch, then one that arrived');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });
