@@ -80,7 +80,8 @@ export class TaskSurfaceToolview extends LitElement {
   }));
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('meta') || changed.has('name') || this.parsed === undefined) this.parsed = this.parse();
+    const reconnected = changed.has('transport') || changed.has('contextTransport' as keyof TaskSurfaceToolview);
+    if (changed.has('meta') || changed.has('name') || reconnected || this.parsed === undefined) this.parsed = this.parse();
     this.statusWatch.sync();
   }
 
@@ -91,6 +92,7 @@ export class TaskSurfaceToolview extends LitElement {
 
   private parse(): ParsedToolResult | null | undefined {
     if (this.name !== SHOW_TASK_SURFACE || typeof this.meta !== 'object' || this.meta === null) return null;
+    if (!(this.transport ?? this.contextTransport)) return null; // the plain text: no parser is fetched for it
     const module = parser.get();
     if (module) return module.parseToolResultMeta(this.meta);
     // The parser failed to load: the plain result text, as for a meta the row cannot read.

@@ -220,6 +220,14 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     await probe.close();
   });
 
+  it('fetches no parser for a transcript row that shows its plain text (no transport)', async () => {
+    const probe = await open('row-plain');
+    await probe.page.locator('task-surface-toolview').getByText('Task: Pick a plan').waitFor();
+    await probe.page.waitForTimeout(200);
+    assert.deepEqual(probe.chunks, []);
+    await probe.close();
+  });
+
   it("shows a transcript row's frame and title while its parser loads, then its status", async () => {
     const probe = await open('row', /\/assets\/chunks\/(toolviewParse|schemas)-/);
     const row = probe.page.locator('task-surface-toolview');

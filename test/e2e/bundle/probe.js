@@ -94,7 +94,7 @@ if (scenario === 'dock' || scenario === 'idle') {
 }
 
 // A transcript row of an open surface: its meta is parsed in a chunk.
-if (scenario === 'row') {
+if (scenario === 'row' || scenario === 'row-plain') {
   const row = document.createElement('task-surface-toolview');
   row.setAttribute('session-id', 's1');
   row.content = 'Task: Pick a plan';
@@ -110,12 +110,13 @@ if (scenario === 'row') {
       submit: { label: 'Send' },
     },
   };
-  row.transport = {
-    watchSession(_id, listener) {
-      queueMicrotask(() => listener(sessionView({ callId: 'c1', surfaceId: 'f1', pending: null })));
-      return () => {};
-    },
-  };
+  if (scenario === 'row')
+    row.transport = {
+      watchSession(_id, listener) {
+        queueMicrotask(() => listener(sessionView({ callId: 'c1', surfaceId: 'f1', pending: null })));
+        return () => {};
+      },
+    };
   document.body.append(row);
 }
 
