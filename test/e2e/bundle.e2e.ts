@@ -247,21 +247,48 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     await probe.close();
   });
 
-  it("fetches the Dock's runtime again after a failed fetch, saying it loads the task meanwhile", async () => {
+  /** Opens `scenario` with the first request for a chunk matching `chunk` failing (a dropped connection). */
+  async function openFailingOnce(scenario: string, chunk: RegExp) {
     const context = await browser.newContext();
-    let failures = 0;
-    await context.route(/\/assets\/chunks\/dockRuntime-/, async (route) => {
-      if (failures++ === 0) return route.abort('connectionreset');
+    context.setDefaultTimeout(20_000);
+    const fetches = { count: 0 };
+    await context.route(chunk, async (route) => {
+      if (fetches.count++ === 0) return route.abort('connectionreset');
       return route.continue();
     });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(`${origin}/?scenario=dock`);
+    await page.goto(`${origin}/?scenario=${scenario}`);
+    await page.locator('body[data-ready="yes"]').waitFor({ state: 'attached' });
+    return { page, fetches, errors, close: () => context.close() };
+  }
+
+  it("fetches the Dock's runtime again after a failed fetch, saying it loads the task meanwhile", async () => {
+    const { page, fetches, errors, close } = await openFailingOnce('dock', /\/assets\/chunks\/dockRuntime-/);
     await page.locator('task-surface-dock[state="loading"]').waitFor();
     await page.locator('task-surface-dock[state="editing"]').waitFor({ timeout: 10_000 });
-    assert.equal(failures, 2, 'one failed fetch, then one that arrived');
+    assert.equal(fetches.count, 2, 'one failed fetch, then one that arrived');
     assert.deepEqual(errors, []);
-    await context.close();
+    await close();
+  });
+
+  it('refuses a WebSocket call as unreachable when the checks do not arrive, and fetches them for the next', async () => {
+    const { page, fetches, errors, close } = await openFailingOnce('ws', /\/assets\/chunks\/clientChecks-/);
+    const listSessions = () => page.evaluate(() => (window as unknown as { listSessions(): Promise<unknown> }).listSessions());
+    assert.equal(await listSessions(), "TransportError unreachable: could not load the WebSocket client's checks");
+    assert.deepEqual(await listSessions(), ['One']);
+    assert.equal(fetches.count, 2);
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
+  it("shows a row's plain result text when its parser cannot be fetched", async () => {
+    const { page, errors, close } = await openFailingOnce('row', /\/assets\/chunks\/toolviewParse-/);
+    const row = page.locator('task-surface-toolview');
+    await row.locator('[part~="fallback"]', { hasText: 'Task: Pick a plan' }).waitFor();
+    assert.equal(await row.locator('[aria-busy]').count(), 0);
+    assert.deepEqual(errors, []);
+    await close();
   });
 });

@@ -1,6 +1,6 @@
 // Loaded by test/e2e/bundle.e2e.ts from a folder holding the built drop-in bundle, under the demo's
 // CSP. Mounts elements as a page without a build step would, from the one import a page writes.
-import { registerShippedCardBodies } from '/assets/task-surface.js';
+import { createWebSocketTransport, registerShippedCardBodies } from '/assets/task-surface.js';
 
 const scenario = new URLSearchParams(location.search).get('scenario');
 
@@ -118,6 +118,35 @@ if (scenario === 'row' || scenario === 'row-plain') {
       },
     };
   document.body.append(row);
+}
+
+// A WebSocket transport over a socket that answers in the page: `window.listSessions()` calls it.
+if (scenario === 'ws') {
+  class PageSocket {
+    readyState = 0;
+    onopen = null;
+    onclose = null;
+    onerror = null;
+    onmessage = null;
+    constructor() {
+      setTimeout(() => {
+        this.readyState = 1;
+        this.onopen?.({});
+      });
+    }
+    send(data) {
+      const { id, type } = JSON.parse(data);
+      const result = type === 'session.list' ? [{ sessionId: 's1', title: 'One', createdAt: 1, lastSeq: 0 }] : 'pong';
+      setTimeout(() => this.onmessage?.({ data: JSON.stringify({ type: 'result', id, result }) }));
+    }
+    close() {}
+  }
+  const transport = createWebSocketTransport({ url: 'ws://page.test/ws', WebSocket: PageSocket, heartbeatMs: 0 });
+  window.listSessions = () =>
+    transport.listSessions().then(
+      (sessions) => sessions.map((s) => s.title),
+      (error) => `${error.name} ${error.code}: ${error.message.split(':')[0]}`,
+    );
 }
 
 document.body.dataset.ready = 'yes';
