@@ -283,6 +283,19 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     await close();
   });
 
+  it('keeps the frames that arrived while the checks could not be fetched, and hands them over once they are', async () => {
+    const { page, fetches, errors, close } = await openFailingOnce('ws&watch', /\/assets\/chunks\/clientChecks-/);
+    const views = () => page.evaluate(() => (window as unknown as { views: number[] }).views);
+    await page.waitForFunction(() => (window as unknown as { views: number[] }).views !== undefined);
+    await page.waitForTimeout(300); // the watch's answer and the view arrived; the fetch they started failed
+    assert.deepEqual(await views(), [], 'nothing reaches a listener unchecked');
+    assert.equal(fetches.count, 1);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { listSessions(): Promise<unknown> }).listSessions()), ['One']);
+    assert.deepEqual(await views(), [3], 'the call fetched the checks: the waiting view is delivered');
+    assert.deepEqual(errors, []);
+    await close();
+  });
+
   it("shows a row's plain result text when its parser cannot be fetched", async () => {
     const { page, errors, close } = await openFailingOnce('row', /\/assets\/chunks\/toolviewParse-/);
     const row = page.locator('task-surface-toolview');

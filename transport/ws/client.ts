@@ -216,23 +216,28 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     loadChecks().then(
       (loaded) => {
         fetchingChecks = false;
-        for (let frame = early.shift(); frame !== undefined && !disposed; frame = early.shift()) {
-          try {
-            handle(frame, loaded);
-          } catch (error) {
-            queueMicrotask(() => {
-              throw error; // a listener's own error: reported, and the frames after it still delivered
-            });
-          }
-        }
-        early.length = 0;
+        drainEarly(loaded);
       },
       () => {
-        // Without its checks the client cannot trust a frame: they wait, and the next frame tries the fetch again.
+        // Without its checks the client cannot trust a frame: they wait for the next frame or call to fetch them.
         fetchingChecks = false;
         console.warn(`[task-surface] could not load the WebSocket client's checks; ${early.length} frame(s) wait`);
       },
     );
+  }
+
+  /** Handles the frames that waited for the checks, in order. */
+  function drainEarly(loaded: Checks) {
+    for (let frame = early.shift(); frame !== undefined && !disposed; frame = early.shift()) {
+      try {
+        handle(frame, loaded);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error; // a listener's own error: reported, and the frames after it still delivered
+        });
+      }
+    }
+    early.length = 0;
   }
 
   function handle(json: unknown, { checkResult, checkView }: Checks) {
@@ -303,9 +308,15 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       });
     };
     if (checks) return send(checks);
-    return loadChecks().then(send, (error: unknown) => {
-      throw new TransportError('unreachable', `could not load the WebSocket client's checks: ${String(error)}`);
-    });
+    return loadChecks().then(
+      (loaded) => {
+        drainEarly(loaded); // frames that waited for a fetch that failed: their checks are here now
+        return send(loaded);
+      },
+      (error: unknown) => {
+        throw new TransportError('unreachable', `could not load the WebSocket client's checks: ${String(error)}`);
+      },
+    );
   }
 
   connect();

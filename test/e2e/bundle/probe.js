@@ -136,12 +136,22 @@ if (scenario === 'ws') {
     }
     send(data) {
       const { id, type } = JSON.parse(data);
-      const result = type === 'session.list' ? [{ sessionId: 's1', title: 'One', createdAt: 1, lastSeq: 0 }] : 'pong';
-      setTimeout(() => this.onmessage?.({ data: JSON.stringify({ type: 'result', id, result }) }));
+      const result =
+        type === 'session.list'
+          ? [{ sessionId: 's1', title: 'One', createdAt: 1, lastSeq: 0 }]
+          : type === 'session.watch'
+            ? 'watching'
+            : 'pong';
+      const frames = [{ type: 'result', id, result }];
+      if (type === 'session.watch') frames.push({ type: 'session.view', sessionId: 's1', view: sessionView(null) });
+      for (const frame of frames) setTimeout(() => this.onmessage?.({ data: JSON.stringify(frame) }));
     }
     close() {}
   }
   const transport = createWebSocketTransport({ url: 'ws://page.test/ws', WebSocket: PageSocket, heartbeatMs: 0 });
+  // The views of s1 the page has seen (the socket pushes one when the watch arrives).
+  window.views = [];
+  if (new URLSearchParams(location.search).has('watch')) transport.watchSession('s1', (view) => window.views.push(view.lastSeq));
   window.listSessions = () =>
     transport.listSessions().then(
       (sessions) => sessions.map((s) => s.title),
