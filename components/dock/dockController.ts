@@ -44,8 +44,8 @@ export class DockController implements ReactiveController {
   values: TaskSurfaceValues | undefined;
   /** The note the person is writing for the active surface (kept in the draft). */
   note = '';
-  /** The session has a surface to show and the Dock's runtime is on its way. */
-  booting = false;
+  /** The Dock's runtime is on its way (or its fetch is tried again). */
+  private booting = false;
   private runtime: DockRuntime | undefined;
   private release: (() => void)[] = [];
   private running: DockConfig | undefined;
@@ -78,6 +78,14 @@ export class DockController implements ReactiveController {
     if (cur && cur.transport === next.transport && cur.sessionId === next.sessionId && cur.inspect === next.inspect) return;
     this.stop();
     if (next.transport && next.sessionId) this.start(next.transport, next.sessionId, next);
+  }
+
+  /**
+   * The session has a surface to show and the runtime is on its way: the Dock says it loads the
+   * task. A runtime fetched only to prune stored drafts shows nothing.
+   */
+  get loadingRuntime(): boolean {
+    return this.booting && Boolean(this.latest?.taskSurface.active);
   }
 
   send(event: DockEvent): void {
@@ -114,6 +122,7 @@ export class DockController implements ReactiveController {
   private onView(transport: HostTransport, sessionId: SessionId, config: DockConfig, view: SessionView): void {
     if (this.runtime) return this.runtime.view(view);
     this.latest = view;
+    this.host.requestUpdate();
     if (view.taskSurface.active) this.boot(transport, sessionId, config);
   }
 

@@ -123,7 +123,7 @@ export class TaskSurfaceDock extends LitElement {
   /** The Dock's state: `hidden`, `loading`, `retrying`, `editing`, `submitting`, `pending`, `rejected` or `dismissing`. */
   get state(): string {
     if (this.dock.snapshot) return dockStateName(this.dock.snapshot.value);
-    return this.dock.booting ? 'loading' : 'hidden';
+    return this.dock.loadingRuntime ? 'loading' : 'hidden';
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {

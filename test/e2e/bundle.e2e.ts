@@ -228,6 +228,22 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     await probe.close();
   });
 
+  it("fetches the Dock's runtime to prune a closed surface's stored draft, showing nothing", async () => {
+    const probe = await open('stale-draft');
+    const { page } = probe;
+    await page.waitForFunction(() => localStorage.getItem('task-surface:drafts:s1')?.includes('"old"') !== true);
+    assert.deepEqual(
+      probe.chunks.map((c) => c.replace(/-[\w-]{8}\.js$/, '')),
+      ['/assets/chunks/dockRuntime'],
+    );
+    await page.waitForTimeout(100);
+    const states = await page.evaluate(() => (window as unknown as { dockStates: string[] }).dockStates);
+    assert.ok(!states.includes('loading'), `never "Loading the task…": ${states.join(', ')}`);
+    assert.equal(await page.locator('task-surface-dock').getAttribute('state'), 'hidden');
+    assert.deepEqual(await probe.violations(), []);
+    await probe.close();
+  });
+
   it("shows a transcript row's frame and title while its parser loads, then its status", async () => {
     const probe = await open('row', /\/assets\/chunks\/(toolviewParse|schemas)-/);
     const row = probe.page.locator('task-surface-toolview');

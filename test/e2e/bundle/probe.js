@@ -77,11 +77,15 @@ const normalizedModel = {
   submit: { label: 'Send' },
 };
 
-// The Dock of a session with an open surface (`dock`) or with nothing to show (`idle`).
-if (scenario === 'dock' || scenario === 'idle') {
+// The Dock of a session with an open surface (`dock`), with nothing to show (`idle`), or with
+// nothing to show but the stored draft of a surface that closed meanwhile (`stale-draft`).
+if (scenario === 'dock' || scenario === 'idle' || scenario === 'stale-draft') {
   const dock = document.querySelector('task-surface-dock');
   const active = scenario === 'dock' ? { callId: 'c1', surfaceId: 'f1', pending: null } : null;
-  dock.draftStorage = null;
+  window.dockStates = [];
+  new MutationObserver(() => window.dockStates.push(dock.getAttribute('state'))).observe(dock, { attributeFilter: ['state'] });
+  if (scenario === 'stale-draft') localStorage.setItem('task-surface:drafts:s1', JSON.stringify({ old: { values: { name: 'x' }, at: 1 } }));
+  else dock.draftStorage = null;
   dock.transport = {
     watchSession(_id, listener) {
       queueMicrotask(() => listener(sessionView(active)));
