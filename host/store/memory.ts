@@ -2,6 +2,19 @@ import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../pro
 import { decodeEvent, decodeQueueRow, encodeQueueRow, stampEvent } from './codec.js';
 import type { SessionLogStore, SessionRecord } from './types.js';
 
+/** The callId of a stored tool/call or tool/result row, without validating the rest. */
+function callOf(json: string): { type: 'tool/call' | 'tool/result'; callId: CallId } | undefined {
+  try {
+    const row = JSON.parse(json) as { type?: unknown; callId?: unknown };
+    if ((row.type === 'tool/call' || row.type === 'tool/result') && typeof row.callId === 'string') {
+      return { type: row.type, callId: row.callId as CallId };
+    }
+  } catch {
+    // Corrupt: reading it reports it.
+  }
+  return undefined;
+}
+
 interface MemorySession {
   record: SessionRecord;
   /** Serialised events, index = seq - 1: a read decodes and validates like a real store. */
@@ -11,16 +24,37 @@ interface MemorySession {
   queued: Map<string, string>;
 }
 
-/**
- * A session-log store in memory (tests, browsers, ephemeral hosts). Events are kept serialised so a
- * read returns fresh, validated objects and callers can never mutate the log through a reference.
- */
-export function createMemoryStore(): SessionLogStore & {
+export interface MemoryStore extends SessionLogStore {
   /** Test hook: overwrite a stored row, as disk corruption would. */
   corrupt(sessionId: SessionId, seq: number, json: string): void;
   /** Test hook: overwrite a stored inbox row. */
   corruptQueued(sessionId: SessionId, itemId: string, json: string): void;
-} {
+}
+
+/**
+ * The memory store as another store's in-process copy of its sessions (the PostgreSQL store's
+ * mirror): it can take in a session read from elsewhere, forget one, and hand out the JSON it keeps.
+ */
+export interface MirrorStore extends MemoryStore {
+  /** Takes in a stored session: its events' JSON by seq (from 1, unvalidated: reads validate) and inbox rows. */
+  adopt(record: SessionRecord, rows: string[], queued: Iterable<[itemId: string, json: string]>): void;
+  forget(sessionId: SessionId): void;
+  isHeld(sessionId: SessionId): boolean;
+  /** The JSON kept for an event (appended or adopted) / an inbox row; undefined when there is none. */
+  eventJson(sessionId: SessionId, seq: number): string | undefined;
+  queuedJson(sessionId: SessionId, itemId: string): string | undefined;
+}
+
+/**
+ * A session-log store in memory (tests, browsers, ephemeral hosts). Events are kept serialised so a
+ * read returns fresh, validated objects and callers can never mutate the log through a reference.
+ */
+export function createMemoryStore(): MemoryStore {
+  return createMirrorStore();
+}
+
+/** A memory store with the hooks a mirroring store needs (see MirrorStore). */
+export function createMirrorStore(): MirrorStore {
   const sessions = new Map<SessionId, MemorySession>();
   let closed = false;
 
@@ -121,5 +155,25 @@ export function createMemoryStore(): SessionLogStore & {
     corruptQueued(sessionId, itemId, json) {
       session(sessionId).queued.set(itemId, json);
     },
+    adopt(record, rows, queued) {
+      if (closed) throw new Error('the session-log store is closed');
+      const s: MemorySession = { record: { ...record }, rows: [], calls: new Map(), queued: new Map(queued) };
+      sessions.set(record.sessionId, s);
+      // Indexed by callId as they are read: a corrupt row is kept as it is and fails when it is read.
+      for (const json of rows) {
+        s.rows.push(json);
+        const call = callOf(json);
+        if (call) {
+          const entry = s.calls.get(call.callId) ?? {};
+          if (call.type === 'tool/call') entry.call ??= s.rows.length;
+          else entry.result ??= s.rows.length;
+          s.calls.set(call.callId, entry);
+        }
+      }
+    },
+    forget: (sessionId) => void sessions.delete(sessionId),
+    isHeld: (sessionId) => sessions.has(sessionId),
+    eventJson: (sessionId, seq) => sessions.get(sessionId)?.rows[seq - 1],
+    queuedJson: (sessionId, itemId) => sessions.get(sessionId)?.queued.get(itemId),
   };
 }

@@ -87,3 +87,21 @@ export class CorruptQueueRowError extends Error {
     super(`session ${sessionId}: stored inbox row ${itemId} is not a valid queued message: ${detail}`);
   }
 }
+
+/**
+ * A store whose durable truth is elsewhere (PostgreSQL): sessions are loaded into memory before the
+ * synchronous calls use them, and a write is durable only when `flush` resolves. A write that fails
+ * makes the session lost in this process (`onLost`): its copy is dropped and it must be loaded again.
+ */
+export interface AsyncSessionLogStore extends SessionLogStore {
+  load(sessionId: SessionId): Promise<boolean>;
+  unload(sessionId: SessionId): void;
+  flush(sessionId?: SessionId): Promise<void>;
+  onLost(listener: (sessionId: SessionId, error: Error) => void): () => void;
+}
+
+/** True for a store that needs `load` and `flush` (see AsyncSessionLogStore). */
+export function isAsyncStore(store: SessionLogStore): store is AsyncSessionLogStore {
+  const s = store as Partial<AsyncSessionLogStore>;
+  return typeof s.load === 'function' && typeof s.flush === 'function' && typeof s.onLost === 'function';
+}

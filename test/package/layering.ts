@@ -32,7 +32,7 @@ export const BROWSER_ENTRIES = [
   'components/index.ts',
   'components/bundle.ts',
 ];
-const NODE_MODULES = /^(node:|ws$|better-sqlite3$)/;
+const NODE_MODULES = /^(node:|ws$|better-sqlite3$|pg$)/;
 
 const SOURCE = /\.(ts|mts|cts|tsx|js|mjs|cjs)$/;
 
@@ -78,7 +78,7 @@ export function layeringViolations(file: string, code: string): string[] {
 }
 
 /**
- * Node modules (builtins, ws, better-sqlite3) that a browser-safe entry loads: every file reached
+ * Node modules (builtins, ws, better-sqlite3, pg) that a browser-safe entry loads: every file reached
  * from `BROWSER_ENTRIES` through runtime imports (type-only imports are erased) must import none.
  * `files` maps each package file (relative path) to its source.
  */

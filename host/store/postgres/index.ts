@@ -1,0 +1,301 @@
+/*
+ * The PostgreSQL session-log store (Node only: `task-surface/host/postgres`). PostgreSQL is the
+ * durable truth; the sessions this process serves are mirrored in memory so the Host's synchronous
+ * reads and appends keep working: a change applies to the mirror at once and its write is queued,
+ * group-committed per session, and `flush` says when it is durable. A failed write makes the
+ * session lost here: its mirror is dropped and `onLost` listeners run.
+ */
+import pg from 'pg';
+import type { CallId, SessionEvent, SessionId } from '../../../protocol/index.js';
+import { decodeEvent } from '../codec.js';
+import { createMirrorStore } from '../memory.js';
+import { CorruptEventError, type AsyncSessionLogStore, type SessionRecord } from '../types.js';
+import { migrate, quoteSchema } from './migrations.js';
+import { Writer, type WriteOp } from './writer.js';
+
+export { migrations, migrate, type Migration } from './migrations.js';
+export { ConflictError, FencedError } from './writer.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user@host:port/db`; the store makes (and ends) its own pool. */
+  connectionString?: string;
+  /** A pool you own (the store never ends it). */
+  pool?: pg.Pool;
+  /** Where its tables live (created if missing). Default `public`. */
+  schema?: string;
+}
+
+export interface PostgresStore extends AsyncSessionLogStore {
+  readonly pool: pg.Pool;
+  readonly schema: string;
+  /** Reads a stored session (record, log, inbox rows) into the mirror; false when there is none. */
+  load(sessionId: SessionId): Promise<boolean>;
+  /** Drops the session's mirror; writes still queued for it are still made (a later load waits for them). */
+  unload(sessionId: SessionId): void;
+  /** Resolves when every write made so far (for the session, or all) is committed; rejects with the write's error. */
+  flush(sessionId?: SessionId): Promise<void>;
+  onLost(listener: (sessionId: SessionId, error: Error) => void): () => void;
+  /**
+   * Fencing: appends for this session carry `token` and commit only while ts_session_owners holds
+   * (session_id, token); otherwise the batch is refused with FencedError and the session is lost.
+   * undefined (the default): no check (one process).
+   */
+  setFence(sessionId: SessionId, token: bigint | undefined): void;
+  /** Flushes, then ends its own pool (not a given one). */
+  close(): Promise<void>;
+}
+
+/** A read or write of a session this process has not loaded (`await store.load(sessionId)` first). */
+export class SessionNotLoadedError extends Error {
+  override name = 'SessionNotLoadedError';
+  constructor(readonly sessionId: string) {
+    super(`session ${sessionId} is not loaded in this process: await load(sessionId) first`);
+  }
+}
+
+/** What the store knows of every session without loading it: for listing and the owner check. */
+interface Known {
+  record: SessionRecord;
+  lastSeq: number;
+  /** The first event's JSON (it names the session's owner). */
+  first: string | undefined;
+}
+
+interface SessionRow {
+  session_id: string;
+  title: string;
+  created_at: string;
+  tool_mode: string;
+  read_only: boolean;
+  locale: string;
+}
+
+const toRecord = (row: SessionRow): SessionRecord => ({
+  sessionId: row.session_id as SessionId,
+  title: row.title,
+  createdAt: Number(row.created_at),
+  toolMode: row.tool_mode as SessionRecord['toolMode'],
+  readOnly: row.read_only,
+  locale: row.locale as SessionRecord['locale'],
+});
+
+/** Connects, creates or migrates the schema, and reads the sessions' records. */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const schema = options.schema ?? 'public';
+  const q = quoteSchema(schema);
+  if (!options.pool && !options.connectionString) throw new TypeError('createPostgresStore: give a connectionString or a pool');
+  const owned = !options.pool;
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, application_name: 'task-surface', max: 10 });
+  // An idle connection that drops is replaced by the next query; the pool must not crash the process.
+  const onPoolError = () => undefined;
+  if (owned) pool.on('error', onPoolError);
+  const known = new Map<SessionId, Known>();
+  try {
+    await migrate(pool, schema);
+    const { rows } = await pool.query<SessionRow & { last: number | null; first: string | null }>(
+      `SELECT s.*, (SELECT max(seq) FROM ${q}.ts_events e WHERE e.session_id = s.session_id) AS last,
+              (SELECT body FROM ${q}.ts_events e WHERE e.session_id = s.session_id AND e.seq = 1) AS first
+         FROM ${q}.ts_sessions s ORDER BY s.created_at, s.session_id`,
+    );
+    for (const row of rows)
+      known.set(row.session_id as SessionId, { record: toRecord(row), lastSeq: row.last ?? 0, first: row.first ?? undefined });
+  } catch (error) {
+    if (owned) await pool.end();
+    throw error;
+  }
+
+  const mirror = createMirrorStore();
+  const lostListeners = new Set<(sessionId: SessionId, error: Error) => void>();
+  const loading = new Map<SessionId, Promise<boolean>>();
+  let closed = false;
+
+  const writer = new Writer({
+    pool,
+    tables: { sessions: `${q}.ts_sessions`, events: `${q}.ts_events`, inbox: `${q}.ts_inbox`, owners: `${q}.ts_session_owners` },
+    onFailed(sessionId, error, durable) {
+      mirror.forget(sessionId);
+      const entry = known.get(sessionId);
+      if (entry && durable.created) entry.lastSeq = durable.lastSeq;
+      else known.delete(sessionId);
+      for (const listener of [...lostListeners]) {
+        try {
+          listener(sessionId, error);
+        } catch {
+          // A listener's failure must not keep the others from hearing of the loss.
+        }
+      }
+    },
+  });
+
+  /** The session's mirror must be here; otherwise a clear error (unknown, or stored but not loaded). */
+  const held = (sessionId: SessionId): void => {
+    if (closed) throw new Error('the session-log store is closed');
+    if (mirror.isHeld(sessionId)) return;
+    if (known.has(sessionId)) throw new SessionNotLoadedError(sessionId);
+    throw new Error(`unknown session ${sessionId}`);
+  };
+  const write = (sessionId: SessionId, op: WriteOp) => writer.enqueue(sessionId, op);
+  const appended = (sessionId: SessionId, events: SessionEvent[]): void => {
+    for (const event of events) {
+      const callId = event.type === 'tool/call' || event.type === 'tool/result' ? event.callId : null;
+      write(sessionId, { kind: 'event', seq: event.seq, callId, body: mirror.eventJson(sessionId, event.seq)! });
+    }
+    const entry = known.get(sessionId);
+    if (entry && events.length > 0) {
+      entry.lastSeq = events[events.length - 1]!.seq;
+      if (events[0]!.seq === 1) entry.first = mirror.eventJson(sessionId, 1);
+    }
+  };
+  const queuedChanged = (sessionId: SessionId, itemId: string): void => {
+    const body = mirror.queuedJson(sessionId, itemId);
+    write(sessionId, {
+      kind: 'queued',
+      itemId,
+      row: body === undefined ? null : { order: (JSON.parse(body) as { order: number }).order, body },
+    });
+  };
+
+  const readStored = async (sessionId: SessionId): Promise<boolean> => {
+    // Writes queued before an unload land first: the copy read back includes them.
+    await writer.flush(sessionId).catch(() => undefined);
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const session = await client.query<SessionRow>(`SELECT * FROM ${q}.ts_sessions WHERE session_id = $1`, [sessionId]);
+      const row = session.rows[0];
+      if (!row) {
+        await client.query('COMMIT');
+        known.delete(sessionId);
+        return false;
+      }
+      const events = await client.query<{ seq: number; body: string }>(
+        `SELECT seq, body FROM ${q}.ts_events WHERE session_id = $1 ORDER BY seq`,
+        [sessionId],
+      );
+      const inbox = await client.query<{ item_id: string; body: string }>(
+        `SELECT item_id, body FROM ${q}.ts_inbox WHERE session_id = $1 ORDER BY ord`,
+        [sessionId],
+      );
+      await client.query('COMMIT');
+      if (closed || mirror.isHeld(sessionId)) return !closed;
+      // The log's key makes gaps impossible through this store; a gap means someone edited the table.
+      events.rows.forEach((event, i) => {
+        if (event.seq !== i + 1) throw new CorruptEventError(sessionId, i + 1, 'it is missing (the stored log has a gap)');
+      });
+      const record = toRecord(row);
+      mirror.adopt(
+        record,
+        events.rows.map((e) => e.body),
+        inbox.rows.map((r) => [r.item_id, r.body]),
+      );
+      known.set(sessionId, { record, lastSeq: events.rows.length, first: events.rows[0]?.body });
+      writer.adopt(sessionId, events.rows.length);
+      return true;
+    } finally {
+      client.release();
+    }
+  };
+
+  const store: PostgresStore = {
+    pool,
+    schema,
+    createSession(record) {
+      if (closed) throw new Error('the session-log store is closed');
+      if (known.has(record.sessionId)) throw new Error(`session ${record.sessionId} already exists`);
+      mirror.createSession(record);
+      known.set(record.sessionId, { record: { ...record }, lastSeq: 0, first: undefined });
+      write(record.sessionId, { kind: 'session', record: { ...record } });
+    },
+    getSession(sessionId) {
+      const entry = known.get(sessionId);
+      return entry && { ...entry.record };
+    },
+    listSessions: () => [...known.values()].map((entry) => ({ ...entry.record })),
+    append(sessionId, event, at) {
+      held(sessionId);
+      const stored = mirror.append(sessionId, event, at);
+      appended(sessionId, [stored]);
+      return stored;
+    },
+    appendMany(sessionId, entries) {
+      held(sessionId);
+      const stored = mirror.appendMany(sessionId, entries);
+      appended(sessionId, stored);
+      return stored;
+    },
+    read(sessionId, range = {}) {
+      // The owner check reads a session's first event without loading it.
+      const entry = known.get(sessionId);
+      if (!mirror.isHeld(sessionId) && entry && range.limit === 1 && !range.fromEnd && (range.afterSeq ?? 0) < 1) {
+        return entry.first === undefined || (range.beforeSeq ?? 2) <= 1 ? [] : [decodeEvent(sessionId, 1, entry.first)];
+      }
+      held(sessionId);
+      return mirror.read(sessionId, range);
+    },
+    get(sessionId, seq) {
+      held(sessionId);
+      return mirror.get(sessionId, seq);
+    },
+    findCall(sessionId, callId: CallId) {
+      held(sessionId);
+      return mirror.findCall(sessionId, callId);
+    },
+    lastSeq(sessionId) {
+      if (!mirror.isHeld(sessionId) && known.has(sessionId)) return known.get(sessionId)!.lastSeq;
+      held(sessionId);
+      return mirror.lastSeq(sessionId);
+    },
+    saveQueued(sessionId, row) {
+      held(sessionId);
+      mirror.saveQueued(sessionId, row);
+      queuedChanged(sessionId, row.itemId);
+    },
+    updateQueued(sessionId, itemId, change) {
+      held(sessionId);
+      if (mirror.queuedJson(sessionId, itemId) === undefined) return;
+      mirror.updateQueued(sessionId, itemId, change);
+      queuedChanged(sessionId, itemId);
+    },
+    deleteQueued(sessionId, itemId) {
+      held(sessionId);
+      if (mirror.queuedJson(sessionId, itemId) === undefined) return;
+      mirror.deleteQueued(sessionId, itemId);
+      queuedChanged(sessionId, itemId);
+    },
+    listQueued(sessionId) {
+      held(sessionId);
+      return mirror.listQueued(sessionId);
+    },
+    load(sessionId) {
+      if (closed) return Promise.reject(new Error('the session-log store is closed'));
+      if (mirror.isHeld(sessionId)) return Promise.resolve(true);
+      let pending = loading.get(sessionId);
+      if (!pending) {
+        pending = readStored(sessionId).finally(() => loading.delete(sessionId));
+        loading.set(sessionId, pending);
+      }
+      return pending;
+    },
+    unload(sessionId) {
+      mirror.forget(sessionId);
+      writer.forget(sessionId);
+    },
+    flush: (sessionId) => writer.flush(sessionId),
+    onLost(listener) {
+      lostListeners.add(listener);
+      return () => void lostListeners.delete(listener);
+    },
+    setFence: (sessionId, token) => writer.setFence(sessionId, token),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await writer.flush().catch(() => undefined);
+      mirror.close();
+      if (owned) {
+        pool.off('error', onPoolError);
+        await pool.end();
+      }
+    },
+  };
+  return store;
+}

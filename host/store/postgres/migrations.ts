@@ -1,0 +1,106 @@
+/*
+ * The PostgreSQL store's schema, as a versioned list of migrations. Each runs once per schema, in
+ * order, inside one transaction that holds an advisory lock on the schema's name, so several
+ * processes starting at once apply each step exactly once (the others wait, then find it applied).
+ */
+import type pg from 'pg';
+
+export interface Migration {
+  /** 1, 2, 3 … in order; never renumber or edit one that has shipped: add the next. */
+  version: number;
+  name: string;
+  /** Runs with `search_path` set to the store's schema, so tables are named unqualified. */
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sessions, events, inbox, session owners',
+    sql: `
+CREATE TABLE ts_sessions (
+  session_id text PRIMARY KEY,
+  title text NOT NULL,
+  created_at bigint NOT NULL,
+  tool_mode text NOT NULL,
+  read_only boolean NOT NULL,
+  locale text NOT NULL
+);
+CREATE TABLE ts_events (
+  session_id text NOT NULL REFERENCES ts_sessions (session_id),
+  seq integer NOT NULL CHECK (seq > 0),
+  call_id text,
+  body text NOT NULL,
+  PRIMARY KEY (session_id, seq)
+);
+CREATE INDEX ts_events_by_call ON ts_events (session_id, call_id) WHERE call_id IS NOT NULL;
+CREATE TABLE ts_inbox (
+  session_id text NOT NULL REFERENCES ts_sessions (session_id),
+  item_id text NOT NULL,
+  ord bigint NOT NULL,
+  body text NOT NULL,
+  PRIMARY KEY (session_id, item_id)
+);
+CREATE TABLE ts_session_owners (
+  session_id text PRIMARY KEY,
+  owner_id text NOT NULL,
+  token bigint NOT NULL
+);`,
+  },
+];
+
+/** A schema name the store accepts: a plain SQL identifier (it is quoted, never interpolated raw). */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** `"name"`: a checked schema name as an SQL identifier. */
+export function quoteSchema(schema: string): string {
+  if (!SCHEMA_NAME.test(schema)) {
+    throw new TypeError(`schema must be a lower-case SQL identifier (letters, digits, _; at most 63), not ${JSON.stringify(schema)}`);
+  }
+  return `"${schema}"`;
+}
+
+/** The advisory lock's first key: this library's migrations (the second is the schema's hash). */
+const LOCK_CLASS = 0x7a5f;
+
+/**
+ * Creates the schema if needed and applies the migrations it lacks, all in one transaction under
+ * `pg_advisory_xact_lock`. Refuses a schema migrated by a newer version (it would not understand it).
+ * Returns the versions it applied.
+ */
+export async function migrate(pool: pg.Pool, schema: string, list: readonly Migration[] = migrations): Promise<number[]> {
+  const name = quoteSchema(schema);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${name}`);
+    await client.query(`SET LOCAL search_path TO ${name}`);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS ts_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM ts_migrations ORDER BY version');
+    const done = new Set(rows.map((r) => r.version));
+    const newest = Math.max(0, ...list.map((m) => m.version));
+    const unknown = rows.find((r) => r.version > newest);
+    if (unknown) {
+      throw new Error(
+        `schema ${schema} has migration ${unknown.version}, newer than this task-surface knows (up to ${newest}): upgrade it`,
+      );
+    }
+    const applied: number[] = [];
+    for (const migration of [...list].sort((a, b) => a.version - b.version)) {
+      if (done.has(migration.version)) continue;
+      await client.query(migration.sql);
+      await client.query('INSERT INTO ts_migrations (version, name) VALUES ($1, $2)', [migration.version, migration.name]);
+      applied.push(migration.version);
+    }
+    await client.query('COMMIT');
+    return applied;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
