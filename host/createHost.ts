@@ -18,6 +18,7 @@ import { ownerOnly } from './principal.js';
 import { Residency } from './residency.js';
 import { scopedHost } from './scoped.js';
 import { Sessions } from './sessions.js';
+import { isAsyncStore } from './store/types.js';
 import { createTaskSurfaceService, type TaskSurfaceHostService } from './taskSurface/index.js';
 import { createShowTaskSurfaceTool } from './taskSurface/tools.js';
 import { ToolRegistry } from './tools/registry.js';
@@ -48,6 +49,8 @@ export function createHost(options: CreateHostOptions): Host {
   const idleWaiters = new Set<{ ids: () => SessionId[]; resolve: () => void }>();
   const closing = new Set<Promise<void>>();
   let disposed = false;
+  // PostgreSQL: the store mirrors loaded sessions and makes writes durable later (see whenDurable).
+  const asyncStore = isAsyncStore(store) ? store : undefined;
 
   const viewOf = (sessionId: SessionId) => {
     const session = sessions.get(sessionId);
@@ -110,6 +113,7 @@ export function createHost(options: CreateHostOptions): Host {
         publish,
         onIdle: checkIdle,
         report,
+        ...(asyncStore ? { whenDurable: () => whenDurable(sessionId) } : {}),
       });
       inboxes.set(sessionId, inbox);
     }
@@ -162,6 +166,7 @@ export function createHost(options: CreateHostOptions): Host {
     surfaces.unload(sessionId);
     signals.reset(sessionId);
     sessions.unload(sessionId);
+    asyncStore?.unload(sessionId);
   };
   const residency: Residency = new Residency({
     sessions,
@@ -169,6 +174,35 @@ export function createHost(options: CreateHostOptions): Host {
     unload: unloadSession,
     maxLoadedSessions: positiveOr(options.maxLoadedSessions, 1_000),
     idleMs: positiveOr(options.sessionIdleMs, 5 * 60_000),
+  });
+
+  /**
+   * Every answer that follows a write waits until the write is durable (an asynchronous store); a
+   * write that failed refuses the answer with a HostStoreError. Synchronous stores: nothing to wait for.
+   */
+  const whenDurable = (sessionId: SessionId): Promise<void> | undefined =>
+    asyncStore?.flush(sessionId).catch((error: unknown) => {
+      throw new HostStoreError(sessionId, 'making the change durable', error);
+    });
+  /** `call`, answered once its writes are durable (its input was valid if it answered: it names the session). */
+  const durably =
+    <I, R, A extends unknown[]>(call: (input: I, ...rest: A) => Promise<R>) =>
+    async (input: I, ...rest: A): Promise<R> => {
+      const answer = await call(input, ...rest);
+      await whenDurable((input as { sessionId: SessionId }).sessionId);
+      return answer;
+    };
+  // A failed write: this process's copy of the session is gone. Its actors stop (nothing more is
+  // written from them) and watchers get the stored view once it is loaded again.
+  asyncStore?.onLost((sessionId, error) => {
+    report(new HostStoreError(sessionId, 'a write to the store; the session is reloaded from what is durable', error));
+    unloadSession(sessionId);
+    if (watchers.has(sessionId) && !disposed) {
+      void asyncStore.load(sessionId).then(
+        (found) => found && !disposed && publish(sessionId),
+        (loadError: unknown) => report(new HostStoreError(sessionId, 'loading the session again after a failed write', loadError)),
+      );
+    }
   });
 
   const closeInbox = (sessionId: SessionId, reason: string) => {
@@ -243,9 +277,13 @@ export function createHost(options: CreateHostOptions): Host {
     return forked;
   };
 
+  const submit = durably((input: unknown, by?: string) => surfaces.submit(input, by));
+  const dismiss = durably((input: unknown, by?: string) => surfaces.dismiss(input, by));
+  const durableSend = durably((input: unknown, by?: string) => send(input, by));
+
   const host: Host = {
-    taskSurface: surfaces,
-    actionCards,
+    taskSurface: { ...surfaces, submit, dismiss },
+    actionCards: { ...actionCards, act: durably(actionCards.act) },
     plugins,
     as: (principal) =>
       scopedHost({
@@ -256,13 +294,13 @@ export function createHost(options: CreateHostOptions): Host {
         owner: (sessionId) => sessions.ownerOf(sessionId) ?? null,
         open,
         fork,
-        send,
-        submit: (input, by) => surfaces.submit(input, by),
-        dismiss: (input, by) => surfaces.dismiss(input, by),
+        send: durableSend,
+        submit,
+        dismiss,
       }),
     session: {
-      send: (input) => send(input),
-      async updateQueue(input): Promise<UpdateQueueResult> {
+      send: (input) => durableSend(input),
+      updateQueue: durably(async (input): Promise<UpdateQueueResult> => {
         const request = parseInput('session.updateQueue', UpdateQueueRequestSchema, input);
         const inbox = inboxes.get(request.sessionId);
         const row = inbox?.find(request.itemId);
@@ -275,13 +313,25 @@ export function createHost(options: CreateHostOptions): Host {
         if (row.source.taskSurface) return { ok: false, reason: 'task-surface-row' };
         inbox.update(row.id, request.op === 'edit' ? { text: request.text } : { placement: 'steering' });
         return { ok: true };
-      },
+      }),
     },
     inbox: {
       claimNext: (sessionId) => inboxFor(sessionIdInput('inbox.claimNext', sessionId)).claimNext(),
       claimed: (sessionId) => inboxes.get(sessionId)?.claimedRows() ?? [],
     },
     openSession: (options) => open(options),
+    async load(input) {
+      const sessionId = sessionIdInput('load', input);
+      if (!asyncStore || sessions.isLoaded(sessionId)) return sessions.has(sessionId);
+      try {
+        if (!(await asyncStore.load(sessionId))) return false;
+      } catch (error) {
+        throw new HostStoreError(sessionId, 'loading the session', error);
+      }
+      // Folded at once, so residency counts it and unloads it (and the store's copy) when idle.
+      return !disposed && sessions.find(sessionId) !== undefined;
+    },
+    whenDurable: async (input) => whenDurable(sessionIdInput('whenDurable', input)),
     hasSession: (sessionId) => sessions.has(sessionId),
     loadedSessionCount: () => sessions.loadedCount,
     sessionSummary(input) {

@@ -33,6 +33,8 @@ export interface InboxDeps {
   onIdle(): void;
   /** A failure the inbox settled by itself (a store error while admitting or ending a turn). */
   report(error: Error): void;
+  /** See TurnLoopDeps.whenDurable. */
+  whenDurable?(): Promise<void> | undefined;
 }
 
 /**
@@ -71,6 +73,7 @@ export class Inbox {
       driver: deps.driver,
       beforeStep: deps.beforeStep,
       report: deps.report,
+      ...(deps.whenDurable ? { whenDurable: deps.whenDurable } : {}),
       admitSteering: () => this.admitSteering(),
       mintCallId: () => this.#freshCallId(),
       onPartial: (turnId, text) => {

@@ -73,6 +73,12 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
       if (_ignored !== undefined) throw new TypeError('openSession: a principal cannot choose the session id');
       return deps.open(rest, by);
     },
+    // A session the policy refuses is answered as missing (and the policy is asked either way).
+    async load(sessionId) {
+      const found = await host.load(sessionIdInput('load', sessionId));
+      return access(sessionId) !== 'none' && found;
+    },
+    whenDurable: (sessionId) => host.whenDurable(sessionIdInput('whenDurable', sessionId)),
     listSessions: () => host.listSessions().filter((summary) => access(summary.sessionId) !== 'none'),
     sessionSummary: (sessionId) => host.sessionSummary(readable(sessionIdInput('sessionSummary', sessionId))),
     getView: (sessionId) => host.getView(readable(sessionIdInput('getView', sessionId))),

@@ -22,6 +22,8 @@ export interface TurnLoopDeps {
   /** The running turn's reply as streamed so far (null: none). */
   onPartial(turnId: TurnId, text: string | null): void;
   report(error: Error): void;
+  /** Settles when what the session wrote so far is durable (an asynchronous store); the driver waits for it. */
+  whenDurable?(): Promise<void> | undefined;
 }
 
 /**
@@ -115,7 +117,8 @@ export class TurnLoop {
       return () => undefined;
     }
     const outcomeOf = () => (controller.signal.aborted ? 'cancelled' : turn.concluded ? 'concluded' : 'completed');
-    void Promise.resolve()
+    // The model sees only messages that are durable (an asynchronous store commits them a moment later).
+    void Promise.resolve(this.deps.whenDurable?.())
       .then(() => driver.runTurn(turn))
       .then(
         () => end(outcomeOf()),

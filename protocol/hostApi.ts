@@ -65,6 +65,14 @@ export interface HostApi {
   readonly actionCards: { act(input: ActRequest): Promise<ActResult> };
   openSession(options?: ClientSessionOptions): SessionId;
   hasSession(sessionId: SessionId): boolean;
+  /**
+   * Makes a stored session usable in this process: a store that keeps its sessions elsewhere
+   * (PostgreSQL) reads it in; others answer at once. False when there is no such session. The
+   * WebSocket server awaits it before every session-scoped request.
+   */
+  load(sessionId: SessionId): Promise<boolean>;
+  /** Resolves when every change made so far to the session is durable (at once for synchronous stores). */
+  whenDurable(sessionId: SessionId): Promise<void>;
   listSessions(): SessionSummary[];
   /** One session's summary (title, lastSeq) without listing the store. Throws for an unknown session. */
   sessionSummary(sessionId: SessionId): SessionSummary;

@@ -127,6 +127,8 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: Fak
     },
     openSession: (options) => open(options?.sessionId ?? `new${++opened}`),
     hasSession: (sessionId) => views.has(sessionId),
+    load: async (sessionId) => views.has(sessionId),
+    whenDurable: async () => undefined,
     loadedSessionCount: () => views.size,
     listSessions: (): SessionSummary[] =>
       [...views.values()].map((v) => ({ sessionId: v.sessionId, title: `Session ${v.sessionId}`, lastSeq: v.lastSeq })),

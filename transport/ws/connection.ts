@@ -198,6 +198,10 @@ export function serveConnection(
   function failure(id: string, error: unknown): ServerMessage {
     if (error instanceof HostInputError) return wireError(id, 'bad-request', error.message);
     onError(error);
+    // The Host's HostStoreError (by name: the transport does not import the host).
+    if ((error as Error | undefined)?.name === 'HostStoreError') {
+      return wireError(id, 'server-error', 'the store could not make this change durable, so it was not accepted: send it again');
+    }
     return wireError(id, 'server-error', 'the host failed to handle this request');
   }
 }

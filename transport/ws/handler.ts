@@ -102,6 +102,8 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         }
         const { title, locale } = request.params;
         const sessionId = host.openSession({ ...(title === undefined ? {} : { title }), ...(locale === undefined ? {} : { locale }) });
+        // Answered once the new session is durable (a PostgreSQL store writes it a moment later).
+        await host.whenDurable(sessionId);
         options.onSessionOpened?.(ctx.connection, sessionId);
         return result(host.sessionSummary(sessionId));
       }
@@ -111,7 +113,8 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
 
     // The Host's policy decides, for missing and refused sessions alike (both answer unknown-session).
     const { sessionId } = request.params;
-    if (host.access(sessionId) === 'none') return unknownSession(sessionId);
+    // A store that keeps sessions elsewhere (PostgreSQL) reads this one in first; others answer at once.
+    if (!(await host.load(sessionId))) return unknownSession(sessionId);
     try {
       return await answer(request, ctx, result);
     } catch (error) {
