@@ -17,17 +17,18 @@ for (const factory of storeFactories) {
   describe(`action cards through createHost (${factory.name})`, () => {
     let handle: StoreHandle;
     let host: Host;
-    const start = () => {
-      handle = factory.create();
+    // The driver comes back in an array: a ScriptedDriver has a `then` method, so awaiting it alone would call that.
+    const start = async (): Promise<[ScriptedDriver]> => {
+      handle = await factory.create();
       const driver = new ScriptedDriver();
       host = makeHost(handle, { driver });
       host.actionCards.register(createPageKind());
       host.actionCards.register(scheduleFollowUpKind({ now: () => NOW }));
-      return driver;
+      return [driver];
     };
     afterEach(async () => {
       await host.dispose();
-      handle.cleanup();
+      await handle.cleanup();
     });
 
     /** One user message whose turn loads the skill and proposes; returns the card's callId. */
@@ -49,7 +50,7 @@ for (const factory of storeFactories) {
     };
 
     it('a direct skill load activates propose_action; the card shows in the session view', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession();
       driver.then(async (turn) => {
         assert.ok(!toolNames(turn).includes('propose_action'), 'costs nothing before a card skill loads');
@@ -73,7 +74,7 @@ for (const factory of storeFactories) {
     });
 
     it('acting records a decision; the next step carries one notice, last, and never again', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession();
       const callId = await cardTurn(driver, sessionId);
       assert.deepEqual(await host.actionCards.act({ sessionId, callId, verb: 'create' }), { status: 'accepted', phase: 'created' });
@@ -98,7 +99,7 @@ for (const factory of storeFactories) {
     });
 
     it('a decision alone starts no turn', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession();
       const callId = await cardTurn(driver, sessionId);
       const turns = driver.turns.length;
@@ -109,7 +110,7 @@ for (const factory of storeFactories) {
     });
 
     it('a newer card of another kind replaces the unstarted one', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession();
       const first = await cardTurn(driver, sessionId);
       await cardTurn(driver, sessionId, followUpArgs(), 'schedule-follow-up');
@@ -117,7 +118,7 @@ for (const factory of storeFactories) {
     });
 
     it('closing the session ends the activation; acts need the live root', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession();
       const callId = await cardTurn(driver, sessionId);
       host.closeSession(sessionId);
@@ -133,7 +134,7 @@ for (const factory of storeFactories) {
     });
 
     it('refuses while two user messages wait for later turns', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession();
       let content = '';
       driver.then(async (turn) => {
@@ -149,7 +150,7 @@ for (const factory of storeFactories) {
     });
 
     it('a fork inherits no cards', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession();
       await cardTurn(driver, sessionId);
       const fork = host.fork(sessionId);
@@ -157,7 +158,7 @@ for (const factory of storeFactories) {
     });
 
     it('a rewind before a card removes it; acting on it is then unknown', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession();
       const keep = await cardTurn(driver, sessionId);
       const cut = host.getView(sessionId).lastSeq;
@@ -175,7 +176,7 @@ for (const factory of storeFactories) {
     });
 
     it('code mode never advertises propose_action', async () => {
-      const driver = start();
+      const [driver] = await start();
       const sessionId = host.openSession({ toolMode: 'code' });
       let offered: boolean | undefined;
       driver.then(async (turn) => {

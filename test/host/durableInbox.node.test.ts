@@ -37,7 +37,7 @@ for (const factory of storeFactories) {
     /** Disposes the host and starts a new one over the reopened store (a process restart). */
     const restart = async (autoAdmit = false) => {
       await host.dispose();
-      handle.reopen();
+      await handle.reopen();
       driver = new ScriptedDriver();
       host = makeHost(handle, { driver, autoAdmit });
     };
@@ -207,8 +207,8 @@ for (const factory of storeFactories) {
       const sent = await send(sessionId, 'hello');
       assert.ok(sent.accepted);
       await host.dispose();
-      handle.corruptQueued(sessionId, sent.itemId, JSON.stringify({ itemId: sent.itemId, text: 42 }));
-      handle.reopen();
+      await handle.corruptQueued(sessionId, sent.itemId, JSON.stringify({ itemId: sent.itemId, text: 42 }));
+      await handle.reopen();
       host = makeHost(handle, { driver, autoAdmit: false });
       assert.throws(
         () => host.getView(sessionId),
@@ -216,7 +216,7 @@ for (const factory of storeFactories) {
       );
     });
 
-    it('the store keeps inbox rows by order, apart from the log, across a reopen', () => {
+    it('the store keeps inbox rows by order, apart from the log, across a reopen', async () => {
       const sessionId = host.openSession();
       const row = (itemId: string, order: number) =>
         ({
@@ -235,7 +235,7 @@ for (const factory of storeFactories) {
       handle.store.updateQueued(sessionId, row('zz', 0).itemId, { text: 'nothing' });
       handle.store.deleteQueued(sessionId, row('c', 3).itemId);
       handle.store.deleteQueued(sessionId, row('zz', 0).itemId);
-      const store = handle.reopen();
+      const store = await handle.reopen();
       assert.deepEqual(store.listQueued(sessionId), [row('a', 1), { ...row('b', 2), text: 'b2', placement: 'steering' }]);
       assert.equal(store.lastSeq(sessionId), lastSeq, 'nothing reaches the log');
     });

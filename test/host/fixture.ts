@@ -32,14 +32,14 @@ export function hostPerTest(
   set: (fixture: HostFixture) => void,
   current: () => HostFixture,
 ): void {
-  beforeEach(() => {
-    const handle = factory.create();
+  beforeEach(async () => {
+    const handle = await factory.create();
     const driver = new ScriptedDriver();
     set({ handle, driver, host: makeHost(handle, { driver, ...options }) });
   });
   afterEach(async () => {
     const { host, handle } = current();
     await host.dispose();
-    handle.cleanup();
+    await handle.cleanup();
   });
 }

@@ -129,7 +129,7 @@ for (const factory of storeFactories) {
       host.inbox.claimNext(pendingOne.sessionId);
       const logs = new Map([open, closed, pendingOne].map((s) => [s.sessionId, handle.store.read(s.sessionId)]));
       await host.dispose();
-      const store = handle.reopen();
+      const store = await handle.reopen();
       const driver2 = new ScriptedDriver();
       host = makeHost(handle, { driver: driver2, autoAdmit: false });
       for (const { sessionId } of [open, closed, pendingOne]) {
@@ -181,7 +181,7 @@ for (const factory of storeFactories) {
       const order = () => host.listSessions().map((s) => s.sessionId);
       assert.deepEqual(order(), opened);
       await host.dispose();
-      handle.reopen();
+      await handle.reopen();
       host = makeHost(handle, { clock: () => 5_000 });
       assert.deepEqual(order(), opened, 'the same order from the stored records');
     });
@@ -189,8 +189,8 @@ for (const factory of storeFactories) {
     it('reports a corrupt stored event clearly instead of folding it', async () => {
       const { sessionId } = await manualSurface(host, driver);
       await host.dispose();
-      handle.corrupt(sessionId, 2, JSON.stringify({ seq: 2, at: 1, type: 'turn/started', turnId: 42 }));
-      handle.reopen();
+      await handle.corrupt(sessionId, 2, JSON.stringify({ seq: 2, at: 1, type: 'turn/started', turnId: 42 }));
+      await handle.reopen();
       host = makeHost(handle, { driver, autoAdmit: false });
       assert.throws(
         () => host.getView(sessionId),

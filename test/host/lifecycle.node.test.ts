@@ -32,15 +32,15 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let host: Host;
     let driver: ScriptedDriver;
-    const start = (kind = createPageKind()) => {
-      handle = factory.create();
+    const start = async (kind = createPageKind()) => {
+      handle = await factory.create();
       driver = new ScriptedDriver();
       host = makeHost(handle, { driver });
       host.actionCards.register(kind);
     };
     afterEach(async () => {
       await host.dispose();
-      handle.cleanup();
+      await handle.cleanup();
     });
 
     it('dispose refuses acts as closing, also one whose operation was already running', async () => {
@@ -48,7 +48,7 @@ for (const factory of storeFactories) {
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
-      start({ ...createPageKind(), reconcile: () => gate });
+      await start({ ...createPageKind(), reconcile: () => gate });
       const sessionId = host.openSession();
       const callId = await proposeCard(host, driver, sessionId);
       const racing = host.actionCards.act({ sessionId, callId, verb: 'create' });
@@ -61,7 +61,7 @@ for (const factory of storeFactories) {
     });
 
     it('a step hook registered after the action-cards service still runs before its notice', async () => {
-      start();
+      await start();
       const sessionId = host.openSession();
       const callId = await proposeCard(host, driver, sessionId);
       // A later plugin's context: it records a decision that this very request must report.
@@ -90,7 +90,7 @@ for (const factory of storeFactories) {
     });
 
     it('a show_task_surface result that lands after a rewind opens nothing, now or after a restart', async () => {
-      start();
+      await start();
       const sessionId = host.openSession();
       const toSeq = host.getView(sessionId).lastSeq;
       // The rewind arrives while the call is in flight: its tool/call is durable, its result is not.
@@ -117,7 +117,7 @@ for (const factory of storeFactories) {
       assert.deepEqual(await host.taskSurface.getActive({ sessionId, surfaceId }), { active: false, reason: 'not-open' });
       // A new host over the same store (a restart) folds the same log the same way.
       await host.dispose();
-      handle.reopen();
+      await handle.reopen();
       host = makeHost(handle, { driver });
       assert.equal(host.getView(sessionId).taskSurface.active, null);
       assertProjectionIsFold(host, handle.store, sessionId);
@@ -129,7 +129,7 @@ for (const factory of storeFactories) {
     });
 
     it("a rewound turn's late tool result and end are not in the next prompt; the next turn counts", async () => {
-      start();
+      await start();
       let release = () => {};
       const gate = new Promise<void>((resolve) => {
         release = resolve;

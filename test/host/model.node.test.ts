@@ -254,7 +254,7 @@ function commands(): fc.Arbitrary<Command>[] {
         () => true,
         async (m, r) => {
           await r.host.dispose();
-          r.handle.reopen();
+          await r.handle.reopen();
           r.host = makeHost(r.handle, { driver: new ShowDriver(), autoAdmit: false, ids: r.ids });
           m.claims = [];
           // Ordinary messages not yet durable (queued or claimed) come back queued, in send order, once.
@@ -358,7 +358,7 @@ for (const factory of storeFactories) {
         fc.asyncProperty(
           fc.commands(weighted(commands(), [3, 4, 1, 3, 3, 2, 1, 1, 1, 1, 1, 1]), { maxCommands: 40, size: 'max' }),
           async (cmds) => {
-            const handle = factory.create();
+            const handle = await factory.create();
             const hostIds = counterIds();
             const real: Real = {
               handle,
@@ -377,7 +377,7 @@ for (const factory of storeFactories) {
               await fc.asyncModelRun(() => ({ model, real }), cmds);
             } finally {
               await real.host.dispose();
-              handle.cleanup();
+              await handle.cleanup();
             }
           },
         ),

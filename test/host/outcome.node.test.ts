@@ -90,7 +90,7 @@ for (const factory of storeFactories) {
       const dismissed = await host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() });
       assert.ok(dismissed.dismissed);
       await host.dispose();
-      handle.reopen();
+      await handle.reopen();
       host = makeHost(handle, { driver, autoAdmit: false });
       assert.deepEqual(await outcome(sessionId, surfaceId), { status: 'dismissed', callId, seq: dismissed.eventSeq });
       host.rewind(sessionId, dismissed.eventSeq - 1);
@@ -146,7 +146,7 @@ for (const factory of storeFactories) {
 
 describe('bounded per-message memory', () => {
   it('session.send remembers at most 2,000 answers per session, not one per message forever', async () => {
-    const handle = storeFactories[0]!.create();
+    const handle = await storeFactories[0]!.create();
     const host = createHost({ store: handle.store });
     const sessionId = host.openSession();
     const first = { sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'first' };
@@ -168,7 +168,7 @@ describe('bounded per-message memory', () => {
     await host.whenIdle(sessionId);
     assert.equal(host.getView(sessionId).lastSeq, lastSeq);
     await host.dispose();
-    handle.cleanup();
+    await handle.cleanup();
   });
 
   it('freshId gives up with a clear error when a minter keeps repeating used ids', () => {
@@ -198,7 +198,7 @@ describe('bounded per-message memory', () => {
   });
 
   it('a host whose session minter repeats itself refuses the second session clearly and keeps the first', async () => {
-    const handle = storeFactories[0]!.create();
+    const handle = await storeFactories[0]!.create();
     const host = createHost({ store: handle.store, ids: { session: () => 'only-one' } });
     const first = host.openSession();
     assert.throws(() => host.openSession(), /the session id minter returned 1000 ids in a row that are already in use/);
@@ -207,6 +207,6 @@ describe('bounded per-message memory', () => {
       [first],
     );
     await host.dispose();
-    handle.cleanup();
+    await handle.cleanup();
   });
 });

@@ -51,15 +51,15 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let host: Host;
     let driver: ScriptedDriver;
-    const start = (policy?: SessionPolicy, onError?: (error: Error) => void) => {
-      handle = factory.create();
+    const start = async (policy?: SessionPolicy, onError?: (error: Error) => void) => {
+      handle = await factory.create();
       driver = new ScriptedDriver();
       host = makeHost(handle, { driver, ...(policy ? { policy } : {}), ...(onError ? { onError } : {}) });
       return host;
     };
     afterEach(async () => {
       await host.dispose();
-      handle.cleanup();
+      await handle.cleanup();
     });
 
     const say = (as: ScopedHost, sessionId: SessionId, text: string) =>
@@ -77,7 +77,7 @@ for (const factory of storeFactories) {
     };
 
     it('the opening event names the owner; the owner can do every operation and each durable event says by whom', async () => {
-      start();
+      await start();
       const me = host.as(alice);
       const { sessionId, surfaceId } = await aliceSurface();
       assert.deepEqual(
@@ -107,7 +107,7 @@ for (const factory of storeFactories) {
     });
 
     it('another principal is answered exactly as for a missing session, on every operation', async () => {
-      start();
+      await start();
       const { sessionId, surfaceId, callId } = await aliceSurface();
       const missing = 'no-such-session' as SessionId;
       const them = host.as(bob);
@@ -160,7 +160,7 @@ for (const factory of storeFactories) {
 
     it('asks the policy for a missing session too, the same way (call order)', async () => {
       const calls: string[] = [];
-      start((principal, session) => {
+      await start((principal, session) => {
         calls.push(`${principal.id} ${session.sessionId} ${session.owner}`);
         return 'none';
       });
@@ -175,7 +175,7 @@ for (const factory of storeFactories) {
     it('a sharing policy gives read access: views and logs, but writes refused like a read-only session', async () => {
       const shared: SessionPolicy = (principal, session) =>
         session.owner === principal.id ? 'write' : principal.roles?.includes('viewer') ? 'read' : 'none';
-      start(shared);
+      await start(shared);
       const seen: Principal[] = [];
       host.actionCards.register(recordingKind(seen));
       const { sessionId, surfaceId } = await aliceSurface();
@@ -219,7 +219,7 @@ for (const factory of storeFactories) {
     });
 
     it('act: the initiator reaches the handler and reconcile, the decision names it, writes need write access', async () => {
-      start((principal, session) => (session.owner === principal.id ? 'write' : principal.id === 'bob' ? 'read' : 'none'));
+      await start((principal, session) => (session.owner === principal.id ? 'write' : principal.id === 'bob' ? 'read' : 'none'));
       const seen: Principal[] = [];
       host.actionCards.register(recordingKind(seen));
       const me = host.as(alice);
@@ -254,7 +254,7 @@ for (const factory of storeFactories) {
     });
 
     it('a reader cannot withdraw, edit or steer a queued row: answered as if it were not there, and it stays', async () => {
-      handle = factory.create();
+      handle = await factory.create();
       driver = new ScriptedDriver();
       const shared: SessionPolicy = (principal, session) =>
         session.owner === principal.id ? 'write' : principal.id === 'bob' ? 'read' : 'none';
@@ -277,7 +277,7 @@ for (const factory of storeFactories) {
     });
 
     it('read-only sessions stay read-only for their owner; Not now and dismissals record by whom', async () => {
-      start();
+      await start();
       const me = host.as(alice);
       const readOnly = me.openSession({ readOnly: true });
       assert.deepEqual(await say(me, readOnly, 'hi'), { accepted: false, reason: 'read-only' });
@@ -291,7 +291,7 @@ for (const factory of storeFactories) {
     });
 
     it('owners survive a restart; a fork belongs to whoever forked it (also after a restart)', async () => {
-      start((principal, session) => (session.owner === principal.id ? 'write' : principal.id === 'bob' ? 'read' : 'none'));
+      await start((principal, session) => (session.owner === principal.id ? 'write' : principal.id === 'bob' ? 'read' : 'none'));
       const me = host.as(alice);
       const sessionId = me.openSession({ title: 'Kept' });
       await say(me, sessionId, 'hello');
@@ -300,7 +300,7 @@ for (const factory of storeFactories) {
       const emptyFork = me.fork(sessionId, { throughSeq: 0 });
       const systemFork = host.fork(sessionId);
       await host.dispose();
-      host = makeHost({ ...handle, store: handle.reopen() }, { driver, policy: (p, s) => (s.owner === p.id ? 'write' : 'none') });
+      host = makeHost({ ...handle, store: await handle.reopen() }, { driver, policy: (p, s) => (s.owner === p.id ? 'write' : 'none') });
       assert.deepEqual(
         host
           .as(alice)
@@ -329,7 +329,7 @@ for (const factory of storeFactories) {
 
     it('host code is the system principal: it sees everything, the policy is not asked, and nothing carries by', async () => {
       let asked = 0;
-      start(() => {
+      await start(() => {
         asked++;
         return 'none';
       });
@@ -345,8 +345,8 @@ for (const factory of storeFactories) {
       assert.equal(message?.type === 'user/message' && message.source.by, undefined);
     });
 
-    it('validates the principal and refuses a chosen session id', () => {
-      start();
+    it('validates the principal and refuses a chosen session id', async () => {
+      await start();
       assert.throws(() => host.as({ id: '' }), /principal id must not be empty/);
       assert.throws(() => host.as({ id: 'x'.repeat(257) }), /at most 256/);
       assert.throws(() => host.as({ id: 'a\nb' }), /control characters/);
@@ -355,8 +355,8 @@ for (const factory of storeFactories) {
       assert.throws(() => host.as(alice).openSession({ sessionId: existing } as never), /cannot choose the session id/);
     });
 
-    it('sessions host code opened have no owner: only host code sees them under owner-only', () => {
-      start();
+    it('sessions host code opened have no owner: only host code sees them under owner-only', async () => {
+      await start();
       const hostOnly = host.openSession({ title: 'Script' });
       const mine = host.as(alice).openSession({ title: 'Mine' });
       assert.deepEqual(
@@ -373,15 +373,15 @@ for (const factory of storeFactories) {
       );
     });
 
-    it('a policy answering anything but read or write is none', () => {
-      start(() => 'admin' as never);
+    it('a policy answering anything but read or write is none', async () => {
+      await start(() => 'admin' as never);
       const sessionId = host.as(alice).openSession();
       assert.equal(host.as(alice).access(sessionId), 'none');
     });
 
-    it('a policy that throws is a refusal, reported', () => {
+    it('a policy that throws is a refusal, reported', async () => {
       const errors: Error[] = [];
-      start(
+      await start(
         () => {
           throw new Error('directory down');
         },

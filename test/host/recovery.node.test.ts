@@ -31,13 +31,13 @@ for (const factory of storeFactories) {
       hosts.push(host);
       return host;
     };
-    beforeEach(() => {
-      handle = factory.create();
+    beforeEach(async () => {
+      handle = await factory.create();
       hosts = [];
     });
     afterEach(async () => {
       for (const host of hosts) await host.dispose();
-      handle.cleanup();
+      await handle.cleanup();
     });
     const outcomes = (sessionId: SessionId) =>
       handle.store
@@ -121,7 +121,7 @@ for (const factory of storeFactories) {
       const userSeq = handle.store.read(sessionId).find((e) => e.type === 'user/message')!.seq;
       host.rewind(sessionId, userSeq);
       await host.dispose();
-      handle.reopen();
+      await handle.reopen();
       const driver = new ScriptedDriver();
       start(driver).getView(sessionId);
       assert.equal(driver.turns.length, 0);

@@ -23,8 +23,8 @@ for (const factory of storeFactories) {
   describe(`${factory.name} store`, () => {
     let handle: StoreHandle;
     let store: SessionLogStore;
-    beforeEach(() => {
-      handle = factory.create();
+    beforeEach(async () => {
+      handle = await factory.create();
       store = handle.store;
       store.createSession(record(S));
     });
@@ -117,16 +117,16 @@ for (const factory of storeFactories) {
       assert.equal((store.get(S, 1) as { text: string }).text, 'a');
     });
 
-    it('reports a corrupt or unknown stored event instead of folding it', () => {
+    it('reports a corrupt or unknown stored event instead of folding it', async () => {
       store.append(S, message('a'), 1);
       store.append(S, message('b'), 1);
-      handle.corrupt(S, 2, JSON.stringify({ seq: 2, at: 1, type: 'from/the-future' }));
+      await handle.corrupt(S, 2, JSON.stringify({ seq: 2, at: 1, type: 'from/the-future' }));
       assert.throws(
         () => store.read(S),
         (e: Error) => e instanceof CorruptEventError && /seq 2/.test(e.message),
       );
       assert.throws(() => store.get(S, 2), CorruptEventError);
-      handle.corrupt(S, 2, '{not json');
+      await handle.corrupt(S, 2, '{not json');
       assert.throws(() => store.get(S, 2), /not JSON/);
       assert.equal(store.get(S, 1)?.seq, 1);
     });
@@ -137,9 +137,9 @@ for (const factory of storeFactories) {
       assert.throws(() => store.read(X), /unknown session/);
     });
 
-    it('keeps everything across a reopen', () => {
+    it('keeps everything across a reopen', async () => {
       store.append(S, message('a'), 1);
-      const reopened = handle.reopen();
+      const reopened = await handle.reopen();
       assert.equal(reopened.lastSeq(S), 1);
       assert.deepEqual(reopened.getSession(S), record(S));
     });

@@ -29,21 +29,21 @@ export function start(autoAdmit = true): void {
 
 export async function restart(): Promise<void> {
   await host.dispose();
-  handle.reopen();
+  await handle.reopen();
   start();
 }
 
 /** Registers the hooks that give each test a fresh store (of `factory`'s kind) and host. */
 export function useFaultyHost(factory: StoreFactory): void {
-  beforeEach(() => {
-    handle = factory.create();
+  beforeEach(async () => {
+    handle = await factory.create();
     faulty = faultyStore(() => handle.store);
     errors = [];
     start();
   });
   afterEach(async () => {
     await host.dispose();
-    handle.cleanup();
+    await handle.cleanup();
   });
 }
 

@@ -21,20 +21,21 @@ async function snapshot(host: ReturnType<typeof makeHost>, sessionId: SessionId,
 for (const factory of storeFactories) {
   describe(`unloading idle sessions (${factory.name} store)`, () => {
     it('keeps the sessions in memory bounded when many are opened', async () => {
-      const handle = factory.create();
+      const handle = await factory.create();
       const host = makeHost(handle, { maxLoadedSessions: 50 });
       const opened = Array.from({ length: 400 }, (_, i) => host.openSession({ title: `s${i}` }));
       // Unloading runs once the burst of opens is over (never inside a load).
       await until(() => host.loadedSessionCount() <= 50);
       assert.equal(host.loadedSessionCount(), 50);
-      // Each comes back on its next use.
+      // Each comes back on its next use (after `load`: a PostgreSQL store dropped its copy too).
+      assert.equal(await host.load(opened[0]!), true);
       assert.deepEqual(host.sessionSummary(opened[0]!), { sessionId: opened[0], title: 's0', lastSeq: host.getView(opened[0]!).lastSeq });
       await host.dispose();
-      handle.cleanup();
+      await handle.cleanup();
     });
 
     it('an unloaded session answers exactly as before: view, log, getActive, summary, queued rows', async () => {
-      const handle = factory.create();
+      const handle = await factory.create();
       const driver = new ScriptedDriver();
       const host = makeHost(handle, { driver, autoAdmit: false, maxLoadedSessions: 1 });
       const { sessionId, surfaceId } = await manualSurface(host, driver);
@@ -43,16 +44,17 @@ for (const factory of storeFactories) {
       const before = await snapshot(host, sessionId, surfaceId);
       host.openSession({ title: 'another' });
       await until(() => host.loadedSessionCount() === 1); // the first session was unloaded
+      assert.equal(await host.load(sessionId), true);
       assert.deepEqual(await snapshot(host, sessionId, surfaceId), before);
       // The stored row is the same row: admitting it makes the same message durable, once.
       const event = host.inbox.claimNext(sessionId)!.commit();
       assert.equal(event.messageId, queued.messageId);
       await host.dispose();
-      handle.cleanup();
+      await handle.cleanup();
     });
 
     it('never unloads a session with a watcher or a pending submission; unloads idle ones after sessionIdleMs', async () => {
-      const handle = factory.create();
+      const handle = await factory.create();
       const driver = new ScriptedDriver();
       const host = makeHost(handle, { driver, autoAdmit: false, sessionIdleMs: 20 });
       const watched = host.openSession({ title: 'watched' });
@@ -71,17 +73,18 @@ for (const factory of storeFactories) {
       assert.equal(host.loadedSessionCount(), 2, 'the watched session and the pending submission stay');
       const active = await host.taskSurface.getActive({ sessionId: pending, surfaceId });
       assert.ok(active.active && active.pending?.phase === 'queued', 'the process-local submission is still queued');
+      assert.equal(await host.load(idle), true);
       assert.equal(host.getView(idle).sessionId, idle);
       stop();
       await host.dispose();
-      handle.cleanup();
+      await handle.cleanup();
     });
   });
 }
 
 describe('session.open over WebSocket', () => {
   it('opens 2,000 sessions with memory bounded, each answered with its summary', async () => {
-    const handle = storeFactories[0]!.create();
+    const handle = await storeFactories[0]!.create();
     const host = makeHost(handle, { maxLoadedSessions: 100 });
     let listed = 0;
     const counted = {
@@ -104,6 +107,6 @@ describe('session.open over WebSocket', () => {
     client.dispose();
     await server.close();
     await host.dispose();
-    handle.cleanup();
+    await handle.cleanup();
   });
 });
