@@ -3,6 +3,7 @@
 // `node scripts/test.mjs node browser` runs only the named steps.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { ensurePostgres } from './ensure-postgres.mjs';
 
 // The native TypeScript 7 compiler type-checks; the root `typescript` (5.9) is only there for
 // typescript-eslint, which needs the JavaScript compiler API that 7 no longer has.
@@ -41,14 +42,34 @@ let chosen = process.argv.slice(2);
 if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => s !== 'e2e' || e2eTests.length > 0);
 if (chosen.includes('browser') && !chosen.includes('chromium')) chosen.unshift('chromium');
 
+// The steps that run the host suites against PostgreSQL get TEST_DATABASE_URL: the one given, or a
+// throwaway server started here (installed with apt as root when missing) and stopped at the end.
+const NEEDS_POSTGRES = new Set(['node', 'exports', 'e2e']);
+let postgres;
+if (chosen.some((key) => NEEDS_POSTGRES.has(key))) {
+  console.log('\n== PostgreSQL ==');
+  try {
+    postgres = await ensurePostgres();
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  console.log(`✓ PostgreSQL at ${postgres.url}`);
+}
+const stopPostgres = () => postgres?.stop();
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (stopPostgres(), process.exit(130)));
+
 for (const key of chosen) {
   const [name, command, args] = steps[key];
   const started = Date.now();
   console.log(`\n== ${name} ==`);
-  const { status } = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const env = { ...process.env, FORCE_COLOR: '0', ...(postgres ? { TEST_DATABASE_URL: postgres.url } : {}) };
+  const { status } = spawnSync(command, args, { stdio: 'inherit', env });
   if (status !== 0) {
     console.error(`\n✗ ${name} failed (exit ${status})`);
+    stopPostgres();
     process.exit(status ?? 1);
   }
   console.log(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
+stopPostgres();

@@ -16,6 +16,7 @@ import {
 import { cardMachine, dockMachine, surfaceMachine, turnMachine } from 'task-surface/machines';
 import { createHost, createMemoryStore, ownerOnly, SYSTEM_PRINCIPAL, type Host, type SessionPolicy } from 'task-surface/host';
 import { createSqliteStore } from 'task-surface/host/sqlite';
+import { createPostgresStore, FencedError, type PostgresStore } from 'task-surface/host/postgres';
 import { TransportError, createLocalTransport, createWebSocketTransport, type HostTransport } from 'task-surface/transport';
 import { createWebSocketServer } from 'task-surface/transport/server';
 import { DEFAULT_SYSTEM_PROMPT, createLoopDriver } from 'task-surface/agents';
@@ -83,6 +84,26 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 check('host/sqlite');
+
+// host/postgres: refuses to start without a database; with the tests' one, a session survives a restart
+await assert.rejects(createPostgresStore({}), /give a connectionString or a pool/);
+assert.ok(new FencedError('s', 1n) instanceof Error);
+const databaseUrl = process.env.TEST_DATABASE_URL;
+if (databaseUrl) {
+  const schema = `consumer_${process.pid}`;
+  const pgStore: PostgresStore = await createPostgresStore({ connectionString: databaseUrl, schema });
+  const pgHost = createHost({ store: pgStore });
+  const id = pgHost.openSession({ title: 'On PostgreSQL' });
+  await pgHost.whenDurable(id);
+  await pgHost.dispose();
+  await pgStore.close();
+  const reopened = await createPostgresStore({ connectionString: databaseUrl, schema });
+  assert.equal(await reopened.load(id), true);
+  assert.equal(reopened.getSession(id)?.title, 'On PostgreSQL');
+  await reopened.pool.query(`DROP SCHEMA "${schema}" CASCADE`);
+  await reopened.close();
+}
+check('host/postgres');
 
 // transport/server + the WebSocket client
 // A local single-user server: every connection acts as host code (a product passes `authenticate`).
