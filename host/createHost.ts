@@ -57,7 +57,11 @@ export function createHost(options: CreateHostOptions): Host {
     return sessionView(session, inboxes.get(sessionId), actionCards, surfaces.activePending(session));
   };
   const watchers = new Watchers(viewOf);
-  const publish = (sessionId: SessionId) => watchers.publish(sessionId);
+  // A session an asynchronous store lost is not published until it is loaded again (its view would read the store).
+  const publish = (sessionId: SessionId) => {
+    if (asyncStore && !sessions.isLoaded(sessionId)) return;
+    watchers.publish(sessionId);
+  };
 
   const sessions: Sessions = new Sessions(
     store,
@@ -176,6 +180,17 @@ export function createHost(options: CreateHostOptions): Host {
     idleMs: positiveOr(options.sessionIdleMs, 5 * 60_000),
   });
 
+  /** Reads a session in from an asynchronous store and folds it (so residency counts it and unloads it when idle). */
+  const loadSession = async (sessionId: SessionId): Promise<boolean> => {
+    if (!asyncStore || sessions.isLoaded(sessionId)) return sessions.has(sessionId);
+    try {
+      if (!(await asyncStore.load(sessionId))) return false;
+    } catch (error) {
+      throw new HostStoreError(sessionId, 'loading the session', error);
+    }
+    return !disposed && sessions.find(sessionId) !== undefined;
+  };
+
   /**
    * Every answer that follows a write waits until the write is durable (an asynchronous store); a
    * write that failed refuses the answer with a HostStoreError. Synchronous stores: nothing to wait for.
@@ -198,8 +213,8 @@ export function createHost(options: CreateHostOptions): Host {
     report(new HostStoreError(sessionId, 'a write to the store; the session is reloaded from what is durable', error));
     unloadSession(sessionId);
     if (watchers.has(sessionId) && !disposed) {
-      void asyncStore.load(sessionId).then(
-        (found) => found && !disposed && publish(sessionId),
+      void loadSession(sessionId).then(
+        (found) => found && publish(sessionId),
         (loadError: unknown) => report(new HostStoreError(sessionId, 'loading the session again after a failed write', loadError)),
       );
     }
@@ -320,17 +335,7 @@ export function createHost(options: CreateHostOptions): Host {
       claimed: (sessionId) => inboxes.get(sessionId)?.claimedRows() ?? [],
     },
     openSession: (options) => open(options),
-    async load(input) {
-      const sessionId = sessionIdInput('load', input);
-      if (!asyncStore || sessions.isLoaded(sessionId)) return sessions.has(sessionId);
-      try {
-        if (!(await asyncStore.load(sessionId))) return false;
-      } catch (error) {
-        throw new HostStoreError(sessionId, 'loading the session', error);
-      }
-      // Folded at once, so residency counts it and unloads it (and the store's copy) when idle.
-      return !disposed && sessions.find(sessionId) !== undefined;
-    },
+    load: (input) => loadSession(sessionIdInput('load', input)),
     whenDurable: async (input) => whenDurable(sessionIdInput('whenDurable', input)),
     hasSession: (sessionId) => sessions.has(sessionId),
     loadedSessionCount: () => sessions.loadedCount,

@@ -159,6 +159,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     // Writes queued before an unload land first: the copy read back includes them.
     await writer.flush(sessionId).catch(() => undefined);
     const client = await pool.connect();
+    client.on('error', onPoolError);
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       const session = await client.query<SessionRow>(`SELECT * FROM ${q}.ts_sessions WHERE session_id = $1`, [sessionId]);
@@ -192,6 +193,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       writer.adopt(sessionId, events.rows.length);
       return true;
     } finally {
+      client.off('error', onPoolError);
       client.release();
     }
   };

@@ -71,6 +71,8 @@ const LOCK_CLASS = 0x7a5f;
 export async function migrate(pool: pg.Pool, schema: string, list: readonly Migration[] = migrations): Promise<number[]> {
   const name = quoteSchema(schema);
   const client = await pool.connect();
+  const ignore = () => undefined; // a dropped connection fails the query; its event must not crash the process
+  client.on('error', ignore);
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_CLASS, schema]);
@@ -101,6 +103,7 @@ export async function migrate(pool: pg.Pool, schema: string, list: readonly Migr
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    client.off('error', ignore);
     client.release();
   }
 }

@@ -164,6 +164,8 @@ export class Writer {
   async #commit(sessionId: SessionId, ops: WriteOp[]): Promise<void> {
     const { tables: t } = this.options;
     const client = await this.options.pool.connect();
+    // A connection that drops mid-batch fails the batch's query; its 'error' event must not crash the process.
+    client.on('error', ignore);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
@@ -212,10 +214,13 @@ export class Writer {
       throw conflictOf(sessionId, error, ops);
     } finally {
       // A connection that could not even roll back is destroyed, not returned to the pool.
+      client.off('error', ignore);
       client.release(broken);
     }
   }
 }
+
+const ignore = () => undefined;
 
 function fresh(created: boolean, lastSeq: number): SessionWrites {
   return { ops: [], queued: 0, committed: 0, busy: false, waiters: [], created, lastCommittedSeq: lastSeq };
