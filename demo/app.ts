@@ -3,12 +3,18 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { checkHost, originAllowed, requestPath, servedHosts } from '../transport/ws/origin.js';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
+import { createPostgresStore, type PostgresStore } from '../host/store/postgres/index.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
 
-export interface DemoServerOptions extends DemoHostOptions {
+export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
+  /** `sqlite` (default), `memory`, or `postgres` (then `databaseUrl`). */
+  store?: DemoHostOptions['store'] | 'postgres';
+  /** PostgreSQL: `postgres://user:password@host:port/db`, and the schema for its tables (default `public`). */
+  databaseUrl?: string;
+  databaseSchema?: string;
   /** Built page directory (see buildDemo). */
   root: string;
   port?: number;
@@ -40,6 +46,17 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   let served: Set<string> | undefined;
   const validHost = (request: IncomingMessage) => checkHost(request, (served ??= servedHosts(http.address())), options.allowedHosts);
   const identities = createDemoIdentities(options.store === 'memory' ? undefined : (options.dataDir ?? '.data'));
+  // PostgreSQL: one store for the server's life (a restarted host reads it again); made before listening.
+  let postgres: PostgresStore | undefined;
+  if (options.store === 'postgres') {
+    if (!options.databaseUrl) throw new TypeError('store "postgres" needs databaseUrl');
+    postgres = await createPostgresStore({ connectionString: options.databaseUrl, schema: options.databaseSchema ?? 'public' });
+  }
+  const hostOptions: DemoHostOptions = {
+    ...options,
+    store: options.store === 'memory' ? 'memory' : 'sqlite',
+    ...(postgres ? { logStore: postgres, logStoreLabel: postgresLabel(options.databaseUrl!, postgres.schema) } : {}),
+  };
   const http: Server = createDemoHttpServer(options.root, validHost, (request, response) => identities.ensureCookie(request, response));
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -63,7 +80,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
     }
   });
-  let demo = createDemoHost({ ...options, ...(relay ? { inspect: relay.inspect } : {}) });
+  let demo = createDemoHost({ ...hostOptions, ...(relay ? { inspect: relay.inspect } : {}) });
   const endpoint = () =>
     createWebSocketServer({
       host: demo.host,
@@ -94,7 +111,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       wsAttached = false;
       await ws.close();
       await demo.dispose();
-      demo = createDemoHost({ ...options, ...(relay ? { inspect: relay.inspect } : {}) });
+      demo = createDemoHost({ ...hostOptions, ...(relay ? { inspect: relay.inspect } : {}) });
       ws = await endpoint();
       wsAttached = true;
     },
@@ -103,9 +120,23 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       await ws.close();
       relay?.close();
       await demo.dispose();
+      await postgres?.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
   return server;
+}
+
+/** `PostgreSQL postgres://user@host:port/db, schema public`: the URL without its password. */
+export function postgresLabel(databaseUrl: string, schema: string): string {
+  let shown: string;
+  try {
+    const url = new URL(databaseUrl);
+    url.password = '';
+    shown = url.toString();
+  } catch {
+    shown = 'postgres://…';
+  }
+  return `PostgreSQL ${shown}, schema ${schema}`;
 }

@@ -16,8 +16,10 @@ export interface DemoHostOptions {
   /** The scripted agent's pause before it answers. */
   thinkMs?: number;
   inspect?: InspectObserver;
-  /** Pass a store to share it across host restarts in one process (tests). */
+  /** Pass a store to share it across host restarts in one process (tests, PostgreSQL). */
   logStore?: SessionLogStore;
+  /** What the start banner calls a passed store. */
+  logStoreLabel?: string;
   /** false: queued rows wait until host code claims them (tests step queued → claiming by hand). */
   autoAdmit?: boolean;
   /** A real model's driver (see demo/agent/model.ts); the scripted agent without one. */
@@ -37,7 +39,7 @@ export interface DemoHost {
 /** The demo's Host: the scripted agent, both shipped card kinds, and a store that survives restarts. */
 export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
   let store = options.logStore;
-  let storeLabel = 'a store passed in';
+  let storeLabel = options.logStoreLabel ?? 'a store passed in';
   if (!store) {
     if (options.store === 'memory') {
       store = createMemoryStore();

@@ -1,5 +1,7 @@
 // `npm start`: builds the demo page and runs the demo host.
-//   PORT=8787 (default)  TASK_SURFACE_STORE=sqlite|memory (default sqlite, under .data/)
+//   PORT=8787 (default)  TASK_SURFACE_STORE=sqlite|memory|postgres (default sqlite, under .data/;
+//                        postgres when DATABASE_URL is set)
+//   DATABASE_URL=postgres://…  TASK_SURFACE_PG_SCHEMA=public (default)  the sessions in PostgreSQL
 //   --inspect            relay the host's actors to pages opened with ?inspect
 //   OPENAI_API_KEY (+ OPENAI_BASE_URL) or ANTHROPIC_API_KEY (+ ANTHROPIC_BASE_URL), TASK_SURFACE_MODEL:
 //                        a real model instead of the scripted agent
@@ -9,9 +11,14 @@ import { startDemoServer } from './app.js';
 import { chooseModel } from './agent/model.js';
 
 const args = process.argv.slice(2);
-const storeKind = process.env.TASK_SURFACE_STORE ?? (args.includes('--memory') ? 'memory' : 'sqlite');
-if (storeKind !== 'sqlite' && storeKind !== 'memory') {
-  console.error(`TASK_SURFACE_STORE must be "sqlite" or "memory", not "${storeKind}"`);
+const databaseUrl = process.env.DATABASE_URL || undefined;
+const storeKind = process.env.TASK_SURFACE_STORE || (args.includes('--memory') ? 'memory' : databaseUrl ? 'postgres' : 'sqlite');
+if (storeKind !== 'sqlite' && storeKind !== 'memory' && storeKind !== 'postgres') {
+  console.error(`TASK_SURFACE_STORE must be "sqlite", "memory" or "postgres", not "${storeKind}"`);
+  process.exit(2);
+}
+if (storeKind === 'postgres' && !databaseUrl) {
+  console.error('TASK_SURFACE_STORE=postgres needs DATABASE_URL=postgres://user:password@host:port/database');
   process.exit(2);
 }
 const port = Number(process.env.PORT ?? 8787);
@@ -28,14 +35,23 @@ try {
   process.exit(2);
 }
 const root = await buildDemo(process.env.TASK_SURFACE_DEMO_OUT || undefined);
-const server = await startDemoServer({
-  root,
-  port,
-  store: storeKind,
-  thinkMs: 350,
-  inspectHost: args.includes('--inspect'),
-  ...(model.driver ? { driver: model.driver } : {}),
-});
+let server: Awaited<ReturnType<typeof startDemoServer>>;
+try {
+  server = await startDemoServer({
+    root,
+    port,
+    store: storeKind,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(process.env.TASK_SURFACE_PG_SCHEMA ? { databaseSchema: process.env.TASK_SURFACE_PG_SCHEMA } : {}),
+    thinkMs: 350,
+    inspectHost: args.includes('--inspect'),
+    ...(model.driver ? { driver: model.driver } : {}),
+  });
+} catch (error) {
+  // A database that cannot be reached (or migrated) is one clear line, not a stack.
+  console.error(`could not start the demo: ${(error as Error).message}`);
+  process.exit(1);
+}
 const sessions = server.demo.host.listSessions().length;
 console.log(`task-surface demo on ${server.url}  (store: ${server.demo.storeLabel}, ${sessions} session${sessions === 1 ? '' : 's'})`);
 console.log(`agent: ${model.label}`);
