@@ -19,7 +19,9 @@ const record = (sessionId: SessionId = S): SessionRecord => ({
   readOnly: false,
   locale: 'en',
 });
-const note = (text: string): NewSessionEvent => ({ type: 'assistant/message', messageId: `a-${text}`, text }) as NewSessionEvent;
+let notes = 0;
+const note = (text: string): NewSessionEvent =>
+  ({ type: 'assistant/message', messageId: `a-${++notes}`, turnId: 'turn-1', text }) as NewSessionEvent;
 
 if (TEST_DATABASE_URL) {
   describe('PostgreSQL store', () => {
@@ -246,6 +248,20 @@ if (TEST_DATABASE_URL) {
       const a = await store(name);
       a.createSession(record());
       await a.flush(S);
+    });
+
+    it('unload keeps the writes still queued: a load right after reads them back', async () => {
+      const name = schema();
+      const a = await store(name);
+      a.createSession(record());
+      a.append(S, note('queued when unloaded'), 1);
+      a.unload(S);
+      assert.throws(() => a.read(S), SessionNotLoadedError);
+      assert.equal(await a.load(S), true);
+      assert.deepEqual(
+        a.read(S).map((e) => (e as { text?: string }).text),
+        ['queued when unloaded'],
+      );
     });
 
     it('close flushes what is queued, and ends only a pool it made', async () => {

@@ -57,6 +57,8 @@ interface SessionWrites {
   /** The session's own row is committed (false while its creation is still queued). */
   created: boolean;
   lastCommittedSeq: number;
+  /** The session was unloaded with writes pending: drop this once they are committed. */
+  forgotten: boolean;
 }
 
 export interface WriterOptions {
@@ -79,7 +81,9 @@ export class Writer {
   /** A session that exists in the database, as `load` found it. Clears an earlier loss. */
   adopt(sessionId: SessionId, lastSeq: number): void {
     this.#lost.delete(sessionId);
-    if (!this.#sessions.has(sessionId)) this.#sessions.set(sessionId, fresh(true, lastSeq));
+    const writes = this.#sessions.get(sessionId);
+    if (writes) writes.forgotten = false;
+    else this.#sessions.set(sessionId, fresh(true, lastSeq));
   }
 
   enqueue(sessionId: SessionId, op: WriteOp): void {
@@ -100,9 +104,17 @@ export class Writer {
     else this.#fences.set(sessionId, token);
   }
 
-  /** Resolves when every write queued so far for the session (or all) is committed; rejects with a failure's error. */
+  /**
+   * Resolves when every write queued so far for the session is committed; rejects with a failure's
+   * error. Without a session: waits for every session's writes to settle, then rejects with the first failure.
+   */
   flush(sessionId?: SessionId): Promise<void> {
-    if (sessionId === undefined) return Promise.all([...this.#sessions.keys()].map((id) => this.flush(id))).then(() => undefined);
+    if (sessionId === undefined) {
+      return Promise.allSettled([...this.#sessions.keys()].map((id) => this.flush(id))).then((results) => {
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
+      });
+    }
     const lost = this.#lost.get(sessionId);
     if (lost) return Promise.reject(lost);
     const writes = this.#sessions.get(sessionId);
@@ -116,9 +128,12 @@ export class Writer {
     return !writes || (writes.committed === writes.queued && !writes.busy);
   }
 
-  /** Forgets the bookkeeping of a session with nothing pending (its mirror was dropped). */
+  /** Forgets the bookkeeping of a session whose mirror was dropped, now or once its pending writes are committed. */
   forget(sessionId: SessionId): void {
+    const writes = this.#sessions.get(sessionId);
+    if (!writes) return;
     if (this.idle(sessionId)) this.#sessions.delete(sessionId);
+    else writes.forgotten = true;
   }
 
   #sendDirty(): void {
@@ -152,6 +167,7 @@ export class Writer {
     for (const waiter of done) waiter.resolve();
     // What arrived while this batch was in flight goes next, in one transaction.
     if (writes.ops.length > 0) void this.#send(sessionId, writes);
+    else if (writes.forgotten && writes.waiters.length === 0 && this.#sessions.get(sessionId) === writes) this.#sessions.delete(sessionId);
   }
 
   #fail(sessionId: SessionId, writes: SessionWrites, error: Error): void {
@@ -223,7 +239,7 @@ export class Writer {
 const ignore = () => undefined;
 
 function fresh(created: boolean, lastSeq: number): SessionWrites {
-  return { ops: [], queued: 0, committed: 0, busy: false, waiters: [], created, lastCommittedSeq: lastSeq };
+  return { ops: [], queued: 0, committed: 0, busy: false, waiters: [], created, lastCommittedSeq: lastSeq, forgotten: false };
 }
 
 /** A unique violation on the log's key or the session's row is a lost race with another writer. */
