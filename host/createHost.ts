@@ -18,6 +18,7 @@ import { ownerOnly } from './principal.js';
 import { Residency } from './residency.js';
 import { scopedHost } from './scoped.js';
 import { Sessions } from './sessions.js';
+import { createDurability } from './durability.js';
 import { isAsyncStore } from './store/types.js';
 import { createTaskSurfaceService, type TaskSurfaceHostService } from './taskSurface/index.js';
 import { createShowTaskSurfaceTool } from './taskSurface/tools.js';
@@ -49,8 +50,6 @@ export function createHost(options: CreateHostOptions): Host {
   const idleWaiters = new Set<{ ids: () => SessionId[]; resolve: () => void }>();
   const closing = new Set<Promise<void>>();
   let disposed = false;
-  // PostgreSQL: the store mirrors loaded sessions and makes writes durable later (see whenDurable).
-  const asyncStore = isAsyncStore(store) ? store : undefined;
 
   const viewOf = (sessionId: SessionId) => {
     const session = sessions.get(sessionId);
@@ -59,7 +58,7 @@ export function createHost(options: CreateHostOptions): Host {
   const watchers = new Watchers(viewOf);
   // A session an asynchronous store lost is not published until it is loaded again (its view would read the store).
   const publish = (sessionId: SessionId) => {
-    if (asyncStore && !sessions.isLoaded(sessionId)) return;
+    if (durability.async && !sessions.isLoaded(sessionId)) return;
     watchers.publish(sessionId);
   };
 
@@ -117,7 +116,7 @@ export function createHost(options: CreateHostOptions): Host {
         publish,
         onIdle: checkIdle,
         report,
-        ...(asyncStore ? { whenDurable: () => whenDurable(sessionId) } : {}),
+        ...(durability.async ? { whenDurable: () => durability.whenDurable(sessionId) } : {}),
       });
       inboxes.set(sessionId, inbox);
     }
@@ -170,7 +169,7 @@ export function createHost(options: CreateHostOptions): Host {
     surfaces.unload(sessionId);
     signals.reset(sessionId);
     sessions.unload(sessionId);
-    asyncStore?.unload(sessionId);
+    if (isAsyncStore(store)) store.unload(sessionId);
   };
   const residency: Residency = new Residency({
     sessions,
@@ -180,45 +179,16 @@ export function createHost(options: CreateHostOptions): Host {
     idleMs: positiveOr(options.sessionIdleMs, 5 * 60_000),
   });
 
-  /** Reads a session in from an asynchronous store and folds it (so residency counts it and unloads it when idle). */
-  const loadSession = async (sessionId: SessionId): Promise<boolean> => {
-    if (!asyncStore || sessions.isLoaded(sessionId)) return sessions.has(sessionId);
-    try {
-      if (!(await asyncStore.load(sessionId))) return false;
-    } catch (error) {
-      throw new HostStoreError(sessionId, 'loading the session', error);
-    }
-    return !disposed && sessions.find(sessionId) !== undefined;
-  };
-
-  /**
-   * Every answer that follows a write waits until the write is durable (an asynchronous store); a
-   * write that failed refuses the answer with a HostStoreError. Synchronous stores: nothing to wait for.
-   */
-  const whenDurable = (sessionId: SessionId): Promise<void> | undefined =>
-    asyncStore?.flush(sessionId).catch((error: unknown) => {
-      throw new HostStoreError(sessionId, 'making the change durable', error);
-    });
-  /** `call`, answered once its writes are durable (its input was valid if it answered: it names the session). */
-  const durably =
-    <I, R, A extends unknown[]>(call: (input: I, ...rest: A) => Promise<R>) =>
-    async (input: I, ...rest: A): Promise<R> => {
-      const answer = await call(input, ...rest);
-      await whenDurable((input as { sessionId: SessionId }).sessionId);
-      return answer;
-    };
-  // A failed write: this process's copy of the session is gone. Its actors stop (nothing more is
-  // written from them) and watchers get the stored view once it is loaded again.
-  asyncStore?.onLost((sessionId, error) => {
-    report(new HostStoreError(sessionId, 'a write to the store; the session is reloaded from what is durable', error));
-    unloadSession(sessionId);
-    if (watchers.has(sessionId) && !disposed) {
-      void loadSession(sessionId).then(
-        (found) => found && publish(sessionId),
-        (loadError: unknown) => report(new HostStoreError(sessionId, 'loading the session again after a failed write', loadError)),
-      );
-    }
+  const durability = createDurability({
+    store,
+    sessions,
+    report,
+    unload: unloadSession,
+    watched: (sessionId) => watchers.has(sessionId),
+    publish,
+    disposed: () => disposed,
   });
+  const { durably } = durability;
 
   const closeInbox = (sessionId: SessionId, reason: string) => {
     const inbox = inboxes.get(sessionId);
@@ -335,8 +305,8 @@ export function createHost(options: CreateHostOptions): Host {
       claimed: (sessionId) => inboxes.get(sessionId)?.claimedRows() ?? [],
     },
     openSession: (options) => open(options),
-    load: (input) => loadSession(sessionIdInput('load', input)),
-    whenDurable: async (input) => whenDurable(sessionIdInput('whenDurable', input)),
+    load: (input) => durability.load(sessionIdInput('load', input)),
+    whenDurable: async (input) => durability.whenDurable(sessionIdInput('whenDurable', input)),
     hasSession: (sessionId) => sessions.has(sessionId),
     loadedSessionCount: () => sessions.loadedCount,
     sessionSummary(input) {
