@@ -67,12 +67,14 @@ export function createDurability(deps: DurabilityDeps): Durability {
     async: store !== undefined,
     whenDurable,
     load,
-    durably:
-      (call) =>
-      async (input, ...rest) => {
-        const answer = await call(input, ...rest);
-        await whenDurable((input as { sessionId: SessionId }).sessionId);
-        return answer;
-      },
+    // Synchronous stores: the call itself (no extra await on the hot path).
+    durably: (call) =>
+      store
+        ? async (input, ...rest) => {
+            const answer = await call(input, ...rest);
+            await whenDurable((input as { sessionId: SessionId }).sessionId);
+            return answer;
+          }
+        : call,
   };
 }

@@ -1,7 +1,7 @@
 // A PostgreSQL server for the tests: TEST_DATABASE_URL when given; else a throwaway cluster (initdb in
 // a temporary folder, a free port, torn down by stop()), installing Debian's postgresql as root with
 // apt when it is missing. `node scripts/ensure-postgres.mjs` alone starts one and prints its URL until
-// Ctrl+C.
+// Ctrl+C (`--durable`: fsync on, for benchmarks).
 import { execFileSync, execSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -91,7 +91,7 @@ export async function ensurePostgres({ durable = false } = {}) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const { url, stop } = await ensurePostgres();
+    const { url, stop } = await ensurePostgres({ durable: process.argv.includes('--durable') });
     console.log(url);
     for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (stop(), process.exit(0)));
     setInterval(() => undefined, 1 << 30);

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensurePostgres } from '../../scripts/ensure-postgres.mjs';
+import { spawn } from 'node:child_process';
 import { createHost } from '../../host/createHost.js';
 import { createPostgresStore } from '../../host/store/postgres/index.js';
 import { createSqliteStore } from '../../host/store/sqlite.js';
@@ -21,6 +21,20 @@ const model: JsonValue = {
   submit: { label: 'Send' },
 };
 const CYCLES = 200;
+
+/** `scripts/ensure-postgres.mjs --durable` as a child process: its first line is the URL; SIGTERM stops it. */
+function throwawayServer(): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, ['scripts/ensure-postgres.mjs', '--durable'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += String(chunk);
+      const line = out.split('\n')[0]!;
+      if (out.includes('\n')) resolve({ url: line.trim(), stop: () => child.kill('SIGTERM') });
+    });
+    child.once('exit', (code) => reject(new Error(`could not start a PostgreSQL server for the benchmark (exit ${code})`)));
+  });
+}
 
 interface Figures {
   submit: number[];
@@ -77,8 +91,8 @@ const ms = (values: number[]) => `${median(values).toFixed(2)} ms (p99 ${percent
 export default {
   title: 'PostgreSQL store: submit → durable, beside SQLite',
   async run() {
-    const given = process.env.BENCH_DATABASE_URL;
-    const server = given ? { url: given, stop: () => undefined } : await ensurePostgres({ durable: true });
+    const given = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+    const server = given ? { url: given, stop: () => undefined } : await throwawayServer();
     const dir = mkdtempSync(join(tmpdir(), 'bench-pg-'));
     const schema = `bench_${process.pid}`;
     try {

@@ -91,6 +91,21 @@ if (TEST_DATABASE_URL) {
       assert.ok((await sent).accepted);
     });
 
+    it('answers a dismissal only once it is committed', async () => {
+      const schema = newSchema();
+      const { host, driver, application } = await start(schema);
+      const { sessionId, surfaceId } = await withOpenSurface(host, driver);
+      await host.whenDurable(sessionId);
+      const release = await lockTable(schema, 'ts_events');
+      let answered = false;
+      const dismissed = host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }).finally(() => (answered = true));
+      await blocked(application);
+      assert.equal(answered, false);
+      await release();
+      assert.ok((await dismissed).dismissed);
+      assert.ok((await storedTypes(schema, sessionId)).some((e) => e.type === 'task-surface/dismissed'));
+    });
+
     it('runs the turn after a submission only once its user message is committed', async () => {
       const schema = newSchema();
       const { host, driver, application } = await start(schema);
