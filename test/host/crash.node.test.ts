@@ -1,5 +1,6 @@
 // A turn a crash interrupted is answered: a real host process is killed with SIGKILL mid-turn and a
-// new host on the same SQLite file ends that turn `interrupted` and runs it again, exactly once.
+// new host on the same SQLite file (or PostgreSQL schema) ends that turn `interrupted` and runs it
+// again, exactly once.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,16 +11,18 @@ import { fileURLToPath } from 'node:url';
 import { createHost } from '../../host/createHost.js';
 import { INTERRUPTED_CALL_TEXT, INTERRUPTED_TURN_TEXT } from '../../host/recovery.js';
 import { createSqliteStore } from '../../host/store/sqlite.js';
+import type { SessionLogStore } from '../../host/store/types.js';
 import type { AgentTurn } from '../../host/types.js';
 import type { SessionEvent, SessionId } from '../../protocol/index.js';
 import { ScriptedDriver, say } from './helpers.js';
+import { dropSchema, freshSchema, openPostgresStore, TEST_DATABASE_URL, testPool } from './stores.js';
 
 const child = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
 
 /** Runs the child until its turn blocks, then kills it with SIGKILL. */
-function runAndKill(path: string, sessionId: SessionId, mode: 'first' | 'again'): Promise<void> {
+function runAndKill(target: string, sessionId: SessionId, mode: 'first' | 'again'): Promise<void> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, path, sessionId, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', child, target, sessionId, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     proc.stdout.on('data', (chunk: Buffer) => {
@@ -51,97 +54,152 @@ const summary = (events: SessionEvent[]) =>
     }
   });
 
-describe('a turn interrupted by kill -9 (SQLite, real process)', () => {
-  let dir: string;
-  let path: string;
-  const sessionId = 'crash-session' as SessionId;
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'task-surface-crash-'));
-    path = join(dir, 'log.db');
-  });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+/** Where the killed process and the next one keep their sessions. */
+interface Backend {
+  /** What the child is told (a file, or `postgres://… schema`). */
+  target: string;
+  /** The store a process started now would open (every stored session loaded). */
+  open(): Promise<{ store: SessionLogStore; close(): Promise<void> | void }>;
+  cleanup(): Promise<void>;
+}
 
-  /** A host in this process over the file; `use` touches the session first (its inbox starts). */
-  async function reopen(driver: ScriptedDriver) {
-    const store = createSqliteStore(path);
-    const host = createHost({ store, driver, onError: (e) => assert.fail(e) });
-    assert.equal(host.getView(sessionId).turn, 'running');
-    await host.whenIdle(sessionId);
-    return { store, host };
-  }
+const backends: { name: string; create(): Backend }[] = [
+  {
+    name: 'SQLite',
+    create() {
+      const dir = mkdtempSync(join(tmpdir(), 'task-surface-crash-'));
+      const path = join(dir, 'log.db');
+      return {
+        target: path,
+        async open() {
+          const store = createSqliteStore(path);
+          return { store, close: () => store.close() };
+        },
+        async cleanup() {
+          rmSync(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  ...(TEST_DATABASE_URL
+    ? [
+        {
+          name: 'PostgreSQL',
+          create(): Backend {
+            const schema = freshSchema();
+            return {
+              target: `${TEST_DATABASE_URL} ${schema}`,
+              async open() {
+                const store = await openPostgresStore(schema);
+                return { store, close: () => store.close() };
+              },
+              async cleanup() {
+                await dropSchema(schema);
+                await testPool().end();
+              },
+            };
+          },
+        },
+      ]
+    : []),
+];
 
-  it('is ended interrupted and run again once; the rerun sees the partial turn marked incomplete', async () => {
-    await runAndKill(path, sessionId, 'first');
-    const driver = new ScriptedDriver();
-    let prompt: { role: string; text: string }[] = [];
-    driver.then((turn: AgentTurn) => {
-      prompt = turn.step().messages;
-      turn.reply('done');
+for (const { name, create } of backends) {
+  describe(`a turn interrupted by kill -9 (${name}, real process)`, () => {
+    let backend: Backend;
+    let path: string;
+    const sessionId = 'crash-session' as SessionId;
+    before(() => {
+      backend = create();
+      path = backend.target;
     });
-    const { store, host } = await reopen(driver);
-    const events = store.read(sessionId);
-    const [first] = events.filter((e) => e.type === 'turn/started');
-    const turnId = first!.type === 'turn/started' ? first!.turnId : '';
-    assert.deepEqual(summary(events).slice(0, 8), [
-      'user please work',
-      `started ${turnId}`,
-      'assistant partial answer (first)',
-      'call wait_forever',
-      'result wait_forever failed',
-      `ended ${turnId} interrupted`,
-      summary(events)[6]!,
-      'assistant done',
-    ]);
-    assert.match(summary(events)[6]!, new RegExp(`^started .* rerunOf ${turnId}$`));
-    assert.equal(summary(events)[8], summary(events)[6]!.replace(/^started (\S+).*/, 'ended $1 completed'));
-    assert.equal(events.length, 9);
-    const result = events[4]!;
-    assert.equal(result.type === 'tool/result' && result.content, INTERRUPTED_CALL_TEXT);
-    assert.equal(driver.turns.length, 1);
-    assert.deepEqual(
-      driver.turns[0]!.input.map((m) => m.text),
-      ['please work'],
-    );
-    // The partial turn stays in the prompt, closed by the failed result and then the developer note.
-    assert.deepEqual(
-      prompt.map((m) => m.role),
-      ['user', 'assistant', 'assistant', 'tool', 'developer'],
-    );
-    assert.equal(prompt[1]!.text, 'partial answer (first)');
-    assert.match(prompt[3]!.text, /^\[result wait_forever \S+ failed\] The call was interrupted/);
-    assert.equal(prompt[4]!.text, INTERRUPTED_TURN_TEXT);
-    assert.equal(host.getView(sessionId).turn, 'idle');
-    await host.dispose();
-    store.close();
-    // A later host finds nothing unfinished: the turn is not run a second time.
-    const later = createHost({ store: createSqliteStore(path), driver: new ScriptedDriver() });
-    assert.equal(later.getView(sessionId).turn, 'idle');
-    await later.whenIdle(sessionId);
-    assert.equal(createSqliteStore(path).read(sessionId).length, 9);
-    await later.dispose();
-  });
+    after(() => backend.cleanup());
 
-  it('a crash during the rerun ends it interrupted and does not run it again; the next message starts a fresh turn', async () => {
-    const fresh = 'crash-again' as SessionId;
-    await runAndKill(path, fresh, 'first');
-    await runAndKill(path, fresh, 'again'); // the rerun blocks too, and is killed
-    const driver = new ScriptedDriver();
-    const store = createSqliteStore(path);
-    const host = createHost({ store, driver, onError: (e) => assert.fail(e) });
-    assert.equal(host.getView(fresh).turn, 'idle');
-    await host.whenIdle(fresh);
-    assert.equal(driver.turns.length, 0);
-    const ended = store
-      .read(fresh)
-      .filter((e) => e.type === 'turn/ended')
-      .map((e) => e.type === 'turn/ended' && e.outcome);
-    assert.deepEqual(ended, ['interrupted', 'interrupted']);
-    assert.equal(store.read(fresh).filter((e) => e.type === 'turn/started' && e.rerunOf).length, 1);
-    await say(host, fresh, 'try again');
-    await host.whenIdle(fresh);
-    assert.equal(driver.turns.length, 1);
-    assert.equal(summary(store.read(fresh)).at(-1)?.endsWith('completed'), true);
-    await host.dispose();
-    store.close();
+    /** A host in this process over the same data; `use` touches the session first (its inbox starts). */
+    async function reopen(driver: ScriptedDriver) {
+      const { store, close } = await backend.open();
+      const host = createHost({ store, driver, onError: (e) => assert.fail(e) });
+      assert.equal(host.getView(sessionId).turn, 'running');
+      await host.whenIdle(sessionId);
+      await host.whenDurable(sessionId);
+      return { store, host, close };
+    }
+
+    it('is ended interrupted and run again once; the rerun sees the partial turn marked incomplete', async () => {
+      await runAndKill(path, sessionId, 'first');
+      const driver = new ScriptedDriver();
+      let prompt: { role: string; text: string }[] = [];
+      driver.then((turn: AgentTurn) => {
+        prompt = turn.step().messages;
+        turn.reply('done');
+      });
+      const { store, host, close } = await reopen(driver);
+      const events = store.read(sessionId);
+      const [first] = events.filter((e) => e.type === 'turn/started');
+      const turnId = first!.type === 'turn/started' ? first!.turnId : '';
+      assert.deepEqual(summary(events).slice(0, 8), [
+        'user please work',
+        `started ${turnId}`,
+        'assistant partial answer (first)',
+        'call wait_forever',
+        'result wait_forever failed',
+        `ended ${turnId} interrupted`,
+        summary(events)[6]!,
+        'assistant done',
+      ]);
+      assert.match(summary(events)[6]!, new RegExp(`^started .* rerunOf ${turnId}$`));
+      assert.equal(summary(events)[8], summary(events)[6]!.replace(/^started (\S+).*/, 'ended $1 completed'));
+      assert.equal(events.length, 9);
+      const result = events[4]!;
+      assert.equal(result.type === 'tool/result' && result.content, INTERRUPTED_CALL_TEXT);
+      assert.equal(driver.turns.length, 1);
+      assert.deepEqual(
+        driver.turns[0]!.input.map((m) => m.text),
+        ['please work'],
+      );
+      // The partial turn stays in the prompt, closed by the failed result and then the developer note.
+      assert.deepEqual(
+        prompt.map((m) => m.role),
+        ['user', 'assistant', 'assistant', 'tool', 'developer'],
+      );
+      assert.equal(prompt[1]!.text, 'partial answer (first)');
+      assert.match(prompt[3]!.text, /^\[result wait_forever \S+ failed\] The call was interrupted/);
+      assert.equal(prompt[4]!.text, INTERRUPTED_TURN_TEXT);
+      assert.equal(host.getView(sessionId).turn, 'idle');
+      await host.dispose();
+      await close();
+      // A later host finds nothing unfinished: the turn is not run a second time.
+      const reopened = await backend.open();
+      const later = createHost({ store: reopened.store, driver: new ScriptedDriver() });
+      assert.equal(later.getView(sessionId).turn, 'idle');
+      await later.whenIdle(sessionId);
+      assert.equal(reopened.store.read(sessionId).length, 9);
+      await later.dispose();
+      await reopened.close();
+    });
+
+    it('a crash during the rerun ends it interrupted and does not run it again; the next message starts a fresh turn', async () => {
+      const fresh = 'crash-again' as SessionId;
+      await runAndKill(path, fresh, 'first');
+      await runAndKill(path, fresh, 'again'); // the rerun blocks too, and is killed
+      const driver = new ScriptedDriver();
+      const { store, close } = await backend.open();
+      const host = createHost({ store, driver, onError: (e) => assert.fail(e) });
+      assert.equal(host.getView(fresh).turn, 'idle');
+      await host.whenIdle(fresh);
+      assert.equal(driver.turns.length, 0);
+      const ended = store
+        .read(fresh)
+        .filter((e) => e.type === 'turn/ended')
+        .map((e) => e.type === 'turn/ended' && e.outcome);
+      assert.deepEqual(ended, ['interrupted', 'interrupted']);
+      assert.equal(store.read(fresh).filter((e) => e.type === 'turn/started' && e.rerunOf).length, 1);
+      await say(host, fresh, 'try again');
+      await host.whenIdle(fresh);
+      assert.equal(driver.turns.length, 1);
+      assert.equal(summary(store.read(fresh)).at(-1)?.endsWith('completed'), true);
+      await host.dispose();
+      await close();
+    });
   });
-});
+}
