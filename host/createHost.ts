@@ -267,8 +267,9 @@ export function createHost(options: CreateHostOptions): Host {
   const durableSend = durably((input: unknown, by?: string) => send(input, by));
 
   const host: Host = {
-    taskSurface: { ...surfaces, submit, dismiss },
-    actionCards: { ...actionCards, act: durably(actionCards.act) },
+    // Synchronous stores: the services themselves (what host code patches or wraps is what every path calls).
+    taskSurface: durability.async ? { ...surfaces, submit, dismiss } : surfaces,
+    actionCards: durability.async ? { ...actionCards, act: durably(actionCards.act) } : actionCards,
     plugins,
     as: (principal) =>
       scopedHost({
