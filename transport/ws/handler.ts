@@ -7,6 +7,7 @@ import {
   type SessionView,
 } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
+import type { SessionRouter } from '../cluster/routing.js';
 import type { WebSocketConnection } from './server.js';
 
 export interface HandlerOptions {
@@ -19,7 +20,12 @@ export interface HandlerOptions {
   /** Largest `log.read` answer in bytes (the newest event always fits). */
   maxLogPageBytes: number;
   onError(error: unknown): void;
+  /** In a cluster: sends requests for sessions owned elsewhere to their owner. */
+  router?: SessionRouter;
 }
+
+/** Sessions a peer's connection may watch at once (it carries every watch its process forwards). */
+const PEER_MAX_WATCHES = 100_000;
 
 export interface ConnectionContext {
   connection: WebSocketConnection;
@@ -104,6 +110,7 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         const sessionId = host.openSession({ ...(title === undefined ? {} : { title }), ...(locale === undefined ? {} : { locale }) });
         // Answered once the new session is durable (a PostgreSQL store writes it a moment later).
         await host.whenDurable(sessionId);
+        await options.router?.opened(sessionId);
         options.onSessionOpened?.(ctx.connection, sessionId);
         return result(host.sessionSummary(sessionId));
       }
@@ -111,17 +118,31 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         break;
     }
 
-    // The Host's policy decides, for missing and refused sessions alike (both answer unknown-session).
     const { sessionId } = request.params;
-    // A store that keeps sessions elsewhere (PostgreSQL) reads this one in first; others answer at once.
-    if (!(await host.load(sessionId))) return unknownSession(sessionId);
-    try {
-      return await answer(request, ctx, result);
-    } catch (error) {
-      // Access was withdrawn (or the session went away) between the check and the call.
-      if (error instanceof UnknownSessionError) return unknownSession(sessionId);
-      throw error;
+    const local = async () => {
+      // A store that keeps sessions elsewhere (PostgreSQL) reads this one in first; others answer at once.
+      if (!(await host.load(sessionId))) return unknownSession(sessionId);
+      try {
+        return await answer(request, ctx, result);
+      } catch (error) {
+        // Access was withdrawn (or the session went away) between the check and the call.
+        if (error instanceof UnknownSessionError) return unknownSession(sessionId);
+        throw error;
+      }
+    };
+    const { router } = options;
+    if (!router) return local();
+    if (request.type === 'session.unwatch') {
+      // Nothing to load: the watch, wherever it is served, is released here.
+      ctx.watches.get(sessionId)?.();
+      ctx.watches.delete(sessionId);
+      return result('unwatched');
     }
+    if (request.type !== 'session.watch') return router.serve(request, ctx, local);
+    if (ctx.closed()) return result('watching');
+    const maxWatches = router.isPeer(ctx) ? PEER_MAX_WATCHES : options.maxWatches;
+    if (!ctx.watches.has(sessionId) && ctx.watches.size >= maxWatches) return tooManyWatches(request.id, ctx, maxWatches);
+    return router.watch(request, ctx, (listener) => host.watchSession(sessionId, listener));
   };
 
   async function answer(
@@ -136,13 +157,7 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
       case 'session.watch': {
         if (ctx.closed()) return result('watching');
         if (!ctx.watches.has(sessionId)) {
-          if (ctx.watches.size >= options.maxWatches) {
-            return wireError(
-              request.id,
-              'bad-request',
-              `this connection already watches ${ctx.watches.size} sessions (at most ${options.maxWatches}); unwatch one first`,
-            );
-          }
+          if (ctx.watches.size >= options.maxWatches) return tooManyWatches(request.id, ctx, options.maxWatches);
           // Placeholder first: the host calls the listener synchronously with the current view.
           ctx.watches.set(sessionId, () => {});
           ctx.watches.set(
@@ -181,6 +196,14 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         return wireError(request.id, 'bad-request', `unknown request type "${request.type}"`);
     }
   }
+}
+
+function tooManyWatches(id: string, ctx: ConnectionContext, maxWatches: number): ServerMessage {
+  return wireError(
+    id,
+    'bad-request',
+    `this connection already watches ${ctx.watches.size} sessions (at most ${maxWatches}); unwatch one first`,
+  );
 }
 
 /**

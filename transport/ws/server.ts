@@ -11,6 +11,8 @@ import {
   type SessionId,
 } from '../../protocol/index.js';
 import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
+import type { ClusterNode } from '../cluster/node.js';
+import { createSessionRouter } from '../cluster/routing.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
 import { createRequestHandler } from './handler.js';
@@ -95,6 +97,11 @@ export interface WebSocketServerOptions {
   retryWindowMs?: number;
   /** Where server-side failures are reported. Default `console.error`. */
   onError?(error: unknown): void;
+  /**
+   * This process's cluster membership (`joinCluster` from `task-surface/transport/cluster`): requests
+   * for sessions another process owns go to it, and peers' connections (the shared secret) are let in.
+   */
+  cluster?: ClusterNode;
 }
 
 /** A running WebSocket endpoint for a Host. */
@@ -128,6 +135,9 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     maxBufferedBytes: positive(options.maxBufferedBytes, 4 * 1024 * 1024),
     rateLimit: rate && { perSecond: positive(rate.perSecond, 100), burst: positive(rate.burst, 200) },
   };
+  // A peer's connection carries the requests and views of many clients: no rate limit of its own
+  // (each client's was applied where it connected), more in flight, a larger buffer.
+  const peerLimits: ConnectionLimits = { ...limits, rateLimit: null, maxInFlight: 8_192, maxBufferedBytes: 64 * 1024 * 1024 };
   // ws closes the socket (1009) on frames over maxPayload without reading them; between
   // maxMessageBytes and it, a frame gets a `too-large` answer and the connection stays.
   const maxPayload = Math.max(maxMessageBytes, positive(options.maxFrameBytes, Math.max(maxMessageBytes * 4, 1024 * 1024)));
@@ -177,6 +187,8 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   };
   /** The connection's principal, or null for a refusal (401). Never rejects. */
   const identify = async (request: IncomingMessage): Promise<Principal | null> => {
+    const peer = options.cluster?.peerPrincipal(request);
+    if (peer !== undefined) return peer;
     if (!options.authenticate) return SYSTEM_PRINCIPAL;
     try {
       const principal = await options.authenticate(request);
@@ -199,6 +211,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     maxWatches: positive(options.maxWatches, 256),
     maxLogPageBytes: positive(options.maxLogPageBytes, 1024 * 1024),
     onError,
+    ...(options.cluster ? { router: createSessionRouter(options.cluster) } : {}),
   });
   let nextId = 0;
 
@@ -210,7 +223,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     serveConnection(socket, connection, {
       handle,
       host: options.host.as(principal),
-      limits,
+      limits: options.cluster?.isPeer(request) ? peerLimits : limits,
       onError,
       onPong: () => alive.set(socket, true),
     });

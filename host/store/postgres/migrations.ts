@@ -47,6 +47,18 @@ CREATE TABLE ts_session_owners (
   token bigint NOT NULL
 );`,
   },
+  {
+    version: 2,
+    name: 'cluster: host processes and their heartbeats',
+    sql: `
+CREATE TABLE ts_workers (
+  worker_id text PRIMARY KEY,
+  url text NOT NULL,
+  heartbeat_at timestamptz NOT NULL,
+  started_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX ts_session_owners_by_owner ON ts_session_owners (owner_id);`,
+  },
 ];
 
 /** A schema name the store accepts: a plain SQL identifier (it is quoted, never interpolated raw). */

@@ -1,0 +1,42 @@
+/*
+ * One host process of a test cluster: the scripted agent on the Postgres store, joined to the
+ * cluster, serving WebSocket on a free port. Prints `listening <port> <workerId>` when ready.
+ *   TEST_DATABASE_URL, CLUSTER_SCHEMA, CLUSTER_SECRET; AUTO_ADMIT=0 leaves rows queued;
+ *   THINK_MS: the scripted agent's pause (a turn in flight to kill the process in).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHost } from '../../host/createHost.js';
+import { createPostgresStore } from '../../host/store/postgres/index.js';
+import { joinCluster } from '../../transport/cluster/node.js';
+import { createWebSocketServer } from '../../transport/ws/server.js';
+import { createScriptedAgent } from '../../demo/agent/driver.js';
+
+const env = process.env;
+const store = await createPostgresStore({ connectionString: env.TEST_DATABASE_URL!, schema: env.CLUSTER_SCHEMA! });
+const host = createHost({
+  store,
+  driver: createScriptedAgent({ thinkMs: Number(env.THINK_MS ?? 0) }),
+  ...(env.AUTO_ADMIT === '0' ? { autoAdmit: false } : {}),
+});
+const http = createServer();
+await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+const { port } = http.address() as AddressInfo;
+const cluster = await joinCluster({
+  db: store.pool,
+  schema: store.schema,
+  host: { hasSession: (id) => host.hasSession(id), load: (id) => store.load(id) },
+  store,
+  unload: (id) => {
+    host.closeSession(id);
+    store.unload(id);
+  },
+  url: `ws://127.0.0.1:${port}/ws`,
+  secret: env.CLUSTER_SECRET!,
+  onError: (error) => console.error('cluster:', error),
+});
+await createWebSocketServer({ host, server: http, path: '/ws', allowAnonymous: true, heartbeatMs: 0, cluster });
+console.log(`listening ${port} ${cluster.workerId}`);
+process.on('SIGTERM', () => {
+  void cluster.close().finally(() => process.exit(0));
+});

@@ -1,0 +1,90 @@
+/*
+ * Who serves which session, kept in PostgreSQL: a row per host process (`ts_workers`, renewed by a
+ * heartbeat) and a row per session (`ts_session_owners`, whose `token` is the fencing token the
+ * store checks on every append). Nothing here votes or elects: each decision is one SQL statement,
+ * and Postgres's row locks decide which of two processes wins a session.
+ */
+
+/** The part of a `pg.Pool` (or `pg.Client`) this file uses. */
+export interface Queryable {
+  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+}
+
+/** The two tables, qualified by the store's schema. */
+export interface Tables {
+  owners: string;
+  workers: string;
+}
+
+/** A schema name as the Postgres store accepts it (checked there too), quoted. */
+export function tablesIn(schema: string): Tables {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
+    throw new TypeError(`schema must be a lower-case SQL identifier, not ${JSON.stringify(schema)}`);
+  return { owners: `"${schema}".ts_session_owners`, workers: `"${schema}".ts_workers` };
+}
+
+/** Where a session is served, as the table says. */
+export type Ownership =
+  /** This process holds the session with this fencing token. */
+  | { kind: 'mine'; token: bigint }
+  /** A live process (heartbeat within the expiry) holds it. */
+  | { kind: 'peer'; workerId: string; url: string };
+
+/**
+ * Takes the session when nobody holds it, this process already does, or its holder's heartbeat is
+ * older than `expiryMs` (by the database's clock): the token goes up by one, which fences every
+ * later append of the previous holder. Otherwise answers who holds it.
+ */
+const acquireSql = (t: Tables) => `
+WITH taken AS (
+  INSERT INTO ${t.owners} AS o (session_id, owner_id, token) VALUES ($1, $2, 1)
+  ON CONFLICT (session_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, token = o.token + 1
+  WHERE o.owner_id = EXCLUDED.owner_id OR NOT EXISTS (
+    SELECT 1 FROM ${t.workers} w
+    WHERE w.worker_id = o.owner_id AND w.heartbeat_at > now() - $3 * interval '1 millisecond')
+  RETURNING token)
+SELECT (SELECT token FROM taken)::text AS token, cur.owner_id, cur.url
+FROM (SELECT 1) one
+LEFT JOIN (SELECT o.owner_id, w.url FROM ${t.owners} o JOIN ${t.workers} w ON w.worker_id = o.owner_id
+           WHERE o.session_id = $1) cur ON true`;
+
+export async function acquire(db: Queryable, t: Tables, sessionId: string, workerId: string, expiryMs: number): Promise<Ownership | null> {
+  const { rows } = await db.query(acquireSql(t), [sessionId, workerId, expiryMs]);
+  const row = rows[0];
+  if (row?.token != null) return { kind: 'mine', token: BigInt(row.token as string) };
+  if (row?.owner_id != null && row.url != null) return { kind: 'peer', workerId: row.owner_id as string, url: row.url as string };
+  // The holder's worker row is gone (cleaned up long after it died) yet the WHERE saw it alive:
+  // a race with its cleanup. The caller asks again.
+  return null;
+}
+
+/** Gives a session up (graceful stop, or a session that turned out not to exist). Only with our token. */
+export async function release(db: Queryable, t: Tables, sessionId: string, workerId: string, token: bigint): Promise<void> {
+  await db.query(`DELETE FROM ${t.owners} WHERE session_id = $1 AND owner_id = $2 AND token = $3`, [sessionId, workerId, token.toString()]);
+}
+
+/** Registers (or re-registers) this process; its heartbeat starts now. */
+export async function register(db: Queryable, t: Tables, workerId: string, url: string): Promise<void> {
+  await db.query(
+    `INSERT INTO ${t.workers} (worker_id, url, heartbeat_at) VALUES ($1, $2, now())
+     ON CONFLICT (worker_id) DO UPDATE SET url = EXCLUDED.url, heartbeat_at = now()`,
+    [workerId, url],
+  );
+}
+
+/** Renews the heartbeat: false when the row is gone (another process cleaned this one up as dead). */
+export async function heartbeat(db: Queryable, t: Tables, workerId: string): Promise<boolean> {
+  const { rowCount } = await db.query(`UPDATE ${t.workers} SET heartbeat_at = now() WHERE worker_id = $1`, [workerId]);
+  return rowCount === 1;
+}
+
+/** A graceful stop: every session this process holds is free at once, and so is its row. */
+export async function leave(db: Queryable, t: Tables, workerId: string): Promise<void> {
+  await db.query(`DELETE FROM ${t.owners} WHERE owner_id = $1`, [workerId]);
+  await db.query(`DELETE FROM ${t.workers} WHERE worker_id = $1`, [workerId]);
+}
+
+/** Forgets processes silent for `olderThanMs` (their sessions stay, taken over on first use). */
+export async function forgetDeadWorkers(db: Queryable, t: Tables, olderThanMs: number): Promise<void> {
+  await db.query(`DELETE FROM ${t.workers} WHERE heartbeat_at < now() - $1 * interval '1 millisecond'`, [olderThanMs]);
+}

@@ -1,0 +1,186 @@
+/*
+ * The WebSocket handler's side of the cluster: a session-scoped request is answered by this
+ * process's Host when it owns the session, sent on to the owner otherwise, and a watch follows its
+ * session from process to process (owner killed, ownership lost) without the client noticing.
+ */
+import type { SessionId, SessionView } from '../../protocol/index.js';
+import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
+import type { ConnectionContext } from '../ws/handler.js';
+import type { ClusterNode, Route } from './node.js';
+import { RETRY_MS } from './peers.js';
+
+type SessionRequest = ClientRequest & { params: { sessionId: SessionId } };
+
+/** What the request handler asks of a cluster. */
+export interface SessionRouter {
+  /** Whether the connection is a peer's (more in flight and more watches; never sent on). */
+  isPeer(ctx: ConnectionContext): boolean;
+  /** Answers a session-scoped request (not a watch): `local()` when this process owns the session. */
+  serve(request: SessionRequest, ctx: ConnectionContext, local: () => Promise<ServerMessage>): Promise<ServerMessage>;
+  /**
+   * Starts watching the session for the connection (`ctx.watches` holds the release), wherever it
+   * is served. `local(listener)` watches it in this process's Host (access already checked).
+   */
+  watch(
+    request: SessionRequest,
+    ctx: ConnectionContext,
+    local: (listener: (view: SessionView) => void) => () => void,
+  ): Promise<ServerMessage>;
+  /** A session this process just opened. */
+  opened(sessionId: SessionId): Promise<void>;
+}
+
+/** Longest wait between two attempts of a watch to find its session's new owner. */
+const MAX_REATTACH_MS = 2_000;
+
+export function createSessionRouter(node: ClusterNode): SessionRouter {
+  const followers = new Map<SessionId, Set<Follower>>();
+  node.onReleased((sessionId) => {
+    for (const follower of [...(followers.get(sessionId) ?? [])]) follower.reattach();
+  });
+
+  const isPeer = (ctx: ConnectionContext) => node.isPeer(ctx.connection.request);
+
+  const answerFor = (request: SessionRequest, route: Exclude<Route, { kind: 'local' } | { kind: 'remote' }>): ServerMessage =>
+    route.kind === 'unknown'
+      ? wireError(request.id, 'unknown-session', `unknown session "${request.params.sessionId}"`)
+      : wireError(request.id, 'busy', route.message, route.retryAfterMs);
+
+  /** One connection's watch of one session, following it wherever it is served. */
+  class Follower {
+    #stop: () => void = () => {};
+    #stopped = false;
+    #local = false;
+    #attempt = 0;
+    #timer: ReturnType<typeof setTimeout> | undefined;
+
+    constructor(
+      readonly sessionId: SessionId,
+      private readonly ctx: ConnectionContext,
+      private readonly local: (listener: (view: SessionView) => void) => () => void,
+    ) {}
+
+    readonly #send = (view: SessionView) => {
+      if (!this.#stopped) this.ctx.sendView(this.sessionId, view);
+    };
+
+    /** Watches the session where it is served now; the answer to the watch request. */
+    async attach(request: SessionRequest): Promise<ServerMessage> {
+      const route = await node.route(this.sessionId, isPeer(this.ctx));
+      if (this.#stopped) return wireError(request.id, 'busy', 'the watch was released', RETRY_MS);
+      if (route.kind === 'local') {
+        if (this.ctx.host.access(this.sessionId) === 'none') return answerFor(request, { kind: 'unknown' });
+        this.#local = true;
+        let set = followers.get(this.sessionId);
+        if (!set) followers.set(this.sessionId, (set = new Set()));
+        set.add(this);
+        const stop = this.local(this.#send);
+        this.#stop = () => {
+          stop();
+          set.delete(this);
+          if (set.size === 0 && followers.get(this.sessionId) === set) followers.delete(this.sessionId);
+        };
+        return { type: 'result', id: request.id, result: 'watching' };
+      }
+      if (route.kind !== 'remote') return answerFor(request, route);
+      const peer = node.connect(route.url, this.ctx.connection.principal);
+      if (!peer)
+        return answerFor(request, {
+          kind: 'retry',
+          message: `too many connections to other processes are open; retry in ${RETRY_MS} ms`,
+          retryAfterMs: RETRY_MS,
+        });
+      this.#local = false;
+      const { answer, stop } = await peer.watch(this.sessionId, request.id, this.#send, () => {
+        node.forgetRemote(this.sessionId);
+        this.reattach();
+      });
+      this.#stop = stop;
+      if (this.#stopped) stop();
+      if (answer.type === 'error' && answer.code === 'busy') node.forgetRemote(this.sessionId);
+      return answer;
+    }
+
+    /** The session moved (its owner died, or this process lost it): find it again, until it answers. */
+    reattach(): void {
+      if (this.#stopped) return;
+      this.#stop();
+      this.#stop = () => {};
+      clearTimeout(this.#timer);
+      const delay = Math.min(MAX_REATTACH_MS, RETRY_MS * 2 ** Math.min(this.#attempt++, 3));
+      this.#timer = setTimeout(() => {
+        const id = `follow-${this.#attempt}`;
+        void this.attach({ id, type: 'session.watch', params: { sessionId: this.sessionId } } as SessionRequest).then((answer) => {
+          if (answer.type === 'result') this.#attempt = 0;
+          else if (answer.type === 'error' && answer.code === 'busy') this.reattach();
+          // unknown-session: the session is gone for this principal; the watch stays silent.
+        });
+      }, delay);
+      this.#timer.unref?.();
+    }
+
+    /** The client asked to watch again: a fresh view. */
+    refresh(request: SessionRequest, view: () => SessionView): Promise<ServerMessage> | ServerMessage {
+      if (this.#local && node.owns(this.sessionId)) {
+        this.#send(view());
+        return { type: 'result', id: request.id, result: 'watching' };
+      }
+      this.reattach();
+      return { type: 'result', id: request.id, result: 'watching' };
+    }
+
+    stop(): void {
+      this.#stopped = true;
+      clearTimeout(this.#timer);
+      this.#stop();
+    }
+  }
+
+  const connectionFollowers = new WeakMap<ConnectionContext, Map<SessionId, Follower>>();
+
+  return {
+    isPeer,
+
+    async serve(request, ctx, local) {
+      const { sessionId } = request.params;
+      const route = await node.route(sessionId, isPeer(ctx));
+      if (route.kind === 'local') return local();
+      if (route.kind !== 'remote') return answerFor(request, route);
+      const peer = node.connect(route.url, ctx.connection.principal);
+      if (!peer)
+        return answerFor(request, {
+          kind: 'retry',
+          message: `too many connections to other processes are open; retry in ${RETRY_MS} ms`,
+          retryAfterMs: RETRY_MS,
+        });
+      const answer = await peer.request({ id: request.id, type: request.type, params: request.params });
+      if (answer.type === 'error' && answer.code === 'busy') node.forgetRemote(sessionId);
+      return answer;
+    },
+
+    async watch(request, ctx, local) {
+      const { sessionId } = request.params;
+      let mine = connectionFollowers.get(ctx);
+      if (!mine) connectionFollowers.set(ctx, (mine = new Map()));
+      const known = mine.get(sessionId);
+      if (known && ctx.watches.has(sessionId)) return known.refresh(request, () => ctx.host.getView(sessionId));
+      const follower = new Follower(sessionId, ctx, local);
+      mine.set(sessionId, follower);
+      // Placeholder first: a local watch calls the listener at once, and views go only to watched sessions.
+      ctx.watches.set(sessionId, () => follower.stop());
+      const release = () => {
+        follower.stop();
+        if (mine.get(sessionId) === follower) mine.delete(sessionId);
+      };
+      ctx.watches.set(sessionId, release);
+      const answer = await follower.attach(request);
+      if (answer.type === 'error' || ctx.closed()) {
+        release();
+        if (ctx.watches.get(sessionId) === release) ctx.watches.delete(sessionId);
+      }
+      return answer;
+    },
+
+    opened: (sessionId) => node.adopt(sessionId),
+  };
+}
