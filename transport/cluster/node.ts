@@ -163,8 +163,12 @@ export class ClusterNode {
    */
   route(sessionId: SessionId, fromPeer: boolean): Promise<Route> {
     if (this.#closed) return Promise.resolve(retry('this process is stopping'));
+    if (!this.#fresh()) {
+      // Frozen or cut off past the heartbeat's margin: peers may have taken the sessions already.
+      this.#stopServing();
+      return Promise.resolve(retry('this process has not renewed its heartbeat in time; retry in a moment'));
+    }
     if (this.#owned.has(sessionId) && this.#options.host.hasSession(sessionId)) return Promise.resolve({ kind: 'local' });
-    if (!this.#healthy) return Promise.resolve(retry('this process cannot reach the database'));
     const remote = this.#remote.get(sessionId);
     if (!fromPeer && remote && Date.now() - remote.at < REMOTE_KEPT_MS) return Promise.resolve({ kind: 'remote', url: remote.url });
     let resolving = this.#resolving.get(sessionId);
@@ -202,6 +206,11 @@ export class ClusterNode {
     this.#peers.close();
     for (const sessionId of [...this.#owned.keys()]) this.#drop(sessionId);
     await leave(this.#options.db, this.#t, this.workerId).catch((error: unknown) => this.#report(error));
+  }
+
+  /** The heartbeat was renewed recently enough that no peer can have declared this process dead. */
+  #fresh(): boolean {
+    return this.#healthy && Date.now() - this.#lastBeat <= this.#expiryMs - this.#heartbeatMs;
   }
 
   async #resolve(sessionId: SessionId, fromPeer: boolean): Promise<Route> {
@@ -263,7 +272,8 @@ export class ClusterNode {
     const sentAt = Date.now();
     try {
       const alive = await withTimeout(heartbeat(this.#options.db, this.#t, this.workerId), this.#expiryMs);
-      if (!alive) {
+      // Renewed, but after a gap (a frozen process, a long pause): peers may have taken over meanwhile.
+      if (!alive || sentAt - this.#lastBeat > this.#expiryMs - this.#heartbeatMs) {
         // Declared dead and cleaned up by a peer: whatever it owned may be someone else's now.
         this.#stopServing();
         await register(this.#options.db, this.#t, this.workerId, this.#options.url);

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createHost } from '../../host/createHost.js';
+import { createPostgresStore, FencedError } from '../../host/store/postgres/index.js';
+import { mintMessageId, mintRpcId, type NewSessionEvent, type SessionId } from '../../protocol/index.js';
+import { joinCluster } from '../../transport/cluster/node.js';
+import { acquire, tablesIn } from '../../transport/cluster/ownership.js';
+import { freshSchema, SECRET, testDatabaseUrl } from './helpers.js';
+
+const noDriver = { async runTurn() {} };
+const message = (text: string) =>
+  ({ type: 'user/message', messageId: mintMessageId(), text, source: { kind: 'user', rpcId: mintRpcId() } }) as NewSessionEvent;
+
+describe('fencing and heartbeats', () => {
+  let db: Awaited<ReturnType<typeof freshSchema>>;
+  before(async () => {
+    db = await freshSchema('fence');
+    // The store's migrations make the tables (ts_workers among them).
+    await (await createPostgresStore({ connectionString: testDatabaseUrl(), schema: db.schema })).close();
+  });
+  after(async () => {
+    await db?.drop();
+  });
+
+  /** A host process in this test process, joined to the cluster; `cut()` stops its heartbeat reaching the database. */
+  async function member(workerId: string) {
+    const store = await createPostgresStore({ connectionString: testDatabaseUrl(), schema: db.schema });
+    const host = createHost({ store, driver: noDriver, autoAdmit: false });
+    let cut = false;
+    const unloaded: SessionId[] = [];
+    const node = await joinCluster({
+      db: { query: (text, values) => (cut ? new Promise<never>(() => {}) : store.pool.query(text, values)) },
+      schema: db.schema,
+      host: { hasSession: (id) => host.hasSession(id), load: (id) => store.load(id) },
+      store,
+      unload: (id) => {
+        unloaded.push(id);
+        store.unload(id);
+      },
+      url: `ws://127.0.0.1:9/${workerId}`,
+      secret: SECRET,
+      workerId,
+      heartbeatMs: 100,
+      expiryMs: 400,
+      onError: () => {},
+    });
+    return {
+      store,
+      host,
+      node,
+      unloaded,
+      cut: () => (cut = true),
+      async close() {
+        cut = false;
+        await node.close();
+        await host.dispose();
+        await store.close();
+      },
+    };
+  }
+
+  it('an old owner whose session was taken over cannot append: FencedError, the session is lost there, the log is not forked', async () => {
+    // The old owner is a process that stopped (a long pause, a partition) without knowing it.
+    const old = await createPostgresStore({ connectionString: testDatabaseUrl(), schema: db.schema });
+    const oldHost = createHost({ store: old, driver: noDriver, autoAdmit: false });
+    const sessionId = oldHost.openSession({ title: 'fenced' });
+    await old.flush(sessionId);
+    const mine = await acquire(db.pool, tablesIn(db.schema), sessionId, 'old-paused', 400);
+    assert.equal(mine?.kind, 'mine');
+    old.setFence(sessionId, mine.kind === 'mine' ? mine.token : undefined);
+    old.append(sessionId, message('before'), Date.now());
+    await old.flush(sessionId);
+
+    const next = await member('next');
+    // 'old-paused' has no live heartbeat: the next process takes the session and raises the token.
+    assert.deepEqual(await next.node.route(sessionId, false), { kind: 'local' });
+    const lost: SessionId[] = [];
+    old.onLost((id) => lost.push(id));
+    old.append(sessionId, message('from the old owner'), Date.now());
+    await assert.rejects(old.flush(sessionId), FencedError);
+    assert.deepEqual(lost, [sessionId], 'the old owner knows it lost the session');
+
+    next.store.append(sessionId, message('from the new owner'), Date.now());
+    await next.store.flush(sessionId);
+    const rows = await db.pool.query(`SELECT seq, body FROM "${db.schema}".ts_events WHERE session_id = $1 ORDER BY seq`, [sessionId]);
+    assert.deepEqual(
+      rows.rows.map((r) => (JSON.parse(r.body as string) as { text?: string }).text),
+      ['before', 'from the new owner'],
+    );
+    const owner = await db.pool.query(`SELECT owner_id, token FROM "${db.schema}".ts_session_owners WHERE session_id = $1`, [sessionId]);
+    assert.deepEqual(owner.rows[0], { owner_id: 'next', token: '2' });
+    await oldHost.dispose();
+    await old.close();
+    await next.close();
+  });
+
+  it('a process that cannot renew its heartbeat stops serving its sessions before peers may take them', async () => {
+    const a = await member('a-cut');
+    const b = await member('b-alive');
+    const sessionId = a.host.openSession({ title: 'cut off' });
+    await a.node.adopt(sessionId);
+    assert.equal(a.node.owns(sessionId), true);
+    a.cut();
+    const cutAt = Date.now();
+    while (a.node.owns(sessionId)) await new Promise((r) => setTimeout(r, 10));
+    const letGoMs = Date.now() - cutAt;
+    assert.ok(letGoMs < 400 + 100, `let go after ${letGoMs} ms, within the expiry`);
+    assert.deepEqual(a.unloaded, [sessionId]);
+    assert.equal((await a.node.route(sessionId, false)).kind, 'retry', 'it answers nothing for the session meanwhile');
+    // Once the expiry passed (by the database's clock), the other process takes it.
+    await new Promise((r) => setTimeout(r, 450));
+    assert.deepEqual(await b.node.route(sessionId, false), { kind: 'local' });
+    await a.close();
+    await b.close();
+  });
+});
