@@ -12,11 +12,11 @@ import {
   type TaskSurfaceId,
 } from '../../protocol/index.js';
 import { connectClient, until } from '../transport/helpers.js';
-import { freshSchema, startWorker, type Worker } from './helpers.js';
+import { freshSchema, startWorker, within, type Worker } from './helpers.js';
 
 type Client = ReturnType<typeof connectClient>;
 
-describe('failover: kill -9 of the process that owns a session', () => {
+describe('failover: kill -9 of the process that owns a session', { timeout: 60_000 }, () => {
   let db: Awaited<ReturnType<typeof freshSchema>>;
   const workers: Worker[] = [];
   const clients: Client[] = [];
@@ -49,12 +49,13 @@ describe('failover: kill -9 of the process that owns a session', () => {
     const views: SessionView[] = [];
     onA.watchSession(sessionId as SessionId, (view) => views.push(view));
     await onA.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
-    await until(() => views.at(-1)?.turn === 'running', 10);
+    const seen = () => `last view ${JSON.stringify(views.at(-1)?.turn)} seq ${views.at(-1)?.lastSeq}; A: ${a.stderr()} B: ${b.stderr()}`;
+    await within(10_000, () => views.at(-1)?.turn === 'running', seen);
 
     const killedAt = Date.now();
     await b.kill('SIGKILL');
     // A has a watcher: it takes the session over by itself, reruns the turn, and the surface appears.
-    await until(() => views.at(-1)?.taskSurface.active != null, 20);
+    await within(15_000, () => views.at(-1)?.taskSurface.active != null, seen);
     const takeoverMs = Date.now() - killedAt;
     assert.ok(takeoverMs < 6_000, `taken over in ${takeoverMs} ms`);
 

@@ -63,3 +63,12 @@ export async function startWorker(schema: string, env: Record<string, string> = 
     },
   };
 }
+
+/** Resolves once `check` is true; after `ms`, fails with `context()` (what the test saw) in the message. */
+export async function within(ms: number, check: () => boolean, context: () => string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${context()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
