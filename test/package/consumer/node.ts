@@ -19,6 +19,7 @@ import { createSqliteStore } from 'task-surface/host/sqlite';
 import { createPostgresStore, FencedError, type PostgresStore } from 'task-surface/host/postgres';
 import { TransportError, createLocalTransport, createWebSocketTransport, type HostTransport } from 'task-surface/transport';
 import { createWebSocketServer } from 'task-surface/transport/server';
+import { DEFAULT_PEER_LIMITS, joinCluster } from 'task-surface/transport/cluster';
 import { DEFAULT_SYSTEM_PROMPT, createLoopDriver } from 'task-surface/agents';
 import { createOpenAIDriver } from 'task-surface/agents/openai';
 import { createAnthropicDriver } from 'task-surface/agents/anthropic';
@@ -123,6 +124,21 @@ await assert.rejects(remote.readLog(sessionId, { limit: 10 }), (error: unknown) 
 await server.close();
 await host.dispose();
 check('transport/server');
+
+// transport/cluster: its options are checked before it touches the database
+assert.equal(DEFAULT_PEER_LIMITS.maxConnections, 256);
+await assert.rejects(
+  joinCluster({
+    db: { query: () => Promise.reject(new Error('no database here')) },
+    host,
+    store: {},
+    unload: () => {},
+    url: 'ws://127.0.0.1:1/ws',
+    secret: 'short',
+  }),
+  /at least 16 characters/,
+);
+check('transport/cluster');
 
 // agents
 assert.match(DEFAULT_SYSTEM_PROMPT, /show_task_surface/);
