@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { WebSocket } from 'ws';
+import {
+  initialValues,
+  mintMessageId,
+  mintRpcId,
+  mintTaskSurfaceDismissalId,
+  mintTaskSurfaceSubmissionId,
+  type NormalizedTaskSurfaceModel,
+  type SessionId,
+  type SessionView,
+  type TaskSurfaceId,
+} from '../../protocol/index.js';
+import { connectClient } from '../transport/helpers.js';
+import { freshSchema, startWorker, within, type Worker } from './helpers.js';
+
+type Client = ReturnType<typeof connectClient>;
+
+describe('cluster membership: graceful stops, retries after a takeover, peer authentication', { timeout: 90_000 }, () => {
+  let db: Awaited<ReturnType<typeof freshSchema>>;
+  const workers: Worker[] = [];
+  const clients: Client[] = [];
+  const start = async (env: Record<string, string> = {}) => {
+    const worker = await startWorker(db.schema, env);
+    workers.push(worker);
+    return worker;
+  };
+  const client = (worker: Worker) => {
+    const c = connectClient(worker.port, { url: `ws://127.0.0.1:${worker.port}/ws` });
+    clients.push(c);
+    return c;
+  };
+
+  before(async () => {
+    db = await freshSchema('members');
+  });
+  after(async () => {
+    for (const c of clients) c.dispose();
+    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
+    await db?.drop();
+  });
+
+  it('a process that stops gracefully frees its sessions at once: another serves them before any expiry', async () => {
+    const a = await start();
+    const b = await start();
+    const { sessionId } = await client(a).openSession({ title: 'handed over' });
+    await a.kill('SIGTERM');
+    const stoppedAt = Date.now();
+    const page = await client(b).readLog(sessionId as SessionId, { limit: 10 });
+    assert.equal(page.lastSeq, 0);
+    const ms = Date.now() - stoppedAt;
+    assert.ok(ms < 1_500, `served again after ${ms} ms (the expiry is 2,000 ms)`);
+    const owner = await db.pool.query(`SELECT owner_id FROM "${db.schema}".ts_session_owners WHERE session_id = $1`, [sessionId]);
+    assert.equal(owner.rows[0]!.owner_id, b.workerId);
+  });
+
+  it('a submissionId and a dismissalId retried on another process after the owner was killed get their first answers', async () => {
+    const owner = await start();
+    const other = await start();
+    const onOwner = client(owner);
+    const { sessionId: id } = await onOwner.openSession({ title: 'retries' });
+    const sessionId = id as SessionId;
+    const views: SessionView[] = [];
+    onOwner.watchSession(sessionId, (view) => views.push(view));
+    const seen = () => JSON.stringify(views.at(-1));
+    const surfaceFor = async (text: string) => {
+      const before = views.at(-1)?.lastSeq ?? 0;
+      await onOwner.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text });
+      await within(
+        10_000,
+        () => (views.at(-1)?.lastSeq ?? 0) > before && views.at(-1)!.taskSurface.active != null && views.at(-1)!.turn === 'idle',
+        seen,
+      );
+      return views.at(-1)!.taskSurface.active!.surfaceId as TaskSurfaceId;
+    };
+
+    const first = await surfaceFor('compare databases');
+    const active = await onOwner.taskSurface.getActive({ sessionId, surfaceId: first });
+    assert.ok(active.active);
+    const submission = {
+      sessionId,
+      surfaceId: first,
+      submissionId: mintTaskSurfaceSubmissionId(),
+      values: initialValues(active.model as NormalizedTaskSurfaceModel),
+    };
+    const submitted = await onOwner.taskSurface.submit(submission);
+    assert.equal(submitted.accepted, true);
+    await within(
+      10_000,
+      () => views.at(-1)!.taskSurface.active == null && views.at(-1)!.turn === 'idle' && views.at(-1)!.queue.length === 0,
+      seen,
+    );
+
+    const second = await surfaceFor('notification settings');
+    const dismissal = { sessionId, surfaceId: second, dismissalId: mintTaskSurfaceDismissalId() };
+    const dismissed = await onOwner.taskSurface.dismiss(dismissal);
+    assert.equal(dismissed.dismissed, true);
+
+    await owner.kill('SIGKILL');
+    const onOther = client(other);
+    assert.deepEqual(await onOther.taskSurface.submit(submission), submitted, 'the durable submission answers as the first time');
+    assert.deepEqual(await onOther.taskSurface.dismiss(dismissal), dismissed, 'the logged dismissal answers as the first time');
+    const log = await onOther.readLog(sessionId, { limit: 500 });
+    assert.equal(log.events.filter((e) => e.type === 'user/message' && e.source.taskSurface).length, 1);
+    assert.equal(log.events.filter((e) => e.type === 'task-surface/dismissed').length, 1);
+  });
+
+  it('refuses a peer connection with a wrong secret (401) and one with a malformed principal', async () => {
+    const a = await start();
+    for (const headers of [
+      { 'x-task-surface-cluster': 'not-the-cluster-secret-at-all' },
+      { 'x-task-surface-cluster': 'cluster-test-secret-0123456789', 'x-task-surface-principal': 'bm90IGpzb24' },
+    ]) {
+      const socket = new WebSocket(`ws://127.0.0.1:${a.port}/ws`, { headers });
+      const status = await new Promise<number>((resolve) => {
+        socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        socket.on('open', () => resolve(101));
+        socket.on('error', () => {});
+      });
+      assert.equal(status, 401, JSON.stringify(headers));
+      socket.terminate();
+    }
+  });
+});
