@@ -1,0 +1,55 @@
+// One host process of `npm run bench -- scale`: the load bench's agent (every turn shows a surface)
+// on the Postgres store, joined to the cluster unless CLUSTER=0, serving WebSocket on a free port.
+// The bench asks it over IPC to open sessions; it answers `{ port, workerId }` when ready.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createHost } from '../../host/createHost.js';
+import { createPostgresStore } from '../../host/store/postgres/index.js';
+import type { AgentTurn } from '../../host/types.js';
+import type { SessionId } from '../../protocol/index.js';
+import { joinCluster, type ClusterNode } from '../../transport/cluster/node.js';
+import { createWebSocketServer } from '../../transport/ws/server.js';
+import { SCALE_MODEL } from './model.js';
+
+const env = process.env;
+const store = await createPostgresStore({ connectionString: env.SCALE_DATABASE_URL!, schema: env.SCALE_SCHEMA! });
+const host = createHost({
+  store,
+  maxLoadedSessions: 10_000,
+  driver: {
+    async runTurn(turn: AgentTurn) {
+      await turn.callTool('show_task_surface', { model: SCALE_MODEL });
+    },
+  },
+});
+const http = createServer();
+await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+const { port } = http.address() as AddressInfo;
+let cluster: ClusterNode | undefined;
+if (env.CLUSTER !== '0') {
+  cluster = await joinCluster({
+    db: store.pool,
+    schema: store.schema,
+    host: { hasSession: (id) => host.hasSession(id), load: (id) => store.load(id) },
+    store,
+    unload: (id) => {
+      host.closeSession(id);
+      store.unload(id);
+    },
+    url: `ws://127.0.0.1:${port}/ws`,
+    secret: env.SCALE_SECRET!,
+    onError: (error) => console.error('[scale host]', error),
+  });
+}
+await createWebSocketServer({ host, server: http, path: '/ws', allowAnonymous: true, heartbeatMs: 0, ...(cluster ? { cluster } : {}) });
+
+process.on('message', (job: { kind: 'open'; n: number }) => {
+  void (async () => {
+    const sessions: SessionId[] = [];
+    for (let i = 0; i < job.n; i++) sessions.push(host.openSession({ title: `scale ${i}` }));
+    await store.flush();
+    if (cluster) for (const sessionId of sessions) await cluster.adopt(sessionId);
+    process.send!({ sessions });
+  })();
+});
+process.send!({ port, workerId: cluster?.workerId ?? 'single' });

@@ -1,0 +1,115 @@
+// `npm run bench -- scale`: 3,000 sessions at a person's pace over 3 host processes on PostgreSQL,
+// and the same number on one process on PostgreSQL, in one run: submit → accept p50/p99, cycles/s,
+// then a kill -9 of one of the three: how long until its sessions answer again, and the log counted
+// afterwards (every accepted submission admitted exactly once). Needs a database: SCALE_DATABASE_URL,
+// DATABASE_URL or TEST_DATABASE_URL (a throwaway schema is made and dropped).
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { SessionId } from '../../protocol/index.js';
+import { askChild } from '../child.js';
+import type { ClientJob, LoadResult } from '../scale/clients.js';
+import { median, percentile } from '../stats.js';
+
+const SESSIONS = Number(process.env.SCALE_SESSIONS ?? 3_000);
+const SECONDS = Number(process.env.SCALE_SECONDS ?? 20);
+const THINK_MS = 3_000;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const hostFile = fileURLToPath(new URL('../scale/host.ts', import.meta.url));
+const clientsFile = fileURLToPath(new URL('../scale/clients.ts', import.meta.url));
+
+interface HostProcess {
+  child: ChildProcess;
+  port: number;
+  workerId: string;
+}
+
+async function startHost(env: Record<string, string>): Promise<HostProcess> {
+  const child = fork(hostFile, [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const ready = await new Promise<{ port: number; workerId: string }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number; workerId: string }));
+    child.once('exit', (code) => reject(new Error(`a scale host exited (${code}) before it was ready`)));
+  });
+  return { child, ...ready };
+}
+
+async function scenario(url: string, processes: number) {
+  const schema = `bench_scale_${process.pid}_${processes}`;
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const env = {
+    SCALE_DATABASE_URL: url,
+    SCALE_SCHEMA: schema,
+    SCALE_SECRET: randomBytes(24).toString('hex'),
+    CLUSTER: processes > 1 ? '1' : '0',
+  };
+  const hosts: HostProcess[] = [];
+  const clients = fork(clientsFile, [], { execArgv: ['--import', 'tsx'] });
+  try {
+    for (let i = 0; i < processes; i++) hosts.push(await startHost(env)); // the first migrates the schema
+    // Sessions opened evenly over the processes (each owns those it opened); clients connect anywhere.
+    const owned: SessionId[][] = [];
+    for (const [i, h] of hosts.entries()) {
+      const n = Math.floor(SESSIONS / processes) + (i < SESSIONS % processes ? 1 : 0);
+      owned.push((await askChild<{ sessions: SessionId[] }>(h.child, { kind: 'open', n })).sessions);
+    }
+    const sessions = owned.flat();
+    const ports = hosts.map((h) => h.port);
+    const job: ClientJob = { kind: 'load', ports, sessions, thinkMs: THINK_MS, durationMs: SECONDS * 1000 };
+    const r = await askChild<LoadResult>(clients, job);
+    const label = `${SESSIONS.toLocaleString('en')} sessions, ${processes} host process${processes > 1 ? 'es' : ''} on PostgreSQL, paced (~${THINK_MS / 1000} s between answers)`;
+    const p99 = percentile(r.latencies, 99);
+    console.log(
+      `${label}: ${(r.accepted.length / r.elapsed).toFixed(0)} cycles/s; submit→accept p50 ${ms(median(r.latencies))}, p99 ${ms(p99)}` +
+        ` [aim p99 < 100 ms: ${p99 < 100 ? 'met' : 'missed'}] (${r.refused} refused)`,
+    );
+    let takeover = '';
+    if (processes > 1) {
+      await new Promise((resolve) => setTimeout(resolve, 2_000)); // the last claims settle
+      const victim = hosts[0]!;
+      const killedAt = Date.now();
+      victim.child.kill('SIGKILL');
+      const probe = await askChild<{ ms: number[]; failed: number }>(clients, { kind: 'probe', sessions: owned[0]!, killedAt });
+      const worst = Math.max(...probe.ms);
+      takeover = `kill -9 of one process (${owned[0]!.length} sessions): they answer again after p50 ${ms(median(probe.ms))}, max ${ms(worst)} [aim < 3 s: ${worst < 3_000 ? 'met' : 'missed'}]${probe.failed ? `, ${probe.failed} never answered` : ''}`;
+      console.log(`  ${takeover}`);
+    }
+    await askChild(clients, { kind: 'close' });
+    // Count the log: each accepted submission admitted exactly once (durable before the kill).
+    const { rows } = await pool.query<{ id: string; n: number }>(
+      `SELECT body::json -> 'source' -> 'taskSurface' ->> 'submissionId' AS id, count(*)::int AS n
+         FROM "${schema}".ts_events WHERE body::json ->> 'type' = 'user/message' AND body::json -> 'source' -> 'taskSurface' IS NOT NULL GROUP BY 1`,
+    );
+    const stored = new Map(rows.map((row) => [row.id, row.n]));
+    const doubled = rows.filter((row) => row.n > 1).length;
+    const lost = r.accepted.filter((id) => !stored.has(id)).length;
+    const intact = `log: ${stored.size} admitted / ${r.accepted.length} accepted: ${lost} lost, ${doubled} doubled`;
+    console.log(`  ${intact}`);
+    return { cycles: r.accepted.length / r.elapsed, p50: median(r.latencies), p99, takeover, intact };
+  } finally {
+    for (const h of hosts) h.child.kill('SIGKILL');
+    clients.kill();
+    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+    await pool.end();
+  }
+}
+
+export default {
+  title: `Scale: ${SESSIONS.toLocaleString('en')} paced sessions on PostgreSQL, 3 host processes against 1 (clients in another process)`,
+  async run() {
+    const url = process.env.SCALE_DATABASE_URL ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+    if (!url) {
+      console.log('skipped: set DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL database the bench may make a schema in');
+      return;
+    }
+    const three = await scenario(url, 3);
+    const one = await scenario(url, 1);
+    return {
+      'scale (3 processes vs 1, PostgreSQL)': `p99 ${ms(three.p99)} vs ${ms(one.p99)} (${(three.p99 / one.p99).toFixed(2)}×); ${three.cycles.toFixed(0)} vs ${one.cycles.toFixed(0)} cycles/s; ${three.takeover}`,
+    };
+  },
+};
