@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { checkHost, originAllowed, requestPath, servedHosts } from '../transport/ws/origin.js';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
 import { createPostgresStore, type PostgresStore } from '../host/store/postgres/index.js';
+import type { Principal, SessionId } from '../protocol/index.js';
+import { joinCluster, type ClusterNode } from '../transport/cluster/node.js';
+import type { Queryable } from '../transport/cluster/ownership.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
@@ -15,6 +18,11 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   /** PostgreSQL: `postgres://user:password@host:port/db`, and the schema for its tables (default `public`). */
   databaseUrl?: string;
   databaseSchema?: string;
+  /**
+   * One process of several on one database (`--workers`; needs `store: 'postgres'`): the shared
+   * secret, and pools of the cluster's own (`heartbeatDb`, one connection, for the heartbeat alone).
+   */
+  cluster?: { secret: string; db: Queryable; heartbeatDb: Queryable };
   /** Built page directory (see buildDemo). */
   root: string;
   port?: number;
@@ -31,6 +39,8 @@ export interface DemoServer {
   readonly url: string;
   demo: DemoHost;
   ws: TaskSurfaceWebSocketServer;
+  /** This process's cluster membership (`--workers`). */
+  cluster?: ClusterNode;
   /** The browsers' anonymous identities (signed cookies). */
   identities: DemoIdentities;
   /**
@@ -57,7 +67,14 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     store: options.store === 'memory' ? 'memory' : 'sqlite',
     ...(postgres ? { logStore: postgres, logStoreLabel: postgresLabel(options.databaseUrl!, postgres.schema) } : {}),
   };
-  const http: Server = createDemoHttpServer(options.root, validHost, (request, response) => identities.ensureCookie(request, response));
+  if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
+  let cluster: ClusterNode | undefined;
+  const http: Server = createDemoHttpServer(
+    options.root,
+    validHost,
+    (request, response) => identities.ensureCookie(request, response),
+    () => (cluster === undefined || cluster.serving ? null : 'this process is not in the cluster (database unreachable or stopping)'),
+  );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -81,17 +98,33 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     }
   });
   let demo = createDemoHost({ ...hostOptions, ...(relay ? { inspect: relay.inspect } : {}) });
+  if (options.cluster && postgres) {
+    const { secret, db, heartbeatDb } = options.cluster;
+    const store = postgres;
+    cluster = await joinCluster({
+      db,
+      heartbeatDb,
+      schema: store.schema,
+      host: { hasSession: (id) => demo.host.hasSession(id), load: (id) => demo.host.load(id) },
+      store,
+      unload: (id) => demo.host.unload(id),
+      url: `ws://127.0.0.1:${port}/ws`,
+      secret,
+    });
+  }
   const endpoint = () =>
     createWebSocketServer({
       host: demo.host,
       server: http,
       path: '/ws',
       // The signed cookie says who is connecting; without one the upgrade is refused (401).
-      authenticate: (request) => {
+      authenticate: async (request) => {
         const principal = identities.principalOf(request);
+        if (principal !== null && cluster && postgres) await learnSessionsOf(postgres, principal, cluster);
         if (principal !== null) demo.welcome(principal);
         return principal;
       },
+      ...(cluster ? { cluster } : {}),
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     });
@@ -107,6 +140,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       return ws;
     },
     identities,
+    ...(cluster ? { cluster } : {}),
     async restartHost() {
       wsAttached = false;
       await ws.close();
@@ -117,6 +151,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     },
     async close() {
       wsAttached = false;
+      await cluster?.close(); // first: the other processes take this one's sessions at once
       await ws.close();
       relay?.close();
       await demo.dispose();
@@ -139,4 +174,21 @@ export function postgresLabel(databaseUrl: string, schema: string): string {
     shown = 'postgres://…';
   }
   return `PostgreSQL ${shown}, schema ${schema}`;
+}
+
+/**
+ * In a cluster, this process's store knows only the sessions it read at startup, opened or loaded:
+ * before a browser's session list, it learns the ones that browser opened on other processes.
+ */
+async function learnSessionsOf(store: PostgresStore, principal: Principal, cluster: ClusterNode): Promise<void> {
+  const { rows } = await store.pool.query<{ session_id: string }>(
+    `SELECT session_id FROM "${store.schema}".ts_events
+      WHERE seq = 1 AND body::json ->> 'type' = 'session/opened' AND body::json ->> 'owner' = $1 LIMIT 200`,
+    [principal.id],
+  );
+  for (const { session_id: id } of rows) {
+    const sessionId = id as SessionId;
+    // A copy in this process's memory; if this process ever takes the session, it reads it afresh.
+    if (!store.getSession(sessionId) && !cluster.owns(sessionId)) await store.load(sessionId);
+  }
 }

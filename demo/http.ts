@@ -23,6 +23,8 @@ export function createDemoHttpServer(
   validHost: (request: IncomingMessage) => string | null,
   /** Called for every page (not asset) response before it is written: the demo sets its identity cookie. */
   onPage: (request: IncomingMessage, response: ServerResponse) => void = () => {},
+  /** `/healthz`: null when this process serves, else why not (answered 503). */
+  unhealthy: () => string | null = () => null,
 ): Server {
   const base = resolve(root);
   const serveFile = createStaticFiles();
@@ -39,6 +41,10 @@ export function createDemoHttpServer(
     response.setHeader('Referrer-Policy', 'no-referrer');
     response.setHeader('Cache-Control', 'no-store');
     if (request.method !== 'GET' && request.method !== 'HEAD') return reply(response, 405, 'method not allowed');
+    if (pathname === '/healthz') {
+      const problem = unhealthy();
+      return reply(response, problem === null ? 200 : 503, problem === null ? 'ok' : `not serving: ${problem}`);
+    }
     const page = PAGES[pathname];
     const file = page ?? (pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : undefined);
     if (file === undefined) return reply(response, 404, 'not found');

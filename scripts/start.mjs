@@ -1,8 +1,10 @@
-// `npm start`: builds the demo page and starts the demo host (demo/server.ts). Arguments pass through
+// `npm start`: builds the demo page and starts the demo host (demo/server.ts; with `--workers N`,
+// several host processes on PostgreSQL: demo/workers.ts). Arguments pass through
 // (`npm start -- --inspect`). The child gets Ctrl+C directly; this wrapper waits for it to stop.
 import { spawn } from 'node:child_process';
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', ...process.argv.slice(2)], { stdio: 'inherit' });
+const entry = process.argv.includes('--workers') ? 'demo/workers.ts' : 'demo/server.ts';
+const child = spawn(process.execPath, ['--import', 'tsx', entry, ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 // `npm start` stopped by a signal to npm alone (not the process group) orphans this wrapper: stop the
 // demo too rather than leave it holding its port.

@@ -22,6 +22,8 @@ export interface ClusterStore {
   setFence?(sessionId: SessionId, token: bigint | undefined): void;
   /** Resolves when every write of the session made so far is committed. */
   flush?(sessionId?: SessionId): Promise<void>;
+  /** Drops this process's copy of the session (the next load reads it afresh). */
+  unload?(sessionId: SessionId): void;
   /** A write failed or was fenced: this process no longer serves the session. */
   onLost?(listener: (sessionId: SessionId, error: Error) => void): () => void;
 }
@@ -115,6 +117,11 @@ export class ClusterNode {
   /** Open connections to peers. */
   get peerConnectionCount(): number {
     return this.#peers.size;
+  }
+
+  /** Serving: joined, not closed, and the heartbeat renewed in time (what a health check asks). */
+  get serving(): boolean {
+    return !this.#closed && this.#fresh();
   }
 
   owns(sessionId: SessionId): boolean {
@@ -225,6 +232,9 @@ export class ClusterNode {
         }
         if (owner.kind !== 'mine') continue;
         this.#options.store.setFence?.(sessionId, owner.token);
+        // Whatever copy this process held (read for a list, or from before it lost the session) may
+        // be older than the log: read it afresh under the new token.
+        this.#options.store.unload?.(sessionId);
         const exists = this.#options.host.load ? await this.#options.host.load(sessionId) : this.#options.host.hasSession(sessionId);
         if (!exists) {
           this.#options.store.setFence?.(sessionId, undefined);

@@ -1,0 +1,107 @@
+// `npm start -- --workers N`: N demo host processes on consecutive ports sharing one PostgreSQL
+// database, behind a tiny round-robin TCP balancer on PORT (each new connection, page or socket,
+// goes to the next live worker), as a load balancer without sticky sessions would.
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createDemoIdentities } from './identity.js';
+
+/** The environment a worker reads (set by the supervisor). */
+export const WORKER_ENV = {
+  secret: 'TASK_SURFACE_CLUSTER_SECRET',
+  /** `host:port` the page is served at (the balancer): the workers answer to it. */
+  publicHost: 'TASK_SURFACE_PUBLIC_HOST',
+  /** The built page (the supervisor builds it once). */
+  prebuilt: 'TASK_SURFACE_DEMO_PREBUILT',
+} as const;
+
+/**
+ * A round-robin TCP balancer: each accepted connection is piped to the next target port; a target
+ * that refuses is skipped (the next one is tried), so a dead worker costs a reconnect, not an error.
+ */
+export async function startBalancer(port: number, targets: readonly number[]): Promise<{ port: number; server: Server }> {
+  let next = 0;
+  const server = createServer((client: Socket) => {
+    client.pause();
+    client.on('error', () => {});
+    const attempt = (tries: number) => {
+      if (tries >= targets.length) return void client.destroy();
+      const target = targets[next++ % targets.length]!;
+      const upstream = createConnection({ host: '127.0.0.1', port: target });
+      upstream.once('connect', () => {
+        upstream.on('error', () => client.destroy());
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.resume();
+      });
+      upstream.once('error', () => attempt(tries + 1));
+    };
+    attempt(0);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return { port: (server.address() as { port: number }).port, server };
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  port: number;
+  workerId: string;
+}
+
+/**
+ * Starts `count` workers (demo/workers.ts in worker mode) on `port + 1 …`, then the balancer on
+ * `port`. The workers share a generated cluster secret (or TASK_SURFACE_CLUSTER_SECRET) and the
+ * identity secret in `dataDir`, made here first so that they do not race to create it.
+ */
+export async function startWorkers(options: { count: number; port: number; root: string; dataDir: string; args: string[] }) {
+  createDemoIdentities(options.dataDir);
+  const secret = process.env[WORKER_ENV.secret] ?? randomBytes(24).toString('hex');
+  const file = fileURLToPath(new URL('./workers.ts', import.meta.url));
+  const workers: WorkerProcess[] = [];
+  for (let i = 1; i <= options.count; i++) {
+    const port = options.port + i;
+    const child = fork(file, options.args, {
+      execArgv: ['--import', 'tsx'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        [WORKER_ENV.secret]: secret,
+        [WORKER_ENV.publicHost]: `127.0.0.1:${options.port}`,
+        [WORKER_ENV.prebuilt]: options.root,
+      },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const workerId = await new Promise<string>((resolve, reject) => {
+      child.once('message', (message) => resolve((message as { workerId: string }).workerId));
+      child.once('exit', (code) => reject(new Error(`worker ${i} (port ${port}) exited (${code}) before it was ready`)));
+    });
+    workers.push({ child, port, workerId });
+  }
+  const balancer = await startBalancer(
+    options.port,
+    workers.map((w) => w.port),
+  );
+  return {
+    workers,
+    port: balancer.port,
+    async close() {
+      await new Promise<void>((resolve) => balancer.server.close(() => resolve()));
+      await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<void>((resolve) => {
+              if (w.child.exitCode !== null) return resolve();
+              w.child.once('exit', () => resolve());
+              w.child.kill('SIGTERM');
+            }),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { rawSocket } from '../transport/helpers.js';
+import { freshSchema, testDatabaseUrl } from './helpers.js';
+
+/** A free block of four consecutive ports (balancer + 3 workers), picked at random high up. */
+const basePort = () => 20_000 + Math.floor(Math.random() * 20_000);
+
+describe('npm start -- --workers 3: several demo host processes behind a round-robin balancer', { timeout: 120_000 }, () => {
+  let db: Awaited<ReturnType<typeof freshSchema>>;
+  let child: ChildProcess;
+  let dir: string;
+  let stdout = '';
+  let port: number;
+
+  before(async () => {
+    db = await freshSchema('workers');
+    dir = mkdtempSync(join(tmpdir(), 'ts-workers-'));
+    port = basePort();
+    child = spawn(process.execPath, ['scripts/start.mjs', '--workers', '3'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: testDatabaseUrl(),
+        DATABASE_SCHEMA: db.schema,
+        TASK_SURFACE_DATA_DIR: dir,
+        TASK_SURFACE_DEMO_OUT: join(dir, 'out'),
+        OPENAI_API_KEY: '',
+        ANTHROPIC_API_KEY: '',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stderr!.on('data', (chunk) => (stdout += String(chunk)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (chunk) => {
+        stdout += String(chunk);
+        if (stdout.includes('Ctrl+C')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`--workers exited (${code}): ${stdout}`)));
+    });
+  });
+  after(async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+    await db?.drop();
+  });
+
+  it('names each worker and its port in the startup line, on consecutive ports', () => {
+    const line = stdout.split('\n').find((l) => l.startsWith('task-surface demo on'))!;
+    assert.match(line, new RegExp(`http://127\\.0\\.0\\.1:${port}/ +\\(round-robin over 3 workers: `));
+    const ports = [...line.matchAll(/\S+ :(\d+)/g)].map((m) => Number(m[1]));
+    assert.deepEqual(ports, [port + 1, port + 2, port + 3]);
+    assert.match(line, /store: PostgreSQL/);
+  });
+
+  it('answers the health check on the balancer and on every worker', async () => {
+    for (const p of [port, port + 1, port + 2, port + 3]) {
+      const response = await fetch(`http://127.0.0.1:${p}/healthz`);
+      assert.equal(response.status, 200);
+      assert.equal(await response.text(), 'ok');
+    }
+  });
+
+  it('spreads connections over the workers, and each serves the sessions the others own', async () => {
+    const cookie = (await fetch(`http://127.0.0.1:${port}/`)).headers.get('set-cookie')!.split(';')[0]!;
+    const headers = { Cookie: cookie, Origin: `http://127.0.0.1:${port}` };
+    const sockets = [];
+    const opened: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const socket = await rawSocket(port, { path: '/ws', headers });
+      sockets.push(socket);
+      const answer = await socket.ask(JSON.stringify({ id: `o${i}`, type: 'session.open', params: { title: `spread ${i}` } }));
+      opened.push((answer.result as { sessionId: string }).sessionId);
+    }
+    const { rows } = await db.pool.query(`SELECT DISTINCT owner_id FROM "${db.schema}".ts_session_owners WHERE session_id = ANY($1)`, [
+      opened,
+    ]);
+    assert.equal(rows.length, 3, 'three connections in a row reached three workers');
+    // Every socket reads every session, wherever it lives.
+    for (const socket of sockets) {
+      for (const sessionId of opened) {
+        const page = await socket.ask(JSON.stringify({ id: `r-${sessionId}`, type: 'log.read', params: { sessionId, limit: 5 } }));
+        assert.equal(page.type, 'result', JSON.stringify(page));
+      }
+    }
+    for (const socket of sockets) socket.close();
+  });
+
+  it('refuses to start without DATABASE_URL, or with a bad count, in one line', async () => {
+    for (const [args, env, message] of [
+      [['--workers', '3'], { DATABASE_URL: '' }, /--workers needs DATABASE_URL=postgres:\/\//],
+      [['--workers', 'many'], {}, /--workers needs a number of host processes from 1 to 16, not "many"/],
+    ] as const) {
+      const run = spawn(process.execPath, ['--import', 'tsx', 'demo/workers.ts', ...args], {
+        env: { ...process.env, DATABASE_URL: testDatabaseUrl(), ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      run.stderr!.on('data', (chunk) => (err += String(chunk)));
+      const code = await new Promise((resolve) => run.once('exit', resolve));
+      assert.equal(code, 2);
+      assert.match(err, message);
+    }
+  });
+});
