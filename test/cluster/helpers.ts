@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 
 /** The test database (scripts/ensure-postgres.mjs provides one to `npm test`). */
@@ -71,4 +74,62 @@ export async function within(ms: number, check: () => boolean, context: () => st
     if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${context()}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+export interface WorkersDemo {
+  /** The balancer's port (the page's address). */
+  port: number;
+  /** What the supervisor printed. */
+  output(): string;
+  /** Each worker: its id (host-pid-suffix), port and pid. */
+  workers: { workerId: string; port: number; pid: number }[];
+  stop(): Promise<void>;
+}
+
+/** `npm start -- --workers <count>` on the test database, in `schema`, on a random block of ports. */
+export async function startWorkersDemo(schema: string, count = 3): Promise<WorkersDemo> {
+  const dir = mkdtempSync(join(tmpdir(), 'ts-workers-'));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--workers', String(count)], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: testDatabaseUrl(),
+      DATABASE_SCHEMA: schema,
+      TASK_SURFACE_DATA_DIR: dir,
+      TASK_SURFACE_DEMO_OUT: join(dir, 'out'),
+      // The scripted agent, whatever model keys the environment has.
+      OPENAI_API_KEY: '',
+      ANTHROPIC_API_KEY: '',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (chunk) => (output += String(chunk)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+      if (output.includes('Ctrl+C')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`--workers exited (${code}): ${output}`)));
+  });
+  const line = output.split('\n').find((l) => l.startsWith('task-surface demo on')) ?? '';
+  const workers = [...line.matchAll(/(\S+-(\d+)-[0-9a-f]+) :(\d+)/g)].map((m) => ({
+    workerId: m[1]!,
+    pid: Number(m[2]),
+    port: Number(m[3]),
+  }));
+  return {
+    port,
+    output: () => output,
+    workers,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

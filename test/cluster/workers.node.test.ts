@@ -1,55 +1,23 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { rawSocket } from '../transport/helpers.js';
-import { freshSchema, testDatabaseUrl } from './helpers.js';
-
-/** A free block of four consecutive ports (balancer + 3 workers), picked at random high up. */
-const basePort = () => 20_000 + Math.floor(Math.random() * 20_000);
+import { freshSchema, startWorkersDemo, testDatabaseUrl, type WorkersDemo } from './helpers.js';
 
 describe('npm start -- --workers 3: several demo host processes behind a round-robin balancer', { timeout: 120_000 }, () => {
   let db: Awaited<ReturnType<typeof freshSchema>>;
-  let child: ChildProcess;
-  let dir: string;
-  let stdout = '';
+  let demo: WorkersDemo;
   let port: number;
+  let stdout = '';
 
   before(async () => {
     db = await freshSchema('workers');
-    dir = mkdtempSync(join(tmpdir(), 'ts-workers-'));
-    port = basePort();
-    child = spawn(process.execPath, ['scripts/start.mjs', '--workers', '3'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        DATABASE_URL: testDatabaseUrl(),
-        DATABASE_SCHEMA: db.schema,
-        TASK_SURFACE_DATA_DIR: dir,
-        TASK_SURFACE_DEMO_OUT: join(dir, 'out'),
-        OPENAI_API_KEY: '',
-        ANTHROPIC_API_KEY: '',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stderr!.on('data', (chunk) => (stdout += String(chunk)));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk) => {
-        stdout += String(chunk);
-        if (stdout.includes('Ctrl+C')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`--workers exited (${code}): ${stdout}`)));
-    });
+    demo = await startWorkersDemo(db.schema);
+    port = demo.port;
+    stdout = demo.output();
   });
   after(async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    rmSync(dir, { recursive: true, force: true });
+    await demo?.stop();
     await db?.drop();
   });
 
