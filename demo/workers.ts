@@ -3,6 +3,7 @@
 // (default 8787). The same file is each worker (started by the supervisor with the cluster secret).
 //   TASK_SURFACE_CLUSTER_SECRET  the cluster's shared secret (default: a random one per start)
 //   DATABASE_SCHEMA              the schema of the store's tables (default public)
+import pg from 'pg';
 import { createPostgresStore } from '../host/store/postgres/index.js';
 import { chooseModel } from './agent/model.js';
 import { startDemoServer } from './app.js';
@@ -63,6 +64,8 @@ async function worker() {
     connectionString: databaseUrl!,
     ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}),
   });
+  // The cluster's own connections: its heartbeat never waits behind the store's writes.
+  const db = new pg.Pool({ connectionString: databaseUrl!, max: 2 }).on('error', () => {});
   const publicHost = env[WORKER_ENV.publicHost]!;
   const publicPort = publicHost.split(':')[1]!;
   const server = await startDemoServer({
@@ -74,7 +77,7 @@ async function worker() {
     // The page is served through the balancer: its Host and Origin are the balancer's.
     allowedHosts: [publicHost, `localhost:${publicPort}`],
     allowedOrigins: [`http://${publicHost}`, `http://localhost:${publicPort}`],
-    cluster: { secret: env[WORKER_ENV.secret]!, store },
+    cluster: { secret: env[WORKER_ENV.secret]!, store, db },
     ...(model!.driver ? { driver: model!.driver } : {}),
   });
   process.send!({ workerId: server.cluster!.workerId });
@@ -84,6 +87,7 @@ async function worker() {
     stopping = true;
     await server.close(); // leaves the cluster first: the others take its sessions at once
     await store.close();
+    await db.end();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

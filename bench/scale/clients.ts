@@ -97,7 +97,10 @@ async function load(job: Extract<ClientJob, { kind: 'load' }>): Promise<LoadResu
           if (!busy) next();
         });
         setTimeout(
-          () => void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' }),
+          () =>
+            void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' }).catch(() => {
+              refused++;
+            }),
           Math.random() * job.thinkMs,
         );
       }),

@@ -2,6 +2,7 @@
 // on the Postgres store, joined to the cluster unless CLUSTER=0, serving WebSocket on a free port.
 // The bench asks it over IPC to open sessions; it answers `{ port, workerId }` when ready.
 import { createServer } from 'node:http';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { createHost } from '../../host/createHost.js';
 import { createPostgresStore } from '../../host/store/postgres/index.js';
@@ -28,7 +29,8 @@ const { port } = http.address() as AddressInfo;
 let cluster: ClusterNode | undefined;
 if (env.CLUSTER !== '0') {
   cluster = await joinCluster({
-    db: store.pool,
+    // A pool of its own: heartbeats never wait behind the store's writes.
+    db: new pg.Pool({ connectionString: env.SCALE_DATABASE_URL!, max: 2 }).on('error', () => {}),
     schema: store.schema,
     host: { hasSession: (id) => host.hasSession(id), load: (id) => store.load(id) },
     store,

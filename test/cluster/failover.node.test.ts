@@ -12,7 +12,7 @@ import {
   type TaskSurfaceId,
 } from '../../protocol/index.js';
 import { connectClient, until } from '../transport/helpers.js';
-import { freshSchema, startWorker, within, type Worker } from './helpers.js';
+import { freshSchema, startWorker, untilDurable, within, type Worker } from './helpers.js';
 
 type Client = ReturnType<typeof connectClient>;
 
@@ -49,8 +49,11 @@ describe('failover: kill -9 of the process that owns a session', { timeout: 60_0
     const views: SessionView[] = [];
     onA.watchSession(sessionId as SessionId, (view) => views.push(view));
     await onA.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
-    const seen = () => `last view ${JSON.stringify(views.at(-1)?.turn)} seq ${views.at(-1)?.lastSeq}; A: ${a.stderr()} B: ${b.stderr()}`;
+    const seen = () =>
+      `views ${JSON.stringify(views.map((v) => [v.lastSeq, v.turn, v.taskSurface.active != null]))}; A: ${a.stderr()} B: ${b.stderr()}`;
     await within(10_000, () => views.at(-1)?.turn === 'running', seen);
+    // Killed during the turn: its start is durable (the view may run ahead of the store's commit).
+    await untilDurable(db.pool, db.schema, sessionId, 2);
 
     const killedAt = Date.now();
     await b.kill('SIGKILL');
@@ -84,6 +87,7 @@ describe('failover: kill -9 of the process that owns a session', { timeout: 60_0
     const views: SessionView[] = [];
     onShower.watchSession(sessionId, (view) => views.push(view));
     await until(() => (surfaceId = views.at(-1)?.taskSurface.active?.surfaceId as TaskSurfaceId | undefined) !== undefined, 10);
+    await untilDurable(db.pool, db.schema, sessionId, views.at(-1)!.lastSeq);
     await shower.kill('SIGKILL');
 
     // The holder takes it over on the next request and keeps the submission queued (it admits nothing).

@@ -133,3 +133,19 @@ export async function startWorkersDemo(schema: string, count = 3): Promise<Worke
     },
   };
 }
+
+/**
+ * Waits until the session's log in the database reaches `seq` (a view can run ahead of the store's
+ * commit: what a test kills a process after must be durable first).
+ */
+export async function untilDurable(pool: pg.Pool, schema: string, sessionId: string, seq: number): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const { rows } = await pool.query(`SELECT coalesce(max(seq), 0)::int AS n FROM "${schema}".ts_events WHERE session_id = $1`, [
+      sessionId,
+    ]);
+    if ((rows[0]!.n as number) >= seq) return;
+    if (Date.now() > deadline) throw new Error(`session ${sessionId}: seq ${seq} not durable within 15 s (at ${rows[0]!.n})`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

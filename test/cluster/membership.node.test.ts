@@ -13,7 +13,7 @@ import {
   type TaskSurfaceId,
 } from '../../protocol/index.js';
 import { connectClient } from '../transport/helpers.js';
-import { freshSchema, startWorker, within, type Worker } from './helpers.js';
+import { freshSchema, startWorker, untilDurable, within, type Worker } from './helpers.js';
 
 type Client = ReturnType<typeof connectClient>;
 
@@ -97,6 +97,7 @@ describe('cluster membership: graceful stops, retries after a takeover, peer aut
     const dismissed = await onOwner.taskSurface.dismiss(dismissal);
     assert.equal(dismissed.dismissed, true);
 
+    await untilDurable(db.pool, db.schema, sessionId, views.at(-1)!.lastSeq);
     await owner.kill('SIGKILL');
     const onOther = client(other);
     assert.deepEqual(await onOther.taskSurface.submit(submission), submitted, 'the durable submission answers as the first time');

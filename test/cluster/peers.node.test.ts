@@ -51,13 +51,14 @@ describe('peer connections: bounded, timed out, and unreachable owners answered 
     assert.deepEqual(JSON.parse(Buffer.from(encodePrincipal({ id: 'system' }), 'base64url').toString()), { principal: { id: 'system' } });
   });
 
-  it('answers server-error when the owner does not answer within the timeout', async () => {
+  it('answers busy (retry with the same id) when the owner does not answer within the timeout', async () => {
     const answer = await peers.connection(owner.url, SYSTEM_PRINCIPAL)!.request(frame('t1'));
     assert.deepEqual(answer, {
       type: 'error',
       id: 't1',
-      code: 'server-error',
-      message: 'the process serving session "s1" did not answer within 100 ms',
+      code: 'busy',
+      message: 'the process serving session "s1" did not answer within 100 ms; retry in 250 ms',
+      retryAfterMs: 250,
     });
   });
 

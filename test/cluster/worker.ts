@@ -5,6 +5,7 @@
  *   THINK_MS: the scripted agent's pause (a turn in flight to kill the process in).
  */
 import { createServer } from 'node:http';
+import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { createHost } from '../../host/createHost.js';
 import { createPostgresStore } from '../../host/store/postgres/index.js';
@@ -23,9 +24,17 @@ const http = createServer();
 await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 const { port } = http.address() as AddressInfo;
 const cluster = await joinCluster({
-  db: store.pool,
+  // A pool of its own: heartbeats never wait behind the store's writes.
+  db: new pg.Pool({ connectionString: env.TEST_DATABASE_URL!, max: 2 }).on('error', () => {}),
   schema: store.schema,
-  host: { hasSession: (id) => host.hasSession(id), load: (id) => store.load(id) },
+  host: {
+    hasSession: (id) => host.hasSession(id),
+    load: async (id) => {
+      const found = await store.load(id);
+      if (env.CLUSTER_DEBUG) console.error(`loaded ${id}: ${found} lastSeq ${found ? store.lastSeq(id) : '-'}`);
+      return found;
+    },
+  },
   store,
   unload: (id) => {
     host.closeSession(id);

@@ -43,6 +43,12 @@ describe('Several host processes: the Dock recovers by itself when its chat’s 
     const { session_id: sessionId, owner_id: ownerId } = rows[0] as { session_id: string; owner_id: string };
     const owner = demo.workers.find((w) => w.workerId === ownerId)!;
     assert.ok(owner, `the owner ${ownerId} is one of ${demo.output()}`);
+    // The surface is durable before the kill (the page can show it a moment before the store commits it).
+    while (
+      (await q(`SELECT 1 FROM $schema.ts_events WHERE session_id = $1 AND body::json ->> 'type' = 'tool/result'`, [sessionId])).rows
+        .length === 0
+    )
+      await new Promise((r) => setTimeout(r, 10));
     process.kill(owner.pid, 'SIGKILL');
 
     // The page never reloads: the draft is still there, and the Dock submits it once the chat answers again.

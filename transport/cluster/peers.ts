@@ -17,7 +17,7 @@ export interface PeerLimits {
   maxConnections: number;
   /** Forwarded requests waiting for their answer on one connection; past it `busy`. */
   maxInFlight: number;
-  /** A forwarded request the owner does not answer within this is answered `server-error`. */
+  /** A forwarded request the owner does not answer within this is answered `busy` (the client asks again). */
   timeoutMs: number;
   /** A connection with nothing in flight and no watch is closed after this long. */
   idleMs: number;
@@ -84,10 +84,12 @@ class PeerConnection {
     const timer = setTimeout(() => {
       this.#settle(
         frame.id,
+        // Asked again with the same id, the owner answers from its retry cache: a retry is safe.
         wireError(
           frame.id,
-          'server-error',
-          `the process serving session "${sessionOf(frame)}" did not answer within ${this.limits.timeoutMs} ms`,
+          'busy',
+          `the process serving session "${sessionOf(frame)}" did not answer within ${this.limits.timeoutMs} ms; retry in ${RETRY_MS} ms`,
+          RETRY_MS,
         ),
       );
     }, this.limits.timeoutMs);
