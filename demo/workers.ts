@@ -65,7 +65,8 @@ async function worker() {
     ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}),
   });
   // The cluster's own connections: its heartbeat never waits behind the store's writes.
-  const db = new pg.Pool({ connectionString: databaseUrl!, max: 2 }).on('error', () => {});
+  const db = new pg.Pool({ connectionString: databaseUrl!, max: 4 }).on('error', () => {});
+  const heartbeatDb = new pg.Pool({ connectionString: databaseUrl!, max: 1 }).on('error', () => {});
   const publicHost = env[WORKER_ENV.publicHost]!;
   const publicPort = publicHost.split(':')[1]!;
   const server = await startDemoServer({
@@ -77,7 +78,7 @@ async function worker() {
     // The page is served through the balancer: its Host and Origin are the balancer's.
     allowedHosts: [publicHost, `localhost:${publicPort}`],
     allowedOrigins: [`http://${publicHost}`, `http://localhost:${publicPort}`],
-    cluster: { secret: env[WORKER_ENV.secret]!, store, db },
+    cluster: { secret: env[WORKER_ENV.secret]!, store, db, heartbeatDb },
     ...(model!.driver ? { driver: model!.driver } : {}),
   });
   process.send!({ workerId: server.cluster!.workerId });
@@ -87,7 +88,7 @@ async function worker() {
     stopping = true;
     await server.close(); // leaves the cluster first: the others take its sessions at once
     await store.close();
-    await db.end();
+    await Promise.all([db.end(), heartbeatDb.end()]);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

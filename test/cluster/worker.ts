@@ -25,7 +25,8 @@ await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 const { port } = http.address() as AddressInfo;
 const cluster = await joinCluster({
   // A pool of its own: heartbeats never wait behind the store's writes.
-  db: new pg.Pool({ connectionString: env.TEST_DATABASE_URL!, max: 2 }).on('error', () => {}),
+  db: new pg.Pool({ connectionString: env.TEST_DATABASE_URL!, max: 4 }).on('error', () => {}),
+  heartbeatDb: new pg.Pool({ connectionString: env.TEST_DATABASE_URL!, max: 1 }).on('error', () => {}),
   schema: store.schema,
   host: {
     hasSession: (id) => host.hasSession(id),
@@ -37,8 +38,10 @@ const cluster = await joinCluster({
   },
   store,
   unload: (id) => {
-    host.closeSession(id);
+    // The copy first: the turn the Host now stops cannot write its end (the next owner ends it
+    // `interrupted` and runs it again).
     store.unload(id);
+    host.closeSession(id);
   },
   url: `ws://127.0.0.1:${port}/ws`,
   secret: env.CLUSTER_SECRET!,

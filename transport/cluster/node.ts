@@ -29,8 +29,13 @@ export interface ClusterStore {
 }
 
 export interface ClusterOptions {
-  /** The shared database (the Postgres store's `pool`). */
+  /** The shared database: a small pool of the cluster's own (taking sessions, leaving). */
   db: Queryable;
+  /**
+   * Where the heartbeat is renewed: a connection nothing else uses (a pool of one), so that a renewal
+   * never waits behind other queries. Default `db`.
+   */
+  heartbeatDb?: Queryable;
   /** The store's schema (its tables, `ts_workers` among them, are there). Default `public`. */
   schema?: string;
   host: ClusterHost;
@@ -281,7 +286,7 @@ export class ClusterNode {
   async #beat(): Promise<void> {
     const sentAt = Date.now();
     try {
-      const alive = await withTimeout(heartbeat(this.#options.db, this.#t, this.workerId), this.#expiryMs);
+      const alive = await withTimeout(heartbeat(this.#options.heartbeatDb ?? this.#options.db, this.#t, this.workerId), this.#expiryMs);
       // Renewed, but after a gap (a frozen process, a long pause): peers may have taken over meanwhile.
       if (!alive || sentAt - this.#lastBeat > this.#expiryMs - this.#heartbeatMs) {
         // Declared dead and cleaned up by a peer: whatever it owned may be someone else's now.
