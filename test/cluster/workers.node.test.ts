@@ -59,6 +59,14 @@ describe('npm start -- --workers 3: several demo host processes behind a round-r
         assert.equal(page.type, 'result', JSON.stringify(page));
       }
     }
+    // A browser that comes back on any worker lists every chat it opened, on whichever worker.
+    for (let i = 0; i < 3; i++) {
+      const again = await rawSocket(port, { path: '/ws', headers });
+      const list = await again.ask(JSON.stringify({ id: `l${i}`, type: 'session.list' }));
+      const listed = (list.result as { sessionId: string }[]).map((s) => s.sessionId);
+      for (const sessionId of opened) assert.ok(listed.includes(sessionId), `${sessionId} listed on connection ${i}: ${listed.join(', ')}`);
+      again.close();
+    }
     for (const socket of sockets) socket.close();
   });
 

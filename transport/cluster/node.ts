@@ -2,59 +2,13 @@
  * One host process's place in a cluster: its heartbeat, the sessions it owns, and where every other
  * session is served. See docs/cluster.md for the design and its reasons.
  */
-import { timingSafeEqual, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
-import { PrincipalSchema, SYSTEM_PRINCIPAL, type Principal, type SessionId } from '../../protocol/index.js';
-import { acquire, forgetDeadWorkers, heartbeat, leave, register, release, tablesIn, type Queryable, type Tables } from './ownership.js';
-import { Peers, PRINCIPAL_HEADER, RETRY_MS, SECRET_HEADER, type PeerConnection, type PeerLimits } from './peers.js';
-
-/** The parts of a Host the cluster drives (a `Host` from `task-surface/host` fits). */
-export interface ClusterHost {
-  /** Reads a stored session into this process (the Postgres store's Host has it); false when there is none. */
-  load?(sessionId: SessionId): Promise<boolean>;
-  hasSession(sessionId: SessionId): boolean;
-}
-
-/** The parts of a store the cluster drives (`createPostgresStore`'s store fits). */
-export interface ClusterStore {
-  /** Appends of the session commit only while `ts_session_owners` holds this token. */
-  setFence?(sessionId: SessionId, token: bigint | undefined): void;
-  /** Resolves when every write of the session made so far is committed. */
-  flush?(sessionId?: SessionId): Promise<void>;
-  /** Drops this process's copy of the session (the next load reads it afresh). */
-  unload?(sessionId: SessionId): void;
-  /** A write failed or was fenced: this process no longer serves the session. */
-  onLost?(listener: (sessionId: SessionId, error: Error) => void): () => void;
-}
-
-export interface ClusterOptions {
-  /** The shared database: a small pool of the cluster's own (taking sessions, leaving). */
-  db: Queryable;
-  /**
-   * Where the heartbeat is renewed: a connection nothing else uses (a pool of one), so that a renewal
-   * never waits behind other queries. Default `db`.
-   */
-  heartbeatDb?: Queryable;
-  /** The store's schema (its tables, `ts_workers` among them, are there). Default `public`. */
-  schema?: string;
-  host: ClusterHost;
-  store: ClusterStore;
-  /** Stops serving a session in this process (its actors stop; its log stays in the store). */
-  unload(sessionId: SessionId): void;
-  /** This process's WebSocket endpoint as its peers reach it, e.g. `ws://10.0.0.5:8787/ws`. */
-  url: string;
-  /** Shared by every process of the cluster; a peer connection must present it. At least 16 characters. */
-  secret: string;
-  /** Unique per process. Default: host name, pid and a random suffix. */
-  workerId?: string;
-  /** How often the heartbeat is renewed. Default 500 ms. */
-  heartbeatMs?: number;
-  /** A process whose heartbeat is older than this is dead: its sessions may be taken. Default 2,000 ms. */
-  expiryMs?: number;
-  peers?: Partial<PeerLimits>;
-  onError?(error: unknown): void;
-}
+import type { Principal, SessionId } from '../../protocol/index.js';
+import { acquire, forgetDeadWorkers, heartbeat, leave, register, release, tablesIn, withTimeout, type Tables } from './ownership.js';
+import type { ClusterOptions } from './types.js';
+import { DEFAULT_PEER_LIMITS, peerPrincipal, Peers, RETRY_MS, SECRET_HEADER, type PeerConnection } from './peers.js';
 
 /** Where one request for a session goes. */
 export type Route =
@@ -66,8 +20,6 @@ export type Route =
 
 /** How long a remote owner is trusted without asking the database (a refusal or a broken connection forgets it sooner). */
 const REMOTE_KEPT_MS = 20_000;
-
-export const DEFAULT_PEER_LIMITS: PeerLimits = { maxConnections: 256, maxInFlight: 4_096, timeoutMs: 15_000, idleMs: 60_000 };
 
 /** The cluster membership of one host process. Create it with `joinCluster`. */
 export class ClusterNode {
@@ -84,6 +36,8 @@ export class ClusterNode {
   /** Remote owners seen lately (saves a query per forwarded request). */
   readonly #remote = new Map<SessionId, { url: string; at: number }>();
   readonly #released = new Set<(sessionId: SessionId) => void>();
+  readonly #suspects = new Map<string, Promise<void>>();
+  #reconfirming: Promise<boolean> | undefined;
   #lastBeat = Date.now();
   #healthy = true;
   #closed = false;
@@ -144,21 +98,7 @@ export class ClusterNode {
    * wrong secret or principal (HTTP 401); undefined when it is an ordinary client.
    */
   peerPrincipal(request: IncomingMessage): Principal | null | undefined {
-    const secret = request.headers[SECRET_HEADER];
-    if (secret === undefined) return undefined;
-    const given = Buffer.from(String(secret));
-    if (given.length !== this.#secret.length || !timingSafeEqual(given, this.#secret)) return null;
-    try {
-      const raw = JSON.parse(Buffer.from(String(request.headers[PRINCIPAL_HEADER] ?? ''), 'base64url').toString()) as {
-        system?: unknown;
-        principal?: unknown;
-      };
-      if (raw.system === true) return SYSTEM_PRINCIPAL;
-      const parsed = PrincipalSchema.safeParse(raw.principal);
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
+    return peerPrincipal(request, this.#secret);
   }
 
   /**
@@ -176,10 +116,15 @@ export class ClusterNode {
   route(sessionId: SessionId, fromPeer: boolean): Promise<Route> {
     if (this.#closed) return Promise.resolve(retry('this process is stopping'));
     if (!this.#fresh()) {
-      // Frozen or cut off past the heartbeat's margin: peers may have taken the sessions already.
-      this.#stopServing();
-      return Promise.resolve(retry('this process has not renewed its heartbeat in time; retry in a moment'));
+      // Paused or cut off past the heartbeat's margin: peers may have taken some sessions meanwhile.
+      return this.#reconfirm().then((ok) =>
+        ok ? this.#route(sessionId, fromPeer) : retry(`this process cannot reach the database; retry in ${RETRY_MS} ms`),
+      );
     }
+    return this.#route(sessionId, fromPeer);
+  }
+
+  #route(sessionId: SessionId, fromPeer: boolean): Promise<Route> {
     if (this.#owned.has(sessionId) && this.#options.host.hasSession(sessionId)) return Promise.resolve({ kind: 'local' });
     const remote = this.#remote.get(sessionId);
     if (!fromPeer && remote && Date.now() - remote.at < REMOTE_KEPT_MS) return Promise.resolve({ kind: 'remote', url: remote.url });
@@ -218,6 +163,79 @@ export class ClusterNode {
     this.#peers.close();
     for (const sessionId of [...this.#owned.keys()]) this.#drop(sessionId);
     await leave(this.#options.db, this.#t, this.workerId).catch((error: unknown) => this.#report(error));
+  }
+
+  /**
+   * Resolves once the process at `url` has been silent for `expiryMs` by the database's clock, so
+   * that its sessions may be taken (at once when it is gone; a live process just delays the caller
+   * by about one expiry). A watch whose owner's connection broke waits for this, not a back-off.
+   */
+  whenExpired(url: string): Promise<void> {
+    let waiting = this.#suspects.get(url);
+    if (!waiting) {
+      waiting = (async () => {
+        let wait = this.#expiryMs;
+        try {
+          const { rows } = await this.#options.db.query(
+            `SELECT (extract(epoch FROM (max(heartbeat_at) - now())) * 1000 + $2)::float8 AS wait FROM ${this.#t.workers} WHERE url = $1`,
+            [url, this.#expiryMs],
+          );
+          wait = Math.max(0, Number(rows[0]?.wait ?? 0));
+        } catch (error) {
+          this.#report(error);
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(wait, this.#expiryMs) + 20));
+      })().finally(() => this.#suspects.delete(url));
+      this.#suspects.set(url, waiting);
+    }
+    return waiting;
+  }
+
+  /**
+   * After a gap in the heartbeat: renews it now, then keeps only the sessions the table still gives
+   * this process with the same token (a peer that took one raised it). False when the database
+   * cannot be reached: then nothing is served.
+   */
+  #reconfirm(): Promise<boolean> {
+    this.#reconfirming ??= (async () => {
+      const sentAt = Date.now();
+      try {
+        const alive = await withTimeout(heartbeat(this.#options.heartbeatDb ?? this.#options.db, this.#t, this.workerId), this.#expiryMs);
+        if (alive) await withTimeout(this.#keepOnlyMine(), this.#expiryMs);
+        else {
+          // Declared dead and cleaned up by a peer: whatever it owned may be someone else's now.
+          this.#stopServing();
+          await register(this.#options.db, this.#t, this.workerId, this.#options.url);
+        }
+        this.#lastBeat = sentAt;
+        this.#healthy = true;
+        return true;
+      } catch (error) {
+        this.#lost(error);
+        return false;
+      }
+    })().finally(() => (this.#reconfirming = undefined));
+    return this.#reconfirming;
+  }
+
+  async #keepOnlyMine(): Promise<void> {
+    const { rows } = await this.#options.db.query(`SELECT session_id, token::text AS token FROM ${this.#t.owners} WHERE owner_id = $1`, [
+      this.workerId,
+    ]);
+    const held = new Map(rows.map((row) => [row.session_id as string, BigInt(row.token as string)]));
+    for (const [sessionId, token] of [...this.#owned]) if (held.get(sessionId) !== token) this.#drop(sessionId);
+  }
+
+  /** The database cannot be reached past the margin: serve nothing until it can. */
+  #lost(error: unknown): void {
+    if (!this.#healthy) return;
+    this.#healthy = false;
+    this.#report(
+      new Error(`cluster: heartbeat failed for ${Date.now() - this.#lastBeat} ms; this process stops serving its sessions`, {
+        cause: error,
+      }),
+    );
+    this.#stopServing();
   }
 
   /** The heartbeat was renewed recently enough that no peer can have declared this process dead. */
@@ -279,33 +297,34 @@ export class ClusterNode {
   }
 
   /**
-   * Renews the heartbeat. A process that has not renewed it for `expiryMs` minus one heartbeat
-   * (by its own clock, from when the last successful renewal was sent) stops serving: by the time
-   * the database calls it dead, it has already let go, and fencing refuses any write still queued.
+   * Renews the heartbeat. A process that cannot renew it for `expiryMs` minus one heartbeat (by its
+   * own clock, from when the last good renewal was sent) stops serving: by the time the database
+   * calls it dead it has let go, and fencing refuses any write still queued. One that renews it
+   * late (paused, busy) keeps only the sessions whose token is still its own.
    */
   async #beat(): Promise<void> {
     const sentAt = Date.now();
     try {
-      const alive = await withTimeout(heartbeat(this.#options.heartbeatDb ?? this.#options.db, this.#t, this.workerId), this.#expiryMs);
-      // Renewed, but after a gap (a frozen process, a long pause): peers may have taken over meanwhile.
-      if (!alive || sentAt - this.#lastBeat > this.#expiryMs - this.#heartbeatMs) {
-        // Declared dead and cleaned up by a peer: whatever it owned may be someone else's now.
-        this.#stopServing();
-        await register(this.#options.db, this.#t, this.workerId, this.#options.url);
+      if (sentAt - this.#lastBeat > this.#expiryMs - this.#heartbeatMs) {
+        // A gap (a paused process, a busy event loop): renew, and let go of what peers took meanwhile.
+        await this.#reconfirm();
+      } else {
+        // It must be renewed before the margin runs out, or this process lets go first.
+        const margin = this.#lastBeat + this.#expiryMs - this.#heartbeatMs - sentAt;
+        const alive = await withTimeout(
+          heartbeat(this.#options.heartbeatDb ?? this.#options.db, this.#t, this.workerId),
+          Math.max(1, margin),
+        );
+        if (!alive) {
+          this.#stopServing();
+          await register(this.#options.db, this.#t, this.workerId, this.#options.url);
+        }
+        this.#lastBeat = sentAt;
+        this.#healthy = true;
       }
-      this.#lastBeat = sentAt;
-      this.#healthy = true;
       if (Math.random() < 0.01) await forgetDeadWorkers(this.#options.db, this.#t, 60 * this.#expiryMs);
     } catch (error) {
-      if (Date.now() - this.#lastBeat > this.#expiryMs - this.#heartbeatMs && this.#healthy) {
-        this.#healthy = false;
-        this.#report(
-          new Error(`cluster: heartbeat failed for ${Date.now() - this.#lastBeat} ms; this process stops serving its sessions`, {
-            cause: error,
-          }),
-        );
-        this.#stopServing();
-      }
+      if (Date.now() - this.#lastBeat > this.#expiryMs - this.#heartbeatMs) this.#lost(error);
     } finally {
       this.#schedule();
     }
@@ -322,14 +341,6 @@ export class ClusterNode {
 
 export function retry(message: string): Route {
   return { kind: 'retry', message, retryAfterMs: RETRY_MS };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout>;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Joins the cluster: creates its tables if needed, registers this process, starts its heartbeat. */

@@ -88,3 +88,12 @@ export async function leave(db: Queryable, t: Tables, workerId: string): Promise
 export async function forgetDeadWorkers(db: Queryable, t: Tables, olderThanMs: number): Promise<void> {
   await db.query(`DELETE FROM ${t.workers} WHERE heartbeat_at < now() - $1 * interval '1 millisecond'`, [olderThanMs]);
 }
+
+/** `promise`, or a rejection after `ms` (a database that does not answer is as bad as one that refuses). */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

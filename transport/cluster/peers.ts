@@ -3,8 +3,18 @@
  * endpoint, authenticated by the cluster's shared secret and carrying the principal the forwarded
  * requests act as. One connection per (peer, principal), shared by every client of that principal.
  */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
-import { isSystem, mintUuid, type Principal, type SessionId, type SessionView } from '../../protocol/index.js';
+import {
+  isSystem,
+  mintUuid,
+  PrincipalSchema,
+  SYSTEM_PRINCIPAL,
+  type Principal,
+  type SessionId,
+  type SessionView,
+} from '../../protocol/index.js';
 import { wireError, type ServerMessage } from '../../protocol/wire.js';
 
 /** Header carrying the shared secret on a peer's upgrade request. */
@@ -22,6 +32,8 @@ export interface PeerLimits {
   /** A connection with nothing in flight and no watch is closed after this long. */
   idleMs: number;
 }
+
+export const DEFAULT_PEER_LIMITS: PeerLimits = { maxConnections: 256, maxInFlight: 4_096, timeoutMs: 15_000, idleMs: 60_000 };
 
 /** Asked again later: what a client is told while a session's owner cannot be reached. */
 export const RETRY_MS = 250;
@@ -184,6 +196,28 @@ function sessionOf(frame: { params: unknown }): string {
  */
 export function encodePrincipal(principal: Principal): string {
   return Buffer.from(JSON.stringify(isSystem(principal) ? { system: true } : { principal })).toString('base64url');
+}
+
+/**
+ * A peer's upgrade request: the principal it acts as; null when it claims to be a peer with a wrong
+ * secret or principal (HTTP 401); undefined when it is an ordinary client (no cluster header).
+ */
+export function peerPrincipal(request: IncomingMessage, secret: Buffer): Principal | null | undefined {
+  const given = request.headers[SECRET_HEADER];
+  if (given === undefined) return undefined;
+  const bytes = Buffer.from(String(given));
+  if (bytes.length !== secret.length || !timingSafeEqual(bytes, secret)) return null;
+  try {
+    const raw = JSON.parse(Buffer.from(String(request.headers[PRINCIPAL_HEADER] ?? ''), 'base64url').toString()) as {
+      system?: unknown;
+      principal?: unknown;
+    };
+    if (raw.system === true) return SYSTEM_PRINCIPAL;
+    const parsed = PrincipalSchema.safeParse(raw.principal);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The owner went away mid-request: the client asks again (same id) and reaches the next owner. */

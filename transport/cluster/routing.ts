@@ -3,7 +3,7 @@
  * process's Host when it owns the session, sent on to the owner otherwise, and a watch follows its
  * session from process to process (owner killed, ownership lost) without the client noticing.
  */
-import type { SessionId, SessionView } from '../../protocol/index.js';
+import { mintUuid, type SessionId, type SessionView } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
 import type { ConnectionContext } from '../ws/handler.js';
 import type { ClusterNode, Route } from './node.js';
@@ -30,9 +30,6 @@ export interface SessionRouter {
   opened(sessionId: SessionId): Promise<void>;
 }
 
-/** Longest wait between two attempts of a watch to find its session's new owner. */
-const MAX_REATTACH_MS = 2_000;
-
 export function createSessionRouter(node: ClusterNode): SessionRouter {
   const followers = new Map<SessionId, Set<Follower>>();
   node.onReleased((sessionId) => {
@@ -51,7 +48,9 @@ export function createSessionRouter(node: ClusterNode): SessionRouter {
     #stop: () => void = () => {};
     #stopped = false;
     #local = false;
-    #attempt = 0;
+    #generation = 0;
+    /** The owner this watch reached last, when it is another process. */
+    #url: string | undefined;
     #timer: ReturnType<typeof setTimeout> | undefined;
 
     constructor(
@@ -91,9 +90,10 @@ export function createSessionRouter(node: ClusterNode): SessionRouter {
           retryAfterMs: RETRY_MS,
         });
       this.#local = false;
+      this.#url = route.url;
       const { answer, stop } = await peer.watch(this.sessionId, request.id, this.#send, () => {
         node.forgetRemote(this.sessionId);
-        this.reattach();
+        this.reattach(route.url);
       });
       this.#stop = stop;
       if (this.#stopped) stop();
@@ -101,22 +101,32 @@ export function createSessionRouter(node: ClusterNode): SessionRouter {
       return answer;
     }
 
-    /** The session moved (its owner died, or this process lost it): find it again, until it answers. */
-    reattach(): void {
+    /**
+     * The session moved (its owner died, or this process let it go): find it again, until it
+     * answers. After a broken owner's connection, the next try is when that owner's heartbeat
+     * expires (then this process may take the session itself), not after a guessed back-off.
+     */
+    reattach(brokenUrl?: string): void {
       if (this.#stopped) return;
       this.#stop();
       this.#stop = () => {};
       clearTimeout(this.#timer);
-      const delay = Math.min(MAX_REATTACH_MS, RETRY_MS * 2 ** Math.min(this.#attempt++, 3));
-      this.#timer = setTimeout(() => {
-        const id = `follow-${this.#attempt}`;
-        void this.attach({ id, type: 'session.watch', params: { sessionId: this.sessionId } } as SessionRequest).then((answer) => {
-          if (answer.type === 'result') this.#attempt = 0;
-          else if (answer.type === 'error' && answer.code === 'busy') this.reattach();
-          // unknown-session: the session is gone for this principal; the watch stays silent.
-        });
-      }, delay);
-      this.#timer.unref?.();
+      const generation = ++this.#generation;
+      const wait =
+        brokenUrl === undefined ? new Promise((resolve) => (this.#timer = setTimeout(resolve, RETRY_MS))) : node.whenExpired(brokenUrl);
+      void wait.then(async () => {
+        if (this.#stopped || generation !== this.#generation) return;
+        this.#url = undefined;
+        const answer = await this.attach({
+          id: mintUuid(),
+          type: 'session.watch',
+          params: { sessionId: this.sessionId },
+        } as SessionRequest);
+        if (generation !== this.#generation || answer.type !== 'error' || answer.code !== 'busy') return;
+        // Still unreachable (its heartbeat not yet expired, or it is alive but swamped): wait again.
+        // unknown-session ends the search: the session is gone for this principal; the watch stays silent.
+        this.reattach(this.#url);
+      });
     }
 
     /** The client asked to watch again: a fresh view. */
