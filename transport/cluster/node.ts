@@ -257,7 +257,7 @@ export class ClusterNode {
         this.#options.store.setFence?.(sessionId, owner.token);
         // Whatever copy this process held (read for a list, or from before it lost the session) may
         // be older than the log: read it afresh under the new token.
-        this.#options.store.unload?.(sessionId);
+        this.#options.unload(sessionId);
         const exists = this.#options.host.load ? await this.#options.host.load(sessionId) : this.#options.host.hasSession(sessionId);
         if (!exists) {
           this.#options.store.setFence?.(sessionId, undefined);
@@ -304,16 +304,16 @@ export class ClusterNode {
    */
   async #beat(): Promise<void> {
     const sentAt = Date.now();
+    // By then a renewal must have succeeded, or this process lets go.
+    const deadline = this.#lastBeat + this.#expiryMs - this.#heartbeatMs;
     try {
-      if (sentAt - this.#lastBeat > this.#expiryMs - this.#heartbeatMs) {
+      if (sentAt > deadline) {
         // A gap (a paused process, a busy event loop): renew, and let go of what peers took meanwhile.
         await this.#reconfirm();
       } else {
-        // It must be renewed before the margin runs out, or this process lets go first.
-        const margin = this.#lastBeat + this.#expiryMs - this.#heartbeatMs - sentAt;
         const alive = await withTimeout(
           heartbeat(this.#options.heartbeatDb ?? this.#options.db, this.#t, this.workerId),
-          Math.max(1, margin),
+          Math.max(1, deadline - sentAt),
         );
         if (!alive) {
           this.#stopServing();
@@ -324,7 +324,7 @@ export class ClusterNode {
       }
       if (Math.random() < 0.01) await forgetDeadWorkers(this.#options.db, this.#t, 60 * this.#expiryMs);
     } catch (error) {
-      if (Date.now() - this.#lastBeat > this.#expiryMs - this.#heartbeatMs) this.#lost(error);
+      if (Date.now() >= deadline) this.#lost(error);
     } finally {
       this.#schedule();
     }
