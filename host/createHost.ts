@@ -321,6 +321,12 @@ export function createHost(options: CreateHostOptions): Host {
         lastSeq: sessions.isLoaded(r.sessionId) ? sessions.get(r.sessionId).lastSeq : store.lastSeq(r.sessionId),
       })),
     closeSession: (sessionId) => closeInbox(sessionIdInput('closeSession', sessionId), 'session-closed'),
+    unload: (sessionId) => {
+      const id = sessionIdInput('unload', sessionId);
+      // The store's copy first: the turn stopped below cannot write its end (the next owner ends it).
+      if (isAsyncStore(store)) store.unload(id);
+      unloadSession(id);
+    },
     getView(input) {
       const sessionId = sessionIdInput('getView', input);
       if (!sessions.has(sessionId)) throw new UnknownSessionError(sessionId);

@@ -83,6 +83,12 @@ export interface Host extends HostApi {
   sessionSummary(sessionId: SessionId): SessionSummary;
   /** Disposes the session's live agent; its log stays. Reopened lazily by the next use. */
   closeSession(sessionId: SessionId): void;
+  /**
+   * Drops the session from this process's memory (its actors stop, the store's copy is dropped
+   * first, so a turn cut off writes nothing more); the next `load` reads it again. What a cluster
+   * does with a session another process now owns.
+   */
+  unload(sessionId: SessionId): void;
   getView(sessionId: SessionId): SessionView;
   watchSession(sessionId: SessionId, listener: SessionListener): () => void;
   readLog(sessionId: SessionId, options: ReadLogOptions): Promise<LogPage>;

@@ -138,6 +138,7 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: Fak
       lastSeq: views.get(sessionId)?.lastSeq ?? 0,
     }),
     closeSession: () => {},
+    unload: () => {},
     getView: (sessionId) => views.get(sessionId)!,
     watchSession(sessionId, listener) {
       let set = listeners.get(sessionId);
