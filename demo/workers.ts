@@ -4,7 +4,6 @@
 //   TASK_SURFACE_CLUSTER_SECRET  the cluster's shared secret (default: a random one per start)
 //   DATABASE_SCHEMA              the schema of the store's tables (default public)
 import pg from 'pg';
-import { createPostgresStore } from '../host/store/postgres/index.js';
 import { chooseModel } from './agent/model.js';
 import { startDemoServer } from './app.js';
 import { buildDemo } from './build.js';
@@ -60,10 +59,6 @@ async function supervise() {
 }
 
 async function worker() {
-  const store = await createPostgresStore({
-    connectionString: databaseUrl!,
-    ...(env.DATABASE_SCHEMA ? { schema: env.DATABASE_SCHEMA } : {}),
-  });
   // The cluster's own connections: its heartbeat never waits behind the store's writes.
   const db = new pg.Pool({ connectionString: databaseUrl!, max: 4 }).on('error', () => {});
   const heartbeatDb = new pg.Pool({ connectionString: databaseUrl!, max: 1 }).on('error', () => {});
@@ -72,13 +67,15 @@ async function worker() {
   const server = await startDemoServer({
     root: env[WORKER_ENV.prebuilt]!,
     port,
-    logStore: store,
+    store: 'postgres',
+    databaseUrl: databaseUrl!,
+    ...(env.DATABASE_SCHEMA ? { databaseSchema: env.DATABASE_SCHEMA } : {}),
     dataDir: env.TASK_SURFACE_DATA_DIR ?? '.data',
     thinkMs: 350,
     // The page is served through the balancer: its Host and Origin are the balancer's.
     allowedHosts: [publicHost, `localhost:${publicPort}`],
     allowedOrigins: [`http://${publicHost}`, `http://localhost:${publicPort}`],
-    cluster: { secret: env[WORKER_ENV.secret]!, store, db, heartbeatDb },
+    cluster: { secret: env[WORKER_ENV.secret]!, db, heartbeatDb },
     ...(model!.driver ? { driver: model!.driver } : {}),
   });
   process.send!({ workerId: server.cluster!.workerId });
@@ -87,7 +84,6 @@ async function worker() {
     if (stopping) return;
     stopping = true;
     await server.close(); // leaves the cluster first: the others take its sessions at once
-    await store.close();
     await Promise.all([db.end(), heartbeatDb.end()]);
     process.exit(0);
   };

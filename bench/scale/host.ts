@@ -33,14 +33,9 @@ if (env.CLUSTER !== '0') {
     db: new pg.Pool({ connectionString: env.SCALE_DATABASE_URL!, max: 4 }).on('error', () => {}),
     heartbeatDb: new pg.Pool({ connectionString: env.SCALE_DATABASE_URL!, max: 1 }).on('error', () => {}),
     schema: store.schema,
-    host: { hasSession: (id) => host.hasSession(id), load: (id) => store.load(id) },
+    host,
     store,
-    unload: (id) => {
-      // The copy first: the turn the Host now stops cannot write its end (the next owner ends it
-      // `interrupted` and runs it again).
-      store.unload(id);
-      host.closeSession(id);
-    },
+    unload: (id) => host.unload(id),
     url: `ws://127.0.0.1:${port}/ws`,
     secret: env.SCALE_SECRET!,
     onError: (error) => console.error('[scale host]', error),

@@ -28,21 +28,9 @@ const cluster = await joinCluster({
   db: new pg.Pool({ connectionString: env.TEST_DATABASE_URL!, max: 4 }).on('error', () => {}),
   heartbeatDb: new pg.Pool({ connectionString: env.TEST_DATABASE_URL!, max: 1 }).on('error', () => {}),
   schema: store.schema,
-  host: {
-    hasSession: (id) => host.hasSession(id),
-    load: async (id) => {
-      const found = await store.load(id);
-      if (env.CLUSTER_DEBUG) console.error(`loaded ${id}: ${found} lastSeq ${found ? store.lastSeq(id) : '-'}`);
-      return found;
-    },
-  },
+  host,
   store,
-  unload: (id) => {
-    // The copy first: the turn the Host now stops cannot write its end (the next owner ends it
-    // `interrupted` and runs it again).
-    store.unload(id);
-    host.closeSession(id);
-  },
+  unload: (id) => host.unload(id),
   url: `ws://127.0.0.1:${port}/ws`,
   secret: env.CLUSTER_SECRET!,
   onError: (error) => console.error('cluster:', error),
