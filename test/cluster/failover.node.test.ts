@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import {
   initialValues,
   mintMessageId,
@@ -11,35 +11,13 @@ import {
   type SessionView,
   type TaskSurfaceId,
 } from '../../protocol/index.js';
-import { connectClient, until } from '../transport/helpers.js';
-import { freshSchema, startWorker, untilDurable, within, type Worker } from './helpers.js';
-
-type Client = ReturnType<typeof connectClient>;
+import { until } from '../transport/helpers.js';
+import { clusterFixture, untilDurable, within, type Client } from './helpers.js';
 
 describe('failover: kill -9 of the process that owns a session', { timeout: 60_000 }, () => {
-  let db: Awaited<ReturnType<typeof freshSchema>>;
-  const workers: Worker[] = [];
-  const clients: Client[] = [];
-  const start = async (env: Record<string, string> = {}) => {
-    const worker = await startWorker(db.schema, env);
-    workers.push(worker);
-    return worker;
-  };
-  const client = (worker: Worker) => {
-    const c = connectClient(worker.port, { url: `ws://127.0.0.1:${worker.port}/ws` });
-    clients.push(c);
-    return c;
-  };
+  const cluster = clusterFixture('failover');
+  const { start, client } = cluster;
   const log = async (c: Client, sessionId: SessionId): Promise<SessionEvent[]> => (await c.readLog(sessionId, { limit: 500 })).events;
-
-  before(async () => {
-    db = await freshSchema('failover');
-  });
-  after(async () => {
-    for (const c of clients) c.dispose();
-    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
-    await db?.drop();
-  });
 
   it('a turn interrupted by the kill is ended interrupted and run again by the process that takes over; a watcher elsewhere sees it', async () => {
     const a = await start();
@@ -53,7 +31,7 @@ describe('failover: kill -9 of the process that owns a session', { timeout: 60_0
       `views ${JSON.stringify(views.map((v) => [v.lastSeq, v.turn, v.taskSurface.active != null]))}; A: ${a.stderr()} B: ${b.stderr()}`;
     await within(10_000, () => views.at(-1)?.turn === 'running', seen);
     // Killed during the turn: its start is durable (the view may run ahead of the store's commit).
-    await untilDurable(db.pool, db.schema, sessionId, 2);
+    await untilDurable(cluster.db.pool, cluster.db.schema, sessionId, 2);
 
     const killedAt = Date.now();
     await b.kill('SIGKILL');
@@ -71,7 +49,10 @@ describe('failover: kill -9 of the process that owns a session', { timeout: 60_0
       JSON.stringify(ended),
     );
     assert.equal(events.filter((e) => e.type === 'tool/result').length, 1, 'one surface, shown once');
-    const owner = await db.pool.query(`SELECT owner_id, token FROM "${db.schema}".ts_session_owners WHERE session_id = $1`, [sessionId]);
+    const owner = await cluster.db.pool.query(
+      `SELECT owner_id, token FROM "${cluster.db.schema}".ts_session_owners WHERE session_id = $1`,
+      [sessionId],
+    );
     assert.equal(owner.rows[0]!.owner_id, a.workerId);
     assert.equal(owner.rows[0]!.token, '2', 'the takeover raised the fencing token');
   });
@@ -87,7 +68,7 @@ describe('failover: kill -9 of the process that owns a session', { timeout: 60_0
     const views: SessionView[] = [];
     onShower.watchSession(sessionId, (view) => views.push(view));
     await until(() => (surfaceId = views.at(-1)?.taskSurface.active?.surfaceId as TaskSurfaceId | undefined) !== undefined, 10);
-    await untilDurable(db.pool, db.schema, sessionId, views.at(-1)!.lastSeq);
+    await untilDurable(cluster.db.pool, cluster.db.schema, sessionId, views.at(-1)!.lastSeq);
     await shower.kill('SIGKILL');
 
     // The holder takes it over on the next request and keeps the submission queued (it admits nothing).

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import {
   initialValues,
   mintMessageId,
@@ -10,38 +10,25 @@ import {
   type SessionView,
   type TaskSurfaceId,
 } from '../../protocol/index.js';
-import { connectClient, until } from '../transport/helpers.js';
-import { freshSchema, startWorker, type Worker } from './helpers.js';
-
-type Client = ReturnType<typeof connectClient>;
+import { until } from '../transport/helpers.js';
+import { clusterFixture, type Worker } from './helpers.js';
 
 describe('several host processes on one database: any process serves any client', () => {
-  let db: Awaited<ReturnType<typeof freshSchema>>;
+  const cluster = clusterFixture('fwd');
+  const { client } = cluster;
   let a: Worker;
   let b: Worker;
-  const clients: Client[] = [];
-  const client = (worker: Worker) => {
-    const c = connectClient(worker.port, { url: `ws://127.0.0.1:${worker.port}/ws` });
-    clients.push(c);
-    return c;
-  };
-
   before(async () => {
-    db = await freshSchema('fwd');
     // One after the other: the first creates the schema (the second would only wait for its lock).
-    a = await startWorker(db.schema);
-    b = await startWorker(db.schema);
+    a = await cluster.start();
+    b = await cluster.start();
   });
-  after(async () => {
-    for (const c of clients) c.dispose();
-    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM')]);
-    await db?.drop();
-  });
-
   it('a client on A watches a session B owns, sees every change, and a submit through A is admitted once by B', async () => {
     const onB = client(b);
     const { sessionId } = await onB.openSession({ title: 'owned by B' });
-    const owner = await db.pool.query(`SELECT owner_id FROM "${db.schema}".ts_session_owners WHERE session_id = $1`, [sessionId]);
+    const owner = await cluster.db.pool.query(`SELECT owner_id FROM "${cluster.db.schema}".ts_session_owners WHERE session_id = $1`, [
+      sessionId,
+    ]);
     assert.equal(owner.rows[0]?.owner_id, b.workerId, 'the process that opened the session owns it');
 
     const onA = client(a);
@@ -98,7 +85,9 @@ describe('several host processes on one database: any process serves any client'
   it('answers a session no process has as unknown and leaves no owner row for it', async () => {
     const onA = client(a);
     await assert.rejects(onA.readLog('s-nope' as SessionId, { limit: 1 }), /unknown session/);
-    const rows = await db.pool.query(`SELECT count(*)::int AS n FROM "${db.schema}".ts_session_owners WHERE session_id = 's-nope'`);
+    const rows = await cluster.db.pool.query(
+      `SELECT count(*)::int AS n FROM "${cluster.db.schema}".ts_session_owners WHERE session_id = 's-nope'`,
+    );
     assert.equal(rows.rows[0]!.n, 0, 'no owner row is left for a session that does not exist');
   });
 });

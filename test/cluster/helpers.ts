@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import pg from 'pg';
+import { connectClient } from '../transport/helpers.js';
 
 /** The test database (scripts/ensure-postgres.mjs provides one to `npm test`). */
 export function testDatabaseUrl(): string {
@@ -148,4 +150,41 @@ export async function untilDurable(pool: pg.Pool, schema: string, sessionId: str
     if (Date.now() > deadline) throw new Error(`session ${sessionId}: seq ${seq} not durable within 15 s (at ${rows[0]!.n})`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+export type Client = ReturnType<typeof connectClient>;
+
+/**
+ * One test file's cluster, made and cleaned up by the file's `before`/`after`: a fresh schema, the
+ * host processes it starts and the clients it connects.
+ */
+export function clusterFixture(prefix: string) {
+  let db: Awaited<ReturnType<typeof freshSchema>> | undefined;
+  const workers: Worker[] = [];
+  const clients: Client[] = [];
+  before(async () => {
+    db = await freshSchema(prefix);
+  });
+  after(async () => {
+    for (const c of clients) c.dispose();
+    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
+    await db?.drop();
+  });
+  return {
+    get db() {
+      return db!;
+    },
+    /** Starts one more host process (one at a time: the first migrates the schema). */
+    async start(env: Record<string, string> = {}): Promise<Worker> {
+      const worker = await startWorker(db!.schema, env);
+      workers.push(worker);
+      return worker;
+    },
+    /** A client transport connected to one process. */
+    client(worker: Worker): Client {
+      const c = connectClient(worker.port, { url: `ws://127.0.0.1:${worker.port}/ws` });
+      clients.push(c);
+      return c;
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import {
   initialValues,
@@ -12,34 +12,11 @@ import {
   type SessionView,
   type TaskSurfaceId,
 } from '../../protocol/index.js';
-import { connectClient } from '../transport/helpers.js';
-import { freshSchema, startWorker, untilDurable, within, type Worker } from './helpers.js';
-
-type Client = ReturnType<typeof connectClient>;
+import { clusterFixture, untilDurable, within } from './helpers.js';
 
 describe('cluster membership: graceful stops, retries after a takeover, peer authentication', { timeout: 90_000 }, () => {
-  let db: Awaited<ReturnType<typeof freshSchema>>;
-  const workers: Worker[] = [];
-  const clients: Client[] = [];
-  const start = async (env: Record<string, string> = {}) => {
-    const worker = await startWorker(db.schema, env);
-    workers.push(worker);
-    return worker;
-  };
-  const client = (worker: Worker) => {
-    const c = connectClient(worker.port, { url: `ws://127.0.0.1:${worker.port}/ws` });
-    clients.push(c);
-    return c;
-  };
-
-  before(async () => {
-    db = await freshSchema('members');
-  });
-  after(async () => {
-    for (const c of clients) c.dispose();
-    await Promise.all(workers.map((w) => w.kill('SIGTERM')));
-    await db?.drop();
-  });
+  const cluster = clusterFixture('members');
+  const { start, client } = cluster;
 
   it('a process that stops gracefully frees its sessions at once: another serves them before any expiry', async () => {
     const a = await start();
@@ -51,7 +28,9 @@ describe('cluster membership: graceful stops, retries after a takeover, peer aut
     assert.equal(page.lastSeq, 0);
     const ms = Date.now() - stoppedAt;
     assert.ok(ms < 1_500, `served again after ${ms} ms (the expiry is 2,000 ms)`);
-    const owner = await db.pool.query(`SELECT owner_id FROM "${db.schema}".ts_session_owners WHERE session_id = $1`, [sessionId]);
+    const owner = await cluster.db.pool.query(`SELECT owner_id FROM "${cluster.db.schema}".ts_session_owners WHERE session_id = $1`, [
+      sessionId,
+    ]);
     assert.equal(owner.rows[0]!.owner_id, b.workerId);
   });
 
@@ -97,7 +76,7 @@ describe('cluster membership: graceful stops, retries after a takeover, peer aut
     const dismissed = await onOwner.taskSurface.dismiss(dismissal);
     assert.equal(dismissed.dismissed, true);
 
-    await untilDurable(db.pool, db.schema, sessionId, views.at(-1)!.lastSeq);
+    await untilDurable(cluster.db.pool, cluster.db.schema, sessionId, views.at(-1)!.lastSeq);
     await owner.kill('SIGKILL');
     const onOther = client(other);
     assert.deepEqual(await onOther.taskSurface.submit(submission), submitted, 'the durable submission answers as the first time');
