@@ -39,7 +39,7 @@ export interface InboxDeps {
 
 /**
  * One session's queue, in front of its turn loop (`turnMachine`, which owns claims, admission and
- * turns: the driver runs as its invoked `runTurn` actor, `turn/ended` is written as its effect).
+ * turns: the driver runs when it emits `turn.started`, `turn/ended` is written as its effect).
  * The inbox holds the rows themselves: ordinary rows are also saved in the store (until their
  * message is durable or they are discarded) and restored when the inbox is created again; Task
  * Surface rows are process-local. Every claimed row ends committed (durable user message) or
@@ -81,8 +81,10 @@ export class Inbox {
         this.#streaming = text === null ? null : { turnId, text };
         deps.publish(sessionId);
       },
+      send: (event) => this.actor.send(event),
     });
     this.actor = createActor(this.#loop.machine, { input: { sessionId }, inspect: deps.inspect });
+    this.actor.on('turn.started', () => this.#loop.start(this.actor.getSnapshot().context.turn!));
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
     this.actor.on('turn.finished', () => {
       // The appended `turn/ended` already published the idle view; publish only if it was not stored.
@@ -209,7 +211,8 @@ export class Inbox {
   }
 
   #claim(row: QueuedMessage): ClaimHandle | null {
-    if (this.#disposed || !this.actor.getSnapshot().can({ type: 'queue.claimed', itemId: row.id })) return null;
+    // The machine's tag says whether it takes a claim now (the row is not claimed yet: it is in `rows`).
+    if (this.#disposed || !this.actor.getSnapshot().hasTag('claimable')) return null;
     this.rows.splice(this.rows.indexOf(row), 1);
     this.#claimed.set(row.id, row);
     this.actor.send({ type: 'queue.claimed', itemId: row.id });
@@ -356,6 +359,7 @@ export class Inbox {
   async dispose(reason: string): Promise<void> {
     this.#disposed = true;
     await this.cancel(reason, true);
+    this.#loop.stop();
     this.actor.stop();
   }
 }

@@ -1,5 +1,5 @@
-import { assertEvent, assign, fromCallback } from 'xstate';
-import { turnMachine, type TurnDriverEvent, type TurnEndOutcome, type TurnEvent, type TurnRun } from '../machines/turnMachine.js';
+import { assertEvent, assign } from 'xstate';
+import { turnMachine, type TurnEndOutcome, type TurnEvent, type TurnRun } from '../machines/turnMachine.js';
 import type { CallId, SessionId, TurnId } from '../protocol/index.js';
 import { HostStoreError } from './errors.js';
 import type { HostIds } from './ids.js';
@@ -21,27 +21,33 @@ export interface TurnLoopDeps {
   mintCallId(): CallId;
   /** The running turn's reply as streamed so far (null: none). */
   onPartial(turnId: TurnId, text: string | null): void;
+  /** Sends an event to the session's turn actor (the driver's reports). */
+  send(event: TurnEvent): void;
   report(error: Error): void;
   /** Settles when what the session wrote so far is durable (an asynchronous store); the driver waits for it. */
   whenDurable?(): Promise<void> | undefined;
 }
 
 /**
- * The host's side of one session's `turnMachine`: the driver as the invoked `runTurn` actor, the
- * `turn/ended` write as the effect of `turn.ended`, and the host's turn id minter.
+ * The host's side of one session's `turnMachine`: the driver, started on the machine's `turn.started`
+ * (no actor per turn), `abortTurn`, the `turn/ended` write as the effect of `turn.ended`, and the
+ * host's turn id minter.
  */
 export class TurnLoop {
   readonly machine: typeof turnMachine;
   /** The running turn's end is being written (the machine leaves `turn` as the write's effect). */
   ending = false;
   #endStored = false;
+  /** The running turn's id and abort controller (null between turns). */
+  #running: { turnId: TurnId; controller: AbortController } | null = null;
 
   constructor(private readonly deps: TurnLoopDeps) {
     this.machine = turnMachine.provide({
-      actors: {
-        runTurn: fromCallback<TurnDriverEvent, TurnRun>(({ input, sendBack, receive }) => this.#runTurn(input, sendBack, receive)),
-      },
       actions: {
+        abortTurn: ({ event }) => {
+          assertEvent(event, 'turn.cancel');
+          this.#running?.controller.abort(new Error(event.reason));
+        },
         beginTurn: assign(({ context }) => ({
           turn: { turnId: deps.ids.turn(), input: context.admitted },
           admitted: [],
@@ -69,28 +75,36 @@ export class TurnLoop {
     return this.deps.sessions.get(this.deps.sessionId);
   }
 
+  /** Aborts the running turn's driver (the machine is being stopped under it). */
+  stop(): void {
+    this.#running?.controller.abort(new Error('stopped'));
+  }
+
   /**
-   * The invoked `runTurn` actor: logs `turn/started` (if the store refuses, the turn ends `failed`
+   * Runs the turn the machine started (on its `turn.started`): logs `turn/started` (if the store refuses, the turn ends `failed`
    * at once and nothing more is written: the messages stay durable and the next start answers them),
-   * runs the driver and sends back `turn.ended` when it settles. `abort` cancels the driver.
+   * runs the driver and sends `turn.ended` when it settles. Only the running turn's reports reach the
+   * machine: a driver that outlives its turn can never end the next one.
    */
-  #runTurn(
-    { turnId, input, rerunOf }: TurnRun,
-    sendBack: (event: TurnEvent) => void,
-    receive: (listener: (event: TurnDriverEvent) => void) => void,
-  ): () => void {
+  start({ turnId, input, rerunOf }: TurnRun): void {
     const { sessionId, sessions } = this.deps;
     const live = liveTurnsOf(sessions);
+    const controller = new AbortController();
+    const running = { turnId, controller };
+    this.#running = running;
+    const sendBack = (event: TurnEvent) => {
+      if (this.#running !== running) return;
+      if (event.type === 'turn.ended') this.#running = null;
+      this.deps.send(event);
+    };
     try {
       sessions.append(sessionId, rerunOf ? { type: 'turn/started', turnId, rerunOf } : { type: 'turn/started', turnId });
     } catch (error) {
       this.deps.report(new HostStoreError(sessionId, `the start of turn ${turnId}`, error));
       sendBack({ type: 'turn.ended', outcome: 'failed', logged: false });
-      return () => undefined;
+      return;
     }
     live.add(turnId);
-    const controller = new AbortController();
-    receive((event) => controller.abort(new Error(event.reason)));
     const turn = createAgentTurn({
       sessionId,
       turnId,
@@ -114,7 +128,7 @@ export class TurnLoop {
     const driver = this.deps.driver;
     if (!driver) {
       end('completed');
-      return () => undefined;
+      return;
     }
     const outcomeOf = () => (controller.signal.aborted ? 'cancelled' : turn.concluded ? 'concluded' : 'completed');
     // The model sees only messages that are durable (an asynchronous store commits them a moment later).
@@ -125,10 +139,6 @@ export class TurnLoop {
         (error: unknown) => end(controller.signal.aborted ? 'cancelled' : 'failed', String((error as Error)?.message ?? error)),
       )
       .catch((error: unknown) => this.deps.report(error instanceof Error ? error : new Error(String(error))));
-    // The machine stopped under a running turn (it is only stopped after the turn ended): abort it.
-    return () => {
-      if (live.has(turnId)) controller.abort(new Error('stopped'));
-    };
   }
 
   /** The effect of `turn.ended`: `turn/ended` in the log (a store error is reported; the next start finds the turn interrupted). */

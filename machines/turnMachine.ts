@@ -1,14 +1,16 @@
-import { assertEvent, assign, emit, fromCallback, sendTo, setup } from 'xstate';
+import { assertEvent, assign, emit, setup } from 'xstate';
 import type { InboxItemId, SessionId, TurnId, UserMessageEvent } from '../protocol/index.js';
 
 /*
  * A session's turn loop. Rows are claimed from the queue, each claim ends in exactly one generic
  * terminal outcome (`committed`: its user message is durable; `discarded`), and a turn starts as soon
- * as every claim settled and at least one was committed. The turn itself is the invoked `runTurn`
- * actor (the host provides it: it logs `turn/started` and runs the agent driver) and ends with the
- * `turn.ended` event it sends back; `logTurnEnded` (host-provided) writes `turn/ended` as the
- * transition's effect. The machine knows nothing of Task Surface: observers learn outcomes from the
- * emitted events.
+ * as every claim settled and at least one was committed. Entering `turn` emits `turn.started` once
+ * the snapshot says `running`: the host runs the turn's work then (it logs `turn/started` and runs
+ * the agent driver, which reports back with `agent.concluded` and one `turn.ended`); `turn.cancel`
+ * runs `abortTurn` (host-provided); `logTurnEnded` (host-provided) writes `turn/ended` as the
+ * transition's effect. The driver is not an actor of its own: one long-lived actor per session,
+ * nothing spawned per turn. The machine knows nothing of Task Surface: observers learn outcomes from
+ * the emitted events. Tag `claimable`: a `queue.claimed` of a new row is taken now.
  */
 
 export type TurnEndOutcome = 'completed' | 'concluded' | 'failed' | 'cancelled' | 'interrupted';
@@ -56,9 +58,6 @@ export type TurnEmitted =
   | { type: 'turn.concluded'; turnId: TurnId }
   | { type: 'turn.finished'; turnId: TurnId; outcome: TurnEndOutcome };
 
-/** What the driver actor receives from the machine. */
-export type TurnDriverEvent = { type: 'abort'; reason: string };
-
 const settleHandlers = {
   'admission.committed': { guard: 'isClaimed', actions: ['removeClaim', 'reportCommitted'] },
   'admission.discarded': { guard: 'isClaimed', actions: ['removeClaim', 'reportDiscarded'] },
@@ -76,10 +75,6 @@ export const turnMachine = setup({
     context: {} as TurnContext,
     events: {} as TurnEvent,
     emitted: {} as TurnEmitted,
-  },
-  actors: {
-    /** The turn's work (the host's driver). Default: waits for `turn.ended` sent from outside. */
-    runTurn: fromCallback<TurnDriverEvent, TurnRun>(() => undefined),
   },
   guards: {
     isClaimed: ({ context, event }) => {
@@ -130,10 +125,8 @@ export const turnMachine = setup({
     /** The store write of `turn/ended` (host-provided; it must not throw). */
     logTurnEnded: () => undefined,
     endTurn: assign({ turn: null }),
-    abortTurn: sendTo('driver', ({ event }) => {
-      assertEvent(event, 'turn.cancel');
-      return { type: 'abort' as const, reason: event.reason };
-    }),
+    /** Aborts the running turn's work (host-provided); the work still ends with `turn.ended`. */
+    abortTurn: () => undefined,
     reportClaim: emit(({ event }) => {
       assertEvent(event, 'queue.claimed');
       return { type: 'claim.started' as const, itemId: event.itemId };
@@ -159,14 +152,14 @@ export const turnMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      tags: 'waiting',
+      tags: ['waiting', 'claimable'],
       on: {
         'queue.claimed': { target: 'admitting', actions: ['addClaim', 'reportClaim'] },
         'turn.recovered': { target: 'turn', actions: 'beginRecoveredTurn' },
       },
     },
     admitting: {
-      tags: 'admitting',
+      tags: ['admitting', 'claimable'],
       always: [
         { guard: 'hasSettledWithoutInput', target: 'idle' },
         { guard: 'canStartTurn', target: 'turn', actions: 'beginTurn' },
@@ -179,8 +172,8 @@ export const turnMachine = setup({
     },
     turn: {
       tags: 'running',
+      // The host starts the turn's work on `turn.started` (emitted after the snapshot is committed).
       entry: 'reportStarted',
-      invoke: { id: 'driver', src: 'runTurn', input: ({ context }) => context.turn! },
       on: {
         'turn.cancel': { actions: 'abortTurn' },
         'turn.ended': endHandlers,
@@ -188,6 +181,7 @@ export const turnMachine = setup({
       initial: 'working',
       states: {
         working: {
+          tags: 'claimable',
           // Rows claimed while a turn works steer into it: their messages join the running turn's log.
           on: {
             'queue.claimed': { guard: 'isUnclaimed', actions: ['addClaim', 'reportClaim'] },

@@ -214,19 +214,17 @@ for (const factory of storeFactories) {
       assert.ok(views.some((v) => v.turn === 'running' && v.lastSeq === ended.seq - 1));
     });
 
-    it('the turn loop is visible in the inspector: its driver is the invoked runTurn actor', async () => {
+    it('the turn loop is visible in the inspector: one long-lived actor per session, none per turn', async () => {
       const sessionId = host.openSession();
-      await say(host, sessionId, 'hello');
-      await host.whenIdle(sessionId);
-      const actors = inspected
-        .filter((e) => e.type === '@xstate.actor')
-        .map((e) => e.actorRef as unknown as { id: string; logic?: { id?: string } });
-      assert.ok(
-        actors.some((a) => a.id === 'driver' && a.logic?.id === undefined),
-        'the driver runs as an invoked actor',
-      );
+      for (const text of ['hello', 'again', 'and again']) {
+        await say(host, sessionId, text);
+        await host.whenIdle(sessionId);
+      }
+      const actors = inspected.filter((e) => e.type === '@xstate.actor').map((e) => e.actorRef);
+      assert.equal(actors.length, 1, 'three turns, one actor');
       const events = inspected.filter((e) => e.type === '@xstate.event').map((e) => (e.event as { type: string }).type);
-      for (const type of ['queue.claimed', 'admission.committed', 'turn.ended']) assert.ok(events.includes(type), type);
+      for (const type of ['queue.claimed', 'admission.committed', 'turn.ended'])
+        assert.equal(events.filter((t) => t === type).length, 3, type);
     });
 
     it('passes inspect to every actor it creates (turn loop and surface)', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createActor, fromCallback } from 'xstate';
+import { createActor } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
-import { turnMachine, type TurnDriverEvent, type TurnEmitted, type TurnEvent, type TurnRun } from '../../machines/turnMachine.js';
+import { turnMachine, type TurnEmitted, type TurnEvent, type TurnRun } from '../../machines/turnMachine.js';
 import type { InboxItemId, MessageId, SessionId, TurnId, UserMessageEvent } from '../../protocol/index.js';
 
 const i1 = 'i1' as InboxItemId;
@@ -50,11 +50,13 @@ function checkInvariants(snapshot: ReturnType<typeof turnMachine.getInitialSnaps
   const started = emitted.filter((e) => e.type === 'turn.started').length;
   const finished = emitted.filter((e) => e.type === 'turn.finished').length;
   assert.equal(started - finished, snapshot.hasTag('running') ? 1 : 0);
+  // The host claims by the tag: it must say exactly what the machine takes.
+  assert.equal(snapshot.hasTag('claimable'), snapshot.can({ type: 'queue.claimed', itemId: 'fresh' as InboxItemId }));
 }
 
 describe('turnMachine', () => {
   // Path tests (xstate/graph): the state space is the state, the open claims and whether input
-  // was admitted (not how much). The driver is the default `runTurn` (it waits for `turn.ended`).
+  // was admitted (not how much). No driver runs: `turn.ended` comes from the path.
   const paths = getShortestPaths(turnMachine, {
     events,
     input: { sessionId: 's' as SessionId },
@@ -124,17 +126,15 @@ describe('turnMachine', () => {
     assert.equal(actor.getSnapshot().value, 'idle');
   });
 
-  it('invokes the driver with the turn, aborts it on turn.cancel and writes the end once, as its effect', () => {
-    const runs: TurnRun[] = [];
+  it('emits turn.started once running (the host starts the driver then), aborts on turn.cancel and writes the end once', () => {
+    const runs: { run: TurnRun; running: boolean }[] = [];
+    const aborted: string[] = [];
     const ended: string[] = [];
     const machine = turnMachine.provide({
-      actors: {
-        runTurn: fromCallback<TurnDriverEvent, TurnRun>(({ input, sendBack, receive }) => {
-          runs.push(input);
-          receive((e) => sendBack({ type: 'turn.ended', outcome: 'cancelled', error: e.reason, logged: true }));
-        }),
-      },
       actions: {
+        abortTurn: ({ event }) => {
+          aborted.push((event as { reason: string }).reason);
+        },
         logTurnEnded: ({ context, event }) => {
           ended.push(`${context.turn!.turnId}:${(event as { outcome: string }).outcome}`);
         },
@@ -143,12 +143,18 @@ describe('turnMachine', () => {
     const actor = createActor(machine, { input: { sessionId: 's' as SessionId } });
     const emitted: TurnEmitted[] = [];
     actor.on('*', (e) => emitted.push(e as TurnEmitted));
+    // The driver starts on the emitted event, when the snapshot already says the turn runs.
+    actor.on('turn.started', () => runs.push({ run: actor.getSnapshot().context.turn!, running: actor.getSnapshot().hasTag('running') }));
     actor.start();
     actor.send({ type: 'queue.claimed', itemId: i1 });
     actor.send({ type: 'admission.committed', itemId: i1, message: m1 });
-    assert.deepEqual(runs, [{ turnId: 'turn-1', input: [m1] }]);
+    assert.deepEqual(runs, [{ run: { turnId: 'turn-1', input: [m1] }, running: true }]);
     assert.deepEqual(ended, []);
     actor.send({ type: 'turn.cancel', reason: 'rewound' });
+    assert.deepEqual(aborted, ['rewound']);
+    // Aborting does not end the turn: the driver reports its end.
+    assert.deepEqual(actor.getSnapshot().value, { turn: 'working' });
+    actor.send({ type: 'turn.ended', outcome: 'cancelled', error: 'rewound', logged: true });
     assert.deepEqual(ended, ['turn-1:cancelled']);
     assert.equal(actor.getSnapshot().value, 'idle');
     assert.deepEqual(
@@ -158,9 +164,27 @@ describe('turnMachine', () => {
         { type: 'turn.finished', turnId: 'turn-1', outcome: 'cancelled' },
       ],
     );
-    // A late end (the driver stopped with the turn) changes nothing.
+    // A late end (no turn runs) changes nothing.
     actor.send({ type: 'turn.ended', outcome: 'completed', logged: true });
     assert.deepEqual(ended, ['turn-1:cancelled']);
+    assert.equal(runs.length, 1);
+  });
+
+  it('the claimable tag says exactly when a new claim is taken', () => {
+    const actor = createActor(turnMachine, { input: { sessionId: 's' as SessionId } }).start();
+    const claim = { type: 'queue.claimed', itemId: 'fresh' as InboxItemId } as const;
+    const agree = () => assert.equal(actor.getSnapshot().hasTag('claimable'), actor.getSnapshot().can(claim));
+    agree();
+    actor.send({ type: 'queue.claimed', itemId: i1 });
+    agree();
+    actor.send({ type: 'admission.committed', itemId: i1, message: m1 });
+    assert.deepEqual(actor.getSnapshot().value, { turn: 'working' });
+    agree();
+    actor.send({ type: 'agent.concluded' });
+    assert.equal(actor.getSnapshot().hasTag('claimable'), false);
+    agree();
+    actor.send({ type: 'turn.ended', outcome: 'concluded', logged: true });
+    agree();
   });
 
   it('past a human checkpoint takes no claims into the turn; they wait for the next one', () => {
