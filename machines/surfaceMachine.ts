@@ -4,7 +4,9 @@ import type { CallId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '
 /*
  * One Task Surface occurrence. `open` and the `closed.*` states are durable: the host reaches them by
  * folding log events (`log.*`) through `transition()`. `queued` and `claiming` are process-local
- * coordination of one accepted submission and vanish on restart.
+ * coordination of one accepted submission and vanish on restart. An actor that holds no pending
+ * record may be reused for the session's next occurrence (`occurrence.opened`): the host keeps one
+ * long-lived actor per session instead of creating one per submission.
  */
 
 export interface SurfaceInput {
@@ -22,6 +24,8 @@ export interface SurfaceContext extends SurfaceInput {
 }
 
 export type SurfaceEvent =
+  /** The actor (holding no pending record) follows another occurrence from `open` on. */
+  | ({ type: 'occurrence.opened' } & SurfaceInput)
   /** The service accepted a submission (its row is queued next). */
   | ({ type: 'submission.accepted' } & SurfacePending)
   /** The turn loop dequeued the row for admission. */
@@ -42,7 +46,14 @@ export const surfaceMachine = setup({
     context: {} as SurfaceContext,
     events: {} as SurfaceEvent,
   },
+  guards: {
+    holdsNothing: ({ context }) => context.pending === null,
+  },
   actions: {
+    startOccurrence: assign(({ event }) => {
+      assertEvent(event, 'occurrence.opened');
+      return { callId: event.callId, surfaceId: event.surfaceId, pending: null };
+    }),
     recordPending: assign({
       pending: ({ event }) => {
         assertEvent(event, 'submission.accepted');
@@ -55,6 +66,10 @@ export const surfaceMachine = setup({
   id: 'taskSurface',
   context: ({ input }) => ({ callId: input.callId, surfaceId: input.surfaceId, pending: null }),
   initial: 'open',
+  on: {
+    // Never while a record is held (queued, claiming, or a bypassed occurrence awaiting its row's outcome).
+    'occurrence.opened': { guard: 'holdsNothing', target: '.open', actions: 'startOccurrence' },
+  },
   states: {
     open: {
       on: {

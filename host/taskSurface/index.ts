@@ -18,6 +18,7 @@ import {
   type TaskSurfaceOutcome,
   type TaskSurfacePendingSubmission,
   type TaskSurfaceService,
+  type TaskSurfaceId,
   type TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import { parseInput, storeStep } from '../errors.js';
@@ -66,6 +67,12 @@ export interface TaskSurfaceHostService extends TaskSurfaceService, InboxObserve
 export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurfaceHostService {
   /** Live actors per session by callId: one per accepted submission not yet durable or discarded. */
   const actors = new Map<SessionId, Map<CallId, SurfaceActor>>();
+  /**
+   * Per session, one actor that holds no record, kept for the next submission: a session's surfaces
+   * are followed by one long-lived actor, not one created per submission (a second exists only while
+   * a bypassed occurrence still awaits its row's outcome).
+   */
+  const spares = new Map<SessionId, SurfaceActor>();
   /** The last occurrence model read per session: a stored tool/result never changes, so it is read once. */
   const models = new Map<SessionId, { callId: CallId; model: NormalizedTaskSurfaceModel }>();
   let disposed = false;
@@ -118,16 +125,26 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
     return undefined;
   };
 
-  /** Stops the actors that hold no pending record any more (durable, discarded). */
+  /** Releases the actors that hold no pending record any more (durable, discarded): one is kept as the spare. */
   const collect = (sessionId: SessionId) => {
     const live = actors.get(sessionId);
     if (!live) return;
     for (const [callId, actor] of live) {
       if (actor.getSnapshot().context.pending) continue;
-      actor.stop();
       live.delete(callId);
+      if (spares.has(sessionId)) actor.stop();
+      else spares.set(sessionId, actor);
     }
     if (live.size === 0) actors.delete(sessionId);
+  };
+
+  /** The actor that follows a new submission of this occurrence: the session's spare, else a new one. */
+  const actorFor = (sessionId: SessionId, callId: CallId, surfaceId: TaskSurfaceId): SurfaceActor => {
+    const spare = spares.get(sessionId);
+    if (!spare) return createActor(surfaceMachine, { input: { callId, surfaceId }, inspect: deps.inspect }).start();
+    spares.delete(sessionId);
+    spare.send({ type: 'occurrence.opened', callId, surfaceId });
+    return spare;
   };
 
   const sendTo = (sessionId: SessionId, callId: CallId, event: Parameters<SurfaceActor['send']>[0]) => {
@@ -187,7 +204,7 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       const messageId = freshId('message', deps.ids.message, (id) => session.userMessages.has(id) || inbox.findMessage(id) !== undefined);
       const text = formatSubmission(model, valid.values, valid.note, { locale: request.locale ?? session.record.locale });
       // The record first, so the view the enqueue publishes already carries the pending phase.
-      const actor = createActor(surfaceMachine, { input: { callId: active.callId, surfaceId }, inspect: deps.inspect }).start();
+      const actor = actorFor(sessionId, active.callId, surfaceId);
       actor.send({ type: 'submission.accepted', submissionId, messageId });
       let live = actors.get(sessionId);
       if (!live) actors.set(sessionId, (live = new Map()));
@@ -278,13 +295,17 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
     unload(sessionId) {
       for (const actor of actors.get(sessionId)?.values() ?? []) actor.stop();
       actors.delete(sessionId);
+      spares.get(sessionId)?.stop();
+      spares.delete(sessionId);
       models.delete(sessionId);
     },
 
     dispose() {
       disposed = true;
       for (const live of actors.values()) for (const actor of live.values()) actor.stop();
+      for (const spare of spares.values()) spare.stop();
       actors.clear();
+      spares.clear();
       models.clear();
     },
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 import type { InspectionEvent } from 'xstate';
+import type { TaskSurfaceHostService } from '../../host/taskSurface/index.js';
 import type { Host, HostTool } from '../../host/types.js';
 import type { SessionEvent, SessionId, SessionView } from '../../protocol/index.js';
 import { hostPerTest } from './fixture.js';
@@ -237,6 +238,25 @@ for (const factory of storeFactories) {
       assert.ok(machines.has('turn'));
       assert.ok(machines.has('taskSurface'));
       assert.ok(inspected.some((e) => e.type === '@xstate.event' && (e.event as { type: string }).type === 'queue.claimed'));
+    });
+
+    it("one surface actor follows a session's submissions, not one per submission", async () => {
+      const { sessionId } = await withOpenSurface(host, driver);
+      for (let i = 0; i < 3; i++) {
+        driver.showSurface();
+        const surfaceId = host.getView(sessionId).taskSurface.active!.surfaceId;
+        const result = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
+        assert.equal(result.accepted, true);
+        await host.whenIdle(sessionId);
+        assert.notEqual(host.getView(sessionId).taskSurface.active!.surfaceId, surfaceId, 'the next surface is open');
+      }
+      const surfaceActors = inspected.filter(
+        (e) => e.type === '@xstate.actor' && (e.actorRef as { logic?: { id?: string } }).logic?.id === 'taskSurface',
+      );
+      assert.equal(surfaceActors.length, 1);
+      const accepted = inspected.filter((e) => e.type === '@xstate.event' && (e.event as { type: string }).type === 'submission.accepted');
+      assert.equal(accepted.length, 3);
+      assert.deepEqual((host.taskSurface as TaskSurfaceHostService).pendingRecords(sessionId), []);
     });
 
     it('the plugin API sees the effective log, every event, resets and queued counts', async () => {

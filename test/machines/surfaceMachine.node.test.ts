@@ -14,6 +14,7 @@ const events: SurfaceEvent[] = [
   { type: 'log.submitted', submissionId },
   { type: 'log.dismissed' },
   { type: 'log.bypassed' },
+  { type: 'occurrence.opened', callId: 'c2' as CallId, surfaceId: 's2' as TaskSurfaceId },
 ];
 
 const expectedPending = (value: unknown, hadPending: boolean) =>
@@ -40,7 +41,11 @@ describe('surfaceMachine', () => {
           events.map((e) => [
             e.type,
             ({ event }: { event: SurfaceEvent }) => {
+              const before = actor.getSnapshot();
               actor.send(event);
+              // Reuse for the next occurrence never drops or moves a held record.
+              if (event.type === 'occurrence.opened' && before.context.pending !== null) assert.equal(actor.getSnapshot(), before);
+              if (event.type === 'occurrence.opened' && before.context.pending === null) hadPending = false;
             },
           ]),
         ),
@@ -81,6 +86,27 @@ describe('surfaceMachine', () => {
     // A closed occurrence ignores everything durable that follows.
     const [closed] = transition(surfaceMachine, open, { type: 'log.dismissed' });
     assert.deepEqual(transition(surfaceMachine, closed, { type: 'log.bypassed' })[0].value, { closed: 'dismissed' });
+  });
+
+  it('an actor holding no record follows the next occurrence; one holding a record refuses to', () => {
+    const next = { type: 'occurrence.opened', callId: 'c2' as CallId, surfaceId: 's2' as TaskSurfaceId } as const;
+    const actor = createActor(surfaceMachine, { input }).start();
+    actor.send(events[0]!);
+    assert.equal(actor.getSnapshot().can(next), false, 'queued');
+    actor.send({ type: 'queue.claimed' });
+    assert.equal(actor.getSnapshot().can(next), false, 'claiming');
+    actor.send({ type: 'log.bypassed' });
+    assert.equal(actor.getSnapshot().can(next), false, 'bypassed, its row still pending');
+    actor.send({ type: 'submission.discarded', reason: 'rejected' });
+    actor.send(next);
+    assert.equal(actor.getSnapshot().value, 'open');
+    assert.deepEqual(actor.getSnapshot().context, { callId: 'c2', surfaceId: 's2', pending: null });
+    actor.send({ ...events[0]!, messageId: 'm2' as MessageId } as SurfaceEvent);
+    actor.send({ type: 'log.submitted', submissionId });
+    assert.deepEqual(actor.getSnapshot().value, { closed: 'submitted' });
+    actor.send({ type: 'occurrence.opened', callId: 'c3' as CallId, surfaceId: 's3' as TaskSurfaceId });
+    assert.equal(actor.getSnapshot().value, 'open');
+    assert.equal(actor.getSnapshot().context.surfaceId, 's3');
   });
 
   it('a discard returns to open; a bypass keeps the record until its outcome arrives', () => {
