@@ -1,4 +1,4 @@
-import { createActor, waitFor, type Actor } from 'xstate';
+import { waitFor, type Actor } from 'xstate';
 import type { turnMachine } from '../machines/turnMachine.js';
 import type { InboxItemId, MessageId, MessageSource, QueuedMessage, SessionId, TurnId, UserMessageEvent } from '../protocol/index.js';
 import { durableMessage, isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
@@ -83,7 +83,7 @@ export class Inbox {
       },
       send: (event) => this.actor.send(event),
     });
-    this.actor = createActor(this.#loop.machine, { input: { sessionId }, inspect: deps.inspect });
+    this.actor = this.#loop.createActor(deps.inspect);
     this.actor.on('turn.started', () => this.#loop.start(this.actor.getSnapshot().context.turn!));
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
     this.actor.on('turn.finished', () => {

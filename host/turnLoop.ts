@@ -1,4 +1,4 @@
-import { assertEvent, assign } from 'xstate';
+import { assertEvent, assign, createActor, type Actor, type AnyActorRef } from 'xstate';
 import { turnMachine, type TurnEndOutcome, type TurnEvent, type TurnRun } from '../machines/turnMachine.js';
 import type { CallId, SessionId, TurnId } from '../protocol/index.js';
 import { HostStoreError } from './errors.js';
@@ -7,7 +7,7 @@ import { liveTurnsOf } from './recovery.js';
 import type { LoadedSession, Sessions } from './sessions.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { createAgentTurn } from './turn.js';
-import type { AgentDriver, StepContext } from './types.js';
+import type { AgentDriver, InspectObserver, StepContext } from './types.js';
 
 export interface TurnLoopDeps {
   sessionId: SessionId;
@@ -28,40 +28,67 @@ export interface TurnLoopDeps {
   whenDurable?(): Promise<void> | undefined;
 }
 
+/** The loop each turn actor serves (the machine below is shared by every session). */
+const loops = new WeakMap<AnyActorRef, TurnLoop>();
+function loopOf(self: AnyActorRef): TurnLoop {
+  const loop = loops.get(self);
+  if (!loop) throw new Error('a turn actor without its loop');
+  return loop;
+}
+
+/**
+ * `turnMachine` with the host's implementations, provided once for every session: xstate caches its
+ * transitions per machine, so one machine per session would repeat that work and memory per session.
+ */
+const hostTurnMachine = turnMachine.provide({
+  actions: {
+    abortTurn: ({ event, self }) => {
+      assertEvent(event, 'turn.cancel');
+      loopOf(self).abort(event.reason);
+    },
+    beginTurn: assign(({ context, self }) => ({
+      turn: { turnId: loopOf(self).mintTurnId(), input: context.admitted },
+      admitted: [],
+      turns: context.turns + 1,
+    })),
+    beginRecoveredTurn: assign(({ context, event, self }) => {
+      assertEvent(event, 'turn.recovered');
+      const turnId = loopOf(self).mintTurnId();
+      const turn = event.rerunOf ? { turnId, input: event.input, rerunOf: event.rerunOf } : { turnId, input: event.input };
+      return { turn, turns: context.turns + 1 };
+    }),
+    logTurnEnded: ({ context, event, self }) => loopOf(self).logTurnEnded(context.turn!.turnId, event),
+  },
+});
+
 /**
  * The host's side of one session's `turnMachine`: the driver, started on the machine's `turn.started`
  * (no actor per turn), `abortTurn`, the `turn/ended` write as the effect of `turn.ended`, and the
  * host's turn id minter.
  */
 export class TurnLoop {
-  readonly machine: typeof turnMachine;
   /** The running turn's end is being written (the machine leaves `turn` as the write's effect). */
   ending = false;
   #endStored = false;
-  /** The running turn's id and abort controller (null between turns). */
-  #running: { turnId: TurnId; controller: AbortController } | null = null;
+  /** The running turn's abort controller (null between turns). */
+  #running: { controller: AbortController } | null = null;
 
-  constructor(private readonly deps: TurnLoopDeps) {
-    this.machine = turnMachine.provide({
-      actions: {
-        abortTurn: ({ event }) => {
-          assertEvent(event, 'turn.cancel');
-          this.#running?.controller.abort(new Error(event.reason));
-        },
-        beginTurn: assign(({ context }) => ({
-          turn: { turnId: deps.ids.turn(), input: context.admitted },
-          admitted: [],
-          turns: context.turns + 1,
-        })),
-        beginRecoveredTurn: assign(({ context, event }) => {
-          assertEvent(event, 'turn.recovered');
-          const turnId = deps.ids.turn();
-          const turn = event.rerunOf ? { turnId, input: event.input, rerunOf: event.rerunOf } : { turnId, input: event.input };
-          return { turn, turns: context.turns + 1 };
-        }),
-        logTurnEnded: ({ context, event }) => this.#logTurnEnded(context.turn!.turnId, event),
-      },
-    });
+  constructor(private readonly deps: TurnLoopDeps) {}
+
+  /** The session's turn actor, served by this loop (not started). */
+  createActor(inspect: InspectObserver | undefined): Actor<typeof turnMachine> {
+    const actor = createActor(hostTurnMachine, { input: { sessionId: this.deps.sessionId }, inspect });
+    loops.set(actor, this);
+    return actor;
+  }
+
+  mintTurnId(): TurnId {
+    return this.deps.ids.turn();
+  }
+
+  /** `abortTurn`: aborts the running turn's driver; the turn still ends with its `turn.ended`. */
+  abort(reason: string): void {
+    this.#running?.controller.abort(new Error(reason));
   }
 
   /** Whether the last turn's `turn/ended` was stored (its append already published the idle view); resets. */
@@ -77,7 +104,7 @@ export class TurnLoop {
 
   /** Aborts the running turn's driver (the machine is being stopped under it). */
   stop(): void {
-    this.#running?.controller.abort(new Error('stopped'));
+    this.abort('stopped');
   }
 
   /**
@@ -90,7 +117,7 @@ export class TurnLoop {
     const { sessionId, sessions } = this.deps;
     const live = liveTurnsOf(sessions);
     const controller = new AbortController();
-    const running = { turnId, controller };
+    const running = { controller };
     this.#running = running;
     const sendBack = (event: TurnEvent) => {
       if (this.#running !== running) return;
@@ -142,7 +169,7 @@ export class TurnLoop {
   }
 
   /** The effect of `turn.ended`: `turn/ended` in the log (a store error is reported; the next start finds the turn interrupted). */
-  #logTurnEnded(turnId: TurnId, event: TurnEvent): void {
+  logTurnEnded(turnId: TurnId, event: TurnEvent): void {
     assertEvent(event, 'turn.ended');
     if (!event.logged) return;
     const ended =
