@@ -263,8 +263,10 @@ export class Inbox {
     if (isKept(row)) this.#tolerate("deleting an admitted message's queue row", () => this.#store.deleteQueued(this.sessionId, row.id));
     this.deps.observer.committed(this.sessionId, row, event);
     // Starts a turn once every claim has settled (the machine decides; a running turn takes it as steering).
+    const wasRunning = this.actor.getSnapshot().hasTag('running');
     this.actor.send({ type: 'admission.committed', itemId, message: event });
-    this.deps.publish(this.sessionId);
+    // A turn that started here already published its view with `turn/started`; else publish the settled claim.
+    if (wasRunning || !this.actor.getSnapshot().hasTag('running')) this.deps.publish(this.sessionId);
     this.deps.onIdle();
     return event;
   }

@@ -240,6 +240,20 @@ for (const factory of storeFactories) {
       assert.ok(inspected.some((e) => e.type === '@xstate.event' && (e.event as { type: string }).type === 'queue.claimed'));
     });
 
+    it('a submission cycle publishes each change once: no view repeats the one before it', async () => {
+      const { sessionId, surfaceId } = await withOpenSurface(host, driver);
+      driver.showSurface();
+      const views: SessionView[] = [];
+      host.watchSession(sessionId, (v) => views.push(v));
+      await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
+      await host.whenIdle(sessionId);
+      await say(host, sessionId, 'and now?');
+      await host.whenIdle(sessionId);
+      for (let i = 1; i < views.length; i++) assert.notDeepEqual(views[i], views[i - 1], `view ${i} repeats view ${i - 1}`);
+      assert.ok(views.some((v) => v.taskSurface.active?.pending?.phase === 'claiming'));
+      assert.ok(views.some((v) => v.turn === 'running'));
+    });
+
     it("one surface actor follows a session's submissions, not one per submission", async () => {
       const { sessionId } = await withOpenSurface(host, driver);
       for (let i = 0; i < 3; i++) {
