@@ -17,6 +17,7 @@ import {
   type TaskSurfaceProjection,
   type TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
+import { builtMeta } from './tools.js';
 
 type SurfaceSnapshot = SnapshotFrom<typeof surfaceMachine>;
 type DurableEvent = Extract<EventFrom<typeof surfaceMachine>, { type: `log.${string}` }>;
@@ -63,9 +64,14 @@ export function emptyTaskSurfaceFold(): TaskSurfaceFold {
   return { active: null, state: null, submissions: new Map(), dismissals: new Map(), surfaceIds: new Set(), outcomes: new Map() };
 }
 
-/** Opens the surface of a successful show_task_surface result whose meta envelope is well formed. */
+/**
+ * Opens the surface of a successful show_task_surface result whose meta envelope is well formed. A
+ * meta this process's tool built is typed and is not parsed again; one read from a store is.
+ */
 function openedBy(event: SessionEvent): { callId: CallId; surfaceId: TaskSurfaceId } | null {
   if (event.type !== 'tool/result' || event.name !== SHOW_TASK_SURFACE || !event.ok) return null;
+  const built = builtMeta(event.meta);
+  if (built) return { callId: event.callId, surfaceId: built.surfaceId };
   const meta = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(event.meta);
   return meta.success ? { callId: event.callId, surfaceId: meta.data.surfaceId } : null;
 }

@@ -25,10 +25,15 @@ export interface ShowTaskSurfaceDeps {
 const builtMetas = new WeakMap<object, NormalizedTaskSurfaceModel>();
 
 /**
- * The normalized model of a `tool/result` meta this tool built in this process (the same object,
- * not a copy read back from a store): it was parsed from the call's arguments moments before, so
- * it need not be read and parsed again. Anything else (a meta read from the store) gives null.
+ * A `tool/result` meta this tool built in this process (the same object, not a copy read back from
+ * a store): typed, its model parsed from the call's arguments moments before, so it need not be
+ * read and parsed again. Anything else (a meta read from the store) gives null.
  */
+export function builtMeta(meta: unknown): TaskSurfacePresentationMeta | null {
+  return typeof meta === 'object' && meta !== null && builtMetas.has(meta) ? (meta as TaskSurfacePresentationMeta) : null;
+}
+
+/** The normalized model of a meta this tool built (see `builtMeta`); null for anything else. */
 export function modelBuiltHere(meta: unknown): NormalizedTaskSurfaceModel | null {
   return (typeof meta === 'object' && meta !== null && builtMetas.get(meta)) || null;
 }
