@@ -5,14 +5,22 @@ import { InvalidEventError, InvalidQueueRowError } from './store/codec.js';
 // session): they live in protocol/.
 export { HostInputError, UnknownSessionError };
 
+/** The new objects `parseInput` produced, with the schema each passed. */
+const parsedBy = new WeakMap<object, unknown>();
+
 /** Parses `input` with a zod (mini) schema or throws HostInputError. */
 export function parseInput<T>(
   operation: string,
   schema: { safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: HostInputError['issues'] } } },
   input: unknown,
 ): T {
+  // A request this function already produced with the same schema (the scoped Host parsed it and
+  // handed it on to the Host's own call) is not parsed again: outside input is validated once.
+  if (typeof input === 'object' && input !== null && parsedBy.get(input) === schema) return input as T;
   const parsed = schema.safeParse(input);
   if (!parsed.success) throw new HostInputError(operation, parsed.error.issues);
+  // Only a new object: one the caller still holds (and may change) is parsed again next time.
+  if (typeof parsed.data === 'object' && parsed.data !== null && parsed.data !== input) parsedBy.set(parsed.data, schema);
   return parsed.data;
 }
 
