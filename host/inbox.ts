@@ -172,7 +172,10 @@ export class Inbox {
 
   /** The queued or claimed (not yet durable) row carrying `messageId`. */
   findMessage(messageId: MessageId): QueuedMessage | undefined {
-    return this.rows.find((r) => r.messageId === messageId) ?? [...this.#claimed.values()].find((r) => r.messageId === messageId);
+    const queued = this.rows.find((r) => r.messageId === messageId);
+    if (queued) return queued;
+    for (const row of this.#claimed.values()) if (row.messageId === messageId) return row;
+    return undefined;
   }
 
   /**
