@@ -58,6 +58,9 @@ export type TurnEmitted =
   | { type: 'turn.concluded'; turnId: TurnId }
   | { type: 'turn.finished'; turnId: TurnId; outcome: TurnEndOutcome };
 
+/** Whether `itemId` is the only open claim. */
+const isLastClaim = (context: TurnContext, itemId: InboxItemId) => context.claims.length === 1 && context.claims[0] === itemId;
+
 const settleHandlers = {
   'admission.committed': { guard: 'isClaimed', actions: ['removeClaim', 'reportCommitted'] },
   'admission.discarded': { guard: 'isClaimed', actions: ['removeClaim', 'reportDiscarded'] },
@@ -85,8 +88,16 @@ export const turnMachine = setup({
       assertEvent(event, 'queue.claimed');
       return !context.claims.includes(event.itemId);
     },
-    canStartTurn: ({ context }) => context.claims.length === 0 && context.admitted.length > 0,
-    hasSettledWithoutInput: ({ context }) => context.claims.length === 0 && context.admitted.length === 0,
+    /** The event settles the last open claim (and at least one message was admitted or is being committed). */
+    settlesLastClaimWithInput: ({ context, event }) => {
+      assertEvent(event, ['admission.committed', 'admission.discarded']);
+      return isLastClaim(context, event.itemId) && (event.type === 'admission.committed' || context.admitted.length > 0);
+    },
+    /** The event settles the last open claim and nothing was admitted. */
+    settlesLastClaimWithoutInput: ({ context, event }) => {
+      assertEvent(event, 'admission.discarded');
+      return isLastClaim(context, event.itemId) && context.admitted.length === 0;
+    },
     hasOpenClaims: ({ context }) => context.claims.length > 0,
   },
   actions: {
@@ -160,14 +171,23 @@ export const turnMachine = setup({
     },
     admitting: {
       tags: ['admitting', 'claimable'],
-      always: [
-        { guard: 'hasSettledWithoutInput', target: 'idle' },
-        { guard: 'canStartTurn', target: 'turn', actions: 'beginTurn' },
-      ],
+      // When the last open claim settles: a turn starts if anything was committed, else back to idle.
+      // (Decided on the settling event itself rather than by eventless transitions: one step, not two.)
       on: {
         'queue.claimed': { guard: 'isUnclaimed', actions: ['addClaim', 'reportClaim'] },
-        'admission.committed': { guard: 'isClaimed', actions: ['removeClaim', 'addAdmitted', 'reportCommitted'] },
-        'admission.discarded': settleHandlers['admission.discarded'],
+        'admission.committed': [
+          {
+            guard: 'settlesLastClaimWithInput',
+            target: 'turn',
+            actions: ['removeClaim', 'addAdmitted', 'reportCommitted', 'beginTurn'],
+          },
+          { guard: 'isClaimed', actions: ['removeClaim', 'addAdmitted', 'reportCommitted'] },
+        ],
+        'admission.discarded': [
+          { guard: 'settlesLastClaimWithInput', target: 'turn', actions: ['removeClaim', 'reportDiscarded', 'beginTurn'] },
+          { guard: 'settlesLastClaimWithoutInput', target: 'idle', actions: ['removeClaim', 'reportDiscarded'] },
+          settleHandlers['admission.discarded'],
+        ],
       },
     },
     turn: {
