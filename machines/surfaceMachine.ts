@@ -4,9 +4,10 @@ import type { CallId, MessageId, TaskSurfaceId, TaskSurfaceSubmissionId } from '
 /*
  * One Task Surface occurrence. `open` and the `closed.*` states are durable: the host reaches them by
  * folding log events (`log.*`) through `transition()`. `queued` and `claiming` are process-local
- * coordination of one accepted submission and vanish on restart. An actor that holds no pending
- * record may be reused for the session's next occurrence (`occurrence.opened`): the host keeps one
- * long-lived actor per session instead of creating one per submission.
+ * coordination of one accepted submission and vanish on restart. `submission.accepted` may name its
+ * occurrence (`callId`, `surfaceId`): an actor that holds no pending record then takes the submission
+ * of another occurrence too (and follows that one from then on), so the host keeps one long-lived
+ * actor per session instead of creating one per submission.
  */
 
 export interface SurfaceInput {
@@ -24,10 +25,11 @@ export interface SurfaceContext extends SurfaceInput {
 }
 
 export type SurfaceEvent =
-  /** The actor (holding no pending record) follows another occurrence from `open` on. */
-  | ({ type: 'occurrence.opened' } & SurfaceInput)
-  /** The service accepted a submission (its row is queued next). */
-  | ({ type: 'submission.accepted' } & SurfacePending)
+  /**
+   * The service accepted a submission (its row is queued next): of the occurrence it names, or of
+   * the actor's own occurrence when it names none.
+   */
+  | ({ type: 'submission.accepted' } & Partial<SurfaceInput> & SurfacePending)
   /** The turn loop dequeued the row for admission. */
   | { type: 'queue.claimed' }
   /** The row was removed, its admission rejected, cancelled or disposed: the surface stays open. */
@@ -47,18 +49,20 @@ export const surfaceMachine = setup({
     events: {} as SurfaceEvent,
   },
   guards: {
-    holdsNothing: ({ context }) => context.pending === null,
+    /** Holds no record and the submission names the occurrence to follow. */
+    takesAnotherOccurrence: ({ context, event }) => {
+      assertEvent(event, 'submission.accepted');
+      return context.pending === null && event.callId !== undefined && event.surfaceId !== undefined;
+    },
   },
   actions: {
-    startOccurrence: assign(({ event }) => {
-      assertEvent(event, 'occurrence.opened');
-      return { callId: event.callId, surfaceId: event.surfaceId, pending: null };
-    }),
-    recordPending: assign({
-      pending: ({ event }) => {
-        assertEvent(event, 'submission.accepted');
-        return { submissionId: event.submissionId, messageId: event.messageId };
-      },
+    recordPending: assign(({ context, event }) => {
+      assertEvent(event, 'submission.accepted');
+      return {
+        callId: event.callId ?? context.callId,
+        surfaceId: event.surfaceId ?? context.surfaceId,
+        pending: { submissionId: event.submissionId, messageId: event.messageId },
+      };
     }),
     clearPending: assign({ pending: null }),
   },
@@ -67,8 +71,9 @@ export const surfaceMachine = setup({
   context: ({ input }) => ({ callId: input.callId, surfaceId: input.surfaceId, pending: null }),
   initial: 'open',
   on: {
-    // Never while a record is held (queued, claiming, or a bypassed occurrence awaiting its row's outcome).
-    'occurrence.opened': { guard: 'holdsNothing', target: '.open', actions: 'startOccurrence' },
+    // A closed occurrence's actor takes the next occurrence's submission; never while a record is held
+    // (queued, claiming, or a bypassed occurrence awaiting its row's outcome).
+    'submission.accepted': { guard: 'takesAnotherOccurrence', target: '.queued', actions: 'recordPending' },
   },
   states: {
     open: {

@@ -138,12 +138,11 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
     if (live.size === 0) actors.delete(sessionId);
   };
 
-  /** The actor that follows a new submission of this occurrence: the session's spare, else a new one. */
+  /** The actor that takes a new submission: the session's spare (it holds nothing), else a new one. */
   const actorFor = (sessionId: SessionId, callId: CallId, surfaceId: TaskSurfaceId): SurfaceActor => {
     const spare = spares.get(sessionId);
     if (!spare) return createActor(surfaceMachine, { input: { callId, surfaceId }, inspect: deps.inspect }).start();
     spares.delete(sessionId);
-    spare.send({ type: 'occurrence.opened', callId, surfaceId });
     return spare;
   };
 
@@ -205,7 +204,7 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       const text = formatSubmission(model, valid.values, valid.note, { locale: request.locale ?? session.record.locale });
       // The record first, so the view the enqueue publishes already carries the pending phase.
       const actor = actorFor(sessionId, active.callId, surfaceId);
-      actor.send({ type: 'submission.accepted', submissionId, messageId });
+      actor.send({ type: 'submission.accepted', callId: active.callId, surfaceId, submissionId, messageId });
       let live = actors.get(sessionId);
       if (!live) actors.set(sessionId, (live = new Map()));
       live.set(active.callId, actor);

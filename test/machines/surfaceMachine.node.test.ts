@@ -14,7 +14,8 @@ const events: SurfaceEvent[] = [
   { type: 'log.submitted', submissionId },
   { type: 'log.dismissed' },
   { type: 'log.bypassed' },
-  { type: 'occurrence.opened', callId: 'c2' as CallId, surfaceId: 's2' as TaskSurfaceId },
+  // The host names the occurrence: a free actor takes another occurrence's submission too.
+  { type: 'submission.accepted', callId: 'c2' as CallId, surfaceId: 's2' as TaskSurfaceId, submissionId, messageId: 'm2' as MessageId },
 ];
 
 const expectedPending = (value: unknown, hadPending: boolean) =>
@@ -43,9 +44,9 @@ describe('surfaceMachine', () => {
             ({ event }: { event: SurfaceEvent }) => {
               const before = actor.getSnapshot();
               actor.send(event);
-              // Reuse for the next occurrence never drops or moves a held record.
-              if (event.type === 'occurrence.opened' && before.context.pending !== null) assert.equal(actor.getSnapshot(), before);
-              if (event.type === 'occurrence.opened' && before.context.pending === null) hadPending = false;
+              // A submission never replaces a held record.
+              if (event.type === 'submission.accepted' && before.context.pending !== null) assert.equal(actor.getSnapshot(), before);
+              if (event.type === 'submission.accepted' && before.context.pending === null) hadPending = false;
             },
           ]),
         ),
@@ -88,8 +89,14 @@ describe('surfaceMachine', () => {
     assert.deepEqual(transition(surfaceMachine, closed, { type: 'log.bypassed' })[0].value, { closed: 'dismissed' });
   });
 
-  it('an actor holding no record follows the next occurrence; one holding a record refuses to', () => {
-    const next = { type: 'occurrence.opened', callId: 'c2' as CallId, surfaceId: 's2' as TaskSurfaceId } as const;
+  it("an actor holding no record takes the next occurrence's submission; one holding a record refuses it", () => {
+    const next = {
+      type: 'submission.accepted',
+      callId: 'c2' as CallId,
+      surfaceId: 's2' as TaskSurfaceId,
+      submissionId: 'sub2' as TaskSurfaceSubmissionId,
+      messageId: 'm2' as MessageId,
+    } as const;
     const actor = createActor(surfaceMachine, { input }).start();
     actor.send(events[0]!);
     assert.equal(actor.getSnapshot().can(next), false, 'queued');
@@ -98,14 +105,15 @@ describe('surfaceMachine', () => {
     actor.send({ type: 'log.bypassed' });
     assert.equal(actor.getSnapshot().can(next), false, 'bypassed, its row still pending');
     actor.send({ type: 'submission.discarded', reason: 'rejected' });
+    assert.deepEqual(actor.getSnapshot().value, { closed: 'bypassed' });
     actor.send(next);
-    assert.equal(actor.getSnapshot().value, 'open');
-    assert.deepEqual(actor.getSnapshot().context, { callId: 'c2', surfaceId: 's2', pending: null });
-    actor.send({ ...events[0]!, messageId: 'm2' as MessageId } as SurfaceEvent);
-    actor.send({ type: 'log.submitted', submissionId });
+    assert.equal(actor.getSnapshot().value, 'queued');
+    assert.deepEqual(actor.getSnapshot().context, { callId: 'c2', surfaceId: 's2', pending: { submissionId: 'sub2', messageId: 'm2' } });
+    actor.send({ type: 'log.submitted', submissionId: 'sub2' as TaskSurfaceSubmissionId });
     assert.deepEqual(actor.getSnapshot().value, { closed: 'submitted' });
-    actor.send({ type: 'occurrence.opened', callId: 'c3' as CallId, surfaceId: 's3' as TaskSurfaceId });
-    assert.equal(actor.getSnapshot().value, 'open');
+    assert.equal(actor.getSnapshot().context.pending, null);
+    actor.send({ ...next, callId: 'c3' as CallId, surfaceId: 's3' as TaskSurfaceId });
+    assert.equal(actor.getSnapshot().value, 'queued');
     assert.equal(actor.getSnapshot().context.surfaceId, 's3');
   });
 
