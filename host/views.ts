@@ -11,8 +11,17 @@ import type { Inbox } from './inbox.js';
 const rowCopies = new WeakMap<QueuedMessage, QueuedMessage>();
 function rowCopy(row: QueuedMessage): QueuedMessage {
   let copy = rowCopies.get(row);
-  if (!copy) rowCopies.set(row, (copy = { ...row, source: structuredClone(row.source) }));
+  if (!copy) rowCopies.set(row, (copy = { ...row, source: copyJson(row.source) }));
   return copy;
+}
+
+/** A deep copy of plain JSON data (a row's source: strings and submitted values), without structuredClone's cost. */
+function copyJson<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = copyJson(item);
+  return copy as T;
 }
 
 /**

@@ -52,6 +52,18 @@ for (const factory of storeFactories) {
       assert.deepEqual(await pending(), { submissionId, messageId: result.messageId, phase: 'queued' });
     });
 
+    it("a watcher that changes a view's queue row changes nothing the host holds", async () => {
+      const result = await submit({ plan: 'a', why: 'cheaper' });
+      assert.ok(result.accepted);
+      const [row] = host.getView(sessionId).queue;
+      (row!.source.taskSurface!.values as Record<string, unknown>).plan = 'b';
+      row!.source.rpcId = 'changed' as never;
+      // Views share one copy per row (not the row itself): the admitted message is the host's.
+      const message = await admitNext(host, sessionId);
+      assert.deepEqual(message.source.taskSurface!.values, { plan: 'a', why: 'cheaper' });
+      assert.notEqual(message.source.rpcId, 'changed');
+    });
+
     it('returns the first result for the same submissionId and submission-pending for another', async () => {
       const submissionId = ids.submission();
       const first = await submit(goodValues, submissionId);
