@@ -159,6 +159,49 @@ if (TEST_DATABASE_URL) {
       assert.equal((await xmins('ts_events')).length, 2);
     });
 
+    it('group commit spans sessions: one transaction for all, and a fenced or conflicting session alone is lost', async () => {
+      const name = schema();
+      const a = await store(name);
+      const [s1, s2, s3] = ['g-1', 'g-2', 'g-3'] as SessionId[];
+      for (const id of [s1, s2, s3]) a.createSession(record(id));
+      await a.flush();
+      await testPool().query(`INSERT INTO "${name}".ts_session_owners (session_id, owner_id, token) VALUES ($1, 'p1', 1), ($2, 'p1', 1)`, [
+        s1,
+        s2,
+      ]);
+      a.setFence(s1, 1n);
+      a.setFence(s2, 1n);
+      for (const id of [s1, s2, s3]) a.append(id, note(`first of ${id}`), 1);
+      await a.flush();
+      const xmins = async () =>
+        (await testPool().query<{ xmin: string }>(`SELECT DISTINCT xmin::text FROM "${name}".ts_events WHERE seq = 1`)).rows;
+      assert.equal((await xmins()).length, 1, 'three sessions, one transaction');
+      // s2 is taken over by another process; s3's seq 2 is stored by another writer.
+      await testPool().query(`UPDATE "${name}".ts_session_owners SET owner_id = 'p2', token = 2 WHERE session_id = $1`, [s2]);
+      const b = await store(name);
+      await b.load(s3);
+      b.append(s3, note('b wrote s3 first'), 2);
+      await b.flush(s3);
+      const lost: [string, string][] = [];
+      a.onLost((id, error) => lost.push([id, error.name]));
+      for (const id of [s1, s2, s3]) a.append(id, note(`second of ${id}`), 2);
+      const results = await Promise.allSettled([s1, s2, s3].map((id) => a.flush(id)));
+      assert.deepEqual(
+        results.map((r) => r.status),
+        ['fulfilled', 'rejected', 'rejected'],
+      );
+      assert.ok((results[1] as PromiseRejectedResult).reason instanceof FencedError);
+      assert.ok((results[2] as PromiseRejectedResult).reason instanceof ConflictError);
+      assert.deepEqual(lost.sort(), [
+        [s2, 'FencedError'],
+        [s3, 'ConflictError'],
+      ]);
+      const bodies = async (id: SessionId) => (await stored(name, id)).map((r) => (JSON.parse(r.body) as { text: string }).text);
+      assert.deepEqual(await bodies(s1), [`first of ${s1}`, `second of ${s1}`]);
+      assert.deepEqual(await bodies(s2), [`first of ${s2}`], "the fenced session's row was left out");
+      assert.deepEqual(await bodies(s3), [`first of ${s3}`, 'b wrote s3 first']);
+    });
+
     it('flush resolves only when the write is committed (seen from another connection)', async () => {
       const name = schema();
       const a = await store(name);

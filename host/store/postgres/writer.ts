@@ -1,6 +1,7 @@
 /*
- * The PostgreSQL store's writes: queued per session as the mirror changes, sent in order, one
- * transaction per session per event-loop turn (group commit), at most one in flight per session.
+ * The PostgreSQL store's writes: queued per session as the mirror changes, sent in order; every
+ * session's writes of one event-loop turn go in one transaction (group commit: one WAL flush for
+ * all), at most one batch in flight per session.
  */
 import type pg from 'pg';
 import type { SessionId } from '../../../protocol/index.js';
@@ -92,11 +93,7 @@ export class Writer {
     if (op.kind === 'session') this.#lost.delete(sessionId);
     writes.ops.push(op);
     writes.queued++;
-    this.#dirty.add(sessionId);
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => this.#sendDirty());
-    }
+    this.#markDirty(sessionId);
   }
 
   setFence(sessionId: SessionId, token: bigint | undefined): void {
@@ -138,25 +135,42 @@ export class Writer {
 
   #sendDirty(): void {
     this.#scheduled = false;
+    const batch: Batch[] = [];
     for (const sessionId of this.#dirty) {
       const writes = this.#sessions.get(sessionId);
-      if (writes && !writes.busy && writes.ops.length > 0) void this.#send(sessionId, writes);
+      if (!writes || writes.busy || writes.ops.length === 0) continue;
+      batch.push({ sessionId, writes, ops: writes.ops });
+      writes.ops = [];
+      writes.busy = true;
     }
     this.#dirty.clear();
+    // Every session's writes of this turn in one transaction: one commit (one WAL flush) for all.
+    for (let i = 0; i < batch.length; i += MAX_GROUP) void this.#sendGroup(batch.slice(i, i + MAX_GROUP));
   }
 
-  async #send(sessionId: SessionId, writes: SessionWrites): Promise<void> {
-    const ops = writes.ops;
-    writes.ops = [];
-    writes.busy = true;
+  async #sendGroup(batch: Batch[]): Promise<void> {
+    let refused: Map<SessionId, Error>;
     try {
-      await this.#commit(sessionId, ops);
+      refused = await this.#commit(batch);
     } catch (error) {
-      writes.busy = false;
-      this.#fail(sessionId, writes, error instanceof Error ? error : new Error(String(error)));
-      return;
+      if (batch.length === 1) {
+        refused = new Map([[batch[0]!.sessionId, asError(conflictOf(batch[0]!.sessionId, error, batch[0]!.ops))]]);
+      } else {
+        // One session's batch failed the group (a seq another writer stored…): each alone, so
+        // that session alone is lost and the others are committed as before.
+        await Promise.all(batch.map((one) => this.#sendGroup([one])));
+        return;
+      }
     }
-    writes.busy = false;
+    for (const { sessionId, writes, ops } of batch) {
+      writes.busy = false;
+      const error = refused.get(sessionId);
+      if (error) this.#fail(sessionId, writes, error);
+      else this.#committed(sessionId, writes, ops);
+    }
+  }
+
+  #committed(sessionId: SessionId, writes: SessionWrites, ops: WriteOp[]): void {
     writes.committed += ops.length;
     for (const op of ops) {
       if (op.kind === 'session') writes.created = true;
@@ -165,69 +179,105 @@ export class Writer {
     const done = writes.waiters.filter((w) => w.upTo <= writes.committed);
     writes.waiters = writes.waiters.filter((w) => w.upTo > writes.committed);
     for (const waiter of done) waiter.resolve();
-    // What arrived while this batch was in flight goes next, in one transaction.
-    if (writes.ops.length > 0) void this.#send(sessionId, writes);
+    // What arrived while this batch was in flight goes with the next group.
+    if (writes.ops.length > 0) this.#markDirty(sessionId);
     else if (writes.forgotten && writes.waiters.length === 0 && this.#sessions.get(sessionId) === writes) this.#sessions.delete(sessionId);
   }
 
+  #markDirty(sessionId: SessionId): void {
+    this.#dirty.add(sessionId);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.#sendDirty());
+    }
+  }
+
   #fail(sessionId: SessionId, writes: SessionWrites, error: Error): void {
-    this.#sessions.delete(sessionId);
+    if (this.#sessions.get(sessionId) === writes) this.#sessions.delete(sessionId);
     this.#lost.set(sessionId, error);
     for (const waiter of writes.waiters) waiter.reject(error);
     this.options.onFailed(sessionId, error, { created: writes.created, lastSeq: writes.lastCommittedSeq });
   }
 
-  async #commit(sessionId: SessionId, ops: WriteOp[]): Promise<void> {
+  /**
+   * Commits the batches of several sessions in one transaction. A fenced session's rows are left
+   * out and it alone is refused (the answer's map); any other failure rejects the whole group.
+   */
+  async #commit(batch: Batch[]): Promise<Map<SessionId, Error>> {
     const { tables: t } = this.options;
+    const refused = new Map<SessionId, Error>();
     const client = await this.options.pool.connect();
     // A connection that drops mid-batch fails the batch's query; its 'error' event must not crash the process.
     client.on('error', ignore);
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      const fence = this.#fences.get(sessionId);
-      if (fence !== undefined) {
-        const owner = await client.query(`SELECT 1 FROM ${t.owners} WHERE session_id = $1 AND token = $2 FOR SHARE`, [
-          sessionId,
-          fence.toString(),
-        ]);
-        if (owner.rowCount === 0) throw new FencedError(sessionId, fence);
+      const fenced = batch.flatMap(({ sessionId }) => {
+        const token = this.#fences.get(sessionId);
+        return token === undefined ? [] : [[sessionId, token] as const];
+      });
+      if (fenced.length > 0) {
+        // FOR SHARE: a takeover (which raises the token) waits until this transaction has ended.
+        const held = await client.query<{ s: string }>(
+          `SELECT f.s FROM unnest($1::text[], $2::bigint[]) AS f(s, t) JOIN ${t.owners} o ON o.session_id = f.s AND o.token = f.t FOR SHARE OF o`,
+          [fenced.map(([id]) => id), fenced.map(([, token]) => token.toString())],
+        );
+        const ok = new Set(held.rows.map((row) => row.s));
+        for (const [id, token] of fenced) if (!ok.has(id)) refused.set(id, new FencedError(id, token));
       }
-      const events = ops.filter((op) => op.kind === 'event');
-      for (const op of ops) {
-        if (op.kind !== 'session') continue;
-        const r = op.record;
+      const kept = batch.filter(({ sessionId }) => !refused.has(sessionId));
+      const records = kept.flatMap(({ ops }) => ops.flatMap((op) => (op.kind === 'session' ? [op.record] : [])));
+      if (records.length > 0) {
         await client.query(
-          `INSERT INTO ${t.sessions} (session_id, title, created_at, tool_mode, read_only, locale) VALUES ($1, $2, $3, $4, $5, $6)`,
-          [r.sessionId, r.title, r.createdAt, r.toolMode, r.readOnly, r.locale],
+          `INSERT INTO ${t.sessions} (session_id, title, created_at, tool_mode, read_only, locale)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::boolean[], $6::text[])`,
+          [
+            records.map((r) => r.sessionId),
+            records.map((r) => r.title),
+            records.map((r) => r.createdAt),
+            records.map((r) => r.toolMode),
+            records.map((r) => r.readOnly),
+            records.map((r) => r.locale),
+          ],
         );
       }
+      const events = kept.flatMap(({ sessionId, ops }) => ops.flatMap((op) => (op.kind === 'event' ? [{ sessionId, ...op }] : [])));
       if (events.length > 0) {
         // The seqs are stated: (session_id, seq) is the key, so a second writer's batch fails whole.
         await client.query(
-          `INSERT INTO ${t.events} (session_id, seq, call_id, body) SELECT $1, s, c, b FROM unnest($2::int[], $3::text[], $4::text[]) AS u(s, c, b)`,
-          [sessionId, events.map((e) => e.seq), events.map((e) => e.callId), events.map((e) => e.body)],
+          `INSERT INTO ${t.events} (session_id, seq, call_id, body) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[])`,
+          [events.map((e) => e.sessionId), events.map((e) => e.seq), events.map((e) => e.callId), events.map((e) => e.body)],
         );
       }
-      // The last change of each inbox row wins (a save then a delete is a delete).
-      const rows = new Map<string, { order: number; body: string } | null>();
-      for (const op of ops) if (op.kind === 'queued') rows.set(op.itemId, op.row);
-      const saved = [...rows].filter((entry): entry is [string, { order: number; body: string }] => entry[1] !== null);
-      const deleted = [...rows].filter(([, row]) => row === null).map(([itemId]) => itemId);
+      const saved: { sessionId: SessionId; itemId: string; order: number; body: string }[] = [];
+      const deleted: { sessionId: SessionId; itemId: string }[] = [];
+      for (const { sessionId, ops } of kept) {
+        // The last change of each inbox row wins (a save then a delete is a delete).
+        const rows = new Map<string, { order: number; body: string } | null>();
+        for (const op of ops) if (op.kind === 'queued') rows.set(op.itemId, op.row);
+        for (const [itemId, row] of rows) {
+          if (row) saved.push({ sessionId, itemId, ...row });
+          else deleted.push({ sessionId, itemId });
+        }
+      }
       if (saved.length > 0) {
         await client.query(
-          `INSERT INTO ${t.inbox} (session_id, item_id, ord, body) SELECT $1, i, o, b FROM unnest($2::text[], $3::bigint[], $4::text[]) AS u(i, o, b)
+          `INSERT INTO ${t.inbox} (session_id, item_id, ord, body) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[])
            ON CONFLICT (session_id, item_id) DO UPDATE SET ord = EXCLUDED.ord, body = EXCLUDED.body`,
-          [sessionId, saved.map(([itemId]) => itemId), saved.map(([, row]) => row.order), saved.map(([, row]) => row.body)],
+          [saved.map((r) => r.sessionId), saved.map((r) => r.itemId), saved.map((r) => r.order), saved.map((r) => r.body)],
         );
       }
       if (deleted.length > 0) {
-        await client.query(`DELETE FROM ${t.inbox} WHERE session_id = $1 AND item_id = ANY($2::text[])`, [sessionId, deleted]);
+        await client.query(
+          `DELETE FROM ${t.inbox} i USING unnest($1::text[], $2::text[]) AS d(s, id) WHERE i.session_id = d.s AND i.item_id = d.id`,
+          [deleted.map((r) => r.sessionId), deleted.map((r) => r.itemId)],
+        );
       }
       await client.query('COMMIT');
+      return refused;
     } catch (error) {
       await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
-      throw conflictOf(sessionId, error, ops);
+      throw error;
     } finally {
       // A connection that could not even roll back is destroyed, not returned to the pool.
       client.off('error', ignore);
@@ -235,6 +285,17 @@ export class Writer {
     }
   }
 }
+
+/** Sessions per transaction at most (a bigger turn's writes go in several, sent together). */
+const MAX_GROUP = 1_000;
+
+interface Batch {
+  sessionId: SessionId;
+  writes: SessionWrites;
+  ops: WriteOp[];
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 const ignore = () => undefined;
 
