@@ -2,7 +2,8 @@
  * One host process of a test cluster: the scripted agent on the Postgres store, joined to the
  * cluster, serving WebSocket on a free port. Prints `listening <port> <workerId>` when ready.
  *   TEST_DATABASE_URL, CLUSTER_SCHEMA, CLUSTER_SECRET; AUTO_ADMIT=0 leaves rows queued;
- *   THINK_MS: the scripted agent's pause (a turn in flight to kill the process in).
+ *   THINK_MS: the scripted agent's pause (a turn in flight to kill the process in);
+ *   EXPIRY_MS: the heartbeat's expiry (default 2,000 ms).
  */
 import { createServer } from 'node:http';
 import pg from 'pg';
@@ -34,6 +35,7 @@ const cluster = await joinCluster({
   url: `ws://127.0.0.1:${port}/ws`,
   secret: env.CLUSTER_SECRET!,
   onError: (error) => console.error('cluster:', error),
+  ...(env.EXPIRY_MS ? { expiryMs: Number(env.EXPIRY_MS) } : {}),
 });
 await createWebSocketServer({ host, server: http, path: '/ws', allowAnonymous: true, heartbeatMs: 0, cluster });
 console.log(`listening ${port} ${cluster.workerId}`);

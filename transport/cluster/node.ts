@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
 import type { Principal, SessionId } from '../../protocol/index.js';
+import { Liveness, provablyDead } from './liveness.js';
 import { acquire, forgetDeadWorkers, heartbeat, leave, register, release, tablesIn, withTimeout, type Tables } from './ownership.js';
 import type { ClusterOptions } from './types.js';
 import { DEFAULT_PEER_LIMITS, peerPrincipal, Peers, RETRY_MS, SECRET_HEADER, type PeerConnection } from './peers.js';
@@ -37,6 +38,8 @@ export class ClusterNode {
   readonly #remote = new Map<SessionId, { url: string; at: number }>();
   readonly #released = new Set<(sessionId: SessionId) => void>();
   readonly #suspects = new Map<string, Promise<void>>();
+  readonly #dead = new Map<string, Promise<number>>();
+  readonly #liveness: Liveness;
   #reconfirming: Promise<boolean> | undefined;
   #lastBeat = Date.now();
   #healthy = true;
@@ -57,12 +60,14 @@ export class ClusterNode {
     }
     this.#secret = Buffer.from(options.secret);
     this.#t = tablesIn(options.schema ?? 'public');
-    this.#peers = new Peers(options.secret, { ...DEFAULT_PEER_LIMITS, ...options.peers });
+    this.#peers = new Peers(options.secret, { ...DEFAULT_PEER_LIMITS, ...options.peers }, (url) => void this.suspect(url));
+    this.#liveness = new Liveness(options.heartbeatDb ?? options.db, this.workerId, (error) => this.#livenessLost(error));
   }
 
   /** Creates the tables (idempotent), registers this process and starts its heartbeat. */
   async start(): Promise<void> {
-    await register(this.#options.db, this.#t, this.workerId, this.#options.url);
+    // The lock first: a row that says `locked` is always backed by a held lock.
+    await register(this.#options.db, this.#t, this.workerId, this.#options.url, await this.#liveness.take());
     this.#lastBeat = Date.now();
     this.#stopLost = this.#options.store.onLost?.((sessionId) => this.#drop(sessionId));
     this.#schedule();
@@ -163,6 +168,24 @@ export class ClusterNode {
     this.#peers.close();
     for (const sessionId of [...this.#owned.keys()]) this.#drop(sessionId);
     await leave(this.#options.db, this.#t, this.workerId).catch((error: unknown) => this.#report(error));
+    this.#liveness.close();
+  }
+
+  /**
+   * A connection to the process at `url` broke: if it no longer holds its liveness lock it is dead,
+   * and its row is removed so that its sessions may be taken at once. Tried again after 100 and
+   * 300 ms (the database may see the connection end a moment after this process does). Answers
+   * how many processes were removed (0: alive, or not provably dead: the expiry decides).
+   */
+  suspect(url: string): Promise<number> {
+    let checking = this.#dead.get(url);
+    if (!checking) {
+      checking = provablyDead(this.#options.db, this.#t, url, this.workerId, (error) => this.#report(error)).finally(() =>
+        this.#dead.delete(url),
+      );
+      this.#dead.set(url, checking);
+    }
+    return checking;
   }
 
   /**
@@ -174,6 +197,8 @@ export class ClusterNode {
     let waiting = this.#suspects.get(url);
     if (!waiting) {
       waiting = (async () => {
+        // Dead for certain (its liveness lock is free): no expiry to wait for.
+        if ((await this.suspect(url)) > 0) return;
         let wait = this.#expiryMs;
         try {
           const { rows } = await this.#options.db.query(
@@ -200,12 +225,13 @@ export class ClusterNode {
     this.#reconfirming ??= (async () => {
       const sentAt = Date.now();
       try {
-        const alive = await withTimeout(heartbeat(this.#options.heartbeatDb ?? this.#options.db, this.#t, this.workerId), this.#expiryMs);
+        if (this.#lockMissing()) await withTimeout(this.#register(), this.#expiryMs);
+        const alive = await withTimeout(heartbeat(this.#liveness.db, this.#t, this.workerId), this.#expiryMs);
         if (alive) await withTimeout(this.#keepOnlyMine(), this.#expiryMs);
         else {
           // Declared dead and cleaned up by a peer: whatever it owned may be someone else's now.
           this.#stopServing();
-          await register(this.#options.db, this.#t, this.workerId, this.#options.url);
+          await this.#register();
         }
         this.#lastBeat = sentAt;
         this.#healthy = true;
@@ -311,13 +337,11 @@ export class ClusterNode {
         // A gap (a paused process, a busy event loop): renew, and let go of what peers took meanwhile.
         await this.#reconfirm();
       } else {
-        const alive = await withTimeout(
-          heartbeat(this.#options.heartbeatDb ?? this.#options.db, this.#t, this.workerId),
-          Math.max(1, deadline - sentAt),
-        );
+        if (this.#lockMissing()) await withTimeout(this.#register(), Math.max(1, deadline - sentAt));
+        const alive = await withTimeout(heartbeat(this.#liveness.db, this.#t, this.workerId), Math.max(1, deadline - sentAt));
         if (!alive) {
           this.#stopServing();
-          await register(this.#options.db, this.#t, this.workerId, this.#options.url);
+          await this.#register();
         }
         this.#lastBeat = sentAt;
         this.#healthy = true;
@@ -328,6 +352,23 @@ export class ClusterNode {
     } finally {
       this.#schedule();
     }
+  }
+
+  /** Registers again (its heartbeat renewed), saying whether the liveness lock is held. */
+  async #register(): Promise<void> {
+    if (this.#lockMissing()) await this.#liveness.take().catch((error: unknown) => this.#report(error));
+    await register(this.#options.db, this.#t, this.workerId, this.#options.url, this.#liveness.held);
+  }
+
+  #lockMissing(): boolean {
+    return this.#liveness.possible && !this.#liveness.held;
+  }
+
+  /** The lock's connection ended: peers may call this process dead at once, so it lets go at once. */
+  #livenessLost(error: Error | undefined): void {
+    this.#report(new Error("cluster: the liveness lock's connection ended; this process stops serving its sessions", { cause: error }));
+    this.#stopServing();
+    this.#healthy = false;
   }
 
   #stopServing(): void {

@@ -63,13 +63,44 @@ export async function release(db: Queryable, t: Tables, sessionId: string, worke
   await db.query(`DELETE FROM ${t.owners} WHERE session_id = $1 AND owner_id = $2 AND token = $3`, [sessionId, workerId, token.toString()]);
 }
 
-/** Registers (or re-registers) this process; its heartbeat starts now. */
-export async function register(db: Queryable, t: Tables, workerId: string, url: string): Promise<void> {
+/**
+ * Registers (or re-registers) this process; its heartbeat starts now. `locked`: it holds its
+ * advisory lock (`LIVENESS_LOCK`) on a connection, so peers may test that lock to learn it died.
+ */
+export async function register(db: Queryable, t: Tables, workerId: string, url: string, locked: boolean): Promise<void> {
   await db.query(
-    `INSERT INTO ${t.workers} (worker_id, url, heartbeat_at) VALUES ($1, $2, now())
-     ON CONFLICT (worker_id) DO UPDATE SET url = EXCLUDED.url, heartbeat_at = now()`,
-    [workerId, url],
+    `INSERT INTO ${t.workers} (worker_id, url, heartbeat_at, locked) VALUES ($1, $2, now(), $3)
+     ON CONFLICT (worker_id) DO UPDATE SET url = EXCLUDED.url, heartbeat_at = now(), locked = EXCLUDED.locked`,
+    [workerId, url, locked],
   );
+}
+
+/**
+ * The advisory lock a live process holds on its own id (first key; the second is `hashtext` of
+ * the worker id), session-level, on its heartbeat connection. PostgreSQL releases it the moment
+ * that connection ends: a process killed outright loses it at once.
+ */
+export const LIVENESS_LOCK = 0x7a60;
+
+/** Takes this process's liveness lock on `client` (held until that connection ends); false when another holds it. */
+export async function lockLiveness(client: Queryable, workerId: string): Promise<boolean> {
+  const { rows } = await client.query('SELECT pg_try_advisory_lock($1, hashtext($2)) AS locked', [LIVENESS_LOCK, workerId]);
+  return rows[0]?.locked === true;
+}
+
+/**
+ * A peer at `url` stopped answering: each process registered there that holds no liveness lock
+ * any more (its connection is gone, so it is dead) is removed at once, and its sessions may be
+ * taken without waiting for its heartbeat to expire. Answers how many were removed. A process that
+ * never took the lock (`locked` false) is left to the expiry.
+ */
+export async function removeIfDead(db: Queryable, t: Tables, url: string, self: string): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM ${t.workers} w WHERE w.url = $1 AND w.worker_id <> $2 AND w.locked
+       AND pg_try_advisory_xact_lock($3, hashtext(w.worker_id))`,
+    [url, self, LIVENESS_LOCK],
+  );
+  return rowCount ?? 0;
 }
 
 /** Renews the heartbeat: false when the row is gone (another process cleaned this one up as dead). */

@@ -61,7 +61,8 @@ class PeerConnection {
     principal: Principal,
     secret: string,
     private readonly limits: PeerLimits,
-    private readonly onClosed: () => void,
+    /** `broken`: the socket closed by itself (the peer died or the network failed), not by `close()`. */
+    private readonly onClosed: (broken: boolean) => void,
   ) {
     const headers = { [SECRET_HEADER]: secret, [PRINCIPAL_HEADER]: encodePrincipal(principal) };
     this.#socket = new WebSocket(url, { headers, maxPayload: 64 * 1024 * 1024, handshakeTimeout: limits.timeoutMs });
@@ -71,7 +72,7 @@ class PeerConnection {
     });
     this.#socket.on('error', () => {});
     this.#socket.on('message', (data) => this.#receive(String(data)));
-    this.#socket.on('close', () => this.#close());
+    this.#socket.on('close', () => this.#close(true));
   }
 
   get busy(): boolean {
@@ -146,7 +147,7 @@ class PeerConnection {
 
   close(): void {
     this.#socket.terminate();
-    this.#close();
+    this.#close(false);
   }
 
   #receive(text: string): void {
@@ -173,15 +174,15 @@ class PeerConnection {
     waiting.resolve(message);
   }
 
-  #close(): void {
+  #close(broken: boolean): void {
     if (this.#closed) return;
     this.#closed = true;
     for (const id of [...this.#waiting.keys()]) this.#settle(id, unreachable(id, this.url));
     this.#views.clear();
-    const broken = [...this.#broken];
+    const watches = [...this.#broken];
     this.#broken.clear();
-    for (const run of broken) run();
-    this.onClosed();
+    for (const run of watches) run();
+    this.onClosed(broken);
   }
 }
 
@@ -233,6 +234,8 @@ export class Peers {
   constructor(
     private readonly secret: string,
     private readonly limits: PeerLimits,
+    /** A connection to `url` broke by itself: the process there may be dead. */
+    private readonly onBroken: (url: string) => void = () => {},
   ) {
     this.#sweeper = setInterval(() => this.#sweep(), Math.max(1_000, Math.min(limits.idleMs, 30_000)));
     this.#sweeper.unref();
@@ -248,8 +251,9 @@ export class Peers {
     const known = this.#connections.get(key);
     if (known) return known;
     if (this.#connections.size >= this.limits.maxConnections && !this.#evictOne()) return null;
-    const created = new PeerConnection(url, principal, this.secret, this.limits, () => {
+    const created = new PeerConnection(url, principal, this.secret, this.limits, (broken) => {
       if (this.#connections.get(key) === created) this.#connections.delete(key);
+      if (broken) this.onBroken(url);
     });
     this.#connections.set(key, created);
     return created;

@@ -59,6 +59,11 @@ CREATE TABLE ts_workers (
 );
 CREATE INDEX ts_session_owners_by_owner ON ts_session_owners (owner_id);`,
   },
+  {
+    version: 3,
+    name: 'cluster: a process holds an advisory lock on its id while its connection lives',
+    sql: `ALTER TABLE ts_workers ADD COLUMN locked boolean NOT NULL DEFAULT false;`,
+  },
 ];
 
 /** A schema name the store accepts: a plain SQL identifier (it is quoted, never interpolated raw). */
