@@ -13,6 +13,8 @@ export type ClientJob =
 
 export interface LoadResult {
   latencies: number[];
+  /** When each submit of `latencies` was sent, in ms from the start of the run. */
+  sentAt: number[];
   accepted: string[];
   refused: number;
   elapsed: number;
@@ -33,6 +35,7 @@ function balancer(ports: number[]): WebSocketConstructor {
 
 async function load(job: Extract<ClientJob, { kind: 'load' }>): Promise<LoadResult> {
   const latencies: number[] = [];
+  const sentAt: number[] = [];
   const accepted: string[] = [];
   let refused = 0;
   let stopping = false;
@@ -77,6 +80,7 @@ async function load(job: Extract<ClientJob, { kind: 'load' }>): Promise<LoadResu
             .then(
               (result) => {
                 latencies.push(performance.now() - t);
+                sentAt.push(t - started);
                 if (result.accepted) accepted.push(submissionId);
                 else refused++;
               },
@@ -108,7 +112,7 @@ async function load(job: Extract<ClientJob, { kind: 'load' }>): Promise<LoadResu
   await sleep(job.durationMs);
   stopping = true;
   await Promise.race([Promise.all(runs), sleep(10_000)]);
-  return { latencies, accepted, refused, elapsed: (performance.now() - started) / 1000 };
+  return { latencies, sentAt, accepted, refused, elapsed: (performance.now() - started) / 1000 };
 }
 
 /** Each session's time from the kill until a read of it is answered (the transport retries `busy`). */
@@ -128,6 +132,9 @@ async function probe(job: Extract<ClientJob, { kind: 'probe' }>): Promise<{ ms: 
   );
   return { ms, failed };
 }
+
+// So that --cpu-prof (SCALE_PROF) writes its profile when the bench ends this process.
+process.on('SIGTERM', () => process.exit(0));
 
 process.on('message', (job: ClientJob) => {
   if (job.kind === 'close') {

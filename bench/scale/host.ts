@@ -43,7 +43,9 @@ if (env.CLUSTER !== '0') {
 }
 await createWebSocketServer({ host, server: http, path: '/ws', allowAnonymous: true, heartbeatMs: 0, ...(cluster ? { cluster } : {}) });
 
-process.on('message', (job: { kind: 'open'; n: number }) => {
+process.on('message', (job: { kind: 'open'; n: number } | { kind: 'exit' }) => {
+  // SCALE_PROF: the bench ends the processes this way, so that --cpu-prof writes its profile.
+  if (job.kind === 'exit') process.exit(0);
   void (async () => {
     const sessions: SessionId[] = [];
     for (let i = 0; i < job.n; i++) sessions.push(host.openSession({ title: `scale ${i}` }));

@@ -26,8 +26,9 @@ interface HostProcess {
 }
 
 async function startHost(env: Record<string, string>): Promise<HostProcess> {
+  const prof = process.env.SCALE_PROF; // a folder: each host process writes a CPU profile there
   const child = fork(hostFile, [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: ['--import', 'tsx', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -48,7 +49,8 @@ async function scenario(url: string, processes: number) {
     CLUSTER: processes > 1 ? '1' : '0',
   };
   const hosts: HostProcess[] = [];
-  const clients = fork(clientsFile, [], { execArgv: ['--import', 'tsx'] });
+  const prof = process.env.SCALE_PROF;
+  const clients = fork(clientsFile, [], { execArgv: ['--import', 'tsx', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])] });
   try {
     for (let i = 0; i < processes; i++) hosts.push(await startHost(env)); // the first migrates the schema
     // Sessions opened evenly over the processes (each owns those it opened); clients connect anywhere.
@@ -67,6 +69,11 @@ async function scenario(url: string, processes: number) {
       `${label}: ${(r.accepted.length / r.elapsed).toFixed(0)} cycles/s; submit→accept p50 ${ms(median(r.latencies))}, p99 ${ms(p99)}` +
         ` [aim p99 < 100 ms: ${p99 < 100 ? 'met' : 'missed'}] (${r.refused} refused)`,
     );
+    // Where the slow answers fall: p99 per 5 s of the run.
+    const windows = Array.from({ length: Math.ceil(SECONDS / 5) + 1 }, (_, w) =>
+      r.latencies.filter((_, i) => Math.floor(r.sentAt[i]! / 5_000) === w),
+    ).filter((w) => w.length > 0);
+    console.log(`  p99 per 5 s: ${windows.map((w) => ms(percentile(w, 99))).join(', ')}`);
     let takeover = '';
     if (processes > 1) {
       await new Promise((resolve) => setTimeout(resolve, 2_000)); // the last claims settle
@@ -91,7 +98,10 @@ async function scenario(url: string, processes: number) {
     console.log(`  ${intact}`);
     return { cycles: r.accepted.length / r.elapsed, p50: median(r.latencies), p99, takeover, intact };
   } finally {
-    for (const h of hosts) h.child.kill('SIGKILL');
+    for (const h of hosts) {
+      if (process.env.SCALE_PROF && h.child.exitCode === null && h.child.signalCode === null) h.child.send({ kind: 'exit' });
+      else h.child.kill('SIGKILL');
+    }
     clients.kill();
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
     await pool.end();
