@@ -53,8 +53,8 @@ export class ClusterNode {
     }
     this.#options = options;
     this.workerId = options.workerId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
-    this.#heartbeatMs = options.heartbeatMs ?? 500;
-    this.#expiryMs = options.expiryMs ?? 2_000;
+    this.#heartbeatMs = options.heartbeatMs ?? 1_000;
+    this.#expiryMs = options.expiryMs ?? 10_000;
     if (!(this.#heartbeatMs > 0 && this.#expiryMs >= 3 * this.#heartbeatMs)) {
       throw new Error('joinCluster: `expiryMs` must be at least three heartbeats (`heartbeatMs` > 0)');
     }

@@ -42,9 +42,13 @@ export interface ClusterOptions {
   secret: string;
   /** Unique per process. Default: host name, pid and a random suffix. */
   workerId?: string;
-  /** How often the heartbeat is renewed. Default 500 ms. */
+  /** How often the heartbeat is renewed. Default 1,000 ms. */
   heartbeatMs?: number;
-  /** A process whose heartbeat is older than this is dead: its sessions may be taken. Default 2,000 ms. */
+  /**
+   * A process whose heartbeat is older than this is dead: its sessions may be taken. Default
+   * 10,000 ms. Only the fallback for a process that is frozen or cut off while its database
+   * connection stays up: a process that died is known at once by its liveness lock.
+   */
   expiryMs?: number;
   peers?: Partial<PeerLimits>;
   onError?(error: unknown): void;
