@@ -162,7 +162,7 @@ if (TEST_DATABASE_URL) {
     it('group commit spans sessions: one transaction for all, and a fenced or conflicting session alone is lost', async () => {
       const name = schema();
       const a = await store(name);
-      const [s1, s2, s3] = ['g-1', 'g-2', 'g-3'] as SessionId[];
+      const [s1, s2, s3] = ['g-1', 'g-2', 'g-3'] as [SessionId, SessionId, SessionId];
       for (const id of [s1, s2, s3]) a.createSession(record(id));
       await a.flush();
       await testPool().query(`INSERT INTO "${name}".ts_session_owners (session_id, owner_id, token) VALUES ($1, 'p1', 1), ($2, 'p1', 1)`, [
@@ -291,6 +291,58 @@ if (TEST_DATABASE_URL) {
       const a = await store(name);
       a.createSession(record());
       await a.flush(S);
+    });
+
+    it('loads asked for together are read in bulk, and a damaged log fails only its own load', async () => {
+      const name = schema();
+      const a = await store(name);
+      const ids = Array.from({ length: 30 }, (_, i) => `bulk-${i}` as SessionId);
+      for (const id of ids) {
+        a.createSession(record(id));
+        a.append(id, note(`only ${id}`), 1);
+      }
+      a.saveQueued(ids[0]!, {
+        itemId: 'item-1' as never,
+        messageId: 'm-1' as never,
+        placement: 'queued',
+        source: { kind: 'user', rpcId: 'r-1' as never },
+        text: 'queued',
+        order: 1,
+      });
+      a.append(ids[1]!, note('second'), 2);
+      await a.flush();
+      // Someone edited the table: bulk-1 has a gap in its log.
+      await testPool().query(`DELETE FROM "${name}".ts_events WHERE session_id = $1 AND seq = 1`, [ids[1]]);
+      const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 4 });
+      let connections = 0;
+      // Counts the connections taken (pool.query takes one through connect(callback) too).
+      const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+      (pool as unknown as { connect: (...args: unknown[]) => unknown }).connect = (...args) => (connections++, connect(...args));
+      const b = await createPostgresStore({ pool, schema: name });
+      try {
+        connections = 0;
+        const results = await Promise.allSettled([...ids, 'bulk-none' as SessionId].map((id) => b.load(id)));
+        assert.equal(connections, 1, '31 loads, one transaction');
+        assert.equal(results[1]!.status, 'rejected');
+        assert.match(String((results[1] as PromiseRejectedResult).reason), /missing \(the stored log has a gap\)/);
+        assert.deepEqual(results.at(-1), { status: 'fulfilled', value: false }, 'an unknown session is answered false');
+        for (const [i, id] of ids.entries()) {
+          if (i === 1) continue;
+          assert.deepEqual(results[i], { status: 'fulfilled', value: true });
+          assert.deepEqual(
+            b.read(id).map((e) => (e as { text?: string }).text),
+            [`only ${id}`],
+          );
+        }
+        assert.deepEqual(
+          b.listQueued(ids[0]!).map((row) => row.text),
+          ['queued'],
+        );
+        assert.throws(() => b.read(ids[1]!), SessionNotLoadedError);
+      } finally {
+        await b.close();
+        await pool.end();
+      }
     });
 
     it('unload keeps the writes still queued: a load right after reads them back', async () => {

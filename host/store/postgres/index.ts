@@ -79,6 +79,9 @@ const toRecord = (row: SessionRow): SessionRecord => ({
   locale: row.locale as SessionRecord['locale'],
 });
 
+/** Sessions read in one transaction at most (a takeover's loads are read in several, sent together). */
+const LOAD_BATCH = 250;
+
 /** Connects, creates or migrates the schema, and reads the sessions' records. */
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const schema = options.schema ?? 'public';
@@ -155,48 +158,104 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     });
   };
 
-  const readStored = async (sessionId: SessionId): Promise<boolean> => {
+  /**
+   * Reads stored sessions into the mirror, many in one transaction (three queries for all of them:
+   * a takeover reads a dead process's sessions in bulk). Answers, per session, whether it exists.
+   */
+  const readStored = async (ids: SessionId[]): Promise<Map<SessionId, boolean | Error>> => {
     // Writes queued before an unload land first: the copy read back includes them.
-    await writer.flush(sessionId).catch(() => undefined);
+    await Promise.all(ids.map((id) => writer.flush(id).catch(() => undefined)));
     const client = await pool.connect();
     client.on('error', onPoolError);
+    let broken: Error | undefined;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const session = await client.query<SessionRow>(`SELECT * FROM ${q}.ts_sessions WHERE session_id = $1`, [sessionId]);
-      const row = session.rows[0];
-      if (!row) {
-        await client.query('COMMIT');
-        known.delete(sessionId);
-        return false;
-      }
-      const events = await client.query<{ seq: number; body: string }>(
-        `SELECT seq, body FROM ${q}.ts_events WHERE session_id = $1 ORDER BY seq`,
-        [sessionId],
+      const sessions = await client.query<SessionRow>(`SELECT * FROM ${q}.ts_sessions WHERE session_id = ANY($1::text[])`, [ids]);
+      const events = await client.query<{ session_id: string; seq: number; body: string }>(
+        `SELECT session_id, seq, body FROM ${q}.ts_events WHERE session_id = ANY($1::text[]) ORDER BY session_id, seq`,
+        [ids],
       );
-      const inbox = await client.query<{ item_id: string; body: string }>(
-        `SELECT item_id, body FROM ${q}.ts_inbox WHERE session_id = $1 ORDER BY ord`,
-        [sessionId],
+      const inbox = await client.query<{ session_id: string; item_id: string; body: string }>(
+        `SELECT session_id, item_id, body FROM ${q}.ts_inbox WHERE session_id = ANY($1::text[]) ORDER BY session_id, ord`,
+        [ids],
       );
       await client.query('COMMIT');
-      if (closed || mirror.isHeld(sessionId)) return !closed;
-      // The log's key makes gaps impossible through this store; a gap means someone edited the table.
-      events.rows.forEach((event, i) => {
-        if (event.seq !== i + 1) throw new CorruptEventError(sessionId, i + 1, 'it is missing (the stored log has a gap)');
-      });
-      const record = toRecord(row);
-      mirror.adopt(
-        record,
-        events.rows.map((e) => e.body),
-        inbox.rows.map((r) => [r.item_id, r.body]),
-      );
-      known.set(sessionId, { record, lastSeq: events.rows.length, first: events.rows[0]?.body });
-      writer.adopt(sessionId, events.rows.length);
-      return true;
+      const group = <T extends { session_id: string }>(rows: T[]) => {
+        const by = new Map<string, T[]>();
+        for (const row of rows) {
+          const list = by.get(row.session_id);
+          if (list) list.push(row);
+          else by.set(row.session_id, [row]);
+        }
+        return by;
+      };
+      const rows = new Map(sessions.rows.map((row) => [row.session_id, row]));
+      const [eventsOf, inboxOf] = [group(events.rows), group(inbox.rows)];
+      const found = new Map<SessionId, boolean | Error>();
+      for (const sessionId of ids) {
+        const row = rows.get(sessionId);
+        if (!row) {
+          known.delete(sessionId);
+          found.set(sessionId, false);
+          continue;
+        }
+        if (closed || mirror.isHeld(sessionId)) {
+          found.set(sessionId, !closed);
+          continue;
+        }
+        const log = eventsOf.get(sessionId) ?? [];
+        // The log's key makes gaps impossible through this store; a gap means someone edited the table.
+        const gap = log.findIndex((event, i) => event.seq !== i + 1);
+        if (gap >= 0) {
+          found.set(sessionId, new CorruptEventError(sessionId, gap + 1, 'it is missing (the stored log has a gap)'));
+          continue;
+        }
+        const record = toRecord(row);
+        mirror.adopt(
+          record,
+          log.map((e) => e.body),
+          (inboxOf.get(sessionId) ?? []).map((r) => [r.item_id, r.body]),
+        );
+        known.set(sessionId, { record, lastSeq: log.length, first: log[0]?.body });
+        writer.adopt(sessionId, log.length);
+        found.set(sessionId, true);
+      }
+      return found;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+      throw error;
     } finally {
       client.off('error', onPoolError);
-      client.release();
+      client.release(broken);
     }
   };
+
+  /** Loads asked for in one event-loop turn are read together, in transactions of `LOAD_BATCH` sessions. */
+  let toRead = new Map<SessionId, { resolve(found: boolean): void; reject(error: Error): void }>();
+  const readQueued = (): void => {
+    const batch = [...toRead];
+    toRead = new Map();
+    for (let i = 0; i < batch.length; i += LOAD_BATCH) {
+      const chunk = batch.slice(i, i + LOAD_BATCH);
+      readStored(chunk.map(([id]) => id)).then(
+        (found) => {
+          for (const [id, waiting] of chunk) {
+            const result = found.get(id);
+            if (result instanceof Error) waiting.reject(result);
+            else waiting.resolve(result === true);
+          }
+        },
+        (error: unknown) => {
+          for (const [, waiting] of chunk) waiting.reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    }
+  };
+  const read = (sessionId: SessionId): Promise<boolean> =>
+    new Promise((resolve, reject) => {
+      if (toRead.size === 0) setImmediate(readQueued);
+      toRead.set(sessionId, { resolve, reject });
+    });
 
   const store: PostgresStore = {
     pool,
@@ -273,7 +332,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (mirror.isHeld(sessionId)) return Promise.resolve(true);
       let pending = loading.get(sessionId);
       if (!pending) {
-        pending = readStored(sessionId).finally(() => loading.delete(sessionId));
+        pending = read(sessionId).finally(() => loading.delete(sessionId));
         loading.set(sessionId, pending);
       }
       return pending;
