@@ -31,6 +31,7 @@ const steps = {
   typecheck: ['type-check', 'node', [TSC, '--noEmit', '-p', 'tsconfig.json']],
   lint: ['lint', 'npx', ['eslint', '--max-warnings=0', '.']],
   format: ['format (Prettier)', 'npx', ['prettier', '--check', '.']],
+  commits: ['commit subjects', 'node', ['scripts/check-commits.mjs']],
   node: ['node tests', 'node', nodeTest(nodeTests, 2)],
   chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   browser: ['browser tests', 'npx', ['web-test-runner']],
