@@ -102,6 +102,15 @@ export class TurnLoop {
     return this.deps.sessions.get(this.deps.sessionId);
   }
 
+  /**
+   * The session is still held by this process. Once it is unloaded (or lost to another process) its
+   * turn writes nothing more and reports nothing: the driver is aborted, and whoever loads the session
+   * next ends the turn as interrupted.
+   */
+  get #held(): boolean {
+    return this.deps.sessions.isLoaded(this.deps.sessionId);
+  }
+
   /** Aborts the running turn's driver (the machine is being stopped under it). */
   stop(): void {
     this.abort('stopped');
@@ -138,7 +147,10 @@ export class TurnLoop {
       input,
       signal: controller.signal,
       session: () => this.#session,
-      append: (event) => sessions.append(sessionId, event),
+      append: (event) => {
+        if (!this.#held) throw new Error(`session ${sessionId} was unloaded from this process; turn ${turnId} writes nothing more`);
+        return sessions.append(sessionId, event);
+      },
       tools: this.deps.tools,
       beforeStep: this.deps.beforeStep,
       admitSteering: this.deps.admitSteering,
@@ -171,7 +183,7 @@ export class TurnLoop {
   /** The effect of `turn.ended`: `turn/ended` in the log (a store error is reported; the next start finds the turn interrupted). */
   logTurnEnded(turnId: TurnId, event: TurnEvent): void {
     assertEvent(event, 'turn.ended');
-    if (!event.logged) return;
+    if (!event.logged || !this.#held) return;
     const ended =
       event.error === undefined
         ? { type: 'turn/ended' as const, turnId, outcome: event.outcome }

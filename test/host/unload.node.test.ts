@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { AgentTurn } from '../../host/types.js';
 import type { SessionId } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { connectClient, until } from '../transport/helpers.js';
@@ -76,6 +77,47 @@ for (const factory of storeFactories) {
       assert.equal(await host.load(idle), true);
       assert.equal(host.getView(idle).sessionId, idle);
       stop();
+      await host.dispose();
+      await handle.cleanup();
+    });
+
+    it('a session unloaded mid-turn stops its turn quietly: the driver is aborted, nothing more is written', async () => {
+      const handle = await factory.create();
+      const errors: Error[] = [];
+      let signal: AbortSignal | undefined;
+      let settled!: () => void;
+      const done = new Promise<void>((resolve) => (settled = resolve));
+      // A driver that notices the abort late and still tries to answer.
+      const driver = {
+        async runTurn(turn: AgentTurn) {
+          signal = turn.signal;
+          await new Promise((resolve) => turn.signal.addEventListener('abort', resolve, { once: true }));
+          await tick();
+          try {
+            turn.reply('too late');
+          } catch {
+            // the turn has ended
+          }
+          settled();
+        },
+      };
+      const host = makeHost(handle, { driver, onError: (error) => errors.push(error) });
+      const sessionId = host.openSession({ title: 'T' });
+      await say(host, sessionId, 'start a turn');
+      await until(() => signal !== undefined);
+      const lastSeq = host.getView(sessionId).lastSeq;
+      host.unload(sessionId);
+      assert.equal(signal!.aborted, true, 'the driver is aborted at once');
+      await done;
+      await tick(30);
+      assert.deepEqual(errors.map(String), [], 'nothing is reported');
+      assert.equal(host.loadedSessionCount(), 0, 'the session stays unloaded');
+      assert.equal(await host.load(sessionId), true);
+      const after = (await host.readLog(sessionId, { limit: 500 })).events.filter((event) => event.seq > lastSeq);
+      assert.ok(
+        after.every((event) => event.type !== 'assistant/message' && !(event.type === 'turn/ended' && event.outcome === 'cancelled')),
+        `nothing written by the stopped turn: ${JSON.stringify(after.map((event) => event.type))}`,
+      );
       await host.dispose();
       await handle.cleanup();
     });
