@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
 import type { Principal, SessionId } from '../../protocol/index.js';
 import { Liveness, provablyDead } from './liveness.js';
-import { acquire, forgetDeadWorkers, heartbeat, leave, register, release, tablesIn, withTimeout, type Tables } from './ownership.js';
+import { forgetDeadWorkers, heartbeat, leave, OwnerLookups, register, release, tablesIn, withTimeout, type Tables } from './ownership.js';
 import type { ClusterOptions } from './types.js';
 import { DEFAULT_PEER_LIMITS, peerPrincipal, Peers, RETRY_MS, SECRET_HEADER, type PeerConnection } from './peers.js';
 
@@ -40,6 +40,7 @@ export class ClusterNode {
   readonly #suspects = new Map<string, Promise<void>>();
   readonly #dead = new Map<string, Promise<number>>();
   readonly #liveness: Liveness;
+  readonly #lookups: OwnerLookups;
   #reconfirming: Promise<boolean> | undefined;
   #lastBeat = Date.now();
   #healthy = true;
@@ -61,6 +62,7 @@ export class ClusterNode {
     this.#secret = Buffer.from(options.secret);
     this.#t = tablesIn(options.schema ?? 'public');
     this.#peers = new Peers(options.secret, { ...DEFAULT_PEER_LIMITS, ...options.peers }, (url) => void this.suspect(url));
+    this.#lookups = new OwnerLookups(options.db, this.#t, this.workerId, this.#expiryMs);
     this.#liveness = new Liveness(options.heartbeatDb ?? options.db, this.workerId, (error) => this.#livenessLost(error));
   }
 
@@ -154,7 +156,7 @@ export class ClusterNode {
   /** A session this process just opened: it owns it from the start. */
   async adopt(sessionId: SessionId): Promise<void> {
     await this.#options.store.flush?.(sessionId);
-    const owner = await acquire(this.#options.db, this.#t, sessionId, this.workerId, this.#expiryMs);
+    const owner = await this.#lookups.acquire(sessionId);
     if (owner?.kind !== 'mine') throw new Error(`session ${sessionId} was opened here but another process owns it`);
     this.#own(sessionId, owner.token);
   }
@@ -272,7 +274,7 @@ export class ClusterNode {
   async #resolve(sessionId: SessionId, fromPeer: boolean): Promise<Route> {
     try {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const owner = await acquire(this.#options.db, this.#t, sessionId, this.workerId, this.#expiryMs);
+        const owner = await this.#lookups.acquire(sessionId);
         if (owner === null) continue;
         if (owner.kind === 'peer' && owner.workerId !== this.workerId) {
           if (fromPeer) return retry(`session "${sessionId}" moved to another process; retry in ${RETRY_MS} ms`);

@@ -50,12 +50,96 @@ LEFT JOIN (SELECT o.owner_id, w.url FROM ${t.owners} o JOIN ${t.workers} w ON w.
 
 export async function acquire(db: Queryable, t: Tables, sessionId: string, workerId: string, expiryMs: number): Promise<Ownership | null> {
   const { rows } = await db.query(acquireSql(t), [sessionId, workerId, expiryMs]);
-  const row = rows[0];
+  // null: the holder's worker row is gone (cleaned up long after it died) yet the WHERE saw it
+  // alive, a race with its cleanup. The caller asks again.
+  return ownershipOf(rows[0]);
+}
+
+/** The most sessions one bulk lookup asks about (a larger burst is sent as several queries). */
+export const MAX_LOOKUP_BATCH = 500;
+
+/** `acquireSql` for many sessions in one statement, locked in session order (two processes never wait on each other in a cycle). */
+const acquireManySql = (t: Tables) => `
+WITH ids AS (SELECT DISTINCT unnest($1::text[]) AS session_id),
+taken AS (
+  INSERT INTO ${t.owners} AS o (session_id, owner_id, token)
+  SELECT session_id, $2, 1 FROM ids ORDER BY session_id
+  ON CONFLICT (session_id) DO UPDATE SET owner_id = EXCLUDED.owner_id, token = o.token + 1
+  WHERE o.owner_id = EXCLUDED.owner_id OR NOT EXISTS (
+    SELECT 1 FROM ${t.workers} w
+    WHERE w.worker_id = o.owner_id AND w.heartbeat_at > now() - $3 * interval '1 millisecond')
+  RETURNING session_id, token)
+SELECT ids.session_id, taken.token::text AS token, cur.owner_id, cur.url
+FROM ids
+LEFT JOIN taken ON taken.session_id = ids.session_id
+LEFT JOIN (SELECT o.session_id, o.owner_id, w.url FROM ${t.owners} o JOIN ${t.workers} w ON w.worker_id = o.owner_id
+           WHERE o.session_id = ANY($1::text[])) cur ON cur.session_id = ids.session_id`;
+
+const ownershipOf = (row: Record<string, unknown> | undefined): Ownership | null => {
   if (row?.token != null) return { kind: 'mine', token: BigInt(row.token as string) };
   if (row?.owner_id != null && row.url != null) return { kind: 'peer', workerId: row.owner_id as string, url: row.url as string };
-  // The holder's worker row is gone (cleaned up long after it died) yet the WHERE saw it alive:
-  // a race with its cleanup. The caller asks again.
   return null;
+};
+
+/** `acquire` for many sessions at once: one query, one answer per session asked about. */
+export async function acquireMany(
+  db: Queryable,
+  t: Tables,
+  sessionIds: readonly string[],
+  workerId: string,
+  expiryMs: number,
+): Promise<Map<string, Ownership | null>> {
+  const { rows } = await db.query(acquireManySql(t), [sessionIds, workerId, expiryMs]);
+  const byId = new Map(rows.map((row) => [row.session_id as string, row]));
+  return new Map(sessionIds.map((sessionId) => [sessionId, ownershipOf(byId.get(sessionId))]));
+}
+
+/**
+ * Owner lookups asked for in the same event-loop turn go to the database as one query (at most
+ * `MAX_LOOKUP_BATCH` sessions each): a burst of first requests on a fresh process costs a few round
+ * trips, not one per session. A bulk query that fails (a deadlock, a lost connection) is asked again
+ * session by session, so each caller gets its own answer or its own error.
+ */
+export class OwnerLookups {
+  #queued = new Map<string, { resolve: (owner: Ownership | null) => void; reject: (error: unknown) => void }[]>();
+
+  constructor(
+    private readonly db: Queryable,
+    private readonly t: Tables,
+    private readonly workerId: string,
+    private readonly expiryMs: number,
+  ) {}
+
+  acquire(sessionId: string): Promise<Ownership | null> {
+    if (this.#queued.size === 0) setImmediate(() => this.#flush());
+    return new Promise((resolve, reject) => {
+      const waiting = this.#queued.get(sessionId);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.#queued.set(sessionId, [{ resolve, reject }]);
+    });
+  }
+
+  #flush(): void {
+    const queued = this.#queued;
+    this.#queued = new Map();
+    const ids = [...queued.keys()];
+    for (let i = 0; i < ids.length; i += MAX_LOOKUP_BATCH) void this.#ask(ids.slice(i, i + MAX_LOOKUP_BATCH), queued);
+  }
+
+  async #ask(ids: string[], queued: Map<string, { resolve: (owner: Ownership | null) => void; reject: (error: unknown) => void }[]>) {
+    const settle = (sessionId: string, answer: Promise<Ownership | null>) =>
+      answer.then(
+        (owner) => queued.get(sessionId)!.forEach((w) => w.resolve(owner)),
+        (error: unknown) => queued.get(sessionId)!.forEach((w) => w.reject(error)),
+      );
+    if (ids.length === 1) return settle(ids[0]!, acquire(this.db, this.t, ids[0]!, this.workerId, this.expiryMs));
+    try {
+      const owners = await acquireMany(this.db, this.t, ids, this.workerId, this.expiryMs);
+      for (const sessionId of ids) void settle(sessionId, Promise.resolve(owners.get(sessionId) ?? null));
+    } catch {
+      for (const sessionId of ids) void settle(sessionId, acquire(this.db, this.t, sessionId, this.workerId, this.expiryMs));
+    }
+  }
 }
 
 /** Gives a session up (graceful stop, or a session that turned out not to exist). Only with our token. */
