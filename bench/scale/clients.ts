@@ -1,6 +1,7 @@
 // The people of `npm run bench -- scale`, in their own process: one WebSocket transport per
 // session, each connected to one of the host processes through a tiny round-robin "load balancer"
-// (a reconnect after a process died goes to the next one). Paced: 1.5–4.5 s between answers.
+// (a reconnect after a process died goes to the next one). Paced: 1.5–4.5 s between answers; each
+// person arrives (watch + first message) at a uniform random moment of the first think interval.
 import { WebSocket } from 'ws';
 import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, type SessionId, type TaskSurfaceId } from '../../protocol/index.js';
 import { createWebSocketTransport, type WebSocketConstructor, type WebSocketTransport } from '../../transport/ws/client.js';
@@ -96,17 +97,17 @@ async function load(job: Extract<ClientJob, { kind: 'load' }>): Promise<LoadResu
               ),
             );
         };
-        transport.watchSession(sessionId, (view) => {
-          latestSurface.set(sessionId, view.taskSurface.active?.surfaceId);
-          if (!busy) next();
-        });
-        setTimeout(
-          () =>
-            void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' }).catch(() => {
-              refused++;
-            }),
-          Math.random() * job.thinkMs,
-        );
+        // Arrival: people do not all come at once. Each session's person opens the page (the watch)
+        // and sends the first message at one uniform random moment in the first think interval.
+        setTimeout(() => {
+          transport.watchSession(sessionId, (view) => {
+            latestSurface.set(sessionId, view.taskSurface.active?.surfaceId);
+            if (!busy) next();
+          });
+          void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' }).catch(() => {
+            refused++;
+          });
+        }, Math.random() * job.thinkMs);
       }),
   );
   await sleep(job.durationMs);
