@@ -135,10 +135,16 @@ if (TEST_DATABASE_URL) {
       const release = await lockTable(schema, 'ts_inbox');
       const messageId = ids.message();
       const sent = host.session.send({ sessionId, messageId, rpcId: ids.rpc(), text: 'hello' });
+      // Checked from now on: the store sees its connection cut (and refuses the answer) on its own
+      // socket, possibly before this test's terminate query has even returned.
+      const refused = assert.rejects(
+        sent,
+        (error: Error) => error instanceof HostStoreError && /making the change durable/.test(error.message),
+      );
       const pids = await blocked(application);
       const seen = views.length;
       await testPool().query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [pids]);
-      await assert.rejects(sent, (error: Error) => error instanceof HostStoreError && /making the change durable/.test(error.message));
+      await refused;
       assert.ok(errors.some((e) => e instanceof HostStoreError && /reloaded from what is durable/.test(e.message)));
       await release();
       // Loaded again from what is durable: the message that was never committed is not there.
