@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
@@ -88,10 +89,32 @@ export interface WorkersDemo {
   stop(): Promise<void>;
 }
 
+/** Whether nothing (a server, or a connection's local end) holds the port on 127.0.0.1. */
+const portFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+
+/**
+ * A start port whose next `size` ports are free, below the kernel's ephemeral range (32768 and up on
+ * Linux), where outgoing connections take their local ports: a random block there can be in use.
+ */
+async function freePortBlock(size: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const start = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - size));
+    let free = true;
+    for (let port = start; free && port < start + size; port++) free = await portFree(port);
+    if (free) return start;
+  }
+  throw new Error(`no ${size} consecutive free ports found between 20000 and 32000`);
+}
+
 /** `npm start -- --workers <count>` on the test database, in `schema`, on a random block of ports. */
 export async function startWorkersDemo(schema: string, count = 3): Promise<WorkersDemo> {
   const dir = mkdtempSync(join(tmpdir(), 'ts-workers-'));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const port = await freePortBlock(count + 1);
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--workers', String(count)], {
     env: {
       ...process.env,
