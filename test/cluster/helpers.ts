@@ -136,7 +136,11 @@ export async function startWorkersDemo(schema: string, count = 3): Promise<Worke
       output += String(chunk);
       if (output.includes('Ctrl+C')) resolve();
     });
-    child.once('exit', (code) => reject(new Error(`--workers exited (${code}): ${output}`)));
+    child.once('exit', (code) => {
+      // No stop() follows a start that failed: its data folder goes now.
+      rmSync(dir, { recursive: true, force: true });
+      reject(new Error(`--workers exited (${code}): ${output}`));
+    });
   });
   const line = output.split('\n').find((l) => l.startsWith('task-surface demo on')) ?? '';
   const workers = [...line.matchAll(/(\S+-(\d+)-[0-9a-f]+) :(\d+)/g)].map((m) => ({
