@@ -10,7 +10,7 @@ import type { AgentTurn } from '../../host/types.js';
 import type { SessionId } from '../../protocol/index.js';
 import { joinCluster, type ClusterNode } from '../../transport/cluster/node.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
-import { SCALE_MODEL } from './model.js';
+import { BENCH_MODEL } from '../model.js';
 
 const env = process.env;
 const store = await createPostgresStore({ connectionString: env.SCALE_DATABASE_URL!, schema: env.SCALE_SCHEMA! });
@@ -19,7 +19,7 @@ const host = createHost({
   maxLoadedSessions: 10_000,
   driver: {
     async runTurn(turn: AgentTurn) {
-      await turn.callTool('show_task_surface', { model: SCALE_MODEL });
+      await turn.callTool('show_task_surface', { model: BENCH_MODEL });
     },
   },
 });

@@ -20,25 +20,9 @@ import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, type SessionId, 
 import { createWebSocketTransport, type WebSocketConstructor } from '../../transport/ws/client.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { askChild } from '../child.js';
+import { BENCH_MODEL as MODEL } from '../model.js';
 import { median, percentile } from '../stats.js';
 
-const MODEL = {
-  version: 1,
-  title: 'Pick one',
-  sections: [{ id: 's', blocks: [{ kind: 'markdown', text: 'Choose.' }] }],
-  fields: [
-    {
-      kind: 'choice',
-      id: 'pick',
-      label: 'Pick',
-      options: [
-        { id: 'a', label: 'A' },
-        { id: 'b', label: 'B' },
-      ],
-    },
-  ],
-  submit: { label: 'Send' },
-};
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
 /** Mean pause between one session's cycles in the paced run. */
 const THINK_MS = 3_000;

@@ -1,5 +1,5 @@
-/** The surface every turn of the scale bench shows: one choice, answered `{ pick: 'a' }`. */
-export const SCALE_MODEL = {
+/** The surface every turn of the load and scale benches shows: one choice, answered `{ pick: 'a' }`. */
+export const BENCH_MODEL = {
   version: 1,
   title: 'Pick one',
   sections: [{ id: 's', blocks: [{ kind: 'markdown', text: 'Choose.' }] }],
