@@ -39,6 +39,17 @@ function openSurface(context: DockMachineContext): DockActive {
 type Loaded = Extract<GetActiveTaskSurfaceResult, { active: true }>;
 const loaded = (output: GetActiveTaskSurfaceResult): Loaded | null => (output.active ? output : null);
 
+/** What the Dock knows of a surface before it has read it: the start, and every newly recorded one. */
+const noSurfaceYet = {
+  model: null,
+  phase: null,
+  submissionId: null,
+  dismissalId: null,
+  rejection: null,
+  collapsed: false,
+  failures: 0,
+} satisfies Partial<DockMachineContext>;
+
 export const dockMachine = setup({
   types: {
     input: {} as DockMachineInput,
@@ -91,17 +102,7 @@ export const dockMachine = setup({
   actions: {
     recordActive: assign(({ event }) => {
       assertEvent(event, 'projection.changed');
-      return {
-        active: event.active,
-        model: null,
-        phase: null,
-        submissionId: null,
-        dismissalId: null,
-        rejection: null,
-        collapsed: false,
-        failures: 0,
-        viewPending: event.pending,
-      };
+      return { ...noSurfaceYet, active: event.active, viewPending: event.pending };
     }),
     recordViewPending: assign(({ event }) => {
       assertEvent(event, 'projection.changed');
@@ -179,18 +180,7 @@ export const dockMachine = setup({
   },
 }).createMachine({
   id: 'dock',
-  context: ({ input }) => ({
-    sessionId: input.sessionId,
-    active: null,
-    model: null,
-    phase: null,
-    submissionId: null,
-    dismissalId: null,
-    rejection: null,
-    collapsed: false,
-    failures: 0,
-    viewPending: null,
-  }),
+  context: ({ input }) => ({ ...noSurfaceYet, sessionId: input.sessionId, active: null, viewPending: null }),
   initial: 'hidden',
   on: {
     'user.collapse': { actions: 'collapse' },
