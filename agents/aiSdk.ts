@@ -90,8 +90,10 @@ export function createAiSdkDriver(options: AiSdkDriverOptions): AgentDriver {
         io.touch();
         const call = {
           model: options.model,
-          system,
+          instructions: system,
           messages: aiSdkMessages(request),
+          // Developer notices (a dismissal, a card decision) stay in place as system messages.
+          allowSystemInMessages: true,
           maxRetries,
           abortSignal: io.signal,
           ...(request.tools.length > 0 ? { tools: aiSdkTools(request.tools) } : {}),
