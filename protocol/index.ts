@@ -3,6 +3,7 @@ export * from './principal.js';
 export * from './json.js';
 export * from './model.js';
 export * from './limits.js';
+export * from './limitErrors.js';
 export * from './taskSurface.js';
 export * from './message.js';
 export * from './actionCards.js';

@@ -47,7 +47,12 @@ export type SendMessageRequest = z.infer<typeof SendMessageRequestSchema>;
 export type SendMessageResult =
   | { accepted: true; messageId: MessageId; itemId: InboxItemId }
   /** `queue-full`: the session already holds the host's `maxQueuedMessages` rows; nothing was added. */
-  | { accepted: false; reason: 'unknown-session' | 'read-only' | 'queue-full' };
+  | { accepted: false; reason: 'unknown-session' | 'read-only' | 'queue-full' }
+  /**
+   * A limit of the principal (docs/security.md): `quota-exceeded` (stored bytes, messages per
+   * minute) or `too-busy` (turns running at once); `retryAfterMs` when waiting helps. Nothing was added.
+   */
+  | { accepted: false; reason: 'quota-exceeded' | 'too-busy'; retryAfterMs?: number };
 
 export const UpdateQueueRequestSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('remove'), sessionId: SessionIdSchema, itemId: InboxItemIdSchema }),

@@ -90,7 +90,8 @@ export const SubmitTaskSurfaceRequestSchema = z.strictObject({
 });
 export type SubmitTaskSurfaceRequest = z.infer<typeof SubmitTaskSurfaceRequestSchema>;
 
-export type SubmitTaskSurfaceRejection = 'not-open' | 'stale' | 'invalid-submission' | 'submission-pending';
+/** `quota-exceeded` / `too-busy`: a limit of the principal (docs/security.md); the surface stays open. */
+export type SubmitTaskSurfaceRejection = 'not-open' | 'stale' | 'invalid-submission' | 'submission-pending' | 'quota-exceeded' | 'too-busy';
 export type SubmitTaskSurfaceResult =
   { accepted: true; messageId: MessageId; phase: 'queued' } | { accepted: false; reason: SubmitTaskSurfaceRejection };
 

@@ -108,7 +108,7 @@ export const SubmitResultSchema = z.discriminatedUnion('accepted', [
   z.looseObject({ accepted: z.literal(true), messageId: MessageIdSchema, phase: z.literal('queued') }),
   z.looseObject({
     accepted: z.literal(false),
-    reason: z.enum(['not-open', 'stale', 'invalid-submission', 'submission-pending']),
+    reason: z.enum(['not-open', 'stale', 'invalid-submission', 'submission-pending', 'quota-exceeded', 'too-busy']),
   }),
 ]);
 
@@ -119,7 +119,11 @@ export const DismissResultSchema = z.discriminatedUnion('dismissed', [
 
 export const SendMessageResultSchema = z.discriminatedUnion('accepted', [
   z.looseObject({ accepted: z.literal(true), messageId: MessageIdSchema, itemId: InboxItemIdSchema }),
-  z.looseObject({ accepted: z.literal(false), reason: z.enum(['unknown-session', 'read-only', 'queue-full']) }),
+  z.looseObject({
+    accepted: z.literal(false),
+    reason: z.enum(['unknown-session', 'read-only', 'queue-full', 'quota-exceeded', 'too-busy']),
+    retryAfterMs: z.optional(z.int().check(z.nonnegative())),
+  }),
 ]);
 
 export const UpdateQueueResultSchema = z.discriminatedUnion('ok', [

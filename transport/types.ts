@@ -6,6 +6,7 @@ import type {
   GetActiveTaskSurfaceRequest,
   GetActiveTaskSurfaceResult,
   GetTaskSurfaceOutcomeRequest,
+  LimitCode,
   LogPage,
   ReadLogOptions,
   SendMessageRequest,
@@ -48,12 +49,17 @@ export interface HostTransport {
   dispose(): void;
 }
 
-/** Raised by a transport call that cannot reach the Host (after its retries) or after dispose. */
+/**
+ * Raised by a transport call that cannot reach the Host (after its retries) or after dispose, or
+ * that the server refused: `quota-exceeded`, `too-busy` and `too-many-connections` are its limits
+ * (docs/security.md), with `retryAfterMs` when waiting helps.
+ */
 export class TransportError extends Error {
   override name = 'TransportError';
   constructor(
-    readonly code: 'disposed' | 'unreachable' | 'unknown-session' | 'bad-request' | 'server-error',
+    readonly code: 'disposed' | 'unreachable' | 'unknown-session' | 'bad-request' | 'server-error' | LimitCode,
     message: string,
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }

@@ -61,6 +61,8 @@ export const en = {
     stale: 'This task changed before your answer arrived. Check your answers and try again.',
     'invalid-submission': 'Some answers do not fit this task. Check them and try again.',
     'submission-pending': 'An answer to this task is already on its way.',
+    'quota-exceeded': 'You have reached your usage limit for now, so your answer was not sent. It is kept; try again later.',
+    'too-busy': 'The agent is already working on several of your chats. Your answers are kept; try again when one finishes.',
     transport: 'Could not reach the agent. Your answers are kept; try again.',
   },
   dismissRejected: {
@@ -93,11 +95,19 @@ export const en = {
       unavailable: 'This action is not available right now.',
       'access-denied': 'You do not have permission to do this here.',
       'read-only': 'This conversation is read-only, so this action cannot run.',
+      'quota-exceeded': 'You have reached your usage limit for now. Try again later.',
+      'too-busy': 'The agent is already working on several of your chats. Try again when one finishes.',
     },
     unconfirmed: 'The result could not be confirmed yet. Check back shortly.',
     transport: 'Could not reach the agent. Try again.',
     unsupported: 'This card cannot be shown here.',
     loadingBody: 'Loading the card…',
+  },
+  /** A request refused by one of the server's limits (a `TransportError` whose code is a `LimitCode`; docs/security.md). */
+  limit: {
+    'quota-exceeded': 'You have reached your usage limit for now (chats, messages or stored data). Try again later.',
+    'too-busy': 'The agent is already working on several of your chats. Try again when one finishes.',
+    'too-many-connections': 'Too many windows or tabs are connected for you. Close one and try again.',
   },
 };
 

@@ -58,6 +58,8 @@ export const zh: Strings = {
     stale: '在你的回答送达前任务已变更。请检查后重试。',
     'invalid-submission': '部分回答不符合此任务，请检查后重试。',
     'submission-pending': '此任务的回答已在发送中。',
+    'quota-exceeded': '你暂时已达到使用上限，回答未发送。回答已保留，请稍后再试。',
+    'too-busy': '助手正在同时处理你的多个对话。回答已保留，请等其中一个完成后再试。',
     transport: '无法连接到助手。你的回答已保留，请重试。',
   },
   dismissRejected: {
@@ -86,10 +88,17 @@ export const zh: Strings = {
       unavailable: '此操作当前不可用。',
       'access-denied': '你无权在此执行此操作。',
       'read-only': '此对话为只读，无法执行此操作。',
+      'quota-exceeded': '你暂时已达到使用上限，请稍后再试。',
+      'too-busy': '助手正在同时处理你的多个对话，请等其中一个完成后再试。',
     },
     unconfirmed: '暂时无法确认结果，请稍后查看。',
     transport: '无法连接到助手，请重试。',
     unsupported: '无法在此显示这张卡片。',
     loadingBody: '正在加载卡片…',
+  },
+  limit: {
+    'quota-exceeded': '你暂时已达到使用上限（对话、消息或存储的数据）。请稍后再试。',
+    'too-busy': '助手正在同时处理你的多个对话。请等其中一个完成后再试。',
+    'too-many-connections': '你连接的窗口或标签页太多。请关闭一个后再试。',
   },
 };

@@ -12,13 +12,19 @@ import {
 import { TransportError } from '../../transport/types.js';
 import type { WebSocketTransport, ConnectionStatus } from '../../transport/ws/client.js';
 import '../../components/index.js';
+import { strings } from '../../components/i18n/index.js';
 import { pageStrings, type PageLang } from './i18n.js';
 import { appStyles } from './styles.js';
 import './transcript.js';
 
 type Theme = 'light' | 'dark';
 
-const errorText = (error: unknown) => (error instanceof TransportError ? error.message : String(error));
+/** A refusal by one of the server's limits reads in the page's language; other failures as they came. */
+const errorText = (error: unknown, lang: PageLang) => {
+  if (!(error instanceof TransportError)) return String(error);
+  const code = error.code;
+  return code === 'quota-exceeded' || code === 'too-busy' || code === 'too-many-connections' ? strings(lang).limit[code] : error.message;
+};
 
 /**
  * The demo chat frontend: session switcher, transcript, queued rows, the Dock above the composer,
@@ -121,10 +127,16 @@ export class DemoChatApp extends LitElement {
   private async newChat() {
     if (!this.transport) return;
     const title = `${pageStrings[this.uiLang].newChat} ${this.sessions.length + 1}`;
-    // The session's locale: the agent's panel answers are written in the person's language.
-    const summary = await this.transport.openSession({ title, locale: this.uiLang });
-    await this.refreshSessions();
-    this.select(summary.sessionId);
+    this.notice = undefined;
+    try {
+      // The session's locale: the agent's panel answers are written in the person's language.
+      const summary = await this.transport.openSession({ title, locale: this.uiLang });
+      await this.refreshSessions();
+      this.select(summary.sessionId);
+    } catch (error) {
+      // Refused (the person's session quota, say): said where the composer's notices go.
+      this.notice = { text: errorText(error, this.uiLang) };
+    }
   }
 
   private async send(event?: Event) {
@@ -142,7 +154,7 @@ export class DemoChatApp extends LitElement {
       }
     } catch (error) {
       this.draft = text;
-      this.notice = { text: errorText(error) };
+      this.notice = { text: errorText(error, this.uiLang) };
     }
   }
 
@@ -173,7 +185,7 @@ export class DemoChatApp extends LitElement {
       if (result.ok && op !== 'edit') this.composerBox?.focus();
       else await this.focusRow(row.id, 'button');
     } catch (error) {
-      this.notice = { text: errorText(error), itemId: row.id };
+      this.notice = { text: errorText(error, this.uiLang), itemId: row.id };
     }
   }
 

@@ -83,6 +83,10 @@ const ERROR_CODES: Record<WireErrorCode, TransportError['code']> = {
   'server-error': 'server-error',
   'rate-limited': 'unreachable',
   busy: 'unreachable',
+  // A limit is the person's to see (the elements word it): never retried by the client.
+  'quota-exceeded': 'quota-exceeded',
+  'too-busy': 'too-busy',
+  'too-many-connections': 'too-many-connections',
 };
 /** Frames kept while the client's checks are fetched (a page's first frames); later ones are dropped. */
 const MAX_EARLY_FRAMES = 1000;
@@ -268,7 +272,8 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     if (!request) return;
     pending.delete(message.id);
     clearTimeout(request.timer);
-    if (message.type === 'error') return request.reject(new TransportError(ERROR_CODES[message.code], message.message));
+    if (message.type === 'error')
+      return request.reject(new TransportError(ERROR_CODES[message.code], message.message, message.retryAfterMs));
     const result = checkResult(request.type, message.result);
     if (!result.ok) return request.reject(new TransportError('server-error', result.problem));
     request.resolve(result.value);

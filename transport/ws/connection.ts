@@ -1,5 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { HostInputError, type ScopedHostApi, type SessionId, type SessionView } from '../../protocol/index.js';
+import { HostInputError, LimitExceededError, type ScopedHostApi, type SessionId, type SessionView } from '../../protocol/index.js';
 import { parseClientRequest, wireError, type ServerMessage } from '../../protocol/wire.js';
 import { nestsDeeperThan, peekRequestId, ID_PEEK_CHARS } from './frames.js';
 import type { ConnectionContext, RequestHandler } from './handler.js';
@@ -197,6 +197,8 @@ export function serveConnection(
   /** The answer to a request whose handling threw: host-code input errors name the problem. */
   function failure(id: string, error: unknown): ServerMessage {
     if (error instanceof HostInputError) return wireError(id, 'bad-request', error.message);
+    // A principal's limit: the client tells the person (docs/security.md); nothing was changed.
+    if (error instanceof LimitExceededError) return wireError(id, error.code, error.message, error.retryAfterMs);
     onError(error);
     // The Host's HostStoreError (by name: the transport does not import the host).
     if ((error as Error | undefined)?.name === 'HostStoreError') {
