@@ -65,8 +65,8 @@ export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
     store,
     storeLabel,
     welcome(principal) {
-      const mine = host.as(principal);
-      return mine.listSessions()[0]?.sessionId ?? mine.openSession({ title: 'Welcome' });
+      // One lookup in the owner index: the visitor's oldest session, whatever else the store holds.
+      return host.listSessionsOf(principal.id)[0]?.sessionId ?? host.as(principal).openSession({ title: 'Welcome' });
     },
     async dispose() {
       await host.dispose();

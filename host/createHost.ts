@@ -248,6 +248,7 @@ export function createHost(options: CreateHostOptions): Host {
         toolMode: opts.toolMode ?? 'native',
         readOnly: opts.readOnly ?? false,
         locale: opts.locale ?? 'en',
+        ...(owner === undefined ? {} : { owner }),
       });
       if (owner !== undefined) sessions.append(sessionId, { type: 'session/opened', owner });
     }
@@ -283,6 +284,7 @@ export function createHost(options: CreateHostOptions): Host {
         send: durableSend,
         submit,
         dismiss,
+        ...(options.sharedSessions ? { shared: options.sharedSessions } : {}),
       }),
     session: {
       send: (input) => durableSend(input),
@@ -319,6 +321,12 @@ export function createHost(options: CreateHostOptions): Host {
         sessionId: r.sessionId,
         title: r.title,
         lastSeq: sessions.isLoaded(r.sessionId) ? sessions.get(r.sessionId).lastSeq : store.lastSeq(r.sessionId),
+      })),
+    listSessionsOf: (owner) =>
+      store.listSessionsOf(owner).map((r) => ({
+        sessionId: r.sessionId,
+        title: r.title,
+        lastSeq: sessions.isLoaded(r.sessionId) ? sessions.get(r.sessionId).lastSeq : r.lastSeq,
       })),
     closeSession: (sessionId) => closeInbox(sessionIdInput('closeSession', sessionId), 'session-closed'),
     unload: (sessionId) => {

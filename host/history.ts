@@ -26,7 +26,16 @@ export function forkSession(
   const throughSeq = options.throughSeq ?? source.lastSeq;
   checkSeq('fork throughSeq', throughSeq, source.lastSeq);
   const { store } = sessions;
-  store.createSession({ ...source.record, sessionId: newId, title: options.title ?? `${source.record.title} (fork)`, createdAt: now });
+  // Owned by whoever forked it (host code keeps the source's owner), in the store's owner index too.
+  const { owner: _sourceOwner, ...record } = source.record;
+  const forkOwner = owner ?? source.owner;
+  store.createSession({
+    ...record,
+    sessionId: newId,
+    title: options.title ?? `${source.record.title} (fork)`,
+    createdAt: now,
+    ...(forkOwner === null ? {} : { owner: forkOwner }),
+  });
   // One batch (one SQLite transaction): the copy and its marker land together or not at all.
   storeStep(newId, 'the copy of a fork', () => store.appendMany(newId, forkEntries(store, from, throughSeq, now, owner)));
   sessions.get(newId);

@@ -31,6 +31,8 @@ export interface ScopedHostDeps {
   send(input: unknown, by?: string): Promise<SendMessageResult>;
   submit(input: unknown, by?: string): Promise<SubmitTaskSurfaceResult>;
   dismiss(input: unknown, by?: string): Promise<DismissTaskSurfaceResult>;
+  /** Sessions a sharing policy shares with the principal (see `CreateHostOptions.sharedSessions`). */
+  shared?(principal: Principal): Iterable<SessionId>;
 }
 
 /**
@@ -79,7 +81,18 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
       return access(sessionId) !== 'none' && found;
     },
     whenDurable: (sessionId) => host.whenDurable(sessionIdInput('whenDurable', sessionId)),
-    listSessions: () => host.listSessions().filter((summary) => access(summary.sessionId) !== 'none'),
+    listSessions() {
+      if (system) return host.listSessions();
+      // The owner index (O(own sessions)), then what a sharing policy names; never a scan of everyone's.
+      const listed = host.listSessionsOf(principal.id).filter((summary) => access(summary.sessionId) !== 'none');
+      const seen = new Set(listed.map((summary) => summary.sessionId));
+      for (const sessionId of deps.shared?.(principal) ?? []) {
+        if (seen.has(sessionId) || access(sessionId) === 'none') continue;
+        seen.add(sessionId);
+        listed.push(host.sessionSummary(sessionId));
+      }
+      return listed;
+    },
     sessionSummary: (sessionId) => host.sessionSummary(readable(sessionIdInput('sessionSummary', sessionId))),
     getView: (sessionId) => host.getView(readable(sessionIdInput('getView', sessionId))),
     watchSession(sessionId, listener) {

@@ -75,14 +75,17 @@ export class Sessions {
   }
 
   /**
-   * The session's owner (see `LoadedSession.owner`); undefined when there is no such session. Reads
-   * only the first event of a session not in memory: it names the owner of every session opened by a
+   * The session's owner (see `LoadedSession.owner`); undefined when there is no such session. Asks
+   * the store's owner index; without an owner there, reads only the first event of a session not in memory: it names the owner of every session opened by a
    * principal and of every fork of one (a fork's copied opening event is rewritten to its own owner).
    */
   ownerOf(sessionId: SessionId): string | null | undefined {
     const loaded = this.#loaded.get(sessionId);
     if (loaded) return loaded.owner;
-    if (!this.store.getSession(sessionId)) return undefined;
+    const record = this.store.getSession(sessionId);
+    if (!record) return undefined;
+    // The owner index names it (a store from before owners, or host code's session, does not).
+    if (typeof record.owner === 'string') return record.owner;
     const [first] = this.store.read(sessionId, { limit: 1 });
     if (first === undefined) return null;
     if (first.type === 'session/opened') return first.owner;

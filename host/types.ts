@@ -77,6 +77,11 @@ export interface Host extends HostApi {
   openSession(options?: OpenSessionOptions): SessionId;
   hasSession(sessionId: SessionId): boolean;
   listSessions(): SessionSummary[];
+  /**
+   * The sessions `owner` (a principal id) owns, oldest first: one lookup in the store's owner index,
+   * O(those sessions), no log read. What `host.as(principal).listSessions()` starts from.
+   */
+  listSessionsOf(owner: string): SessionSummary[];
   /** Sessions held in memory now (bounded by `maxLoadedSessions`; idle ones are unloaded). */
   loadedSessionCount(): number;
   /** One session's summary (title, lastSeq) without listing the store. Throws for an unknown session. */
@@ -348,6 +353,12 @@ export interface CreateHostOptions {
    * sees it. A product passes its own for shared sessions or admins.
    */
   policy?: SessionPolicy;
+  /**
+   * For a policy that shares sessions: the ones it shares with `principal` (each is still asked of
+   * the policy). `host.as(principal).listSessions()` lists the principal's own sessions from the
+   * store's owner index, then these; without this option a shared session is usable but not listed.
+   */
+  sharedSessions?: (principal: Principal) => Iterable<SessionId>;
   /** The agent of every session. Without one, admitted turns end at once ('completed'). */
   driver?: AgentDriver;
   /** false: rows wait until host code claims them (tests step the loop by hand). Default true. */

@@ -1,6 +1,7 @@
 import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
+import { utf8Length } from '../../protocol/utf8.js';
 import { decodeEvent, decodeQueueRow, encodeQueueRow, stampEvent } from './codec.js';
-import type { SessionLogStore, SessionRecord } from './types.js';
+import type { OwnedSessionRecord, SessionLogStore, SessionRecord } from './types.js';
 
 /** The callId of a stored tool/call or tool/result row, without validating the rest. */
 function callOf(json: string): { type: 'tool/call' | 'tool/result'; callId: CallId } | undefined {
@@ -22,6 +23,8 @@ interface MemorySession {
   calls: Map<CallId, { call?: number; result?: number }>;
   /** Pending inbox rows, serialised like events, by itemId. */
   queued: Map<string, string>;
+  /** UTF-8 bytes of `rows`. */
+  bytes: number;
 }
 
 export interface MemoryStore extends SessionLogStore {
@@ -56,7 +59,22 @@ export function createMemoryStore(): MemoryStore {
 /** A memory store with the hooks a mirroring store needs (see MirrorStore). */
 export function createMirrorStore(): MirrorStore {
   const sessions = new Map<SessionId, MemorySession>();
+  /** The owner index: each owner's sessions, in the order they were taken in. */
+  const byOwner = new Map<string, Set<SessionId>>();
   let closed = false;
+
+  const index = (record: SessionRecord) => {
+    if (typeof record.owner !== 'string') return;
+    let owned = byOwner.get(record.owner);
+    if (!owned) byOwner.set(record.owner, (owned = new Set()));
+    owned.add(record.sessionId);
+  };
+  const unindex = (record: SessionRecord) => {
+    const owned = typeof record.owner === 'string' ? byOwner.get(record.owner) : undefined;
+    if (!owned) return;
+    owned.delete(record.sessionId);
+    if (owned.size === 0) byOwner.delete(record.owner!);
+  };
 
   const session = (sessionId: SessionId): MemorySession => {
     if (closed) throw new Error('the session-log store is closed');
@@ -65,8 +83,12 @@ export function createMirrorStore(): MirrorStore {
     return s;
   };
   const decode = (s: MemorySession, seq: number) => decodeEvent(s.record.sessionId, seq, s.rows[seq - 1]!);
+  const keep = (s: MemorySession, json: string) => {
+    s.rows.push(json);
+    s.bytes += utf8Length(json);
+  };
   const store = (s: MemorySession, stamped: SessionEvent) => {
-    s.rows.push(JSON.stringify(stamped));
+    keep(s, JSON.stringify(stamped));
     if (stamped.type === 'tool/call' || stamped.type === 'tool/result') {
       const entry = s.calls.get(stamped.callId) ?? {};
       // The first call/result of an id wins, as in the SQLite store's unique index.
@@ -80,13 +102,23 @@ export function createMirrorStore(): MirrorStore {
     createSession(record) {
       if (closed) throw new Error('the session-log store is closed');
       if (sessions.has(record.sessionId)) throw new Error(`session ${record.sessionId} already exists`);
-      sessions.set(record.sessionId, { record: { ...record }, rows: [], calls: new Map(), queued: new Map() });
+      sessions.set(record.sessionId, { record: { ...record }, rows: [], calls: new Map(), queued: new Map(), bytes: 0 });
+      index(record);
     },
     getSession: (sessionId) => {
       const s = sessions.get(sessionId);
       return s && { ...s.record };
     },
     listSessions: () => [...sessions.values()].map((s) => ({ ...s.record })),
+    listSessionsOf(owner) {
+      const owned: OwnedSessionRecord[] = [];
+      for (const sessionId of byOwner.get(owner) ?? []) {
+        const s = sessions.get(sessionId)!;
+        owned.push({ ...s.record, lastSeq: s.rows.length, bytes: s.bytes });
+      }
+      return owned.sort((a, b) => a.createdAt - b.createdAt || (a.sessionId < b.sessionId ? -1 : 1));
+    },
+    storedBytes: (sessionId) => sessions.get(sessionId)?.bytes ?? 0,
     append(sessionId, event: NewSessionEvent, at) {
       const s = session(sessionId);
       const stamped = stampEvent(sessionId, event, s.rows.length + 1, at);
@@ -150,6 +182,7 @@ export function createMirrorStore(): MirrorStore {
     corrupt(sessionId, seq, json) {
       const s = session(sessionId);
       if (seq < 1 || seq > s.rows.length) throw new RangeError(`no stored event ${seq}`);
+      s.bytes += utf8Length(json) - utf8Length(s.rows[seq - 1]!);
       s.rows[seq - 1] = json;
     },
     corruptQueued(sessionId, itemId, json) {
@@ -157,11 +190,14 @@ export function createMirrorStore(): MirrorStore {
     },
     adopt(record, rows, queued) {
       if (closed) throw new Error('the session-log store is closed');
-      const s: MemorySession = { record: { ...record }, rows: [], calls: new Map(), queued: new Map(queued) };
+      const s: MemorySession = { record: { ...record }, rows: [], calls: new Map(), queued: new Map(queued), bytes: 0 };
+      const before = sessions.get(record.sessionId);
+      if (before) unindex(before.record);
       sessions.set(record.sessionId, s);
+      index(record);
       // Indexed by callId as they are read: a corrupt row is kept as it is and fails when it is read.
       for (const json of rows) {
-        s.rows.push(json);
+        keep(s, json);
         const call = callOf(json);
         if (call) {
           const entry = s.calls.get(call.callId) ?? {};
@@ -171,7 +207,11 @@ export function createMirrorStore(): MirrorStore {
         }
       }
     },
-    forget: (sessionId) => void sessions.delete(sessionId),
+    forget(sessionId) {
+      const s = sessions.get(sessionId);
+      if (s) unindex(s.record);
+      sessions.delete(sessionId);
+    },
     isHeld: (sessionId) => sessions.has(sessionId),
     eventJson: (sessionId, seq) => sessions.get(sessionId)?.rows[seq - 1],
     queuedJson: (sessionId, itemId) => sessions.get(sessionId)?.queued.get(itemId),

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
+import { utf8Length } from '../../protocol/utf8.js';
 import { decodeEvent, decodeQueueRow, encodeQueueRow, stampEvent } from './codec.js';
 import type { SessionLogStore, SessionRecord } from './types.js';
 
@@ -15,7 +16,10 @@ CREATE TABLE IF NOT EXISTS sessions (
   created_at INTEGER NOT NULL,
   tool_mode TEXT NOT NULL,
   read_only INTEGER NOT NULL,
-  locale TEXT NOT NULL
+  locale TEXT NOT NULL,
+  owner TEXT,
+  last_seq INTEGER NOT NULL DEFAULT 0,
+  bytes INTEGER NOT NULL DEFAULT 0
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS events (
   session_id TEXT NOT NULL,
@@ -35,6 +39,27 @@ CREATE TABLE IF NOT EXISTS inbox (
 CREATE INDEX IF NOT EXISTS inbox_by_order ON inbox (session_id, ord);
 `;
 
+/** After SCHEMA and OWNERS: the owner index (a table from before owners gets its columns first). */
+const OWNER_INDEX = 'CREATE INDEX IF NOT EXISTS sessions_by_owner ON sessions (owner, created_at, session_id)';
+
+/**
+ * A database made before the owner index: the columns are added, then filled from each log once
+ * (owner: the newest fork's, else the opening event's; the log's last seq and stored bytes).
+ */
+const OWNERS = `
+ALTER TABLE sessions ADD COLUMN owner TEXT;
+ALTER TABLE sessions ADD COLUMN last_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sessions ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0;
+UPDATE sessions SET
+  last_seq = COALESCE((SELECT max(seq) FROM events e WHERE e.session_id = sessions.session_id), 0),
+  bytes = COALESCE((SELECT sum(length(CAST(body AS BLOB))) FROM events e WHERE e.session_id = sessions.session_id), 0),
+  owner = COALESCE(
+    (SELECT json_extract(body, '$.owner') FROM events e WHERE e.session_id = sessions.session_id
+       AND json_extract(body, '$.type') = 'session/forked' AND json_extract(body, '$.owner') IS NOT NULL ORDER BY seq DESC LIMIT 1),
+    (SELECT json_extract(body, '$.owner') FROM events e WHERE e.session_id = sessions.session_id AND e.seq = 1
+       AND json_extract(body, '$.type') = 'session/opened'));
+`;
+
 interface SessionRow {
   session_id: string;
   title: string;
@@ -42,6 +67,9 @@ interface SessionRow {
   tool_mode: string;
   read_only: number;
   locale: string;
+  owner: string | null;
+  last_seq: number;
+  bytes: number;
 }
 interface EventRow {
   seq: number;
@@ -59,6 +87,7 @@ const toRecord = (row: SessionRow): SessionRecord => ({
   toolMode: row.tool_mode as SessionRecord['toolMode'],
   readOnly: row.read_only === 1,
   locale: row.locale as SessionRecord['locale'],
+  ...(row.owner === null ? {} : { owner: row.owner }),
 });
 
 /** Opens (or creates) a session-log database at `path` (`:memory:` for a throwaway one). */
@@ -66,12 +95,22 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec(SCHEMA);
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('sessions')").all();
+    if (!columns.some((c) => c.name === 'owner')) db.exec(OWNERS);
+    db.exec(OWNER_INDEX);
+  }).immediate();
 
   const q = {
     insertSession: db.prepare(
-      'INSERT INTO sessions (session_id, title, created_at, tool_mode, read_only, locale) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO sessions (session_id, title, created_at, tool_mode, read_only, locale, owner) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ),
+    sessionsOf: db.prepare<[string], SessionRow>(
+      'SELECT * FROM sessions INDEXED BY sessions_by_owner WHERE owner = ? ORDER BY created_at, session_id',
+    ),
+    bytes: db.prepare<[string], { bytes: number }>('SELECT bytes FROM sessions WHERE session_id = ?'),
+    grown: db.prepare('UPDATE sessions SET last_seq = ?, bytes = bytes + ? WHERE session_id = ?'),
     getSession: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE session_id = ?'),
     listSessions: db.prepare<[], SessionRow>('SELECT * FROM sessions ORDER BY created_at, session_id'),
     lastSeq: db.prepare<[string], { last: number | null }>('SELECT max(seq) AS last FROM events WHERE session_id = ?'),
@@ -100,7 +139,9 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
   const insert = (sessionId: SessionId, event: NewSessionEvent, seq: number, at: number): SessionEvent => {
     const stamped = stampEvent(sessionId, event, seq, at);
     const callId = stamped.type === 'tool/call' || stamped.type === 'tool/result' ? stamped.callId : null;
-    q.insertEvent.run(sessionId, stamped.seq, callId, JSON.stringify(stamped));
+    const body = JSON.stringify(stamped);
+    q.insertEvent.run(sessionId, stamped.seq, callId, body);
+    q.grown.run(stamped.seq, utf8Length(body), sessionId);
     return stamped;
   };
   const appendTx = db.transaction((sessionId: SessionId, event: NewSessionEvent, at: number): SessionEvent => {
@@ -120,13 +161,16 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
   return {
     db,
     createSession(record) {
-      q.insertSession.run(record.sessionId, record.title, record.createdAt, record.toolMode, record.readOnly ? 1 : 0, record.locale);
+      const { sessionId, title, createdAt, toolMode, readOnly, locale, owner } = record;
+      q.insertSession.run(sessionId, title, createdAt, toolMode, readOnly ? 1 : 0, locale, owner ?? null);
     },
     getSession(sessionId) {
       const row = q.getSession.get(sessionId);
       return row && toRecord(row);
     },
     listSessions: () => q.listSessions.all().map(toRecord),
+    listSessionsOf: (owner) => q.sessionsOf.all(owner).map((row) => ({ ...toRecord(row), lastSeq: row.last_seq, bytes: row.bytes })),
+    storedBytes: (sessionId) => q.bytes.get(sessionId)?.bytes ?? 0,
     append: (sessionId, event, at) => appendTx.immediate(sessionId, event, at),
     appendMany: (sessionId, entries) => appendManyTx.immediate(sessionId, entries),
     read(sessionId, range = {}) {

@@ -30,6 +30,19 @@ export interface SessionRecord {
   toolMode: 'native' | 'both' | 'code';
   readOnly: boolean;
   locale: 'en' | 'zh';
+  /**
+   * The principal id that owns the session (who opened or forked it), kept in the store's owner
+   * index. null or absent: host code opened it, or the store predates owners (the Host then reads
+   * the owner from the session's first event).
+   */
+  owner?: string | null;
+}
+
+/** A session as the owner index lists it: its record, its last seq and its stored size. */
+export interface OwnedSessionRecord extends SessionRecord {
+  lastSeq: number;
+  /** UTF-8 bytes of its stored events' JSON (what its log costs the store). */
+  bytes: number;
 }
 
 /**
@@ -40,6 +53,13 @@ export interface SessionLogStore {
   createSession(record: SessionRecord): void;
   getSession(sessionId: SessionId): SessionRecord | undefined;
   listSessions(): SessionRecord[];
+  /**
+   * The owner index: the sessions whose record names `owner`, oldest first. Costs O(those
+   * sessions), never a scan of every session or a read of any log.
+   */
+  listSessionsOf(owner: string): OwnedSessionRecord[];
+  /** UTF-8 bytes of the session's stored events' JSON; 0 for an unknown session. */
+  storedBytes(sessionId: SessionId): number;
   /** Validates, numbers (lastSeq + 1) and stamps the event, then stores it. */
   append(sessionId: SessionId, event: NewSessionEvent, at: number): SessionEvent;
   /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { UnknownSessionError } from '../../host/errors.js';
 import { SYSTEM_PRINCIPAL, type SessionPolicy } from '../../host/principal.js';
-import type { CardKind, CardKindContext, Host, ScopedHost } from '../../host/types.js';
+import type { CardKind, CardKindContext, CreateHostOptions, Host, ScopedHost } from '../../host/types.js';
 import type { CallId, InboxItemId, Principal, SessionId } from '../../protocol/index.js';
 import * as z from 'zod/mini';
 import { pageArgs } from '../action-cards/helpers.js';
@@ -51,10 +51,10 @@ for (const factory of storeFactories) {
     let handle: StoreHandle;
     let host: Host;
     let driver: ScriptedDriver;
-    const start = async (policy?: SessionPolicy, onError?: (error: Error) => void) => {
+    const start = async (policy?: SessionPolicy, onError?: (error: Error) => void, more: Partial<CreateHostOptions> = {}) => {
       handle = await factory.create();
       driver = new ScriptedDriver();
-      host = makeHost(handle, { driver, ...(policy ? { policy } : {}), ...(onError ? { onError } : {}) });
+      host = makeHost(handle, { driver, ...(policy ? { policy } : {}), ...(onError ? { onError } : {}), ...more });
       return host;
     };
     afterEach(async () => {
@@ -175,7 +175,10 @@ for (const factory of storeFactories) {
     it('a sharing policy gives read access: views and logs, but writes refused like a read-only session', async () => {
       const shared: SessionPolicy = (principal, session) =>
         session.owner === principal.id ? 'write' : principal.roles?.includes('viewer') ? 'read' : 'none';
-      await start(shared);
+      // The product names what it shares, for listing (here: alice's sessions, to every viewer).
+      await start(shared, undefined, {
+        sharedSessions: (p) => (p.roles?.includes('viewer') ? host.listSessionsOf(alice.id).map((s) => s.sessionId) : []),
+      });
       const seen: Principal[] = [];
       host.actionCards.register(recordingKind(seen));
       const { sessionId, surfaceId } = await aliceSurface();

@@ -132,6 +132,8 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: Fak
     loadedSessionCount: () => views.size,
     listSessions: (): SessionSummary[] =>
       [...views.values()].map((v) => ({ sessionId: v.sessionId, title: `Session ${v.sessionId}`, lastSeq: v.lastSeq })),
+    // The fake's sessions have no owners (host code opened them all).
+    listSessionsOf: (): SessionSummary[] => [],
     sessionSummary: (sessionId: SessionId): SessionSummary => ({
       sessionId,
       title: `Session ${sessionId}`,

@@ -9,7 +9,8 @@ import pg from 'pg';
 import type { CallId, SessionEvent, SessionId } from '../../../protocol/index.js';
 import { decodeEvent } from '../codec.js';
 import { createMirrorStore } from '../memory.js';
-import { CorruptEventError, type AsyncSessionLogStore, type SessionRecord } from '../types.js';
+import { utf8Length } from '../../../protocol/utf8.js';
+import { CorruptEventError, type AsyncSessionLogStore, type OwnedSessionRecord, type SessionRecord } from '../types.js';
 import { migrate, quoteSchema } from './migrations.js';
 import { Writer, type WriteOp } from './writer.js';
 
@@ -41,6 +42,11 @@ export interface PostgresStore extends AsyncSessionLogStore {
    * undefined (the default): no check (one process).
    */
   setFence(sessionId: SessionId, token: bigint | undefined): void;
+  /**
+   * The owner index as the database has it now (sessions other processes opened too), one indexed
+   * query that reads no log: the records are learnt (listed and loadable here), not loaded.
+   */
+  fetchSessionsOf(owner: string): Promise<OwnedSessionRecord[]>;
   /** Flushes, then ends its own pool (not a given one). */
   close(): Promise<void>;
 }
@@ -59,6 +65,8 @@ interface Known {
   lastSeq: number;
   /** The first event's JSON (it names the session's owner). */
   first: string | undefined;
+  /** UTF-8 bytes of its stored events. */
+  bytes: number;
 }
 
 interface SessionRow {
@@ -68,6 +76,8 @@ interface SessionRow {
   tool_mode: string;
   read_only: boolean;
   locale: string;
+  owner: string | null;
+  bytes: string;
 }
 
 const toRecord = (row: SessionRow): SessionRecord => ({
@@ -77,6 +87,7 @@ const toRecord = (row: SessionRow): SessionRecord => ({
   toolMode: row.tool_mode as SessionRecord['toolMode'],
   readOnly: row.read_only,
   locale: row.locale as SessionRecord['locale'],
+  ...(row.owner === null ? {} : { owner: row.owner }),
 });
 
 /** Sessions read in one transaction at most (a takeover's loads are read in several, sent together). */
@@ -93,6 +104,25 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   const onPoolError = () => undefined;
   if (owned) pool.on('error', onPoolError);
   const known = new Map<SessionId, Known>();
+  /** The owner index over `known`. */
+  const byOwner = new Map<string, Set<SessionId>>();
+  const learn = (sessionId: SessionId, entry: Known) => {
+    const before = known.get(sessionId);
+    if (before?.record.owner != null && before.record.owner !== entry.record.owner) byOwner.get(before.record.owner)?.delete(sessionId);
+    known.set(sessionId, entry);
+    const owner = entry.record.owner;
+    if (owner == null) return;
+    let owned = byOwner.get(owner);
+    if (!owned) byOwner.set(owner, (owned = new Set()));
+    owned.add(sessionId);
+  };
+  const drop = (sessionId: SessionId) => {
+    const owner = known.get(sessionId)?.record.owner;
+    known.delete(sessionId);
+    const owned = owner == null ? undefined : byOwner.get(owner);
+    owned?.delete(sessionId);
+    if (owned?.size === 0) byOwner.delete(owner!);
+  };
   try {
     await migrate(pool, schema);
     const { rows } = await pool.query<SessionRow & { last: number | null; first: string | null }>(
@@ -100,8 +130,14 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
               (SELECT body FROM ${q}.ts_events e WHERE e.session_id = s.session_id AND e.seq = 1) AS first
          FROM ${q}.ts_sessions s ORDER BY s.created_at, s.session_id`,
     );
-    for (const row of rows)
-      known.set(row.session_id as SessionId, { record: toRecord(row), lastSeq: row.last ?? 0, first: row.first ?? undefined });
+    for (const row of rows) {
+      learn(row.session_id as SessionId, {
+        record: toRecord(row),
+        lastSeq: row.last ?? 0,
+        first: row.first ?? undefined,
+        bytes: Number(row.bytes),
+      });
+    }
   } catch (error) {
     if (owned) await pool.end();
     throw error;
@@ -119,7 +155,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       mirror.forget(sessionId);
       const entry = known.get(sessionId);
       if (entry && durable.created) entry.lastSeq = durable.lastSeq;
-      else known.delete(sessionId);
+      else drop(sessionId);
       for (const listener of [...lostListeners]) {
         try {
           listener(sessionId, error);
@@ -145,6 +181,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     }
     const entry = known.get(sessionId);
     if (entry && events.length > 0) {
+      for (const event of events) entry.bytes += utf8Length(mirror.eventJson(sessionId, event.seq)!);
       entry.lastSeq = events[events.length - 1]!.seq;
       if (events[0]!.seq === 1) entry.first = mirror.eventJson(sessionId, 1);
     }
@@ -195,7 +232,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       for (const sessionId of ids) {
         const row = rows.get(sessionId);
         if (!row) {
-          known.delete(sessionId);
+          drop(sessionId);
           found.set(sessionId, false);
           continue;
         }
@@ -216,7 +253,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           log.map((e) => e.body),
           (inboxOf.get(sessionId) ?? []).map((r) => [r.item_id, r.body]),
         );
-        known.set(sessionId, { record, lastSeq: log.length, first: log[0]?.body });
+        learn(sessionId, { record, lastSeq: log.length, first: log[0]?.body, bytes: log.reduce((n, e) => n + utf8Length(e.body), 0) });
         writer.adopt(sessionId, log.length);
         found.set(sessionId, true);
       }
@@ -264,7 +301,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (closed) throw new Error('the session-log store is closed');
       if (known.has(record.sessionId)) throw new Error(`session ${record.sessionId} already exists`);
       mirror.createSession(record);
-      known.set(record.sessionId, { record: { ...record }, lastSeq: 0, first: undefined });
+      learn(record.sessionId, { record: { ...record }, lastSeq: 0, first: undefined, bytes: 0 });
       write(record.sessionId, { kind: 'session', record: { ...record } });
     },
     getSession(sessionId) {
@@ -272,6 +309,31 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return entry && { ...entry.record };
     },
     listSessions: () => [...known.values()].map((entry) => ({ ...entry.record })),
+    listSessionsOf(owner) {
+      const owned: OwnedSessionRecord[] = [];
+      for (const sessionId of byOwner.get(owner) ?? []) {
+        const entry = known.get(sessionId)!;
+        owned.push({ ...entry.record, lastSeq: entry.lastSeq, bytes: entry.bytes });
+      }
+      return owned.sort((a, b) => a.createdAt - b.createdAt || (a.sessionId < b.sessionId ? -1 : 1));
+    },
+    storedBytes: (sessionId) => known.get(sessionId)?.bytes ?? 0,
+    async fetchSessionsOf(owner) {
+      if (closed) throw new Error('the session-log store is closed');
+      const { rows } = await pool.query<SessionRow & { last: number | null; first: string | null }>(
+        `SELECT s.*, (SELECT max(seq) FROM ${q}.ts_events e WHERE e.session_id = s.session_id) AS last,
+                (SELECT body FROM ${q}.ts_events e WHERE e.session_id = s.session_id AND e.seq = 1) AS first
+           FROM ${q}.ts_sessions s WHERE s.owner = $1 ORDER BY s.created_at, s.session_id`,
+        [owner],
+      );
+      for (const row of rows) {
+        const sessionId = row.session_id as SessionId;
+        // A session held here is newer in the mirror than in the database (writes still queued).
+        if (mirror.isHeld(sessionId) && known.has(sessionId)) continue;
+        learn(sessionId, { record: toRecord(row), lastSeq: row.last ?? 0, first: row.first ?? undefined, bytes: Number(row.bytes) });
+      }
+      return store.listSessionsOf(owner);
+    },
     append(sessionId, event, at) {
       held(sessionId);
       const stored = mirror.append(sessionId, event, at);

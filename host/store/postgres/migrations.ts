@@ -64,6 +64,21 @@ CREATE INDEX ts_session_owners_by_owner ON ts_session_owners (owner_id);`,
     name: 'cluster: a process holds an advisory lock on its id while its connection lives',
     sql: `ALTER TABLE ts_workers ADD COLUMN locked boolean NOT NULL DEFAULT false;`,
   },
+  {
+    version: 4,
+    name: 'the owner index: each session names its principal and its stored bytes',
+    // Filled from each log once: the newest fork's owner, else the opening event's.
+    sql: `
+ALTER TABLE ts_sessions ADD COLUMN owner text, ADD COLUMN bytes bigint NOT NULL DEFAULT 0;
+UPDATE ts_sessions s SET
+  bytes = COALESCE((SELECT sum(octet_length(e.body)) FROM ts_events e WHERE e.session_id = s.session_id), 0),
+  owner = COALESCE(
+    (SELECT e.body::jsonb ->> 'owner' FROM ts_events e WHERE e.session_id = s.session_id
+       AND e.body::jsonb ->> 'type' = 'session/forked' AND e.body::jsonb ? 'owner' ORDER BY e.seq DESC LIMIT 1),
+    (SELECT e.body::jsonb ->> 'owner' FROM ts_events e WHERE e.session_id = s.session_id AND e.seq = 1
+       AND e.body::jsonb ->> 'type' = 'session/opened'));
+CREATE INDEX ts_sessions_by_owner ON ts_sessions (owner, created_at, session_id);`,
+  },
 ];
 
 /** A schema name the store accepts: a plain SQL identifier (it is quoted, never interpolated raw). */

@@ -229,8 +229,8 @@ export class Writer {
       const records = kept.flatMap(({ ops }) => ops.flatMap((op) => (op.kind === 'session' ? [op.record] : [])));
       if (records.length > 0) {
         await client.query(
-          `INSERT INTO ${t.sessions} (session_id, title, created_at, tool_mode, read_only, locale)
-           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::boolean[], $6::text[])`,
+          `INSERT INTO ${t.sessions} (session_id, title, created_at, tool_mode, read_only, locale, owner)
+           SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::boolean[], $6::text[], $7::text[])`,
           [
             records.map((r) => r.sessionId),
             records.map((r) => r.title),
@@ -238,6 +238,7 @@ export class Writer {
             records.map((r) => r.toolMode),
             records.map((r) => r.readOnly),
             records.map((r) => r.locale),
+            records.map((r) => r.owner ?? null),
           ],
         );
       }
@@ -247,6 +248,13 @@ export class Writer {
         await client.query(
           `INSERT INTO ${t.events} (session_id, seq, call_id, body) SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::text[])`,
           [events.map((e) => e.sessionId), events.map((e) => e.seq), events.map((e) => e.callId), events.map((e) => e.body)],
+        );
+        // The owner index's stored size, in the same transaction as the events it counts.
+        const grown = new Map<string, number>();
+        for (const e of events) grown.set(e.sessionId, (grown.get(e.sessionId) ?? 0) + Buffer.byteLength(e.body));
+        await client.query(
+          `UPDATE ${t.sessions} s SET bytes = s.bytes + d.b FROM unnest($1::text[], $2::bigint[]) AS d(id, b) WHERE s.session_id = d.id`,
+          [[...grown.keys()], [...grown.values()]],
         );
       }
       const saved: { sessionId: SessionId; itemId: string; order: number; body: string }[] = [];
