@@ -72,7 +72,12 @@ export function createLoopDriver(adapter: ModelAdapter, options: LoopOptions = {
   };
 }
 
-async function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest): Promise<ModelStepResult> {
+/** One model call through the Host's model-call limits: it may wait for a slot first (the stall watchdog starts after). */
+function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest): Promise<ModelStepResult> {
+  return turn.modelCall(() => callNow(adapter, turn, request));
+}
+
+async function callNow(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest): Promise<ModelStepResult> {
   let streamed = '';
   const watch = idleWatch(turn.signal, adapter.timeoutMs);
   try {

@@ -185,6 +185,8 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
     get concluded() {
       return concluded;
     },
+    // Without limits the call runs at once; the Host's model-call gate replaces this (host/limits).
+    modelCall: (call) => call(),
     step(): ModelRequest {
       if (ended()) throw new Error(`turn ${o.turnId} has ended`);
       if (concluded) throw new Error(`turn ${o.turnId} has concluded; the agent must not continue past it`);

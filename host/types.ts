@@ -224,6 +224,13 @@ export interface AgentTurn {
   rejectCall(name: string, rawArgs: string, reason: string): Promise<{ callId: CallId }>;
   /** True once a tool concluded the turn (show_task_surface does). */
   readonly concluded: boolean;
+  /**
+   * Runs one model request under the Host's model-call limits (`quotas.modelCallsPerPrincipal`,
+   * `quotas.modelCalls`): it waits for a slot (the session's view shows `waiting: 'model'`), runs
+   * `call`, and frees the slot when it settles. Rejects with the turn's abort reason if the turn is
+   * cancelled while it waits. The shipped drivers call their model through it; a custom driver should.
+   */
+  modelCall<T>(call: () => Promise<T>): Promise<T>;
 }
 
 /* ---- extension points ---- */
