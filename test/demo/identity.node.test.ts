@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { startDemoServer } from '../../demo/app.js';
 import { buildDemo } from '../../demo/build.js';
-import { cookieValue, IDENTITY_COOKIE } from '../../demo/identity.js';
+import { cookieValue, createDemoIdentities, IDENTITY_COOKIE } from '../../demo/identity.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 /** Opens the demo's socket with these headers: the list of sessions it sees, or the refused upgrade's status. */
 function listOver(port: number, headers: Record<string, string>): Promise<number | { title: string }[]> {
@@ -34,8 +36,9 @@ describe('demo identity: a signed cookie per browser', () => {
     rmSync(data, { recursive: true, force: true });
   });
 
-  it('sets an HttpOnly, SameSite=Strict cookie on the page; the secret is made once, mode 0600', async () => {
+  it('sets an HttpOnly, SameSite=Strict cookie on the page; the secret is made once, mode 0600', async (t) => {
     const server = await startDemoServer({ root, store: 'sqlite', dataDir: data });
+    const closeFirst = closeWhenDone(t, server);
     const page = await fetch(server.url);
     const setCookie = page.headers.get('set-cookie')!;
     assert.match(setCookie, new RegExp(`^${IDENTITY_COOKIE}=[\\w-]{22}\\.[\\w-]{43}; Path=/; Max-Age=\\d+; HttpOnly; SameSite=Strict$`));
@@ -51,30 +54,33 @@ describe('demo identity: a signed cookie per browser', () => {
       (first as { title: string }[]).map((s) => s.title),
       ['Welcome'],
     );
-    await server.close();
+    await closeFirst();
     const restarted = await startDemoServer({ root, store: 'sqlite', dataDir: data });
+    closeWhenDone(t, restarted);
     assert.equal(readFileSync(secretFile, 'utf8'), secret, 'kept across restarts');
     assert.deepEqual(await listOver(restarted.port, { Cookie: cookie }), first, 'the same browser keeps its one Welcome chat');
-    await restarted.close();
   });
 
-  it('refuses the socket without a cookie, with a forged one, or with a tampered signature (401)', async () => {
+  it('refuses the socket without a cookie, with a forged one, or with a tampered signature (401)', async (t) => {
     const server = await startDemoServer({ root, store: 'memory' });
+    closeWhenDone(t, server);
     const { cookie } = server.identities.issue();
     const [id, mac] = cookie.value.split('.') as [string, string];
     assert.equal(await listOver(server.port, {}), 401);
     assert.equal(await listOver(server.port, { Cookie: `${IDENTITY_COOKIE}=${id}.${'A'.repeat(43)}` }), 401);
     assert.equal(await listOver(server.port, { Cookie: `${IDENTITY_COOKIE}=${'B'.repeat(22)}.${mac}` }), 401);
+    const lastChanged = `${id}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`;
+    assert.equal(await listOver(server.port, { Cookie: `${IDENTITY_COOKIE}=${lastChanged}` }), 401, 'one MAC character changed');
     assert.equal(await listOver(server.port, { Cookie: `${IDENTITY_COOKIE}=garbage` }), 401);
     assert.deepEqual(
       ((await listOver(server.port, { Cookie: `other=1; ${cookie.name}=${cookie.value}` })) as { title: string }[]).map((s) => s.title),
       ['Welcome'],
     );
-    await server.close();
   });
 
-  it('two identities each see only their own chats, each with its own Welcome', async () => {
+  it('two identities each see only their own chats, each with its own Welcome', async (t) => {
     const server = await startDemoServer({ root, store: 'memory' });
+    closeWhenDone(t, server);
     const a = server.identities.issue();
     const b = server.identities.issue();
     const header = (who: typeof a) => ({ Cookie: `${who.cookie.name}=${who.cookie.value}` });
@@ -92,7 +98,20 @@ describe('demo identity: a signed cookie per browser', () => {
       ['Welcome'],
     );
     assert.equal(server.demo.host.listSessions().length, 2);
-    await server.close();
+  });
+
+  it('refuses a cookie with any one character of its MAC or its id changed', () => {
+    const identities = createDemoIdentities(undefined);
+    const { principal, cookie } = identities.issue();
+    const principalFor = (value: string) =>
+      identities.principalOf({ headers: { cookie: `${IDENTITY_COOKIE}=${value}` } } as IncomingMessage);
+    assert.deepEqual(principalFor(cookie.value), principal);
+    const changed = (c: string) => (c === 'A' ? 'B' : 'A');
+    for (let i = 0; i < cookie.value.length; i++) {
+      if (cookie.value[i] === '.') continue;
+      const forged = cookie.value.slice(0, i) + changed(cookie.value[i]!) + cookie.value.slice(i + 1);
+      assert.equal(principalFor(forged), null, `character ${i} changed: ${forged}`);
+    }
   });
 
   it('reads one cookie out of a Cookie header', () => {
