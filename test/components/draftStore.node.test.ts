@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { startDockRuntime } from '../../components/dock/dockRuntime.js';
 import { createDraftStore, draftStorageKey } from '../../components/drafts/draftStore.js';
 import type { SessionId } from '../../protocol/index.js';
+import { FakeTransport } from './fakeTransport.js';
 
 function memoryStorage() {
   const map = new Map<string, string>();
@@ -15,6 +17,31 @@ function memoryStorage() {
 const s1 = 's1' as SessionId;
 
 describe('draft store', () => {
+  it("the Dock's own store keeps its documented bounds: 32 KiB per draft, 128 KiB per session", (t) => {
+    const storage = memoryStorage();
+    const runtime = startDockRuntime({
+      transport: new FakeTransport(),
+      sessionId: s1,
+      inspect: undefined,
+      storage,
+      onSnapshot: () => {},
+      onEmitted: () => {},
+    });
+    t.after(() => runtime.stop());
+    const { drafts } = runtime;
+    // A draft's JSON is `{"values":{"a":"…"},"at":<13 digits>}`: 38 bytes around the text.
+    const text = (draftBytes: number) => ({ a: 'x'.repeat(draftBytes - 38) });
+    assert.equal(drafts.save('exact', text(32 * 1024)), true, 'a draft of exactly 32 KiB is kept');
+    assert.equal(drafts.save('over', text(32 * 1024 + 1)), false, 'one byte more is not');
+    assert.equal(drafts.save('big', text(40 * 1024)), false);
+    drafts.clear('exact');
+    for (let i = 0; i < 10; i++) assert.equal(drafts.save(`sf-${i}`, text(30 * 1024)), true);
+    // Four 30 KiB drafts fit in 128 KiB, five do not: the oldest go.
+    assert.deepEqual(Object.keys(drafts.store.getSnapshot().context.drafts).sort(), ['sf-6', 'sf-7', 'sf-8', 'sf-9']);
+    const stored = storage.map.get(draftStorageKey(s1))!;
+    assert.ok(new TextEncoder().encode(stored).length <= 128 * 1024, `${stored.length} bytes stored`);
+  });
+
   it('persists per session and surface, and a new store reads it back', () => {
     const storage = memoryStorage();
     const a = createDraftStore({ sessionId: s1, storage });
