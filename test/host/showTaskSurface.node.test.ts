@@ -28,8 +28,12 @@ for (const factory of storeFactories) {
       assert.ok(normalized.ok);
       assert.deepEqual(result?.meta, { kind: 'task-surface', version: 1, surfaceId, model: normalized.model });
       assert.equal(result?.callId, callId);
-      assert.match(result!.content, new RegExp(`${surfaceId}`));
-      assert.match(result!.content, /ordinary message/);
+      assert.equal(
+        result!.content,
+        `Task surface "Pick a plan" (${surfaceId}) is now shown to the user; your turn ends here. Their answer will ` +
+          'arrive as the next user message. If their client cannot show the panel, they can reply with an ordinary ' +
+          'message instead, which closes the surface.',
+      );
       assert.deepEqual(events.at(-1), { ...events.at(-1), type: 'turn/ended', outcome: 'concluded' });
       const active = await host.taskSurface.getActive({ sessionId, surfaceId });
       assert.deepEqual(active, { active: true, callId, surfaceId, model: normalized.model, pending: null });
@@ -50,7 +54,7 @@ for (const factory of storeFactories) {
       await say(host, sessionId, 'go');
       await host.whenIdle(sessionId);
       assert.equal(second?.ok, false);
-      assert.match(second!.content, /concluded/);
+      assert.equal(second!.content, 'The turn has concluded (a human checkpoint); no further tool calls run in it.');
       const { events } = await host.readLog(sessionId, { limit: 50 });
       assert.equal(events.filter((e) => e.type === 'tool/call').length, 1);
     });
@@ -90,7 +94,11 @@ for (const factory of storeFactories) {
       });
       await claimAndCommit(); // A's submission becomes durable; it closes nothing, B stays open
       assert.equal(refused?.ok, false);
-      assert.match(refused!.content, new RegExp(`A task surface \\(${b.surfaceId}\\) is already open`));
+      assert.equal(
+        refused!.content,
+        `A task surface (${b.surfaceId}) is already open in this conversation. Wait for the user to submit or ` +
+          'dismiss it (or to answer with an ordinary message) before showing another.',
+      );
       assert.deepEqual(host.getView(sessionId).taskSurface.active, b);
       const { events } = await host.readLog(sessionId, { limit: 100 });
       assert.equal(events.filter((e) => e.type === 'user/message' && e.source.taskSurface).length, 1);
@@ -112,8 +120,12 @@ for (const factory of storeFactories) {
         outcomes.map((o) => o.ok),
         [false, false, false, false],
       );
-      assert.match(outcomes[0]!.content, /cannot be called from code/);
-      assert.match(outcomes[1]!.content, /subagent/);
+      assert.equal(
+        outcomes[0]!.content,
+        'show_task_surface cannot be called from code: a nested call cannot carry its panel to the conversation. ' +
+          'Call it directly as a tool.',
+      );
+      assert.equal(outcomes[1]!.content, 'show_task_surface is available to the main agent only; a subagent cannot show a panel.');
       assert.match(outcomes[2]!.content, /model\.title/);
       assert.match(outcomes[2]!.content, /model\.submit\.label/);
       assert.match(outcomes[3]!.content, /extra/);
