@@ -46,7 +46,7 @@ describe('task-surface-toolview', () => {
     for (const [transport, m, name] of cases) {
       const el = await row(transport, m, name ? { name } : {});
       expect(q(el, '.fallback')?.textContent, JSON.stringify(m)).to.equal(PLAIN);
-      expect(q(el, 'task-surface-view'), 'no partial render').to.equal(null);
+      expect(q(el, 'task-surface-view')?.outerHTML ?? null, 'no partial render').to.equal(null);
     }
   });
 
@@ -98,7 +98,7 @@ describe('task-surface-toolview', () => {
     const el = await row(t);
     await waitUntil(() => t.calls.getOutcome.length === 1);
     await el.updateComplete;
-    expect(q(el, '.status'), 'no guessed status').to.equal(null);
+    expect(q(el, '.status')?.outerHTML ?? null, 'no guessed status').to.equal(null);
     t.update(S1, {}); // the connection is back: the server re-sends the view
     await waitUntil(() => statusOf(el).endsWith('Dismissed'));
     expect(t.calls.getOutcome.length).to.equal(2);
@@ -123,8 +123,8 @@ describe('task-surface-toolview', () => {
       const el = await row(t, meta(), { lang });
       await waitUntil(() => q(el, '.pointer') !== null);
       expect(q(el, '.pointer')!.textContent).to.equal(text);
-      expect(q(el, 'button.toggle'), 'no Show the task').to.equal(null);
-      expect(q(el, 'task-surface-view')).to.equal(null);
+      expect(q(el, 'button.toggle')?.outerHTML ?? null, 'no Show the task').to.equal(null);
+      expect(q(el, 'task-surface-view')?.outerHTML ?? null).to.equal(null);
       if (lang === 'zh') expect(q(el, '.base')!.getAttribute('lang')).to.equal('zh-Hans');
     }
   });
@@ -141,7 +141,7 @@ describe('task-surface-toolview', () => {
     const withLimits =
       await fixture<TaskSurfaceToolview>(html`<task-surface-toolview status="dismissed" .meta=${meta(big, { limits: { tableRows: 400 } })}
       session-id="s1" .transport=${t}></task-surface-toolview>`);
-    expect(q(withLimits, '.fallback')).to.equal(null);
+    expect(q(withLimits, '.fallback')?.outerHTML ?? null).to.equal(null);
     q(withLimits, 'button.toggle')!.click();
     await withLimits.updateComplete;
     const view = q(withLimits, 'task-surface-view')! as HTMLElement & { updateComplete: Promise<unknown> };
