@@ -17,13 +17,18 @@ const find = (dir, suffix) =>
     : [];
 const nodeTests = find('test', '.node.test.ts');
 const e2eTests = find('test/e2e', '.e2e.ts');
+// Each test file may take 60 s; each test in it 30 s (scripts/testTimeout.mjs), so a hang is named.
+// --test-force-exit: a file whose tests are done exits even if a failed test left a server open.
 const nodeTest = (files, concurrency) => [
   '--import',
   'tsx',
+  '--import',
+  './scripts/testTimeout.mjs',
   '--test',
   '--test-reporter=spec',
   `--test-concurrency=${concurrency}`,
   '--test-timeout=60000',
+  '--test-force-exit',
   ...files,
 ];
 
