@@ -8,6 +8,9 @@ export default {
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
+  // readableFailures.js first: a failed assertion about an element fails at once (see the file).
+  testRunnerHtml: (testFramework) =>
+    `<html><body><script type="module" src="/test/browser/readableFailures.js"></script><script type="module" src="${testFramework}"></script></body></html>`,
   browsers: [
     chromeLauncher({
       launchOptions: {
