@@ -42,6 +42,20 @@ describe('layering', () => {
     assert.equal(layeringViolations('host/x.ts', "import { d } from '../agents/openai.js';").length, 1);
   });
 
+  it('keeps the WebSocket server and the cluster apart but for the server-defined interface', () => {
+    assert.match(
+      layeringViolations('transport/ws/server.ts', "import { createSessionRouter } from '../cluster/routing.js';")[0]!,
+      /transport\/ws\/ knows nothing of transport\/cluster\//,
+    );
+    assert.equal(layeringViolations('transport/ws/handler.ts', "import type { ClusterNode } from '../cluster/node.js';").length, 1);
+    assert.match(
+      layeringViolations('transport/cluster/routing.ts', "import type { ConnectionContext } from '../ws/handler.js';")[0]!,
+      /only the interface the server defines/,
+    );
+    assert.deepEqual(layeringViolations('transport/cluster/routing.ts', "import type { SessionRouter } from '../ws/router.js';"), []);
+    assert.deepEqual(layeringViolations('transport/ws/server.ts', "import type { WebSocketCluster } from './router.js';"), []);
+  });
+
   it('refuses package imports of demo, bench, test, fixtures and the repository root', () => {
     for (const target of [
       '../demo/agent.js',

@@ -23,6 +23,21 @@ export const OTHER_FOLDERS: Record<string, readonly string[]> = {
   demo: [],
 };
 
+/**
+ * Folders inside one layer that may not import each other, whatever the layers allow: the WebSocket
+ * server knows nothing of the cluster, and the cluster plugs into it only through the interface the
+ * server defines.
+ */
+export const FORBIDDEN_IMPORTS: readonly { from: string; to: string; except?: readonly string[]; why: string }[] = [
+  { from: 'transport/ws/', to: 'transport/cluster/', why: 'transport/ws/ knows nothing of transport/cluster/' },
+  {
+    from: 'transport/cluster/',
+    to: 'transport/ws/',
+    except: ['transport/ws/router.ts'],
+    why: 'transport/cluster/ may import only the interface the server defines (transport/ws/router.ts)',
+  },
+];
+
 /** The browser-safe entry points (the README's "browser-safe" column). */
 export const BROWSER_ENTRIES = [
   'protocol/index.ts',
@@ -68,6 +83,10 @@ export function layeringViolations(file: string, code: string): string[] {
           : '(the repository root)';
       if (!allowed.includes(targetFolder))
         problems.push(`${where}: ${folder}/ may not import ${targetFolder}${targetFolder.startsWith('(') ? '' : '/'}`);
+      const targetFile = target.replace(/\.js$/, '.ts');
+      for (const rule of FORBIDDEN_IMPORTS)
+        if (file.startsWith(rule.from) && targetFile.startsWith(rule.to) && !rule.except?.includes(targetFile))
+          problems.push(`${where}: ${rule.why}`);
     } else if (specifier.startsWith('/')) {
       if (inPackage) problems.push(`${where}: absolute paths are not allowed in the package`);
     } else if (specifier === 'task-surface' || specifier.startsWith('task-surface/')) {

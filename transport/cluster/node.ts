@@ -8,16 +8,12 @@ import { hostname } from 'node:os';
 import type { Principal, SessionId } from '../../protocol/index.js';
 import { Liveness, provablyDead } from './liveness.js';
 import { forgetDeadWorkers, heartbeat, leave, OwnerLookups, register, release, tablesIn, withTimeout, type Tables } from './ownership.js';
-import type { ClusterOptions } from './types.js';
+import type { SessionRouter } from '../ws/router.js';
+import { createSessionRouter } from './routing.js';
+import type { ClusterOptions, Route } from './types.js';
 import { DEFAULT_PEER_LIMITS, peerPrincipal, Peers, RETRY_MS, SECRET_HEADER, type PeerConnection } from './peers.js';
 
-/** Where one request for a session goes. */
-export type Route =
-  | { kind: 'local' }
-  | { kind: 'remote'; url: string }
-  | { kind: 'unknown' }
-  /** Nowhere right now (a takeover is under way, too many peer connections…): the client retries. */
-  | { kind: 'retry'; message: string; retryAfterMs: number };
+export type { Route } from './types.js';
 
 /** How long a remote owner is trusted without asking the database (a refusal or a broken connection forgets it sooner). */
 const REMOTE_KEPT_MS = 20_000;
@@ -114,6 +110,11 @@ export class ClusterNode {
    */
   isPeer(request: IncomingMessage): boolean {
     return request.headers[SECRET_HEADER] !== undefined;
+  }
+
+  /** The router of one WebSocket server's connections (`createWebSocketServer({ cluster })` calls it). */
+  createRouter(): SessionRouter {
+    return createSessionRouter(this);
   }
 
   /**

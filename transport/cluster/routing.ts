@@ -3,34 +3,27 @@
  * process's Host when it owns the session, sent on to the owner otherwise, and a watch follows its
  * session from process to process (owner killed, ownership lost) without the client noticing.
  */
-import { mintUuid, type SessionId, type SessionView } from '../../protocol/index.js';
-import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
-import type { ConnectionContext } from '../ws/handler.js';
-import type { ClusterNode, Route } from './node.js';
-import { RETRY_MS } from './peers.js';
+import type { IncomingMessage } from 'node:http';
+import { mintUuid, type Principal, type SessionId, type SessionView } from '../../protocol/index.js';
+import { wireError, type ServerMessage } from '../../protocol/wire.js';
+import type { ConnectionContext, SessionRequest, SessionRouter } from '../ws/router.js';
+import { RETRY_MS, type PeerConnection } from './peers.js';
+import type { Route } from './types.js';
 
-type SessionRequest = ClientRequest & { params: { sessionId: SessionId } };
-
-/** What the request handler asks of a cluster. */
-export interface SessionRouter {
-  /** Whether the connection is a peer's (more in flight and more watches; never sent on). */
-  isPeer(ctx: ConnectionContext): boolean;
-  /** Answers a session-scoped request (not a watch): `local()` when this process owns the session. */
-  serve(request: SessionRequest, ctx: ConnectionContext, local: () => Promise<ServerMessage>): Promise<ServerMessage>;
-  /**
-   * Starts watching the session for the connection (`ctx.watches` holds the release), wherever it
-   * is served. `local(listener)` watches it in this process's Host (access already checked).
-   */
-  watch(
-    request: SessionRequest,
-    ctx: ConnectionContext,
-    local: (listener: (view: SessionView) => void) => () => void,
-  ): Promise<ServerMessage>;
-  /** A session this process just opened. */
-  opened(sessionId: SessionId): Promise<void>;
+/** The parts of a cluster membership (`ClusterNode`) the router drives. */
+export interface RoutingNode {
+  isPeer(request: IncomingMessage): boolean;
+  route(sessionId: SessionId, fromPeer: boolean): Promise<Route>;
+  owns(sessionId: SessionId): boolean;
+  connect(url: string, principal: Principal): PeerConnection | null;
+  forgetRemote(sessionId: SessionId): void;
+  whenExpired(url: string): Promise<void>;
+  onReleased(listener: (sessionId: SessionId) => void): () => void;
+  adopt(sessionId: SessionId): Promise<void>;
 }
 
-export function createSessionRouter(node: ClusterNode): SessionRouter {
+/** The router of one WebSocket server's connections over this process's cluster membership. */
+export function createSessionRouter(node: RoutingNode): SessionRouter {
   const followers = new Map<SessionId, Set<Follower>>();
   node.onReleased((sessionId) => {
     for (const follower of [...(followers.get(sessionId) ?? [])]) follower.reattach();

@@ -3,6 +3,14 @@ import type { SessionId } from '../../protocol/index.js';
 import type { Queryable } from './ownership.js';
 import type { PeerLimits } from './peers.js';
 
+/** Where one request for a session goes. */
+export type Route =
+  | { kind: 'local' }
+  | { kind: 'remote'; url: string }
+  | { kind: 'unknown' }
+  /** Nowhere right now (a takeover is under way, too many peer connections…): the client retries. */
+  | { kind: 'retry'; message: string; retryAfterMs: number };
+
 /** The parts of a Host the cluster drives (a `Host` from `task-surface/host` fits). */
 export interface ClusterHost {
   /** Reads a stored session into this process (the Postgres store's Host has it); false when there is none. */

@@ -2,8 +2,8 @@ import type { RawData, WebSocket } from 'ws';
 import { HostInputError, LimitExceededError, type ScopedHostApi, type SessionId, type SessionView } from '../../protocol/index.js';
 import { parseClientRequest, wireError, type ServerMessage } from '../../protocol/wire.js';
 import { nestsDeeperThan, peekRequestId, ID_PEEK_CHARS } from './frames.js';
-import type { ConnectionContext, RequestHandler } from './handler.js';
-import type { WebSocketConnection } from './server.js';
+import type { RequestHandler } from './handler.js';
+import type { ConnectionContext, WebSocketConnection } from './router.js';
 
 /** The per-connection bounds, resolved from `WebSocketServerOptions`. */
 export interface ConnectionLimits {

@@ -1,14 +1,8 @@
-import {
-  UnknownSessionError,
-  type LogPage,
-  type PrincipalHostApi,
-  type ScopedHostApi,
-  type SessionId,
-  type SessionView,
-} from '../../protocol/index.js';
+import { UnknownSessionError, type LogPage, type PrincipalHostApi, type SessionId } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
-import type { SessionRouter } from '../cluster/routing.js';
-import type { WebSocketConnection } from './server.js';
+import type { ConnectionContext, SessionRouter, WebSocketConnection } from './router.js';
+
+export type { ConnectionContext } from './router.js';
 
 export interface HandlerOptions {
   host: PrincipalHostApi;
@@ -26,19 +20,6 @@ export interface HandlerOptions {
 
 /** Sessions a peer's connection may watch at once (it carries every watch its process forwards). */
 const PEER_MAX_WATCHES = 100_000;
-
-export interface ConnectionContext {
-  connection: WebSocketConnection;
-  /** The Host as the connection's principal sees it (`host.as(connection.principal)`). */
-  host: ScopedHostApi;
-  /** The connection's session watches; the server releases them all when it closes. */
-  watches: Map<SessionId, () => void>;
-  send(message: ServerMessage): void;
-  /** Pushes a session view; views of one session coalesce to the newest per event-loop turn. */
-  sendView(sessionId: SessionId, view: SessionView): void;
-  /** True once the connection closed: a late watch must not outlive it. */
-  closed(): boolean;
-}
 
 export type RequestHandler = (request: ClientRequest, ctx: ConnectionContext) => Promise<ServerMessage>;
 

@@ -11,26 +11,14 @@ import {
   type SessionId,
 } from '../../protocol/index.js';
 import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
-import type { ClusterNode } from '../cluster/node.js';
-import { createSessionRouter } from '../cluster/routing.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
 import { createRequestHandler } from './handler.js';
 import { checkHost, originAllowed, requestPath, servedHosts } from './origin.js';
+import type { WebSocketCluster, WebSocketConnection } from './router.js';
 
 export { CLOSE_NOT_READING } from './connection.js';
-
-/** One client connection, as the `authorize` hook sees it. */
-export interface WebSocketConnection {
-  /** Unique per connection (a reconnect is a new connection). */
-  readonly id: string;
-  /** The HTTP upgrade request: headers, cookies, URL (query parameters). */
-  readonly request: IncomingMessage;
-  /** Who the connection acts as (from `authenticate`; the system principal with `allowAnonymous`). */
-  readonly principal: Principal;
-  /** A free slot for the embedding application. */
-  readonly data: Record<string, unknown>;
-}
+export type { ConnectionContext, SessionRequest, SessionRouter, WebSocketCluster, WebSocketConnection } from './router.js';
 
 export interface WebSocketServerOptions {
   /** The Host (its `as(principal)` serves each connection as its principal). */
@@ -100,8 +88,9 @@ export interface WebSocketServerOptions {
   /**
    * This process's cluster membership (`joinCluster` from `task-surface/transport/cluster`): requests
    * for sessions another process owns go to it, and peers' connections (the shared secret) are let in.
+   * Any `WebSocketCluster` plugs in the same way.
    */
-  cluster?: ClusterNode;
+  cluster?: WebSocketCluster;
 }
 
 /** A running WebSocket endpoint for a Host. */
@@ -211,7 +200,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     maxWatches: positive(options.maxWatches, 256),
     maxLogPageBytes: positive(options.maxLogPageBytes, 1024 * 1024),
     onError,
-    ...(options.cluster ? { router: createSessionRouter(options.cluster) } : {}),
+    ...(options.cluster ? { router: options.cluster.createRouter() } : {}),
   });
   let nextId = 0;
 
