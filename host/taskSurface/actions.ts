@@ -1,0 +1,110 @@
+import {
+  DismissTaskSurfaceRequestSchema,
+  formatSubmission,
+  SubmitTaskSurfaceRequestSchema,
+  validateSubmission,
+  type DismissTaskSurfaceResult,
+  type SessionId,
+  type SubmitTaskSurfaceResult,
+  type TaskSurfaceLimits,
+} from '../../protocol/index.js';
+import { parseInput, storeStep } from '../errors.js';
+import { freshId, type HostIds } from '../ids.js';
+import type { Inbox } from '../inbox.js';
+import type { LoadedSession, Sessions } from '../sessions.js';
+import type { OccurrenceModels } from './occurrences.js';
+import type { SubmissionRecords } from './records.js';
+
+export interface SurfaceActionsDeps {
+  sessions: Sessions;
+  ids: HostIds;
+  limits: TaskSurfaceLimits;
+  records: SubmissionRecords;
+  models: OccurrenceModels;
+  /** The session's live inbox (created on demand). */
+  inbox(sessionId: SessionId): Inbox;
+  /** Throws once the service is disposed (after the input was checked). */
+  assertLive(): void;
+}
+
+/** The session if it exists and accepts Task Surface actions (read-only sessions do not). */
+export function actionable(sessions: Sessions, sessionId: SessionId): LoadedSession | undefined {
+  const session = sessions.find(sessionId);
+  return session && !session.record.readOnly ? session : undefined;
+}
+
+/**
+ * `taskSurface.submit`: checks the submission against the open occurrence's model, records it as
+ * pending and queues its user message. The same submissionId answers with its first message.
+ * `by`: the principal id who submitted (recorded on the user message's source).
+ */
+export async function submitSurface(deps: SurfaceActionsDeps, input: unknown, by?: string): Promise<SubmitTaskSurfaceResult> {
+  const request = parseInput('taskSurface.submit', SubmitTaskSurfaceRequestSchema, input);
+  const { sessionId, surfaceId, submissionId } = request;
+  const { records } = deps;
+  deps.assertLive();
+  const session = actionable(deps.sessions, sessionId);
+  if (!session) return { accepted: false, reason: 'not-open' };
+  const first = session.surface.submissions.get(submissionId) ?? records.held(sessionId, submissionId);
+  if (first) return { accepted: true, messageId: first, phase: 'queued' };
+  const active = session.surface.active;
+  if (!active) return { accepted: false, reason: 'not-open' };
+  if (active.surfaceId !== surfaceId) return { accepted: false, reason: 'stale' };
+  if (records.pendingOf(sessionId, active.callId)) return { accepted: false, reason: 'submission-pending' };
+  const model = deps.models.model(session, active.callId);
+  if (!model) return { accepted: false, reason: 'not-open' };
+  const submission = request.note === undefined ? { values: request.values } : { values: request.values, note: request.note };
+  const valid = validateSubmission(model, submission, deps.limits);
+  if (!valid.ok) return { accepted: false, reason: 'invalid-submission' };
+  // Nothing above awaited the store: the checks and the admission below see one consistent state.
+  const inbox = deps.inbox(sessionId);
+  const messageId = freshId('message', deps.ids.message, (id) => session.userMessages.has(id) || inbox.findMessage(id) !== undefined);
+  const text = formatSubmission(model, valid.values, valid.note, { locale: request.locale ?? session.record.locale });
+  // The record first, so the view the enqueue publishes already carries the pending phase.
+  records.accept(sessionId, { callId: active.callId, surfaceId, submissionId, messageId });
+  try {
+    inbox.enqueue({
+      messageId,
+      text,
+      source: {
+        kind: 'user',
+        rpcId: deps.ids.rpc(),
+        taskSurface: { version: 1, submissionId, callId: active.callId, surfaceId, values: valid.values },
+        ...(by === undefined ? {} : { by }),
+      },
+    });
+  } catch (error) {
+    // Not accepted (the row could not be saved): no record stays behind.
+    records.send(sessionId, active.callId, { type: 'submission.discarded', reason: 'store-failed' });
+    throw error;
+  }
+  return { accepted: true, messageId, phase: 'queued' };
+}
+
+/**
+ * `taskSurface.dismiss`: records the open surface's dismissal; the same dismissalId answers with its
+ * first event. `by`: the principal id who dismissed (recorded on the event).
+ */
+export async function dismissSurface(deps: SurfaceActionsDeps, input: unknown, by?: string): Promise<DismissTaskSurfaceResult> {
+  const request = parseInput('taskSurface.dismiss', DismissTaskSurfaceRequestSchema, input);
+  deps.assertLive();
+  const session = actionable(deps.sessions, request.sessionId);
+  if (!session) return { dismissed: false, reason: 'not-open' };
+  const earlier = session.surface.dismissals.get(request.dismissalId);
+  if (earlier !== undefined) return { dismissed: true, eventSeq: earlier };
+  const active = session.surface.active;
+  if (!active) return { dismissed: false, reason: 'not-open' };
+  if (active.surfaceId !== request.surfaceId) return { dismissed: false, reason: 'stale' };
+  if (deps.records.pendingOf(request.sessionId, active.callId)) return { dismissed: false, reason: 'submission-pending' };
+  // A store failure stores nothing: the surface stays open and the same dismissalId may be retried.
+  const event = storeStep(request.sessionId, 'taskSurface.dismiss', () =>
+    deps.sessions.append(request.sessionId, {
+      type: 'task-surface/dismissed',
+      callId: active.callId,
+      surfaceId: active.surfaceId,
+      dismissalId: request.dismissalId,
+      ...(by === undefined ? {} : { by }),
+    }),
+  );
+  return { dismissed: true, eventSeq: event.seq };
+}
