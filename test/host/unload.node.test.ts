@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AgentTurn } from '../../host/types.js';
-import type { SessionId } from '../../protocol/index.js';
+import type { SessionId, TaskSurfaceId } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { connectClient, until } from '../transport/helpers.js';
-import { goodValues, ids, makeHost, manualSurface, say, ScriptedDriver } from './helpers.js';
+import { admitNext, goodValues, ids, makeHost, manualSurface, say, ScriptedDriver } from './helpers.js';
 import { storeFactories } from './stores.js';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
@@ -60,7 +60,14 @@ for (const factory of storeFactories) {
       const host = makeHost(handle, { driver, autoAdmit: false, sessionIdleMs: 20 });
       const watched = host.openSession({ title: 'watched' });
       const stop = host.watchSession(watched, () => {});
-      const { sessionId: pending, surfaceId } = await manualSurface(host, driver);
+      // Watched while it is set up: between a message and its claim an idle session may leave
+      // memory (a slow store's flush can outlast sessionIdleMs), and the claim would find it gone.
+      const pending = host.openSession({ title: 'T' });
+      const setup = host.watchSession(pending, () => {});
+      driver.showSurface();
+      await say(host, pending, 'please show a form');
+      await admitNext(host, pending);
+      const surfaceId = host.getView(pending).taskSurface.active!.surfaceId as TaskSurfaceId;
       const submitted = await host.taskSurface.submit({
         sessionId: pending,
         surfaceId,
@@ -68,6 +75,7 @@ for (const factory of storeFactories) {
         values: goodValues,
       });
       assert.ok(submitted.accepted);
+      setup(); // from here only the pending submission keeps it
       const idle = host.openSession({ title: 'idle' });
       await until(() => host.loadedSessionCount() === 2); // only the idle session leaves memory
       await tick(60);
