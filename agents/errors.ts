@@ -1,7 +1,9 @@
 /*
  * Provider failures as one readable sentence: what the turn's `turn/ended` error says and the
  * transcript shows. The SDKs already retried 429 and 5xx (honouring retry-after) and timeouts
- * before the error reaches here.
+ * before the error reaches here. The sentence names the kind of failure only: the provider's own
+ * text (which may quote a key's fragment, a base URL, an internal host) goes to the server log
+ * (`modelErrorDetail`), never to the person.
  */
 
 /** An error whose message is already the readable reason. */
@@ -32,7 +34,7 @@ const statusOf = (e: ErrorLike): number | undefined => {
   return status !== undefined && status >= 400 ? status : undefined;
 };
 
-/** The provider's own message, without the SDK's "401 " prefix and cut to one line. */
+/** The provider's own message, without the SDK's "401 " prefix and cut to one line: for the server log only. */
 function providerMessage(e: ErrorLike): string {
   const raw = typeof e.message === 'string' ? e.message : String(e);
   const line = raw
@@ -59,19 +61,27 @@ export function describeModelError(
   const what = context.provider;
   const tries = context.retries > 0 ? ` (after ${context.retries} ${context.retries === 1 ? 'retry' : 'retries'})` : '';
   if (status === 401 || status === 403) {
-    return `${what} refused the API key (${status}): ${providerMessage(e)}. Check the key and the base URL.`;
+    return `${what} refused the API key (${status}). Check the key and the base URL.`;
   }
-  if (status === 429) return `${what} is rate-limiting requests (429)${tries}: ${providerMessage(e)}. Try again later.`;
-  if (status !== undefined && status >= 500) return `${what} failed (${status})${tries}: ${providerMessage(e)}.`;
-  if (status !== undefined) return `${what} rejected the request (${status}): ${providerMessage(e)}.`;
+  if (status === 429) return `${what} is rate-limiting requests (429)${tries}. Try again later.`;
+  if (status !== undefined && status >= 500) return `${what} failed (${status})${tries}.`;
+  if (status !== undefined) return `${what} rejected the request (${status}).`;
   if (/timeout/i.test(name) || /timed? ?out/i.test(providerMessage(e))) {
     return `${what} did not answer within ${Math.round(context.timeoutMs / 100) / 10} s${tries}.`;
   }
   if (error instanceof StreamCutError || context.streamed > 0) {
-    return `${what}'s reply was cut off after ${context.streamed} characters: ${providerMessage(e)}.`;
+    return `${what}'s reply was cut off after ${context.streamed} characters.`;
   }
   if (/connection|fetch failed|ECONNREFUSED|ENOTFOUND|terminated|socket/i.test(`${name} ${providerMessage(e)}`)) {
-    return `${what} could not be reached or closed the connection: ${providerMessage(e)}.`;
+    return `${what} could not be reached or closed the connection.`;
   }
-  return `${what} failed: ${providerMessage(e)}.`;
+  return `${what} failed.`;
+}
+
+/** The provider's own words for a failed call (status and message), for the server log: never shown to the person. */
+export function modelErrorDetail(error: unknown): string {
+  let e = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as ErrorLike;
+  if (e.lastError && typeof e.lastError === 'object') e = e.lastError as ErrorLike;
+  const status = statusOf(e);
+  return `${status === undefined ? '' : `${status} `}${providerMessage(e)}`;
 }

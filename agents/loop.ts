@@ -1,6 +1,6 @@
 import type { JsonValue } from '../protocol/index.js';
 import type { AgentDriver, AgentTurn, ModelRequest } from '../host/types.js';
-import { describeModelError, ModelTurnError } from './errors.js';
+import { describeModelError, modelErrorDetail, ModelTurnError } from './errors.js';
 
 /** A tool call as the provider returned it: arguments as raw JSON text, or already parsed. */
 export interface ModelToolCall {
@@ -33,6 +33,11 @@ export interface LoopOptions {
   maxSteps?: number;
   /** Tool calls run from one model response; later ones are handed back unrun. Default 16. */
   maxCallsPerStep?: number;
+  /**
+   * Where a failed call's provider detail goes (the person sees only a generic sentence: no key
+   * fragment, base URL or provider text reaches the transcript). Default: `console.error`.
+   */
+  onModelError?(detail: string, error: unknown): void;
 }
 
 /**
@@ -44,11 +49,12 @@ export interface LoopOptions {
 export function createLoopDriver(adapter: ModelAdapter, options: LoopOptions = {}): AgentDriver {
   const maxSteps = options.maxSteps ?? 16;
   const maxCalls = options.maxCallsPerStep ?? 16;
+  const report = options.onModelError ?? ((detail: string) => console.error(`[task-surface] ${adapter.label}: ${detail}`));
   return {
     async runTurn(turn) {
       for (let step = 0; step < maxSteps; step += 1) {
         const request = turn.step();
-        const result = await callModel(adapter, turn, request);
+        const result = await callModel(adapter, turn, request, report);
         if (result.text.trim() !== '') turn.reply(result.text);
         if (result.toolCalls.length === 0) {
           if (result.text.trim() === '') throw new ModelTurnError(`${adapter.label} returned an empty answer.`);
@@ -73,11 +79,13 @@ export function createLoopDriver(adapter: ModelAdapter, options: LoopOptions = {
 }
 
 /** One model call through the Host's model-call limits: it may wait for a slot first (the stall watchdog starts after). */
-function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest): Promise<ModelStepResult> {
-  return turn.modelCall(() => callNow(adapter, turn, request));
+function callModel(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest, report: Reporter): Promise<ModelStepResult> {
+  return turn.modelCall(() => callNow(adapter, turn, request, report));
 }
 
-async function callNow(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest): Promise<ModelStepResult> {
+type Reporter = (detail: string, error: unknown) => void;
+
+async function callNow(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest, report: Reporter): Promise<ModelStepResult> {
   let streamed = '';
   const watch = idleWatch(turn.signal, adapter.timeoutMs);
   try {
@@ -100,6 +108,8 @@ async function callNow(adapter: ModelAdapter, turn: AgentTurn, request: ModelReq
           : `${adapter.label} stopped sending mid-reply: nothing arrived for ${seconds} (after ${streamed.length} characters).`,
       );
     }
+    // The provider's own words go to the server log; the person is told the kind of failure.
+    if (!(error instanceof ModelTurnError)) report(modelErrorDetail(error), error);
     throw new ModelTurnError(
       describeModelError(error, {
         provider: adapter.label,
