@@ -194,6 +194,8 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     const card = session.state.cards.get(callId);
     if (card === undefined) return { status: 'refused', reason: 'unknown' };
     // The spec's order: the kind, the verb and access are checked before joining a running operation.
+    // Not now records a decision: a reader, or a read-only session, cannot record it.
+    if (verb === 'dismiss' && (!as.canWrite || api.isReadOnly(sessionId))) return { status: 'refused', reason: 'read-only' };
     if (verb !== 'dismiss') {
       const kind = registry.get(card.proposal.action);
       if (kind === undefined) return { status: 'refused', reason: 'unavailable' };

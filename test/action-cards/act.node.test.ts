@@ -81,12 +81,13 @@ describe('act: Not now', () => {
     assert.deepEqual(await service.act({ sessionId, callId: created, verb: 'dismiss' }), { status: 'settled', phase: 'created' });
   });
 
-  it('is recorded in a read-only session, where writing verbs are refused', async () => {
+  it('is refused in a read-only session, like writing verbs: it would record a decision', async () => {
     const { host, service } = setup();
     const sessionId = host.open({ readOnly: true });
     const first = await cardTurn(host, sessionId);
     assert.deepEqual(await service.act({ sessionId, callId: first, verb: 'create' }), { status: 'refused', reason: 'read-only' });
-    assert.deepEqual(await service.act({ sessionId, callId: first, verb: 'dismiss' }), { status: 'accepted', phase: 'dismissed' });
+    assert.deepEqual(await service.act({ sessionId, callId: first, verb: 'dismiss' }), { status: 'refused', reason: 'read-only' });
+    assert.deepEqual(decisions(host, sessionId), []);
   });
 });
 
