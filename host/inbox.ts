@@ -9,6 +9,7 @@ import type { LoadedSession, Sessions } from './sessions.js';
 import type { ToolRegistry } from './tools/registry.js';
 import { TurnLoop } from './turnLoop.js';
 import type { AgentDriver, ClaimHandle, InspectObserver, StepContext } from './types.js';
+import { inspectSession } from './inspect.js';
 
 /** Learns every row's fate without knowing what the row is for (the Task Surface service listens). */
 export interface InboxObserver {
@@ -83,7 +84,7 @@ export class Inbox {
       },
       send: (event) => this.actor.send(event),
     });
-    this.actor = this.#loop.createActor(deps.inspect);
+    this.actor = this.#loop.createActor(inspectSession(deps.inspect, sessionId));
     this.actor.on('turn.started', () => this.#loop.start(this.actor.getSnapshot().context.turn!));
     this.actor.on('claim.started', ({ itemId }) => deps.observer.claimed(sessionId, this.#claimed.get(itemId)!));
     this.actor.on('turn.finished', () => {

@@ -12,3 +12,4 @@ export * from './actionCards/kinds/index.js';
 export { InvalidQueueRowError } from './store/codec.js';
 export { DEFAULT_SYSTEM_PROMPT, promptMessages } from './prompt.js';
 export * from './principal.js';
+export { inspectedSession, inspectSession } from './inspect.js';

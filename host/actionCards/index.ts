@@ -12,6 +12,7 @@ import {
   type SessionId,
 } from '../../protocol/index.js';
 import { SYSTEM_PRINCIPAL } from '../principal.js';
+import { inspectSession } from '../inspect.js';
 import type { ActingAs, ActionCardsService, CardKind, HostPluginApi, RecordDecisionInput } from '../types.js';
 import { buildNotice } from './notice.js';
 import { runCardOperation } from './operation.js';
@@ -86,7 +87,11 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
       },
     });
     const input = { callId, action: card.proposal.action, phase: cardPhase(card) };
-    const actor = createActor(logic, { input, id: `card:${callId}`, ...(api.inspect ? { inspect: api.inspect } : {}) });
+    const actor = createActor(logic, {
+      input,
+      id: `card:${callId}`,
+      ...(api.inspect ? { inspect: inspectSession(api.inspect, sessionId) } : {}),
+    });
     session.actors.set(callId, actor.start());
   }
 

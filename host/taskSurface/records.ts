@@ -10,6 +10,7 @@ import type {
   TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import type { InspectObserver } from '../types.js';
+import { inspectSession } from '../inspect.js';
 
 type SurfaceActor = Actor<typeof surfaceMachine>;
 
@@ -62,7 +63,7 @@ export class SubmissionRecords {
     const { callId, surfaceId } = pending;
     let actor = this.#spares.get(sessionId);
     if (actor) this.#spares.delete(sessionId);
-    else actor = createActor(surfaceMachine, { input: { callId, surfaceId }, inspect: this.inspect }).start();
+    else actor = createActor(surfaceMachine, { input: { callId, surfaceId }, inspect: inspectSession(this.inspect, sessionId) }).start();
     actor.send({ type: 'submission.accepted', ...pending });
     let live = this.#actors.get(sessionId);
     if (!live) this.#actors.set(sessionId, (live = new Map()));
