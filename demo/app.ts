@@ -30,7 +30,7 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   allowedHosts?: readonly string[];
   /** Page origins that may open `/ws` and `/inspect` besides the demo's own. */
   allowedOrigins?: readonly string[];
-  /** Relay the host's actors to `?inspect` pages (the `--inspect` flag). */
+  /** Relay the host's actors to `?inspect` pages (the `--inspect` flag): each page only its identity's sessions. */
   inspectHost?: boolean;
 }
 
@@ -80,7 +80,12 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
-  const relay: InspectRelay | undefined = options.inspectHost ? createInspectRelay(http) : undefined;
+  const relay: InspectRelay | undefined = options.inspectHost
+    ? createInspectRelay(http, {
+        principalOf: (request) => identities.principalOf(request),
+        canSee: (principal, sessionId) => demo.host.as(principal).access(sessionId) !== 'none',
+      })
+    : undefined;
   // Upgrades nobody serves (e.g. `/inspect` without --inspect) are refused, not left hanging.
   // So is `/ws` while a restarting host has no endpoint: the client's back-off retries it.
   let wsAttached = false;

@@ -56,7 +56,7 @@ const sessions = server.demo.host.listSessions().length;
 console.log(`task-surface demo on ${server.url}  (store: ${server.demo.storeLabel}, ${sessions} session${sessions === 1 ? '' : 's'})`);
 console.log(`agent: ${model.label}`);
 console.log(
-  `inspector: ${server.url}?inspect${args.includes('--inspect') ? ' (host actors relayed)' : " (Dock actors; start with --inspect for the host's too)"}`,
+  `inspector: ${server.url}?inspect${args.includes('--inspect') ? " (host actors relayed: each page sees only its own identity's sessions)" : " (Dock actors; start with --inspect for the host's too)"}`,
 );
 console.log('Ctrl+C stops.');
 

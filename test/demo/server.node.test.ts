@@ -60,11 +60,12 @@ describe('demo server', () => {
 
   it('relays the host actors to /inspect pages with --inspect', async () => {
     const server = await startDemoServer({ root, store: 'memory', inspectHost: true });
-    const socket = new WebSocket(`ws://127.0.0.1:${server.port}/inspect`);
+    const { principal, cookie } = server.identities.issue();
+    const socket = new WebSocket(`ws://127.0.0.1:${server.port}/inspect`, { headers: { Cookie: `${cookie.name}=${cookie.value}` } });
     const types = new Set<string>();
     socket.on('message', (data) => types.add(String(JSON.parse(String(data)).type)));
     await new Promise((r) => socket.once('open', r));
-    const sessionId = server.demo.host.openSession({ title: 'Inspected' });
+    const sessionId = server.demo.host.as(principal).openSession({ title: 'Inspected' });
     await server.demo.host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
     await server.demo.host.whenIdle(sessionId);
     while (!types.has('@xstate.actor') || !types.has('@xstate.snapshot')) await new Promise((r) => setTimeout(r, 10));

@@ -190,14 +190,10 @@ describe('demo server: Host and Origin over real HTTP', () => {
       const url = `ws://127.0.0.1:${server.port}${path}`;
       assert.equal(await upgrade(url, { Origin: 'http://evil.example' }), 403, path);
       assert.equal(await upgrade(url, { Host: `evil.example:${server.port}`, Origin: `http://evil.example:${server.port}` }), 400, path);
-      if (path === '/ws') {
-        // The demo's socket also needs its identity cookie (what the page's first GET sets).
-        assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 401, 'no identity');
-        const cookie = (await fetch(`http://127.0.0.1:${server.port}/`)).headers.get('set-cookie')!.split(';')[0]!;
-        assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}`, Cookie: cookie }), 'open', path);
-      } else {
-        assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 'open', path);
-      }
+      // The demo's sockets also need the identity cookie (what the page's first GET sets).
+      assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 401, 'no identity');
+      const cookie = (await fetch(`http://127.0.0.1:${server.port}/`)).headers.get('set-cookie')!.split(';')[0]!;
+      assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}`, Cookie: cookie }), 'open', path);
     }
   });
 });
