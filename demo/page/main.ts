@@ -13,13 +13,13 @@ const wsUrl = (path: string) => `${location.protocol === 'https:' ? 'wss' : 'ws'
 
 async function inspector(): Promise<Observer<InspectionEvent> | undefined> {
   if (!new URLSearchParams(location.search).has('inspect')) return undefined;
-  const { createBrowserInspector } = await import('@statelyai/inspect');
-  const browser = createBrowserInspector();
+  const { openInspectorWindow } = await import('./inspectorWindow.js');
+  const browser = openInspectorWindow();
   const relay = new WebSocket(wsUrl('/inspect'));
   relay.onmessage = (event) => {
     try {
       const message = JSON.parse(String(event.data)) as { type?: unknown };
-      if (typeof message.type === 'string' && message.type.startsWith('@xstate.')) browser.adapter.send(message as never);
+      if (typeof message.type === 'string' && message.type.startsWith('@xstate.')) browser.send(message);
     } catch {
       /* not an inspection event */
     }
