@@ -11,6 +11,7 @@ import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
+import { createMintLimiter, type MintRate } from './mintRate.js';
 
 export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   /** `sqlite` (default), `memory`, or `postgres` (then `databaseUrl`). */
@@ -32,6 +33,8 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   allowedOrigins?: readonly string[];
   /** Relay the host's actors to `?inspect` pages (the `--inspect` flag): each page only its identity's sessions. */
   inspectHost?: boolean;
+  /** How fast one address may be given new identities (`GET /` without a valid cookie). Default 60 at once, then 30 a minute. */
+  identityRate?: MintRate;
 }
 
 export interface DemoServer {
@@ -69,10 +72,22 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   };
   if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
   let cluster: ClusterNode | undefined;
+  const mint = createMintLimiter(options.identityRate);
   const http: Server = createDemoHttpServer(
     options.root,
     validHost,
-    (request, response) => identities.ensureCookie(request, response),
+    (request, response) => {
+      if (identities.principalOf(request) === null) {
+        const wait = mint.take(request);
+        if (wait > 0) {
+          response.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(wait) });
+          response.end(`too many new identities from this address: retry in ${wait} s`);
+          return false;
+        }
+      }
+      identities.ensureCookie(request, response);
+      return true;
+    },
     () => (cluster === undefined || cluster.serving ? null : 'this process is not in the cluster (database unreachable or stopping)'),
   );
   await new Promise<void>((resolve, reject) => {

@@ -21,8 +21,11 @@ const PAGES: Record<string, string> = {
 export function createDemoHttpServer(
   root: string,
   validHost: (request: IncomingMessage) => string | null,
-  /** Called for every page (not asset) response before it is written: the demo sets its identity cookie. */
-  onPage: (request: IncomingMessage, response: ServerResponse) => void = () => {},
+  /**
+   * Called for every page (not asset) response before it is written: the demo sets its identity
+   * cookie. False when it answered the request itself (a refusal): nothing more is written.
+   */
+  onPage: (request: IncomingMessage, response: ServerResponse) => boolean = () => true,
   /** `/healthz`: null when this process serves, else why not (answered 503). */
   unhealthy: () => string | null = () => null,
 ): Server {
@@ -50,7 +53,7 @@ export function createDemoHttpServer(
     if (file === undefined) return reply(response, 404, 'not found');
     const path = normalize(join(base, file));
     if (!path.startsWith(base + '/') || !existsSync(path) || !statSync(path).isFile()) return reply(response, 404, 'not found');
-    if (page !== undefined) onPage(request, response);
+    if (page !== undefined && !onPage(request, response)) return;
     serveFile(request, response, path).catch(() => {
       if (!response.headersSent) reply(response, 404, 'not found');
       else response.destroy();
