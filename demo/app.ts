@@ -12,6 +12,7 @@ import { createDemoHttpServer } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
 import { createMintLimiter, type MintRate } from './mintRate.js';
+import { shownUrl } from './shownUrl.js';
 
 export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   /** `sqlite` (default), `memory`, or `postgres` (then `databaseUrl`). */
@@ -185,15 +186,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
 
 /** `PostgreSQL postgres://user@host:port/db, schema public`: the URL without its password. */
 export function postgresLabel(databaseUrl: string, schema: string): string {
-  let shown: string;
-  try {
-    const url = new URL(databaseUrl);
-    url.password = '';
-    shown = url.toString();
-  } catch {
-    shown = 'postgres://…';
-  }
-  return `PostgreSQL ${shown}, schema ${schema}`;
+  return `PostgreSQL ${shownUrl(databaseUrl)}, schema ${schema}`;
 }
 
 /**

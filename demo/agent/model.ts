@@ -1,6 +1,7 @@
 import { createAnthropicDriver } from '../../agents/anthropic.js';
 import { createOpenAIDriver } from '../../agents/openai.js';
 import type { AgentDriver } from '../../host/types.js';
+import { shownUrl } from '../shownUrl.js';
 
 /** Which agent the demo runs: a real model when a key is set, the scripted agent otherwise. */
 export interface ModelChoice {
@@ -40,7 +41,7 @@ export function chooseModel(env: Record<string, string | undefined>): ModelChoic
     const name = model ?? DEFAULT_OPENAI_MODEL;
     return {
       driver: createOpenAIDriver({ model: name, apiKey: openAIKey, ...(baseURL ? { baseURL } : {}) }),
-      label: `OpenAI Chat Completions driver, model ${name}${baseURL ? ` at ${baseURL}` : ''}`,
+      label: `OpenAI Chat Completions driver, model ${name}${baseURL ? ` at ${shownUrl(baseURL)}` : ''}`,
     };
   }
   const anthropicKey = set('ANTHROPIC_API_KEY');
@@ -49,7 +50,7 @@ export function chooseModel(env: Record<string, string | undefined>): ModelChoic
     const name = model ?? DEFAULT_ANTHROPIC_MODEL;
     return {
       driver: createAnthropicDriver({ model: name, apiKey: anthropicKey, ...(baseURL ? { baseURL } : {}) }),
-      label: `Anthropic Messages driver, model ${name}${baseURL ? ` at ${baseURL}` : ''}`,
+      label: `Anthropic Messages driver, model ${name}${baseURL ? ` at ${shownUrl(baseURL)}` : ''}`,
     };
   }
   return { driver: undefined, label: 'the scripted demo agent (set OPENAI_API_KEY or ANTHROPIC_API_KEY for a real model)' };
