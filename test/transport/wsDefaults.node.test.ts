@@ -2,6 +2,8 @@
 // documented defaults gets (each test here passes no limit of its own).
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
+import { WebSocket } from 'ws';
+import type { LogPage, SessionEvent } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 import { createFakeHost, type FakeHost } from './fakeHost.js';
@@ -57,5 +59,77 @@ describe('WebSocket server defaults', () => {
       message: '32 requests of this connection are still running (at most 32); retry in 50 ms',
       retryAfterMs: 50,
     });
+  });
+
+  it('answers a frame over 256 KiB too-large, keeps the connection, and closes it (1009) past 1 MiB', async (t) => {
+    const server = await defaultServer(t);
+    const raw = await socketTo(t, server.port);
+    const frame = (bytes: number, id: string) => {
+      const head = `{"id":"${id}","type":"ping","pad":"`;
+      return `${head}${'x'.repeat(bytes - head.length - 2)}"}`;
+    };
+    // Exactly 256 KiB reaches the schema (which refuses the unknown field); one byte more does not.
+    assert.match(String((await raw.ask(frame(256 * 1024, 'at'))).message), /unknown field "pad"/);
+    assert.deepEqual(await raw.ask(frame(256 * 1024 + 1, 'over')), {
+      type: 'error',
+      id: 'over',
+      code: 'too-large',
+      message: 'message of 262145 bytes is over the limit of 262144 bytes',
+    });
+    assert.equal((await raw.ask(frame(1024 * 1024, 'mib'))).code, 'too-large', 'up to 1 MiB the connection stays');
+    const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
+    raw.socket.send(frame(1024 * 1024 + 1, 'cut'));
+    assert.equal(await closed, 1009);
+  });
+
+  it('lets one connection watch 256 sessions at once, not 257', async (t) => {
+    const ids = Array.from({ length: 257 }, (_, i) => `s${i}`);
+    const server = await defaultServer(t, createFakeHost(ids));
+    const raw = await socketTo(t, server.port);
+    // One at a time: more than 32 requests at once would be answered busy.
+    for (const id of ids.slice(0, 256)) {
+      const answer = await raw.ask(JSON.stringify({ id: `w-${id}`, type: 'session.watch', params: { sessionId: id } }));
+      assert.equal(answer.result, 'watching', JSON.stringify(answer));
+    }
+    raw.socket.send(JSON.stringify({ id: 'one-more', type: 'session.watch', params: { sessionId: 's256' } }));
+    await until(() => raw.received.some((m) => m.id === 'one-more'));
+    assert.deepEqual(
+      raw.received.find((m) => m.id === 'one-more'),
+      {
+        type: 'error',
+        id: 'one-more',
+        code: 'bad-request',
+        message: 'this connection already watches 256 sessions (at most 256); unwatch one first',
+      },
+    );
+  });
+
+  it('caps a log.read answer at 1 MiB: the newest events that fit, and hasMore', async (t) => {
+    const host = createFakeHost();
+    const server = await defaultServer(t, host);
+    const raw = await socketTo(t, server.port);
+    const event = (seq: number) =>
+      ({ seq, at: 0, type: 'assistant/message', turnId: 't', messageId: `m${seq}`, text: 'x'.repeat(300_000) }) as unknown as SessionEvent;
+    // Three events of ~300 KB fit in 1 MiB, four do not.
+    host.answerWith('readLog', { events: [1, 2, 3, 4, 5].map(event), hasMore: false, lastSeq: 5 } satisfies LogPage);
+    const page = (await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 's1', limit: 10 } }))).result as LogPage;
+    assert.deepEqual(
+      page.events.map((e) => e.seq),
+      [3, 4, 5],
+    );
+    assert.equal(page.hasMore, true);
+  });
+
+  it('allows only its own origin: another page gets HTTP 403 at the upgrade', async (t) => {
+    const server = await defaultServer(t);
+    const status = (origin: string) =>
+      new Promise<number>((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${server.port}`, { headers: { Origin: origin } });
+        socket.once('open', () => (socket.close(), resolve(101)));
+        socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+        socket.once('error', reject);
+      });
+    assert.equal(await status(`http://127.0.0.1:${server.port}`), 101);
+    assert.equal(await status('https://evil.example'), 403);
   });
 });
