@@ -1,0 +1,73 @@
+// The suite's own rule (README, "Working on it"): a hanging test fails under its own name, well
+// before its file's timeout, and a test that fails with a server open does not keep its file alive.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'node:test';
+
+const PRELOAD = resolve('scripts/testTimeout.mjs');
+
+/** Runs one test file the way scripts/test.mjs does, with a per-test timeout of 300 ms. */
+function runFile(t: { after(fn: () => void): void }, source: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'ts-timeout-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'sample.test.mjs');
+  writeFileSync(file, source);
+  // Without the runner's own marker, which would make the child answer in its binary protocol.
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  const started = Date.now();
+  const run = spawnSync(
+    process.execPath,
+    ['--import', PRELOAD, '--test', '--test-reporter=tap', '--test-timeout=20000', '--test-force-exit', file],
+    { encoding: 'utf8', env: { ...env, TEST_TIMEOUT_MS: '300' } },
+  );
+  return { output: run.stdout, ms: Date.now() - started };
+}
+
+describe('the test runner settings', () => {
+  it('are the ones npm test passes to every node test process', () => {
+    const script = readFileSync('scripts/test.mjs', 'utf8');
+    assert.match(script, /'--import',\s*'\.\/scripts\/testTimeout\.mjs'/);
+    assert.match(script, /'--test-force-exit'/);
+    assert.match(script, /'--test-timeout=60000'/);
+  });
+
+  it('fails a hanging test under its own name at the per-test timeout; a suite timeout raises it', (t) => {
+    const { output, ms } = runFile(
+      t,
+      `import { describe, it } from 'node:test';
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+it('hangs', () => new Promise(() => setInterval(() => {}, 1000)));
+it('runs after', () => {});
+describe('slow suite', { timeout: 5000 }, () => {
+  it('takes 600 ms', () => wait(600));
+});
+it('takes 600 ms with its own timeout', { timeout: 5000 }, () => wait(600));
+`,
+    );
+    assert.match(output, /not ok \d+ - hangs\n[\s\S]*?test timed out after 300ms/);
+    assert.match(output, /\nok \d+ - runs after/);
+    assert.match(output, /ok \d+ - takes 600 ms\n/);
+    assert.match(output, /\nok \d+ - takes 600 ms with its own timeout/);
+    assert.ok(ms < 10_000, `${ms} ms: well before the file's 20 s`);
+  });
+
+  it('ends a file whose failed test left a server open as soon as its tests are done', (t) => {
+    const { output, ms } = runFile(
+      t,
+      `import { it } from 'node:test';
+import { createServer } from 'node:http';
+it('fails with a server open', async () => {
+  const server = createServer();
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  throw new Error('a failed assertion');
+});
+`,
+    );
+    assert.match(output, /not ok \d+ - fails with a server open/);
+    assert.doesNotMatch(output, /test timed out/);
+    assert.ok(ms < 10_000, `${ms} ms: well before the file's 20 s`);
+  });
+});
