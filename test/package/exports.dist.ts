@@ -87,6 +87,6 @@ describe('the built package, as a user imports it', () => {
   it('runs on Node: host, stores, both transports, instanceof TransportError, agents', () => {
     const { status, output } = run(process.execPath, ['out/node.js']);
     assert.equal(status, 0, output);
-    assert.match(output, /consumer: 9 checks passed/);
+    assert.match(output, /consumer: 10 checks passed/);
   });
 });

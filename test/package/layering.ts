@@ -5,7 +5,7 @@ import { importsOf } from './imports.js';
 /**
  * The package's layering. Each layer may import itself and the layers listed (relative imports);
  * protocol ← machines ← host ← agents, and protocol ← transport ← components (which also runs the
- * Dock's machine). Nothing in the package imports demo, bench, test or fixtures.
+ * Dock's machine); mcp beside agents, over host and components. Nothing in the package imports demo, bench, test or fixtures.
  */
 export const PACKAGE_LAYERS: Record<string, readonly string[]> = {
   protocol: [],
@@ -14,6 +14,9 @@ export const PACKAGE_LAYERS: Record<string, readonly string[]> = {
   agents: ['protocol', 'machines', 'host'],
   transport: ['protocol'],
   components: ['protocol', 'machines', 'transport'],
+  // The MCP server keeps its panels in a Host over the project's store (host), and its app document
+  // renders with the components' task-surface-view.
+  mcp: ['protocol', 'machines', 'host', 'transport', 'components'],
 };
 
 /** Folders outside the package and what they may import besides the package itself. */

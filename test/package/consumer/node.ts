@@ -24,6 +24,7 @@ import { DEFAULT_SYSTEM_PROMPT, createLoopDriver } from 'task-surface/agents';
 import { createOpenAIDriver } from 'task-surface/agents/openai';
 import { createAnthropicDriver } from 'task-surface/agents/anthropic';
 import { createAiSdkDriver } from 'task-surface/agents/ai-sdk';
+import { createPanelLedger, createTaskSurfaceMcpServer, PANEL_URI, readPanelDocument } from 'task-surface/mcp';
 import manifest from 'task-surface/custom-elements.json' with { type: 'json' };
 
 const checks: string[] = [];
@@ -145,6 +146,16 @@ assert.match(DEFAULT_SYSTEM_PROMPT, /show_task_surface/);
 for (const factory of [createLoopDriver, createOpenAIDriver, createAnthropicDriver, createAiSdkDriver])
   assert.equal(typeof factory, 'function');
 check('agents');
+
+// mcp: the server over a ledger in memory, with the built app document
+const ledger = createPanelLedger({ store: createMemoryStore() });
+const shown = await ledger.show({ model }, 'model', { record: true });
+assert.equal(shown.ok, true);
+assert.equal(typeof createTaskSurfaceMcpServer({ appHtml: readPanelDocument(), ledger }).connect, 'function');
+assert.match(readPanelDocument(), /^<!doctype html>/);
+assert.equal(PANEL_URI, 'ui://task-surface/panel');
+await ledger.close();
+check('mcp');
 
 // custom-elements.json
 const tags = manifest.modules.flatMap((m) => (m.declarations ?? []).map((d) => ('tagName' in d ? d.tagName : undefined)));

@@ -1,0 +1,7 @@
+/* Names the server and the app document share (browser-safe: the app imports this file alone). */
+
+/** The app's resource: the one self-contained panel document. */
+export const PANEL_URI = 'ui://task-surface/panel';
+
+/** The app-only tool the view reads and writes its panel's state through. */
+export const VIEW_TOOL = 'task_surface_view';

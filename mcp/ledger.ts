@@ -1,0 +1,199 @@
+/*
+ * The MCP server's memory of each panel. An MCP host's chat is not in our log, so every
+ * `show_task_surface` call becomes a session of its own in the project's store, written with the
+ * log's own event shapes: the call and its result (built by the Host's own tool), the person's
+ * answer as the correlated `user/message` (through the Host's submit decision), a dismissal as
+ * `task-surface/dismissed`, and the view's confirmation that the host took its `ui/message` as one
+ * more tool call/result pair. Whether and how a panel closed is then the Host's fold, decided once.
+ */
+import { createHost } from '../host/createHost.js';
+import type { SessionLogStore } from '../host/store/types.js';
+import { createShowTaskSurfaceTool } from '../host/taskSurface/tools.js';
+import type { Host } from '../host/types.js';
+import {
+  resolveLimits,
+  SHOW_TASK_SURFACE,
+  TaskSurfacePresentationMetaEnvelopeSchema,
+  type JsonValue,
+  type NormalizedTaskSurfaceModel,
+  type SessionEvent,
+  type SessionId,
+  type TaskSurfaceDismissalId,
+  type TaskSurfaceId,
+  type TaskSurfaceLimits,
+  type TaskSurfaceLimitsInput,
+  type TaskSurfaceSubmissionId,
+  type ToolMode,
+} from '../protocol/index.js';
+import { mintCallId, mintSessionId, mintTaskSurfaceId, mintTurnId } from '../protocol/mint.js';
+
+import { VIEW_TOOL } from './constants.js';
+
+export { VIEW_TOOL };
+
+/** What the view is told about its panel. */
+export type PanelState =
+  | { status: 'unknown' }
+  | { status: 'open'; surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel }
+  | {
+      status: 'submitted';
+      surfaceId: TaskSurfaceId;
+      model: NormalizedTaskSurfaceModel;
+      submissionId: TaskSurfaceSubmissionId;
+      values: Record<string, JsonValue>;
+      /** The user message's text: exactly what the view sends as `ui/message`. */
+      text: string;
+      /** Whether the view saw the host accept that `ui/message`. */
+      delivered: boolean;
+    }
+  | { status: 'dismissed'; surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel };
+
+/** A shown panel: the tool result's parts. */
+export type ShowOutcome =
+  | { ok: true; viewId: SessionId; surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel; content: string }
+  | { ok: false; content: string };
+
+export interface PanelLedgerOptions {
+  store: SessionLogStore;
+  limits?: TaskSurfaceLimitsInput;
+  /** `code`: the tool is refused as the Host refuses a call from code. Default `native`. */
+  toolMode?: ToolMode;
+  /** Panels held in memory at once (older ones are read back from the store when asked). Default 256. */
+  maxLoadedPanels?: number;
+}
+
+export interface PanelLedger {
+  readonly limits: TaskSurfaceLimits;
+  /**
+   * Runs the Host's own `show_task_surface` tool on `args`. A valid call with `record` opens a panel
+   * the view can answer (without: the model is only checked and normalised, for the fallbacks).
+   */
+  show(args: unknown, origin: 'model' | 'code', options: { record: boolean }): Promise<ShowOutcome>;
+  state(viewId: string): Promise<PanelState>;
+  /** Records the answer (idempotent by submissionId); the panel's state after it, or why not. */
+  submit(
+    viewId: string,
+    answer: { submissionId: TaskSurfaceSubmissionId; values: Record<string, JsonValue>; locale?: 'en' | 'zh' },
+  ): Promise<PanelState | { status: 'invalid'; reason: string }>;
+  /** Records that the host accepted the `ui/message` of this submission. */
+  delivered(viewId: string, submissionId: TaskSurfaceSubmissionId): Promise<PanelState>;
+  dismiss(viewId: string, dismissalId: TaskSurfaceDismissalId): Promise<PanelState>;
+  close(): Promise<void>;
+}
+
+/** The ledger over `store` (the caller closes the store). */
+export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
+  const limits = resolveLimits(options.limits);
+  const host: Host = createHost({ store: options.store, limits, maxLoadedSessions: options.maxLoadedPanels ?? 256 });
+  const tool = createShowTaskSurfaceTool({ limits, mintSurfaceId: () => mintTaskSurfaceId(), activeSurface: () => null });
+  const toolMode = options.toolMode ?? 'native';
+
+  const shown = (events: readonly SessionEvent[]) => {
+    for (const event of events) {
+      if (event.type !== 'tool/result' || event.name !== SHOW_TASK_SURFACE || !event.ok) continue;
+      const meta = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(event.meta);
+      if (meta.success) return { surfaceId: meta.data.surfaceId, model: meta.data.model as NormalizedTaskSurfaceModel };
+    }
+    return null;
+  };
+
+  const state = async (viewId: string): Promise<PanelState> => {
+    const sessionId = viewId as SessionId;
+    if (!host.hasSession(sessionId)) return { status: 'unknown' };
+    const events = [...host.plugins.events(sessionId)];
+    const panel = shown(events);
+    if (!panel) return { status: 'unknown' };
+    const outcome = await host.taskSurface.getOutcome({ sessionId, surfaceId: panel.surfaceId });
+    if (outcome.status === 'dismissed') return { status: 'dismissed', ...panel };
+    if (outcome.status !== 'submitted') return { status: 'open', ...panel };
+    const message = events.find((e) => e.type === 'user/message' && e.messageId === outcome.messageId);
+    const correlation = message?.type === 'user/message' ? message.source.taskSurface : undefined;
+    if (message?.type !== 'user/message' || !correlation) return { status: 'open', ...panel };
+    const delivered = events.some(
+      (e) =>
+        e.type === 'tool/call' &&
+        e.name === VIEW_TOOL &&
+        typeof e.args === 'object' &&
+        e.args !== null &&
+        !Array.isArray(e.args) &&
+        e.args['submissionId'] === correlation.submissionId,
+    );
+    return {
+      status: 'submitted',
+      ...panel,
+      submissionId: correlation.submissionId,
+      values: outcome.values,
+      text: message.text,
+      delivered,
+    };
+  };
+
+  const append = (sessionId: SessionId, name: string, args: JsonValue, result: { ok: boolean; content: string; meta?: JsonValue }) => {
+    const callId = mintCallId();
+    const turnId = mintTurnId();
+    host.plugins.append(sessionId, { type: 'tool/call', callId, turnId, name, args, origin: 'model', agent: 'root' });
+    host.plugins.append(sessionId, { type: 'tool/result', callId, turnId, name, ...result });
+  };
+
+  return {
+    limits,
+
+    async show(args, origin, { record }) {
+      const sessionId = mintSessionId();
+      const callId = mintCallId();
+      const turnId = mintTurnId();
+      const ctx = { sessionId, callId, turnId, origin: toolMode === 'code' ? ('code' as const) : origin, agent: 'root' as const };
+      const outcome = await tool.execute(args as JsonValue, { ...ctx, concludeTurn: () => undefined });
+      if (!outcome.ok) return { ok: false, content: outcome.content };
+      if (!record) {
+        const checked = shown([{ type: 'tool/result', seq: 1, at: 0, callId, turnId, name: SHOW_TASK_SURFACE, ...outcome }])!;
+        return { ok: true, viewId: sessionId, ...checked, content: outcome.content };
+      }
+      host.openSession({ sessionId, title: SHOW_TASK_SURFACE });
+      host.plugins.append(sessionId, {
+        type: 'tool/call',
+        callId,
+        turnId,
+        name: SHOW_TASK_SURFACE,
+        args: args as JsonValue,
+        origin,
+        agent: 'root',
+      });
+      host.plugins.append(sessionId, { type: 'tool/result', callId, turnId, name: SHOW_TASK_SURFACE, ...outcome });
+      const panel = shown([...host.plugins.events(sessionId)])!;
+      return { ok: true, viewId: sessionId, ...panel, content: outcome.content };
+    },
+
+    state,
+
+    async submit(viewId, answer) {
+      const before = await state(viewId);
+      if (before.status !== 'open') return before;
+      const sessionId = viewId as SessionId;
+      const result = await host.taskSurface.submit({ sessionId, surfaceId: before.surfaceId, ...answer });
+      if (!result.accepted && result.reason === 'invalid-submission') {
+        return { status: 'invalid', reason: 'the values do not fit the panel' };
+      }
+      await host.whenIdle(sessionId);
+      return state(viewId);
+    },
+
+    async delivered(viewId, submissionId) {
+      const now = await state(viewId);
+      if (now.status !== 'submitted' || now.submissionId !== submissionId || now.delivered) return now;
+      append(viewId as SessionId, VIEW_TOOL, { action: 'delivered', submissionId }, { ok: true, content: 'delivered' });
+      return state(viewId);
+    },
+
+    async dismiss(viewId, dismissalId) {
+      const now = await state(viewId);
+      if (now.status !== 'open') return now;
+      await host.taskSurface.dismiss({ sessionId: viewId as SessionId, surfaceId: now.surfaceId, dismissalId });
+      return state(viewId);
+    },
+
+    async close() {
+      await host.dispose();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import * as z from 'zod/mini';
+import {
+  formatIssuePath,
+  JsonValueSchema,
+  SessionIdSchema,
+  TaskSurfaceDismissalIdSchema,
+  TaskSurfaceSubmissionIdSchema,
+} from '../protocol/index.js';
+import type { PanelLedger, PanelState } from './ledger.js';
+
+/*
+ * The app-only tool (`_meta.ui.visibility: ["app"]`) through which the view reads and writes its
+ * panel's state on the server: the view's own storage is at most a cache (a bare sandboxed iframe
+ * has none), so whether a call was answered lives here, keyed by the result's `viewUUID`.
+ */
+
+const viewId = SessionIdSchema;
+const ViewCallSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('read'), viewId }),
+  z.strictObject({
+    action: z.literal('submit'),
+    viewId,
+    submissionId: TaskSurfaceSubmissionIdSchema,
+    values: z.record(z.string(), JsonValueSchema),
+    locale: z.optional(z.enum(['en', 'zh'])),
+  }),
+  z.strictObject({ action: z.literal('delivered'), viewId, submissionId: TaskSurfaceSubmissionIdSchema }),
+  z.strictObject({ action: z.literal('dismiss'), viewId, dismissalId: TaskSurfaceDismissalIdSchema }),
+]);
+export type ViewCall = z.infer<typeof ViewCallSchema>;
+
+const id = { type: 'string', minLength: 1, maxLength: 128 };
+/** The view tool's input as JSON Schema (what tools/list shows). */
+export const VIEW_TOOL_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    action: { enum: ['read', 'submit', 'delivered', 'dismiss'] },
+    viewId: id,
+    submissionId: id,
+    dismissalId: id,
+    values: { type: 'object' },
+    locale: { enum: ['en', 'zh'] },
+  },
+  required: ['action', 'viewId'],
+  additionalProperties: false,
+};
+
+const answer = (state: PanelState | { status: 'invalid'; reason: string }): CallToolResult => ({
+  isError: state.status === 'invalid',
+  content: [{ type: 'text', text: state.status === 'invalid' ? `refused: ${state.reason}` : `panel ${state.status}` }],
+  structuredContent: state as unknown as Record<string, unknown>,
+});
+
+/** Runs one view call: every input is checked here, and a bad one names what is wrong. */
+export async function handleViewCall(ledger: PanelLedger, args: unknown): Promise<CallToolResult> {
+  const parsed = ViewCallSchema.safeParse(args);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${formatIssuePath(i.path as (string | number)[], 'arguments')}: ${i.message}`);
+    return { isError: true, content: [{ type: 'text', text: `${issues.join('\n')}` }] };
+  }
+  const call = parsed.data;
+  switch (call.action) {
+    case 'read':
+      return answer(await ledger.state(call.viewId));
+    case 'submit':
+      return answer(
+        await ledger.submit(call.viewId, {
+          submissionId: call.submissionId,
+          values: call.values,
+          ...(call.locale ? { locale: call.locale } : {}),
+        }),
+      );
+    case 'delivered':
+      return answer(await ledger.delivered(call.viewId, call.submissionId));
+    case 'dismiss':
+      return answer(await ledger.dismiss(call.viewId, call.dismissalId));
+  }
+}
