@@ -20,6 +20,17 @@ function manualChunks(id) {
   return undefined;
 }
 
+/** The browser build's plugins (markdown-it's shims, lit's production build, minified); the MCP app document uses them too. */
+export const browserPlugins = () => [
+  inertLinkify,
+  browserPunycode,
+  browserUcMicro,
+  smallEntities,
+  nodeResolve({ browser: true, exportConditions: ['production'] }),
+  esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' }),
+  terser({ ecma: 2022, module: true, compress: { passes: 2 }, format: { comments: false } }),
+];
+
 /**
  * The drop-in browser bundle: the entry `dist/task-surface.js` defines every custom element and
  * exports the browser transports; what only some pages need (markdown-it, the diff library, card bodies) is
@@ -37,13 +48,5 @@ export default {
     chunkFileNames: 'chunks/[name]-[hash].js',
     manualChunks,
   },
-  plugins: [
-    inertLinkify,
-    browserPunycode,
-    browserUcMicro,
-    smallEntities,
-    nodeResolve({ browser: true, exportConditions: ['production'] }),
-    esbuild({ target: 'es2022', tsconfig: 'tsconfig.json' }),
-    terser({ ecma: 2022, module: true, compress: { passes: 2 }, format: { comments: false } }),
-  ],
+  plugins: browserPlugins(),
 };

@@ -5,11 +5,12 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { buildMcpApp, PANEL_FILE } from './mcp-app.mjs';
 
 /** gzip budgets: the entry a page loads first, and the entry with every chunk it may load. */
 const ENTRY_BUDGET_GZIP = 46 * 1024;
 const TOTAL_BUDGET_GZIP = 95 * 1024;
-const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components'];
+const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp'];
 
 function run(command, args) {
   const { status } = spawnSync(command, args, { stdio: 'inherit' });
@@ -88,6 +89,9 @@ if (missing.length > 0) {
   process.exit(1);
 }
 console.log(`custom-elements.json: ${tags.length} elements (${tags.join(', ')})`);
+
+const panel = await buildMcpApp();
+console.log(`${PANEL_FILE}: the MCP app document, ${kb(panel.bytes)}, ${kb(panel.gzip)} gzip`);
 
 run('node', [
   '--import',

@@ -1,0 +1,117 @@
+/*
+ * The app document's script (`ui://task-surface/panel`): an ext-apps `App` talks to the host over
+ * postMessage, and the project's own `task-surface-view` renders the panel, with the same limits
+ * and markdown rules as everywhere else. Built into one self-contained HTML file (scripts/mcp-app.mjs).
+ */
+import { App, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
+import { html, nothing, render } from 'lit';
+import '../../components/view/task-surface-view.js';
+import { langOf, langTag, strings, type Lang } from '../../components/i18n/index.js';
+import { parseShowTaskSurfaceArgs, type NormalizedTaskSurfaceModel, type TaskSurfaceValues } from '../../protocol/index.js';
+import { PanelSession, type Phase } from './panelApp.js';
+import { appStrings } from './strings.js';
+
+const root = document.querySelector('main')!;
+let lang: Lang = 'en';
+let theme: 'light' | 'dark' | undefined;
+let fullscreen = false;
+
+const app = new App({ name: 'task-surface-panel', version: '1.0.0' }, {}, { autoResize: true });
+const session = new PanelSession(
+  app,
+  () => draw(),
+  () => lang,
+  (title) => appStrings('en').dismissedContext(title),
+);
+
+function applyContext(context: McpUiHostContext | undefined): void {
+  lang = langOf(context?.locale);
+  theme = context?.theme === 'dark' || context?.theme === 'light' ? context.theme : undefined;
+  if (theme) applyDocumentTheme(theme);
+  const variables = context?.styles?.variables;
+  if (variables) applyHostStyleVariables(variables);
+  fullscreen = context?.displayMode === 'fullscreen';
+  document.documentElement.lang = langTag(lang);
+  document.title = session.model?.title ?? appStrings(lang).documentTitle;
+  draw();
+}
+
+function statusText(phase: Phase): string {
+  const t = appStrings(lang);
+  if (phase.kind === 'dismissed') return t.dismissedNote;
+  if (phase.kind !== 'submitted') return '';
+  return { sending: t.sending, delivered: t.submittedNote, failed: t.notTaken, unsure: t.unsure }[phase.delivery];
+}
+
+function view(model: NormalizedTaskSurfaceModel, phase: Phase) {
+  const s = strings(lang);
+  const t = appStrings(lang);
+  if (phase.kind === 'open') {
+    return html`<task-surface-view
+        .model=${model}
+        .values=${session.values}
+        lang=${lang}
+        theme=${theme ?? nothing}
+        heading-level="1"
+        ?all-rows=${fullscreen}
+        ?disabled=${phase.busy}
+        @task-surface-value-change=${(e: CustomEvent<{ values: TaskSurfaceValues }>) => (session.values = e.detail.values)}
+        @task-surface-submit=${(e: CustomEvent<{ values: TaskSurfaceValues }>) => void session.submit(e.detail.values)}
+        ><button slot="actions" type="button" class="secondary" ?disabled=${phase.busy} @click=${() => void session.dismiss()}>${s.dismiss}</button></task-surface-view
+      >
+      <p class="problem" role="alert">${phase.problem ? t[phase.problem] : ''}</p>`;
+  }
+  const values = phase.kind === 'submitted' ? phase.values : undefined;
+  const status = phase.kind === 'submitted' ? s.status.submitted : s.status.dismissed;
+  const again = phase.kind === 'submitted' && (phase.delivery === 'failed' || phase.delivery === 'unsure');
+  return html`<task-surface-view .model=${model} .values=${values} readonly lang=${lang} theme=${theme ?? nothing} heading-level="1" ?all-rows=${fullscreen}></task-surface-view>
+    <div class="outcome">
+      <p><strong>${s.statusLabel}: ${status}</strong></p>
+      <p id="outcome" role="status" tabindex="-1">${statusText(phase)}</p>
+      ${again ? html`<button type="button" class="primary" @click=${() => void session.sendAgain()}>${t.sendAgain}</button>` : nothing}
+    </div>`;
+}
+
+function draw(): void {
+  const phase = session.phase;
+  const model = session.model;
+  const t = appStrings(lang);
+  document.body.dataset['phase'] = phase.kind;
+  let content;
+  if (phase.kind === 'preparing' || phase.kind === 'waiting')
+    content = html`<p class="quiet" role="status">${phase.kind === 'preparing' ? t.preparing : ''}</p>`;
+  else if (phase.kind === 'error') content = html`<p role="alert">${t.invalidModel}</p>`;
+  else if (phase.kind === 'unknown' || !model) content = html`<p role="alert">${t.unknown}</p>`;
+  else content = view(model, phase);
+  render(content, root);
+  // A control that held focus went away with the phase (Submit, Dismiss, Send again): the outcome takes it.
+  const outcome = document.getElementById('outcome');
+  if (outcome && (document.activeElement === null || document.activeElement === document.body)) outcome.focus();
+}
+
+// A link in the panel opens through the host: the sandbox may not let the iframe navigate anywhere.
+root.addEventListener('click', (event) => {
+  const link = event.composedPath().find((node): node is HTMLAnchorElement => node instanceof HTMLAnchorElement && node.href !== '');
+  if (!link) return;
+  event.preventDefault();
+  void app.openLink({ url: link.href }).catch(() => undefined);
+});
+
+app.ontoolinputpartial = () => session.preparing();
+app.ontoolinput = ({ arguments: args }) => {
+  // The server's limits may be larger than the defaults: a model that does not parse here waits for the result.
+  const parsed = parseShowTaskSurfaceArgs(args);
+  if (parsed.ok) session.input(parsed.model);
+};
+app.ontoolresult = (result) => {
+  const content = result.structuredContent as { model?: NormalizedTaskSurfaceModel } | undefined;
+  const viewId = (result._meta as { viewUUID?: unknown } | undefined)?.viewUUID;
+  if (result.isError || !content?.model || typeof viewId !== 'string') return session.failed();
+  document.title = content.model.title;
+  void session.result(content.model, viewId);
+};
+app.onhostcontextchanged = () => applyContext(app.getHostContext());
+
+draw();
+await app.connect();
+applyContext(app.getHostContext());
