@@ -50,7 +50,7 @@ export async function stdioClient(t: TestContext, options: { capabilities?: Clie
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', 'tsx', 'mcp/bin.ts', ...(options.args ?? ['--memory'])],
-    stderr: 'pipe',
+    stderr: 'inherit',
   });
   await client.connect(transport);
   t.after(() => client.close());
