@@ -2,7 +2,6 @@ import {
   DismissTaskSurfaceRequestSchema,
   formatSubmission,
   SubmitTaskSurfaceRequestSchema,
-  validateSubmission,
   type DismissTaskSurfaceResult,
   type SessionId,
   type SubmitTaskSurfaceResult,
@@ -12,6 +11,7 @@ import { parseInput, storeStep } from '../errors.js';
 import { freshId, type HostIds } from '../ids.js';
 import type { Inbox } from '../inbox.js';
 import type { LoadedSession, Sessions } from '../sessions.js';
+import { decideDismissal, decideSubmission } from './decide.js';
 import type { OccurrenceModels } from './occurrences.js';
 import type { SubmissionRecords } from './records.js';
 
@@ -45,21 +45,19 @@ export async function submitSurface(deps: SurfaceActionsDeps, input: unknown, by
   deps.assertLive();
   const session = actionable(deps.sessions, sessionId);
   if (!session) return { accepted: false, reason: 'not-open' };
-  const first = session.surface.submissions.get(submissionId) ?? records.held(sessionId, submissionId);
-  if (first) return { accepted: true, messageId: first, phase: 'queued' };
-  const active = session.surface.active;
-  if (!active) return { accepted: false, reason: 'not-open' };
-  if (active.surfaceId !== surfaceId) return { accepted: false, reason: 'stale' };
-  if (records.pendingOf(sessionId, active.callId)) return { accepted: false, reason: 'submission-pending' };
-  const model = deps.models.model(session, active.callId);
-  if (!model) return { accepted: false, reason: 'not-open' };
-  const submission = request.note === undefined ? { values: request.values } : { values: request.values, note: request.note };
-  const valid = validateSubmission(model, submission, deps.limits);
-  if (!valid.ok) return { accepted: false, reason: 'invalid-submission' };
+  const decision = decideSubmission(session.surface, request, {
+    model: (callId) => deps.models.model(session, callId),
+    held: (id) => records.held(sessionId, id),
+    pending: (callId) => records.pendingOf(sessionId, callId) !== null,
+    limits: deps.limits,
+  });
+  if (decision.decision === 'repeat') return { accepted: true, messageId: decision.messageId, phase: 'queued' };
+  if (decision.decision === 'refuse') return { accepted: false, reason: decision.reason };
+  const active = decision;
   // Nothing above awaited the store: the checks and the admission below see one consistent state.
   const inbox = deps.inbox(sessionId);
   const messageId = freshId('message', deps.ids.message, (id) => session.userMessages.has(id) || inbox.findMessage(id) !== undefined);
-  const text = formatSubmission(model, valid.values, valid.note, { locale: request.locale ?? session.record.locale });
+  const text = formatSubmission(decision.model, decision.values, decision.note, { locale: request.locale ?? session.record.locale });
   // The record first, so the view the enqueue publishes already carries the pending phase.
   records.accept(sessionId, { callId: active.callId, surfaceId, submissionId, messageId });
   try {
@@ -69,7 +67,7 @@ export async function submitSurface(deps: SurfaceActionsDeps, input: unknown, by
       source: {
         kind: 'user',
         rpcId: deps.ids.rpc(),
-        taskSurface: { version: 1, submissionId, callId: active.callId, surfaceId, values: valid.values },
+        taskSurface: { version: 1, submissionId, callId: active.callId, surfaceId, values: decision.values },
         ...(by === undefined ? {} : { by }),
       },
     });
@@ -90,12 +88,12 @@ export async function dismissSurface(deps: SurfaceActionsDeps, input: unknown, b
   deps.assertLive();
   const session = actionable(deps.sessions, request.sessionId);
   if (!session) return { dismissed: false, reason: 'not-open' };
-  const earlier = session.surface.dismissals.get(request.dismissalId);
-  if (earlier !== undefined) return { dismissed: true, eventSeq: earlier };
-  const active = session.surface.active;
-  if (!active) return { dismissed: false, reason: 'not-open' };
-  if (active.surfaceId !== request.surfaceId) return { dismissed: false, reason: 'stale' };
-  if (deps.records.pendingOf(request.sessionId, active.callId)) return { dismissed: false, reason: 'submission-pending' };
+  const decision = decideDismissal(session.surface, request, {
+    pending: (callId) => deps.records.pendingOf(request.sessionId, callId) !== null,
+  });
+  if (decision.decision === 'repeat') return { dismissed: true, eventSeq: decision.seq };
+  if (decision.decision === 'refuse') return { dismissed: false, reason: decision.reason };
+  const active = decision;
   // A store failure stores nothing: the surface stays open and the same dismissalId may be retried.
   const event = storeStep(request.sessionId, 'taskSurface.dismiss', () =>
     deps.sessions.append(request.sessionId, {
