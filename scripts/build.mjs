@@ -10,7 +10,7 @@ import { buildMcpApp, PANEL_FILE } from './mcp-app.mjs';
 /** gzip budgets: the entry a page loads first, and the entry with every chunk it may load. */
 const ENTRY_BUDGET_GZIP = 46 * 1024;
 const TOTAL_BUDGET_GZIP = 95 * 1024;
-const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp'];
+const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp', 'ai-sdk'];
 
 function run(command, args) {
   const { status } = spawnSync(command, args, { stdio: 'inherit' });

@@ -5,7 +5,8 @@ import { importsOf } from './imports.js';
 /**
  * The package's layering. Each layer may import itself and the layers listed (relative imports);
  * protocol ← machines ← host ← agents, and protocol ← transport ← components (which also runs the
- * Dock's machine); mcp beside agents, over host and components. Nothing in the package imports demo, bench, test or fixtures.
+ * Dock's machine); mcp and ai-sdk sit beside agents, over host and components. Nothing in the
+ * package imports demo, bench, test or fixtures.
  */
 export const PACKAGE_LAYERS: Record<string, readonly string[]> = {
   protocol: [],
@@ -17,6 +18,9 @@ export const PACKAGE_LAYERS: Record<string, readonly string[]> = {
   // The MCP server keeps its panels in a Host over the project's store (host), and its app document
   // renders with the components' task-surface-view.
   mcp: ['protocol', 'machines', 'host', 'transport', 'components'],
+  // Beside agents: the host's pure fold and decisions over an app's messages; the React layer
+  // mounts the elements.
+  'ai-sdk': ['protocol', 'machines', 'host', 'transport', 'components'],
 };
 
 /** Folders outside the package and what they may import besides the package itself. */
@@ -49,6 +53,7 @@ export const BROWSER_ENTRIES = [
   'transport/index.ts',
   'components/index.ts',
   'components/bundle.ts',
+  'ai-sdk/index.ts',
 ];
 const NODE_MODULES = /^(node:|ws$|better-sqlite3$|pg$)/;
 

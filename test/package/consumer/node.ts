@@ -25,6 +25,7 @@ import { createOpenAIDriver } from 'task-surface/agents/openai';
 import { createAnthropicDriver } from 'task-surface/agents/anthropic';
 import { createAiSdkDriver } from 'task-surface/agents/ai-sdk';
 import { createPanelLedger, createTaskSurfaceMcpServer, PANEL_URI, readPanelDocument } from 'task-surface/mcp';
+import { checkTaskSurfaceMessage, foldTaskSurface, taskSurfaceStopWhen, taskSurfaceTools } from 'task-surface/ai-sdk';
 import manifest from 'task-surface/custom-elements.json' with { type: 'json' };
 
 const checks: string[] = [];
@@ -156,6 +157,13 @@ assert.match(readPanelDocument(), /^<!doctype html>/);
 assert.equal(PANEL_URI, 'ui://task-surface/panel');
 await ledger.close();
 check('mcp');
+
+// ai-sdk
+assert.equal(typeof taskSurfaceTools().show_task_surface.execute, 'function');
+assert.equal(typeof taskSurfaceStopWhen, 'function');
+assert.equal(foldTaskSurface([]).open, null);
+assert.equal(checkTaskSurfaceMessage([], { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }).accepted, true);
+check('ai-sdk');
 
 // custom-elements.json
 const tags = manifest.modules.flatMap((m) => (m.declarations ?? []).map((d) => ('tagName' in d ? d.tagName : undefined)));

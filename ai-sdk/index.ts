@@ -1,0 +1,30 @@
+/*
+ * `task-surface/ai-sdk`: the Task Surface inside an AI SDK app, on the app's own `UIMessage[]`.
+ * Server and page alike (browser-safe; `ai` is an optional peer). The React layer is `/ai-sdk/react`.
+ */
+export { taskSurfaceTools, taskSurfaceStopWhen } from './tools.js';
+export type {
+  ShowTaskSurfaceFailure,
+  ShowTaskSurfaceOutput,
+  ShowTaskSurfaceSuccess,
+  TaskSurfaceTools,
+  TaskSurfaceToolsOptions,
+} from './tools.js';
+export { foldTaskSurface } from './fold.js';
+export type { ClosedTaskSurface, OpenTaskSurface, TaskSurfaceState } from './fold.js';
+export { checkTaskSurfaceMessage, dismissTaskSurface, taskSurfaceSubmissionMessage, TaskSurfaceDismissalRequestSchema } from './checks.js';
+export type {
+  TaskSurfaceDismissalRequest,
+  TaskSurfaceDismissalResult,
+  TaskSurfaceMessageCheck,
+  TaskSurfaceMessageRejection,
+  TaskSurfaceSubmissionRequest,
+} from './checks.js';
+export { taskSurfaceCheckResponse, taskSurfaceDismissalResponse } from './route.js';
+export {
+  TASK_SURFACE_DISMISSAL_PART,
+  TaskSurfaceDismissalDataSchema,
+  TaskSurfaceSubmissionMetadataSchema,
+  taskSurfaceEvents,
+} from './messages.js';
+export type { TaskSurfaceDismissalData, TaskSurfaceSubmissionMetadata } from './messages.js';
