@@ -178,14 +178,15 @@ describe('WebSocket server: frames over the limits', () => {
     await server.close();
   });
 
-  it('the default hard cap is 1 MiB: a 1 MiB frame is answered too-large, the connection stays', async () => {
+  it('the default hard cap is maxMessageBytes + 64 KiB: a 300 KiB frame is answered too-large, a 1 MiB one closes', async () => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     const raw = await rawSocket(server.port);
-    const frame = `{"id":"mib","type":"ping","pad":"${'x'.repeat(1024 * 1024 - 40)}"}`;
-    assert.equal((await raw.ask(frame)).code, 'too-large');
+    assert.equal((await raw.ask(`{"id":"kib","type":"ping","pad":"${'x'.repeat(300 * 1024)}"}`)).code, 'too-large');
     assert.equal(raw.socket.readyState, WebSocket.OPEN);
-    raw.close();
+    const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
+    raw.socket.send(`{"id":"mib","type":"ping","pad":"${'x'.repeat(1024 * 1024 - 40)}"}`);
+    assert.equal(await closed, 1009);
     await server.close();
   });
 });

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
   describeIssues,
+  isSystem,
   PrincipalSchema,
   SYSTEM_PRINCIPAL,
   type HostApi,
@@ -10,6 +11,7 @@ import {
   type PrincipalHostApi,
   type SessionId,
 } from '../../protocol/index.js';
+import { ConnectionCounts, guardFragments } from './admission.js';
 import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
@@ -61,8 +63,9 @@ export interface WebSocketServerOptions {
   /** Largest accepted client frame in bytes; larger ones get a `too-large` error. Default 256 KiB. */
   maxMessageBytes?: number;
   /**
-   * Frames past this size are not read at all: `ws` closes the connection with 1009. Default
-   * max(4 × maxMessageBytes, 1 MiB).
+   * Messages past this size (one frame, or the fragments of one message in all) are not read at
+   * all: `ws` closes the connection with 1009. Default maxMessageBytes + 64 KiB: close to the largest
+   * message the protocol accepts, so an unread frame holds little memory.
    */
   maxFrameBytes?: number;
   /** Deepest nesting of arrays/objects in a frame (the frame itself is 1); deeper is `bad-request`. Default 64. */
@@ -79,6 +82,26 @@ export interface WebSocketServerOptions {
   maxWatches?: number;
   /** Open connections; past it an upgrade gets HTTP 503. Default 10,000. */
   maxConnections?: number;
+  /**
+   * Open connections of one principal; past it the upgrade gets HTTP 429 `too-many-connections`.
+   * Default 16. Host code's principal (`allowAnonymous`) and peers are not counted.
+   */
+  maxConnectionsPerPrincipal?: number;
+  /**
+   * Open (and authenticating) connections from one remote address; past it HTTP 429
+   * `too-many-connections`, before `authenticate` runs. Default 64. Not applied with `allowAnonymous`.
+   */
+  maxConnectionsPerAddress?: number;
+  /**
+   * The address an upgrade counts against. Default the socket's peer address; behind a proxy, read
+   * the header it sets (and trust it only from the proxy). Null: the upgrade is not counted.
+   */
+  remoteAddress?(request: IncomingMessage): string | null;
+  /**
+   * A message begun (a frame without FIN) and not finished within this many milliseconds closes the
+   * socket (1008); its fragments never exceed `maxFrameBytes` in all. Default 10,000.
+   */
+  maxFragmentedMs?: number;
   /** Ping interval; a connection that missed the previous pong is closed. Default 15 s; 0 disables. */
   heartbeatMs?: number;
   /** How long the answer of a mutation is kept for a retry of the same request id. Default 10 min. */
@@ -129,7 +152,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   const peerLimits: ConnectionLimits = { ...limits, rateLimit: null, maxInFlight: 8_192, maxBufferedBytes: 64 * 1024 * 1024 };
   // ws closes the socket (1009) on frames over maxPayload without reading them; between
   // maxMessageBytes and it, a frame gets a `too-large` answer and the connection stays.
-  const maxPayload = Math.max(maxMessageBytes, positive(options.maxFrameBytes, Math.max(maxMessageBytes * 4, 1024 * 1024)));
+  const maxPayload = Math.max(maxMessageBytes, positive(options.maxFrameBytes, maxMessageBytes + 64 * 1024));
   const wss = new WebSocketServer({ noServer: true, maxPayload });
   wss.on('error', onError);
   const http =
@@ -146,6 +169,12 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   }
   const sockets = new Set<WebSocket>();
   const alive = new WeakMap<WebSocket, boolean>();
+  const counts = new ConnectionCounts({
+    perPrincipal: positive(options.maxConnectionsPerPrincipal, 16),
+    perAddress: positive(options.maxConnectionsPerAddress, 64),
+    addressOf: options.remoteAddress ?? ((request) => request.socket.remoteAddress ?? null),
+  });
+  const stopFragmentGuard = guardFragments(sockets, positive(options.maxFragmentedMs, 10_000));
 
   // Routed by hand (not ws's `server` option, which refuses every other path) so that other
   // upgrade handlers can share the HTTP server. Standalone, every path is this endpoint.
@@ -165,13 +194,29 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     // Upgrades still being authenticated count too: a slow `authenticate` cannot pile them up.
     if (sockets.size + identifying >= maxConnections)
       return refuseUpgrade(socket, 503, 'Service Unavailable', `at most ${maxConnections} connections`);
+    const counted = options.authenticate !== undefined && !options.cluster?.isPeer(request);
+    const address = counted ? counts.takeAddress(request) : { release() {} };
+    if (typeof address === 'string') return refuseUpgrade(socket, 429, 'Too Many Requests', address);
     identifying++;
     void identify(request)
       .finally(() => identifying--)
       .then((principal) => {
-        if (socket.destroyed) return;
-        if (principal === null) return refuseUpgrade(socket, 401, 'Unauthorized', 'who is connecting is not known: sign in first');
-        wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request, principal));
+        if (socket.destroyed) return address.release();
+        if (principal === null) {
+          address.release();
+          return refuseUpgrade(socket, 401, 'Unauthorized', 'who is connecting is not known: sign in first');
+        }
+        const slot = counted && !isSystem(principal) ? counts.takePrincipal(principal.id) : { release() {} };
+        if (typeof slot === 'string') {
+          address.release();
+          return refuseUpgrade(socket, 429, 'Too Many Requests', slot);
+        }
+        const release = () => (address.release(), slot.release());
+        socket.once('close', release);
+        wss.handleUpgrade(request, socket, head, (ws) => {
+          ws.once('close', release);
+          wss.emit('connection', ws, request, principal);
+        });
       });
   };
   /** The connection's principal, or null for a refusal (401). Never rejects. */
@@ -247,6 +292,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     async close() {
       http.off('upgrade', onUpgrade);
       if (timer) clearInterval(timer);
+      stopFragmentGuard();
       for (const socket of sockets) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       if (!options.server) {

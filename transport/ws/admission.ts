@@ -1,0 +1,93 @@
+/*
+ * Who may hold how many sockets: per principal and per remote address, checked at the upgrade, so
+ * that no one person (or one machine) can take every connection the server has.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket } from 'ws';
+
+/** Connection caps resolved from `WebSocketServerOptions`. */
+export interface ConnectionCaps {
+  perPrincipal: number;
+  perAddress: number;
+  /** The address an upgrade counts against; null: not counted (e.g. a trusted proxy's own checks). */
+  addressOf(request: IncomingMessage): string | null;
+}
+
+/** What a refused upgrade says (HTTP 429, body starting with the wire code). */
+export const TOO_MANY_CONNECTIONS = 'too-many-connections';
+
+/** Counts open (and opening) connections per principal and per address. */
+export class ConnectionCounts {
+  readonly #principals = new Map<string, number>();
+  readonly #addresses = new Map<string, number>();
+
+  constructor(private readonly caps: ConnectionCaps) {}
+
+  /** Takes an address slot for an upgrade, or answers why not. `release` gives it back. */
+  takeAddress(request: IncomingMessage): { release(): void } | string {
+    const address = this.caps.addressOf(request);
+    if (address === null) return { release() {} };
+    const held = this.#addresses.get(address) ?? 0;
+    if (held >= this.caps.perAddress) {
+      return `${TOO_MANY_CONNECTIONS}: this address already holds ${held} connections (at most ${this.caps.perAddress})`;
+    }
+    return { release: this.#take(this.#addresses, address) };
+  }
+
+  /** Takes a principal slot for an authenticated connection, or answers why not. */
+  takePrincipal(principalId: string): { release(): void } | string {
+    const held = this.#principals.get(principalId) ?? 0;
+    if (held >= this.caps.perPrincipal) {
+      return `${TOO_MANY_CONNECTIONS}: this principal already holds ${held} connections (at most ${this.caps.perPrincipal}); close one first`;
+    }
+    return { release: this.#take(this.#principals, principalId) };
+  }
+
+  #take(map: Map<string, number>, key: string): () => void {
+    map.set(key, (map.get(key) ?? 0) + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (map.get(key) ?? 1) - 1;
+      if (left <= 0) map.delete(key);
+      else map.set(key, left);
+    };
+  }
+}
+
+/** ws's receiver state (internal, stable across ws 8): the opcode of a message begun and not finished. */
+interface ReceiverState {
+  _fragmented?: number;
+}
+
+/**
+ * Closes sockets whose message stays unfinished (a frame without FIN, then continuations, never
+ * the last) for `maxMs` from when it was first seen: `ws` buffers the fragments (up to
+ * `maxPayload` in all) and has no clock of its own. Checked every second; answers a stop function.
+ */
+export function guardFragments(sockets: Iterable<WebSocket>, maxMs: number): () => void {
+  const since = new WeakMap<WebSocket, number>();
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      for (const socket of sockets) {
+        const receiver = (socket as unknown as { _receiver?: ReceiverState })._receiver;
+        if (!receiver?._fragmented) {
+          since.delete(socket);
+          continue;
+        }
+        const first = since.get(socket);
+        if (first === undefined) since.set(socket, now);
+        else if (now - first >= maxMs) {
+          since.delete(socket);
+          socket.close(1008, `a message was not finished within ${maxMs} ms`);
+          setTimeout(() => socket.terminate(), 1_000).unref();
+        }
+      }
+    },
+    Math.min(1_000, Math.max(50, Math.floor(maxMs / 4))),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
+}
