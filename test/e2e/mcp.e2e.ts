@@ -1,0 +1,164 @@
+// The panel in an MCP Apps host (real Chromium, the ext-apps AppBridge): through the spec's sandbox
+// proxy on another origin and in a bare sandbox="allow-scripts" iframe, a person answers with the
+// keyboard only and the host receives exactly one ui/message, whatever happens around it.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { after, before, describe, it } from 'node:test';
+import type { Frame, Page } from 'playwright-core';
+import { formatSubmission, parseTaskSurfaceModel } from '../../protocol/index.js';
+import { smallModel } from '../mcp/helpers.js';
+import { startMcpHarness, type McpHarness, type MountMode } from './mcp/harness.js';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let harness: McpHarness;
+before(async () => {
+  harness = await startMcpHarness();
+});
+after(() => harness.close());
+
+/** What has focus inside the panel's document, through open shadow roots. */
+function focused(frame: Frame): Promise<string> {
+  return frame.evaluate(() => {
+    let el = document.activeElement;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    if (!el || el === document.body) return '';
+    const label = el.getAttribute('aria-label') ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? '';
+    return `${el.tagName.toLowerCase()}[${el.getAttribute('role') ?? (el as HTMLInputElement).type ?? ''}] ${label.replace(/\s+/g, ' ').trim()}`;
+  });
+}
+
+/** Presses Tab until the focused element matches (from the host page into the iframe and on). */
+async function tabTo(page: Page, frame: Frame, pattern: RegExp): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    await page.keyboard.press('Tab');
+    const now = await focused(frame).catch(() => '');
+    seen.push(now);
+    if (pattern.test(now)) return;
+  }
+  throw new Error(`never reached ${pattern} with Tab; focus went ${seen.join(' → ')}`);
+}
+
+/** The panel's visible text (through shadow roots). */
+const panelText = (frame: Frame): Promise<string> =>
+  // A string: the test's compiler would wrap a named function in a helper the page does not have.
+  frame.evaluate(`(() => {
+    const walk = (node) => [...(node.shadowRoot ? node.shadowRoot.childNodes : []), ...node.childNodes]
+      .map((child) => (child.nodeType === Node.TEXT_NODE ? child.textContent : walk(child))).join(' ');
+    return walk(document.body).replace(/\\s+/g, ' ');
+  })()`);
+
+async function waitFor(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function axe(frame: Frame): Promise<string[]> {
+  if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axeSource);
+  const violations = await frame.evaluate(async () => {
+    const run = (
+      window as unknown as {
+        axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; nodes: { target: unknown }[] }[] }> };
+      }
+    ).axe.run;
+    return (await run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} at ${JSON.stringify(n.target)}`));
+}
+
+const parsed = parseTaskSurfaceModel(smallModel());
+assert.ok(parsed.ok);
+const expected = formatSubmission(parsed.model, { db: 'pg', why: 'joins' }, undefined, { locale: 'zh' });
+const accepted = () => harness.messages.filter((m) => m.accepted);
+
+/** Answers PostgreSQL / "joins" with the keyboard only, up to (not including) Submit. */
+async function answerWithKeyboard(page: Page, frame: Frame): Promise<void> {
+  await tabTo(page, frame, /PostgreSQL/);
+  await page.keyboard.press('Space');
+  await tabTo(page, frame, /^input\[text\]/);
+  await page.keyboard.type('joins');
+  await tabTo(page, frame, /^button.*Choose/);
+}
+
+for (const mode of ['proxy', 'bare'] as MountMode[]) {
+  describe(`the panel in an MCP Apps host (${mode === 'proxy' ? 'sandbox proxy on another origin' : 'bare sandbox="allow-scripts" iframe'})`, () => {
+    it('keyboard only: exactly one ui/message with the formatted text; a reload and a new iframe send none', async () => {
+      harness.messages.length = 0;
+      const sizesBefore = harness.sizes.length;
+      const call = await harness.show(smallModel());
+      let frame = await harness.mount(mode, call);
+      assert.equal(await frame.evaluate(() => document.documentElement.lang), 'zh-Hans', 'the host language');
+      assert.equal(await frame.evaluate(() => document.documentElement.dataset['theme']), 'dark', 'the host theme');
+      assert.deepEqual(await axe(frame), [], 'axe inside the iframe, open panel');
+      await answerWithKeyboard(harness.page, frame);
+      await harness.page.keyboard.press('Enter');
+      await waitFor(() => accepted().length === 1, 'one ui/message');
+      assert.deepEqual(harness.messages, [{ text: expected, accepted: true }]);
+      await waitFor(async () => /已提交/.test(await panelText(frame)), 'the Submitted replay');
+      assert.ok(harness.sizes.length > sizesBefore, 'the view reported its size');
+      assert.deepEqual(await axe(frame), [], 'axe inside the iframe, submitted');
+
+      frame = await harness.reload(mode, call);
+      await waitFor(async () => /已提交/.test(await panelText(frame)), 'the replay after a reload');
+      await harness.unmount();
+      frame = await harness.mount(mode, call);
+      await waitFor(async () => /已提交/.test(await panelText(frame)), 'the replay in a new iframe');
+      await harness.page.waitForTimeout(300);
+      assert.equal(harness.messages.length, 1, 'still exactly one ui/message');
+      await harness.unmount();
+    });
+
+    it('a double click sends one message; a host error then a retry leaves one accepted message', async () => {
+      harness.messages.length = 0;
+      let frame = await harness.mount(mode, await harness.show(smallModel()));
+      await answerWithKeyboard(harness.page, frame);
+      await frame.locator('task-surface-view button.primary').dblclick();
+      await waitFor(() => harness.messages.length >= 1, 'the message');
+      await harness.page.waitForTimeout(300);
+      assert.equal(harness.messages.length, 1);
+      await harness.unmount();
+
+      harness.messages.length = 0;
+      harness.failMessages(1);
+      frame = await harness.mount(mode, await harness.show(smallModel()));
+      await answerWithKeyboard(harness.page, frame);
+      await harness.page.keyboard.press('Enter');
+      await waitFor(async () => /再次发送/.test(await panelText(frame)), 'the Send again offer');
+      assert.deepEqual(harness.messages, [{ text: expected, accepted: false }]);
+      await tabTo(harness.page, frame, /再次发送/);
+      await harness.page.keyboard.press('Enter');
+      await waitFor(() => accepted().length === 1, 'the retried message');
+      await harness.page.waitForTimeout(300);
+      assert.deepEqual(harness.messages, [
+        { text: expected, accepted: false },
+        { text: expected, accepted: true },
+      ]);
+      await harness.unmount();
+    });
+
+    it('Dismiss sends no message and tells the model through the model context', async () => {
+      harness.messages.length = 0;
+      harness.contexts.length = 0;
+      const frame = await harness.mount(mode, await harness.show(smallModel()));
+      await tabTo(harness.page, frame, /^button.*关闭|^button.*Dismiss/);
+      await harness.page.keyboard.press('Enter');
+      await waitFor(() => harness.contexts.length === 1, 'the model-context update');
+      assert.match(harness.contexts[0]!, /dismissed the panel "Pick a database"/);
+      await waitFor(async () => /已关闭/.test(await panelText(frame)), 'the Dismissed status');
+      assert.deepEqual(harness.messages, []);
+      await harness.unmount();
+    });
+  });
+}
+
+it('the panel fetches nothing: every request is the harness page, its bridge or the proxy', () => {
+  const unexpected = harness.requests.filter(
+    (url) => !/\/(bridge\.js|sandbox\.html)?$/.test(new URL(url).pathname) && !url.startsWith('about:'),
+  );
+  assert.deepEqual(unexpected, []);
+});
