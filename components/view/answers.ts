@@ -1,4 +1,4 @@
-import { html, type TemplateResult } from 'lit';
+import { html, nothing, type TemplateResult } from 'lit';
 import type { TaskSurfaceField, TaskSurfaceFieldValue } from '../../protocol/index.js';
 import type { Strings } from '../i18n/index.js';
 import { displayText } from './text.js';
@@ -11,19 +11,20 @@ import { displayText } from './text.js';
 export function renderAnswer(field: TaskSurfaceField, value: TaskSurfaceFieldValue | undefined, s: Strings): TemplateResult {
   const label = (id: string) => displayText(('options' in field ? field.options.find((o) => o.id === id)?.label : undefined) ?? id);
   const item = (id: string) => html`<li class="model-text" dir="auto">${label(id)}</li>`;
-  let body: TemplateResult | string;
+  let body: TemplateResult | string | (string | TemplateResult)[];
+  // Model text is isolated on the <dd> itself: no element exists only to carry `dir`.
+  let modelText: string | undefined;
   switch (field.kind) {
     case 'text':
-      body =
-        typeof value === 'string' && /\S/.test(value)
-          ? html`<span class="answer-text model-text" dir="auto">${displayText(value)}</span>`
-          : s.noAnswer;
+      if (typeof value === 'string' && /\S/.test(value)) [body, modelText] = [displayText(value), 'answer-text model-text'];
+      else body = s.noAnswer;
       break;
     case 'toggle':
       body = value === true ? s.on : s.off;
       break;
     case 'choice':
-      body = typeof value === 'string' ? html`<span class="model-text" dir="auto">${label(value)}</span>` : s.noAnswer;
+      if (typeof value === 'string') [body, modelText] = [label(value), 'model-text'];
+      else body = s.noAnswer;
       break;
     case 'multi-choice':
       body = Array.isArray(value) && value.length ? html`<ul class="answer-list">${value.map(item)}</ul>` : s.noneSelected;
@@ -32,5 +33,5 @@ export function renderAnswer(field: TaskSurfaceField, value: TaskSurfaceFieldVal
       body = Array.isArray(value) && value.length ? html`<ol class="answer-list">${value.map(item)}</ol>` : s.noAnswer;
       break;
   }
-  return html`<div class="answer" part="answer"><dt class="model-text clamp" dir="auto" title=${field.label}>${displayText(field.label)}</dt><dd>${body}</dd></div>`;
+  return html`<div class="answer" part="answer"><dt class="model-text clamp" dir="auto" title=${field.label}>${displayText(field.label)}</dt><dd class=${modelText ?? nothing} dir=${modelText ? 'auto' : nothing}>${body}</dd></div>`;
 }

@@ -25,6 +25,8 @@ export const viewStyles = css`
   table { border-collapse: collapse; width: 100%; font-size: 0.875rem; }
   th, td { padding: 0.3rem 0.6rem; text-align: start; border-bottom: 1px solid var(--_border); vertical-align: top; overflow-wrap: normal; }
   th, td.num { white-space: nowrap; }
+  /* A text cell reads in its own direction (dir="auto") but lines up with its column, at the table's start. */
+  td.model-text { text-align: -webkit-match-parent; text-align: match-parent; }
   tr:focus { outline: 2px solid var(--_focus); outline-offset: -2px; }
   th { position: sticky; top: 0; background: var(--_bg-alt); font-weight: 600; }
   .num { text-align: end; font-variant-numeric: tabular-nums; }

@@ -14,6 +14,16 @@ function deepActive(): Element | null {
   while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
   return a;
 }
+/** Where characters [start, end) of an element's text (Lit's comment markers aside) are drawn. */
+function drawn(el: Element, start: number, end: number): DOMRect {
+  const text = [...el.childNodes].find((n) => n.nodeType === Node.TEXT_NODE && n.textContent)!;
+  const range = document.createRange();
+  range.setStart(text, start);
+  range.setEnd(text, end);
+  const box = range.getBoundingClientRect();
+  expect(box.width, 'the characters are drawn').to.be.greaterThan(0);
+  return box;
+}
 /** Lines drawn in a diff body (runs of lines share an element). */
 const lineCount = (body: Element) => [...body.children].reduce((n, run) => n + run.textContent!.split('\n').length, 0);
 const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag} line ${i}`).join('\n') + '\n';
@@ -148,6 +158,50 @@ describe('task-surface-view: layout bombs', () => {
     expect(title.getAttribute('dir')).to.equal('auto');
     expect(getComputedStyle(title).unicodeBidi).to.equal('isolate');
     expect(getComputedStyle(q(el, '.diff-path')).unicodeBidi).to.equal('isolate');
+  });
+
+  it('gives each text cell and answer the direction of its own text, with no element added for it', async () => {
+    const rows = [
+      { name: 'مرحبا!', n: 1 },
+      { name: 'hello!', n: 2 },
+      { name: 'abc \u202Eright', n: 3 },
+    ];
+    const el = await view(
+      withBlocks([
+        {
+          kind: 'table',
+          columns: [
+            { id: 'name', label: 'Name' },
+            { id: 'n', label: 'N' },
+          ],
+          rows,
+        },
+      ]),
+    );
+    const [arabic, latin, override] = qa(el, 'tbody td:first-child');
+    expect(
+      qa(el, 'tbody td').map((td) => td.children.length),
+      'no wrapper in any cell',
+    ).to.deep.equal([0, 0, 0, 0, 0, 0]);
+    // The "!" ends the Arabic sentence, so it is drawn at its left, in an LTR page; after "hello", at its right.
+    expect(drawn(arabic!, 5, 6).right).to.be.at.most(drawn(arabic!, 0, 5).left + 0.5);
+    expect(drawn(latin!, 5, 6).left).to.be.at.least(drawn(latin!, 0, 5).right - 0.5);
+    expect([arabic, latin].map((td) => getComputedStyle(td!).direction)).to.deep.equal(['rtl', 'ltr']);
+    // Yet it lines up with its column, at the table's start (the left, in this page), as before.
+    expect(drawn(arabic!, 0, 6).left - arabic!.getBoundingClientRect().left).to.be.below(16);
+    expect(getComputedStyle(arabic!).unicodeBidi).to.equal('isolate');
+    // An override reverses the rest of its own cell and nothing beyond it: the number stays in its column.
+    expect(drawn(override!, 5, 6).left, 'the "r" of "right" drawn last').to.be.greaterThan(drawn(override!, 9, 10).left);
+    const number = q(el, 'tbody tr:nth-child(3) td:nth-child(2)').getBoundingClientRect();
+    expect(number.left).to.be.at.least(override!.getBoundingClientRect().right - 0.5);
+    expect(q(el, 'tbody tr:nth-child(3) td:nth-child(2)').textContent).to.equal('3');
+
+    const replay = await view(everyKindModel, { readonly: true });
+    replay.values = { name: 'مرحبا!', notes: '', targets: [], notify: false, steps: ['build', 'test', 'deploy'] };
+    await replay.updateComplete;
+    const answer = qa(replay, '.answer dd').find((dd) => dd.textContent === 'مرحبا!')!;
+    expect(answer.children.length, 'no wrapper in the answer').to.equal(0);
+    expect(drawn(answer, 5, 6).right).to.be.at.most(drawn(answer, 0, 5).left + 0.5);
   });
 });
 
