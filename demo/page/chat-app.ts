@@ -14,6 +14,7 @@ import type { WebSocketTransport, ConnectionStatus } from '../../transport/ws/cl
 import '../../components/index.js';
 import { strings } from '../../components/i18n/index.js';
 import { pageStrings, type PageLang } from './i18n.js';
+import { OverflowController } from './overflow.js';
 import { appStyles } from './styles.js';
 import './transcript.js';
 
@@ -53,6 +54,8 @@ export class DemoChatApp extends LitElement {
 
   @query('.composer textarea') private accessor composerBox: HTMLTextAreaElement | null = null;
 
+  /** The transcript's scroller takes focus while it scrolls, so the keyboard can scroll it. */
+  private readonly transcriptOverflow = new OverflowController(this, () => this.renderRoot.querySelector('.scroller'));
   private unwatch: (() => void) | undefined;
   private unstatus: (() => void) | undefined;
 
@@ -235,7 +238,7 @@ export class DemoChatApp extends LitElement {
             <button aria-pressed=${this.theme === 'dark'} @click=${() => (this.theme = 'dark')}>${s.dark}</button>
           </div>
         </header>
-        <div class="scroller">
+        <div class="scroller" role="region" aria-label=${s.messages} tabindex=${this.transcriptOverflow.scrolls ? '0' : nothing}>
           <demo-transcript .transport=${this.transport} session-id=${this.sessionId ?? nothing} .view=${this.view} .lang=${this.uiLang} theme=${this.theme}></demo-transcript>
           ${this.renderQueue()}
           ${this.view?.turn === 'running' ? html`<p class="working" role="status"><span class="dots" aria-hidden="true"></span>${s.working}</p>` : nothing}

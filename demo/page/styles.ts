@@ -26,6 +26,8 @@ export const appStyles = css`
   .switch button[aria-pressed='true'] { background: var(--selected); color: var(--fg); font-weight: 600; }
   /* Both gutters: the transcript's column stays centred over the Dock's with or without a scrollbar. */
   .scroller { overflow-y: auto; padding: 8px 0 16px; scroll-behavior: auto; scrollbar-gutter: stable both-edges; }
+  /* Inside: the panes around it clip an outline drawn outside. */
+  .scroller:focus-visible { outline-offset: -2px; }
   demo-transcript, .queue, .working { display: block; max-width: 820px; margin: 0 auto; padding: 0 24px; }
   .queue { list-style: none; display: flex; flex-direction: column; gap: 8px; align-items: flex-end; }
   .queued { display: flex; justify-content: flex-end; width: 100%; }

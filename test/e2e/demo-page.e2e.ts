@@ -2,31 +2,12 @@
 // and width (with a card and a pending answer on screen), focus after submit and dismiss, the
 // transcript's log with speakers, queued rows that offer only what works, the page's look.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { admitNext, dock, dockState, e2eSuite, say } from './harness.js';
+import { app, axe, inEveryLook, setLang, setTheme } from './demoPage.js';
 
 const suite = e2eSuite();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: unknown[]; failureSummary?: string }[];
-}
-
-/** axe-core over the whole page, open shadow roots included; one line per violation and node. */
-async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    const run = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: AxeViolation[] }> } }).axe.run;
-    return (await run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${JSON.stringify(n.target)}: ${n.failureSummary ?? ''}`));
-}
-
 /** The focused element through open shadow roots. */
 const isComposerFocused = (page: Page) =>
   page.evaluate(() => {
@@ -34,10 +15,6 @@ const isComposerFocused = (page: Page) =>
     while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
     return el === document.querySelector('demo-chat-app')!.shadowRoot!.querySelector('.composer textarea');
   });
-
-const app = (page: Page) => page.locator('demo-chat-app');
-const setLang = (page: Page, lang: 'EN' | '中文') => app(page).locator('.switch button', { hasText: lang }).click();
-const setTheme = (page: Page, theme: RegExp) => app(page).locator('.switch button').filter({ hasText: theme }).click();
 
 describe('The demo page (real Chromium, real WebSocket host)', () => {
   it('has no axe violations in both themes, both languages, at 1280 and 320 px, with a card and a pending answer', async () => {
@@ -53,20 +30,9 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     await app(page).locator('.queued').waitFor();
     await dockState(page, 'pending');
     const found: string[] = [];
-    for (const [width, height] of [
-      [1280, 800],
-      [320, 640],
-    ] as const) {
-      await page.setViewportSize({ width, height });
-      for (const lang of ['EN', '中文'] as const) {
-        await setLang(page, lang);
-        for (const theme of lang === 'EN' ? [/^Light$/, /^Dark$/] : [/^浅色$/, /^深色$/]) {
-          await setTheme(page, theme);
-          await page.waitForTimeout(50); // one frame for the theme's colours
-          for (const v of await axe(page)) found.push(`${width}px ${lang} ${theme.source}: ${v}`);
-        }
-      }
-    }
+    await inEveryLook(page, async (where) => {
+      for (const v of await axe(page)) found.push(`${where}: ${v}`);
+    });
     assert.deepEqual(found, []);
   });
 
