@@ -4,6 +4,7 @@ import { createDurability } from './durability.js';
 import { freshId, resolveIds } from './ids.js';
 import { hostApi } from './hostApi.js';
 import { createLifecycle } from './lifecycle.js';
+import { createPrincipalLimits, resolveQuotas } from './limits/index.js';
 import { LiveInboxes } from './liveInboxes.js';
 import { createMessages } from './messages.js';
 import { createPluginApi, HostSignals } from './pluginApi.js';
@@ -35,7 +36,9 @@ export function createHost(options: CreateHostOptions): Host {
   const signals = new HostSignals();
   const viewOf = (sessionId: SessionId) => {
     const session = sessions.get(sessionId);
-    return sessionView(session, inboxes.get(sessionId), actionCards, surfaces.activePending(session));
+    const view = sessionView(session, inboxes.get(sessionId), actionCards, surfaces.activePending(session));
+    // The turn's pending state: its model call waits for a slot (the model-call limits).
+    return quotas.waiting(sessionId) ? { ...view, waiting: 'model' as const } : view;
   };
   const watchers = new Watchers(viewOf);
   // A session an asynchronous store lost is not published until it is loaded again (its view would read the store).
@@ -70,9 +73,23 @@ export function createHost(options: CreateHostOptions): Host {
     publish,
     disposed: () => inboxes.disposed,
   });
-  const surfaces = createTaskSurfaceService({ sessions, ids, limits, inspect, inbox: (sessionId) => inboxes.for(sessionId) });
+  // Per principal (host/limits): sessions, stored bytes, messages per minute, turns and model calls.
+  const quotas = createPrincipalLimits({
+    store,
+    clock,
+    quotas: resolveQuotas(options.quotas),
+    ownerOf: (sessionId) => sessions.ownerOf(sessionId) ?? null,
+    busy: (sessionId) => {
+      const inbox = inboxes.get(sessionId);
+      return inbox !== undefined && (inbox.turnState === 'running' || !inbox.isIdle);
+    },
+    publish,
+  });
+  const admit = (sessionId: SessionId, by: string | undefined) => (by === undefined ? null : quotas.admitMessage(by, sessionId));
+  const surfaces = createTaskSurfaceService({ sessions, ids, limits, inspect, admit, inbox: (sessionId) => inboxes.for(sessionId) });
+  const driver = options.driver && quotas.gate(options.driver);
   const inboxes = new LiveInboxes({
-    ...{ sessions, tools, ids, inspect, publish, report, driver: options.driver, autoAdmit: options.autoAdmit ?? true },
+    ...{ sessions, tools, ids, inspect, publish, report, driver, autoAdmit: options.autoAdmit ?? true },
     observer: surfaces,
     beforeStep: (ctx) => signals.step(ctx),
     agentDisposed: (sessionId) => signals.disposed(sessionId),
@@ -94,7 +111,7 @@ export function createHost(options: CreateHostOptions): Host {
     }),
   );
   const actionCards = createActionCardsService(plugins, options.actionCards ?? {});
-  const messages = createMessages({ sessions, inboxes, ids, maxQueuedMessages: positiveOr(options.maxQueuedMessages, 100) });
+  const messages = createMessages({ sessions, inboxes, ids, admit, maxQueuedMessages: positiveOr(options.maxQueuedMessages, 100) });
   const unloading = createUnloading({
     ...{ sessions, inboxes, watchers },
     forget: [messages.forget, surfaces.unload, (sessionId) => signals.reset(sessionId)],
@@ -117,6 +134,7 @@ export function createHost(options: CreateHostOptions): Host {
     viewOf,
     policy,
     sharedSessions: options.sharedSessions,
+    quotas,
     report,
   });
 }

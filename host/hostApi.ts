@@ -6,6 +6,7 @@ import { readLogInput, sessionIdInput } from './inputs.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { LiveInboxes } from './liveInboxes.js';
 import type { Messages } from './messages.js';
+import type { PrincipalLimits } from './limits/index.js';
 import { scopedHost } from './scoped.js';
 import type { Sessions } from './sessions.js';
 import { isAsyncStore } from './store/types.js';
@@ -31,6 +32,8 @@ export interface HostParts {
   policy: SessionPolicy;
   /** Sessions a sharing policy shares with a principal (`CreateHostOptions.sharedSessions`). */
   sharedSessions: CreateHostOptions['sharedSessions'];
+  /** The per-principal limits (host/limits). */
+  quotas: PrincipalLimits;
   report(error: Error): void;
 }
 
@@ -64,6 +67,7 @@ export function hostApi(parts: HostParts): Host {
         submit,
         dismiss,
         ...(parts.sharedSessions ? { shared: parts.sharedSessions } : {}),
+        limits: parts.quotas,
       }),
     session: { send: (input) => send(input), updateQueue: durably(messages.updateQueue) },
     inbox: {

@@ -8,6 +8,7 @@ import {
 import { parseInput } from './errors.js';
 import type { HostIds } from './ids.js';
 import type { LiveInboxes } from './liveInboxes.js';
+import type { AdmitMessage } from './limits/index.js';
 import type { Sessions } from './sessions.js';
 
 export interface MessagesDeps {
@@ -16,6 +17,8 @@ export interface MessagesDeps {
   ids: HostIds;
   /** Rows one session's queue may hold; past it `queue-full`. */
   maxQueuedMessages: number;
+  /** The principal's limits (host/limits): asked for a new message only, never for a retry. */
+  admit?: AdmitMessage;
 }
 
 /** The Host's ordinary messages: `session.send` (exactly once per messageId) and `session.updateQueue`. */
@@ -54,6 +57,13 @@ export function createMessages(deps: MessagesDeps): Messages {
       const live = inbox.findMessage(request.messageId);
       if (live) return { accepted: true, messageId: request.messageId, itemId: live.id };
       if (inbox.rows.length >= deps.maxQueuedMessages) return { accepted: false, reason: 'queue-full' };
+      const refused = deps.admit?.(request.sessionId, by);
+      if (refused)
+        return {
+          accepted: false,
+          reason: refused.reason,
+          ...(refused.retryAfterMs === undefined ? {} : { retryAfterMs: refused.retryAfterMs }),
+        };
       const row = inbox.enqueue({
         messageId: request.messageId,
         text: request.text,

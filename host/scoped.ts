@@ -17,6 +17,7 @@ import {
 import { parseInput, UnknownSessionError } from './errors.js';
 import { forkInput, readLogInput, sessionIdInput } from './inputs.js';
 import { isSystem, type SessionAccess, type SessionPolicy } from './principal.js';
+import type { PrincipalLimits } from './limits/index.js';
 import type { Host, OpenSessionOptions, ScopedHost } from './types.js';
 
 export interface ScopedHostDeps {
@@ -31,6 +32,8 @@ export interface ScopedHostDeps {
   send(input: unknown, by?: string): Promise<SendMessageResult>;
   submit(input: unknown, by?: string): Promise<SubmitTaskSurfaceResult>;
   dismiss(input: unknown, by?: string): Promise<DismissTaskSurfaceResult>;
+  /** The Host's per-principal limits: what this principal may own and store. */
+  limits: Pick<PrincipalLimits, 'checkOwn' | 'storageFull' | 'storedBytes'>;
   /** Sessions a sharing policy shares with the principal (see `CreateHostOptions.sharedSessions`). */
   shared?(principal: Principal): Iterable<SessionId>;
 }
@@ -73,6 +76,7 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
       // A principal never names the id: naming an existing one would reopen someone else's session.
       const { sessionId: _ignored, ...rest } = options as OpenSessionOptions;
       if (_ignored !== undefined) throw new TypeError('openSession: a principal cannot choose the session id');
+      if (!system) deps.limits.checkOwn(principal.id);
       return deps.open(rest, by);
     },
     // A session the policy refuses is answered as missing (and the policy is asked either way).
@@ -106,7 +110,10 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
     fork(sessionId, options) {
       const id = sessionIdInput('fork', sessionId);
       const opts = forkInput(options);
-      return deps.fork(readable(id), opts, by);
+      // The copy counts against the forker's sessions and stored bytes.
+      const source = readable(id);
+      if (!system) deps.limits.checkOwn(principal.id, deps.limits.storedBytes(source));
+      return deps.fork(source, opts, by);
     },
     session: {
       async send(input) {
@@ -150,6 +157,8 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
         if (!parsed.success) throw new TypeError(`actionCards.act: ${describeIssues(parsed.error.issues)}`);
         const granted = access(parsed.data.sessionId);
         if (granted === 'none') return { status: 'refused', reason: 'unknown' };
+        // A verb records a decision: a session (or owner) at its byte limit takes no more.
+        if (!system && deps.limits.storageFull(parsed.data.sessionId)) return { status: 'refused', reason: 'quota-exceeded' };
         return host.actionCards.act(parsed.data, { initiator: principal, canWrite: granted === 'write' });
       },
     },

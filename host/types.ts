@@ -366,6 +366,12 @@ export interface CreateHostOptions {
    * store's owner index, then these; without this option a shared session is usable but not listed.
    */
   sharedSessions?: (principal: Principal) => Iterable<SessionId>;
+  /**
+   * Per-principal limits (docs/security.md): sessions owned (200), bytes per session (16 MiB) and in
+   * all (128 MiB), messages per minute (30), turns at once (4), model calls at once per owner (2) and
+   * for the whole Host (32, queued fairly). Each a positive integer or `Infinity` (off); a bad value throws.
+   */
+  quotas?: import('./limits/options.js').QuotaOptions;
   /** The agent of every session. Without one, admitted turns end at once ('completed'). */
   driver?: AgentDriver;
   /** false: rows wait until host code claims them (tests step the loop by hand). Default true. */

@@ -21,6 +21,11 @@ export interface SessionView {
    * nothing streams; the final text arrives once, as an `assistant/message` in the log.
    */
   streaming?: { turnId: TurnId; text: string };
+  /**
+   * `model`: the running turn's next model call waits for a slot (the Host's model-call limits,
+   * docs/security.md): the turn's pending state. Absent otherwise.
+   */
+  waiting?: 'model';
 }
 
 export interface SessionSummary {

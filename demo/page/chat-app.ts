@@ -241,7 +241,7 @@ export class DemoChatApp extends LitElement {
         <div class="scroller" role="region" aria-label=${s.messages} tabindex=${this.transcriptOverflow.scrolls ? '0' : nothing}>
           <demo-transcript .transport=${this.transport} session-id=${this.sessionId ?? nothing} .view=${this.view} .lang=${this.uiLang} theme=${this.theme}></demo-transcript>
           ${this.renderQueue()}
-          ${this.view?.turn === 'running' ? html`<p class="working" role="status"><span class="dots" aria-hidden="true"></span>${s.working}</p>` : nothing}
+          ${this.view?.turn === 'running' ? html`<p class="working" role="status"><span class="dots" aria-hidden="true"></span>${this.view.waiting === 'model' ? s.waitingForModel : s.working}</p>` : nothing}
         </div>
         <footer class="bottom-wrap"><div class="bottom">
           <task-surface-dock .transport=${this.transport} session-id=${this.sessionId ?? nothing} lang=${this.uiLang} theme=${this.theme}

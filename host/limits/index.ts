@@ -25,6 +25,9 @@ export interface PrincipalLimitsDeps {
   publish(sessionId: SessionId): void;
 }
 
+/** Asked before a message (a send or a submission) is queued, after its retries were answered: null admits it. */
+export type AdmitMessage = (sessionId: SessionId, by: string | undefined) => MessageRefusal | null;
+
 /** Why a message was refused: the `reason` of a send's or a submission's answer. */
 export interface MessageRefusal {
   reason: 'quota-exceeded' | 'too-busy';
@@ -40,6 +43,8 @@ export interface PrincipalLimits {
   admitMessage(by: string, sessionId: SessionId): MessageRefusal | null;
   /** The session's log, or its owner's logs together, are at their byte limit: it takes no more input. */
   storageFull(sessionId: SessionId): MessageRefusal | null;
+  /** UTF-8 bytes of the session's stored log (what a fork of it copies). */
+  storedBytes(sessionId: SessionId): number;
   /** `driver` with every `turn.modelCall` through the model-call gate. */
   gate(driver: AgentDriver): AgentDriver;
   /** A model call of the session's turn waits for a slot. */
@@ -126,6 +131,7 @@ export function createPrincipalLimits(deps: PrincipalLimitsDeps): PrincipalLimit
       };
     },
     storageFull,
+    storedBytes: (sessionId) => store.storedBytes(sessionId),
     gate(driver) {
       const key = (sessionId: SessionId) => deps.ownerOf(sessionId) ?? `\u0000session:${sessionId}`;
       return {

@@ -10,6 +10,7 @@ import {
 import { parseInput, storeStep } from '../errors.js';
 import { freshId, type HostIds } from '../ids.js';
 import type { Inbox } from '../inbox.js';
+import type { AdmitMessage } from '../limits/index.js';
 import type { LoadedSession, Sessions } from '../sessions.js';
 import { decideDismissal, decideSubmission } from './decide.js';
 import type { OccurrenceModels } from './occurrences.js';
@@ -25,6 +26,8 @@ export interface SurfaceActionsDeps {
   inbox(sessionId: SessionId): Inbox;
   /** Throws once the service is disposed (after the input was checked). */
   assertLive(): void;
+  /** The principal's limits (host/limits): asked for a new submission only, never for a retry. */
+  admit?: AdmitMessage;
 }
 
 /** The session if it exists and accepts Task Surface actions (read-only sessions do not). */
@@ -53,6 +56,8 @@ export async function submitSurface(deps: SurfaceActionsDeps, input: unknown, by
   });
   if (decision.decision === 'repeat') return { accepted: true, messageId: decision.messageId, phase: 'queued' };
   if (decision.decision === 'refuse') return { accepted: false, reason: decision.reason };
+  const refused = deps.admit?.(sessionId, by);
+  if (refused) return { accepted: false, reason: refused.reason };
   const active = decision;
   // Nothing above awaited the store: the checks and the admission below see one consistent state.
   const inbox = deps.inbox(sessionId);

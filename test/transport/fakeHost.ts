@@ -173,6 +173,8 @@ export function createFakeHost(sessionIds: string[] = ['s1', 's2'], options: Fak
         send: (input) => self.session.send(input as never),
         submit: (input) => self.taskSurface.submit(input as never),
         dismiss: (input) => self.taskSurface.dismiss(input as never),
+        // The fake stores nothing: no principal is ever at a limit.
+        limits: { checkOwn: () => undefined, storageFull: () => null, storedBytes: () => 0 },
       });
     },
     rewind: () => {},
