@@ -6,6 +6,7 @@ import { TransportError } from '../../transport/types.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost } from './fakeHost.js';
 import { connectClient, rawSocket, sid, until } from './helpers.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 /** A WebSocket server that accepts connections and never answers a frame (a hung host). */
 async function silentServer() {
@@ -47,9 +48,10 @@ describe('WebSocket client: timeouts, heartbeat, refused watches', () => {
     await server.close();
   });
 
-  it('reports a watch the server refuses instead of waiting silently', async () => {
+  it('reports a watch the server refuses instead of waiting silently', async (t) => {
     const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'alice', theirs: 'bob' } });
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'alice' }) });
+    closeWhenDone(t, server);
     const warn = mock.method(console, 'warn', () => {});
     const client = connectClient(server.port, { heartbeatMs: 0 });
     client.watchSession(sid('theirs'), () => assert.fail('no view of a refused session'));
@@ -58,14 +60,14 @@ describe('WebSocket client: timeouts, heartbeat, refused watches', () => {
     assert.equal(host.watcherCount(), 0);
     warn.mock.restore();
     client.dispose();
-    await server.close();
   });
 });
 
 describe('WebSocket server: ids and authorization change nothing', () => {
-  it('refuses every request on a session the connection may not see, and calls nothing', async () => {
+  it('refuses every request on a session the connection may not see, and calls nothing', async (t) => {
     const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'alice', theirs: 'bob' } });
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'alice' }) });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const theirs = { sessionId: 'theirs' };
     const frames = [
@@ -85,12 +87,12 @@ describe('WebSocket server: ids and authorization change nothing', () => {
     assert.deepEqual(host.calls, {});
     assert.equal(host.watcherCount(), 0);
     raw.close();
-    await server.close();
   });
 
-  it('rejects an id that is too long or not a string', async () => {
+  it('rejects an id that is too long or not a string', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     for (const id of ['x'.repeat(129), 42, '']) {
       const answer = await raw.ask(JSON.stringify({ id, type: 'ping' }));
@@ -102,12 +104,12 @@ describe('WebSocket server: ids and authorization change nothing', () => {
       });
     }
     raw.close();
-    await server.close();
   });
 
-  it('does not answer a request with the remembered result of another type that reused its id', async () => {
+  it('does not answer a request with the remembered result of another type that reused its id', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const sent = await raw.ask(
       JSON.stringify({ id: 'same', type: 'session.send', params: { sessionId: 's1', messageId: 'm1', rpcId: 'r1', text: 'hi' } }),
@@ -123,10 +125,9 @@ describe('WebSocket server: ids and authorization change nothing', () => {
     );
     assert.equal(host.calls.send, 1);
     raw.close();
-    await server.close();
   });
 
-  it('runs a retry again when the first call failed (a failure is not an answer)', async () => {
+  it('runs a retry again when the first call failed (a failure is not an answer)', async (t) => {
     const host = createFakeHost();
     let failures = 1;
     const flaky = {
@@ -138,6 +139,7 @@ describe('WebSocket server: ids and authorization change nothing', () => {
       },
     };
     const server = await createWebSocketServer({ allowAnonymous: true, host: flaky, port: 0, heartbeatMs: 0, onError: () => {} });
+    closeWhenDone(t, server);
     const client = connectClient(server.port, { heartbeatMs: 0 });
     const input = { sessionId: sid('s1'), messageId: 'm2' as MessageId, rpcId: 'r2' as RpcId, text: 'again' };
     await assert.rejects(client.session.send(input), (e: unknown) => e instanceof TransportError && e.code === 'server-error');
@@ -145,6 +147,5 @@ describe('WebSocket server: ids and authorization change nothing', () => {
     assert.equal(host.calls.send, 1);
     assert.equal((await client.taskSurface.getActive({ sessionId: sid('s1'), surfaceId: 'f' as TaskSurfaceId })).active, false);
     client.dispose();
-    await server.close();
   });
 });

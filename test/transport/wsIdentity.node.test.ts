@@ -8,6 +8,7 @@ import { createMemoryStore } from '../../host/store/memory.js';
 import { mintMessageId, mintRpcId, type Principal } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost } from './fakeHost.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 /** A bearer token per user, as a product's own sign-in would hand out. */
 const TOKENS: Record<string, Principal> = { 'token-alice': { id: 'alice' }, 'token-bob': { id: 'bob' } };
@@ -71,7 +72,7 @@ describe('WebSocket server: who is connecting', () => {
     await h.close();
   });
 
-  it('answers an authenticate that throws, or that answers no principal, with 401 and reports it', async () => {
+  it('answers an authenticate that throws, or that answers no principal, with 401 and reports it', async (t) => {
     const host = createFakeHost();
     const errors: unknown[] = [];
     let answer: () => unknown = () => {
@@ -84,12 +85,12 @@ describe('WebSocket server: who is connecting', () => {
       onError: (e) => errors.push(e),
       authenticate: async () => answer() as Principal,
     });
+    closeWhenDone(t, server);
     assert.equal(((await connect(server.port)) as { status: number }).status, 401);
     answer = () => ({ id: '' });
     assert.equal(((await connect(server.port)) as { status: number }).status, 401);
     assert.equal(errors.length, 2);
     assert.match(String(errors[1]), /not a principal: id: principal id must not be empty/);
-    await server.close();
   });
 
   it('each connection acts as its principal: owns what it opens, sees only its own, records who sent', async () => {

@@ -7,6 +7,7 @@ import { createWebSocketServer, type WebSocketServerOptions } from '../../transp
 import { nestsDeeperThan, peekRequestId } from '../../transport/ws/frames.js';
 import { createFakeHost } from './fakeHost.js';
 import { rawSocket } from './helpers.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -64,9 +65,10 @@ describe('WebSocket server: deeply nested frames', () => {
     await close();
   });
 
-  it('refuses a deep frame before the host is called, whatever the type, and with a configurable depth', async () => {
+  it('refuses a deep frame before the host is called, whatever the type, and with a configurable depth', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxDepth: 4 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const deep = await raw.ask(
       '{"id":"d","type":"session.send","params":{"sessionId":"s1","messageId":"m","rpcId":"r","text":"hi","x":[[[1]]]}}',
@@ -80,10 +82,9 @@ describe('WebSocket server: deeply nested frames', () => {
     assert.equal(text.type, 'result');
     assert.equal(host.calls.send, 1);
     raw.close();
-    await server.close();
   });
 
-  it('never lets a failure escape the message listener: a throwing host method answers server-error', async () => {
+  it('never lets a failure escape the message listener: a throwing host method answers server-error', async (t) => {
     const host = createFakeHost();
     const broken = {
       ...host,
@@ -99,12 +100,12 @@ describe('WebSocket server: deeply nested frames', () => {
       heartbeatMs: 0,
       onError: (e) => errors.push(e),
     });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     assert.equal((await raw.ask('{"id":"w","type":"session.watch","params":{"sessionId":"s1"}}')).code, 'server-error');
     assert.equal((await raw.ask('{"id":"p","type":"ping"}')).result, 'pong');
     assert.equal(errors.length, 1);
     raw.close();
-    await server.close();
   });
 
   it('answers a host input error (session.open with an empty title) as bad-request naming the field', async () => {
@@ -124,7 +125,7 @@ describe('WebSocket server: deeply nested frames', () => {
 });
 
 describe('WebSocket server: frames over the limits', () => {
-  it('answers too-large with the request id up to the hard cap, and keeps the connection', async () => {
+  it('answers too-large with the request id up to the hard cap, and keeps the connection', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({
       allowAnonymous: true,
@@ -134,6 +135,7 @@ describe('WebSocket server: frames over the limits', () => {
       maxMessageBytes: 1024,
       maxFrameBytes: 64 * 1024,
     });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const big = JSON.stringify({
       id: 'big',
@@ -152,10 +154,9 @@ describe('WebSocket server: frames over the limits', () => {
     assert.equal((await raw.ask('{"id":"p","type":"ping"}')).result, 'pong');
     assert.equal(host.calls.send, undefined);
     raw.close();
-    await server.close();
   });
 
-  it('past the hard cap, ws closes the connection with 1009 without reading the frame; the server keeps serving', async () => {
+  it('past the hard cap, ws closes the connection with 1009 without reading the frame; the server keeps serving', async (t) => {
     const host = createFakeHost();
     const errors: unknown[] = [];
     const server = await createWebSocketServer({
@@ -167,6 +168,7 @@ describe('WebSocket server: frames over the limits', () => {
       maxFrameBytes: 64 * 1024,
       onError: (e) => errors.push(e),
     });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
     raw.socket.send(JSON.stringify({ id: 'huge', type: 'ping', pad: 'x'.repeat(70 * 1024) }));
@@ -175,26 +177,26 @@ describe('WebSocket server: frames over the limits', () => {
     const again = await rawSocket(server.port);
     assert.equal((await again.ask('{"id":"p","type":"ping"}')).result, 'pong');
     again.close();
-    await server.close();
   });
 
-  it('the default hard cap is maxMessageBytes + 64 KiB: a 300 KiB frame is answered too-large, a 1 MiB one closes', async () => {
+  it('the default hard cap is maxMessageBytes + 64 KiB: a 300 KiB frame is answered too-large, a 1 MiB one closes', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     assert.equal((await raw.ask(`{"id":"kib","type":"ping","pad":"${'x'.repeat(300 * 1024)}"}`)).code, 'too-large');
     assert.equal(raw.socket.readyState, WebSocket.OPEN);
     const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
     raw.socket.send(`{"id":"mib","type":"ping","pad":"${'x'.repeat(1024 * 1024 - 40)}"}`);
     assert.equal(await closed, 1009);
-    await server.close();
   });
 });
 
 describe('WebSocket server: frames ws refuses itself', () => {
-  it('closes a text frame that is not UTF-8 with 1007 and keeps serving others', async () => {
+  it('closes a text frame that is not UTF-8 with 1007 and keeps serving others', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, onError: () => {} });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
     raw.socket.send(Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), { binary: false });
@@ -202,18 +204,17 @@ describe('WebSocket server: frames ws refuses itself', () => {
     const again = await rawSocket(server.port);
     assert.equal((await again.ask('{"id":"p","type":"ping"}')).result, 'pong');
     again.close();
-    await server.close();
   });
 
-  it('uses the default for a limit that is not a positive integer', async () => {
+  it('uses the default for a limit that is not a positive integer', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxDepth: 0, maxMessageBytes: -1 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     // 63 levels pass the depth scan and reach the schema (which refuses the unknown field).
     assert.match(String((await raw.ask(`{"id":"a","type":"ping","x":${nested(62)}}`)).message), /unknown field "x"/);
     assert.match(String((await raw.ask(`{"id":"b","type":"ping","x":${nested(64)}}`)).message), /deeper than 64 levels/);
     raw.close();
-    await server.close();
   });
 });
 

@@ -7,6 +7,7 @@ import type { SessionListener } from '../../transport/types.js';
 import { CLOSE_NOT_READING, createWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost } from './fakeHost.js';
 import { connectClient, rawSocket, sid, until } from './helpers.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 /** Stops reading the socket (the kernel buffers fill, then the server's send buffer). */
 const pause = (socket: WebSocket) => (socket as unknown as { _socket: Socket })._socket.pause();
@@ -16,7 +17,7 @@ const event = (seq: number, bytes: number): SessionEvent =>
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('WebSocket server: backpressure', () => {
-  it('closes a connection that does not read once its unsent bytes pass maxBufferedBytes', async () => {
+  it('closes a connection that does not read once its unsent bytes pass maxBufferedBytes', async (t) => {
     const host = createFakeHost();
     host.answerWith('readLog', { events: [event(1, 200_000)], hasMore: false, lastSeq: 1 } satisfies LogPage);
     const server = await createWebSocketServer({
@@ -28,6 +29,7 @@ describe('WebSocket server: backpressure', () => {
       maxInFlight: 1000,
       maxBufferedBytes: 1024 * 1024,
     });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     pause(raw.socket);
     for (let i = 0; i < 400; i++)
@@ -41,10 +43,9 @@ describe('WebSocket server: backpressure', () => {
     const { code } = await closed;
     // The close frame sits behind the unread data; when the socket is cut first the client sees 1006.
     assert.ok(code === CLOSE_NOT_READING || code === 1006, `close code ${code}`);
-    await server.close();
   });
 
-  it('coalesces the views pushed to a stalled watcher to the newest one', async () => {
+  it('coalesces the views pushed to a stalled watcher to the newest one', async (t) => {
     const host = createFakeHost();
     const listeners = new Set<SessionListener>();
     const bigView = (lastSeq: number) => ({ ...host.getView(sid('s1')), lastSeq, pad: 'v'.repeat(100_000) }) as unknown as SessionView;
@@ -63,6 +64,7 @@ describe('WebSocket server: backpressure', () => {
       heartbeatMs: 0,
       maxBufferedBytes: 512 * 1024,
     });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     await raw.ask(JSON.stringify({ id: 'w', type: 'session.watch', params: { sessionId: 's1' } }));
     pause(raw.socket);
@@ -79,12 +81,12 @@ describe('WebSocket server: backpressure', () => {
     const views = raw.received.slice(before).length;
     assert.ok(views < 100, `${views} of 500 views were written`);
     raw.close();
-    await server.close();
   });
 
-  it('caps a log.read answer by bytes: fewer events and hasMore; a single oversized event comes alone', async () => {
+  it('caps a log.read answer by bytes: fewer events and hasMore; a single oversized event comes alone', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxLogPageBytes: 350_000 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     host.answerWith('readLog', {
       events: Array.from({ length: 10 }, (_, i) => event(i + 1, 100_000)),
@@ -105,14 +107,14 @@ describe('WebSocket server: backpressure', () => {
     );
     assert.equal(alone.hasMore, true);
     raw.close();
-    await server.close();
   });
 });
 
 describe('WebSocket server: per-connection bounds', () => {
-  it('answers busy past maxInFlight requests and runs the others', async () => {
+  it('answers busy past maxInFlight requests and runs the others', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxInFlight: 2 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const held = host.hold('send');
     const send = (id: string) =>
@@ -134,10 +136,9 @@ describe('WebSocket server: per-connection bounds', () => {
     await until(() => raw.received.filter((m) => m.type === 'result').length === 2);
     assert.equal(host.calls.send, 2);
     raw.close();
-    await server.close();
   });
 
-  it('rate-limits frames per connection with a retry hint; the client transport waits and retries by itself', async () => {
+  it('rate-limits frames per connection with a retry hint; the client transport waits and retries by itself', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({
       allowAnonymous: true,
@@ -146,6 +147,7 @@ describe('WebSocket server: per-connection bounds', () => {
       heartbeatMs: 0,
       rateLimit: { perSecond: 20, burst: 3 },
     });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     for (let i = 0; i < 5; i++) raw.socket.send(JSON.stringify({ id: `p${i}`, type: 'ping' }));
     await until(() => raw.received.length === 5);
@@ -168,12 +170,12 @@ describe('WebSocket server: per-connection bounds', () => {
     assert.ok(results.every((r) => r.accepted));
     assert.equal(host.calls.send, 10, 'each ran once');
     client.dispose();
-    await server.close();
   });
 
-  it('bounds the sessions one connection watches', async () => {
+  it('bounds the sessions one connection watches', async (t) => {
     const host = createFakeHost(['s1', 's2']);
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxWatches: 1 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     assert.equal((await raw.ask(JSON.stringify({ id: 'a', type: 'session.watch', params: { sessionId: 's1' } }))).result, 'watching');
     await sleep(5);
@@ -187,12 +189,12 @@ describe('WebSocket server: per-connection bounds', () => {
     await raw.ask(JSON.stringify({ id: 'c', type: 'session.unwatch', params: { sessionId: 's1' } }));
     assert.equal((await raw.ask(JSON.stringify({ id: 'd', type: 'session.watch', params: { sessionId: 's2' } }))).result, 'watching');
     raw.close();
-    await server.close();
   });
 
-  it('refuses upgrades past maxConnections with HTTP 503', async () => {
+  it('refuses upgrades past maxConnections with HTTP 503', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxConnections: 2 });
+    closeWhenDone(t, server);
     const open = [await rawSocket(server.port), await rawSocket(server.port)];
     const status = await new Promise<number>((resolve) => {
       const socket = new WebSocket(`ws://127.0.0.1:${server.port}`);
@@ -200,12 +202,11 @@ describe('WebSocket server: per-connection bounds', () => {
     });
     assert.equal(status, 503);
     for (const raw of open) raw.close();
-    await server.close();
   });
 });
 
 describe('WebSocket server: the Host policy', () => {
-  it('answers a policy that throws like a refusal, and reports it', async () => {
+  it('answers a policy that throws like a refusal, and reports it', async (t) => {
     const errors: unknown[] = [];
     const host = createFakeHost(['s1'], {
       policy: () => {
@@ -214,6 +215,7 @@ describe('WebSocket server: the Host policy', () => {
       onError: (e) => errors.push(e),
     });
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'u' }) });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     assert.deepEqual(await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 's1', limit: 1 } })), {
       type: 'error',
@@ -223,10 +225,9 @@ describe('WebSocket server: the Host policy', () => {
     });
     assert.equal(errors.length, 1);
     raw.close();
-    await server.close();
   });
 
-  it('answers a canOpenSession that throws like a refusal', async () => {
+  it('answers a canOpenSession that throws like a refusal', async (t) => {
     const errors: unknown[] = [];
     const server = await createWebSocketServer({
       allowAnonymous: true,
@@ -238,6 +239,7 @@ describe('WebSocket server: the Host policy', () => {
         throw new Error('directory down');
       },
     });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     assert.deepEqual(await raw.ask(JSON.stringify({ id: 'o', type: 'session.open', params: {} })), {
       type: 'error',
@@ -247,10 +249,9 @@ describe('WebSocket server: the Host policy', () => {
     });
     assert.equal(errors.length, 1);
     raw.close();
-    await server.close();
   });
 
-  it('asks the policy before the existence check, for missing sessions too', async () => {
+  it('asks the policy before the existence check, for missing sessions too', async (t) => {
     const order: string[] = [];
     const host = createFakeHost(['s1'], {
       owners: { s1: 'u' },
@@ -265,6 +266,7 @@ describe('WebSocket server: the Host policy', () => {
       return exists(sessionId);
     };
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'u' }) });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const missing = await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 'nope', limit: 1 } }));
     assert.equal(missing.code, 'unknown-session');
@@ -273,6 +275,5 @@ describe('WebSocket server: the Host policy', () => {
     await raw.ask(JSON.stringify({ id: 'b', type: 'log.read', params: { sessionId: 's1', limit: 1 } }));
     assert.deepEqual(order.slice(0, 2), ['policy s1 owner=u', 'exists s1']);
     raw.close();
-    await server.close();
   });
 });

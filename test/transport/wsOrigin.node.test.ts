@@ -10,6 +10,7 @@ import { startDemoServer, type DemoServer } from '../../demo/app.js';
 import { canonicalHost, servedHosts } from '../../transport/ws/origin.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost } from './fakeHost.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 /** Opens a socket with these headers: 'open', or the HTTP status of the refused upgrade. */
 function upgrade(url: string, headers: Record<string, string>): Promise<number | 'open'> {
@@ -49,8 +50,9 @@ function get(port: number, path: string, host: string): Promise<{ status: number
 }
 
 describe('WebSocket server: Origin and Host at the upgrade', () => {
-  it('allows its own origin and no Origin (not a browser); refuses other origins with 403', async () => {
+  it('allows its own origin and no Origin (not a browser); refuses other origins with 403', async (t) => {
     const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    closeWhenDone(t, server);
     const url = `ws://127.0.0.1:${server.port}`;
     assert.equal(await upgrade(url, { Origin: `http://127.0.0.1:${server.port}` }), 'open');
     assert.equal(await upgrade(url, { Origin: `http://localhost:${server.port}`, Host: `localhost:${server.port}` }), 'open');
@@ -64,19 +66,18 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
       assert.equal(await upgrade(url, { Origin: origin }), 403, origin);
     }
     assert.equal((await get(server.port, '/', `127.0.0.1:${server.port}`)).status, 426, 'a plain HTTP request');
-    await server.close();
   });
 
-  it('refuses a malformed Host or one it does not serve (DNS rebinding) with 400', async () => {
+  it('refuses a malformed Host or one it does not serve (DNS rebinding) with 400', async (t) => {
     const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    closeWhenDone(t, server);
     const url = `ws://127.0.0.1:${server.port}`;
     for (const host of ['x; script-src *', `evil.example:${server.port}`, '127.0.0.1:99999', 'a b', '[zz::1]:80']) {
       assert.equal(await upgrade(url, { Host: host, Origin: `http://${host}` }), 400, host);
     }
-    await server.close();
   });
 
-  it('takes allowedOrigins and allowedHosts', async () => {
+  it('takes allowedOrigins and allowedHosts', async (t) => {
     const server = await createWebSocketServer({
       allowAnonymous: true,
       host: createFakeHost(),
@@ -85,15 +86,16 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
       allowedOrigins: ['https://app.example'],
       allowedHosts: ['chat.example'],
     });
+    closeWhenDone(t, server);
     const url = `ws://127.0.0.1:${server.port}`;
     assert.equal(await upgrade(url, { Host: 'chat.example', Origin: 'https://app.example' }), 'open');
     assert.equal(await upgrade(url, { Host: 'Chat.Example', Origin: 'https://chat.example' }), 403, 'the list replaces the default');
     assert.equal(await upgrade(url, { Host: 'other.example', Origin: 'https://app.example' }), 400);
-    await server.close();
   });
 
-  it('answers an upgrade whose target is not a URL with 400 and keeps serving', async () => {
+  it('answers an upgrade whose target is not a URL with 400 and keeps serving', async (t) => {
     const server = await createWebSocketServer({ allowAnonymous: true, host: createFakeHost(), port: 0, heartbeatMs: 0 });
+    closeWhenDone(t, server);
     const upgradeHeaders =
       'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
     assert.equal(
@@ -101,10 +103,9 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
       'HTTP/1.1 400 Bad Request',
     );
     assert.equal(await upgrade(`ws://127.0.0.1:${server.port}`, {}), 'open');
-    await server.close();
   });
 
-  it("takes '*' for any well-formed Host and any Origin", async () => {
+  it("takes '*' for any well-formed Host and any Origin", async (t) => {
     const server = await createWebSocketServer({
       allowAnonymous: true,
       host: createFakeHost(),
@@ -113,10 +114,10 @@ describe('WebSocket server: Origin and Host at the upgrade', () => {
       allowedOrigins: '*',
       allowedHosts: '*',
     });
+    closeWhenDone(t, server);
     const url = `ws://127.0.0.1:${server.port}`;
     assert.equal(await upgrade(url, { Host: 'anything.example', Origin: 'https://elsewhere.example' }), 'open');
     assert.equal(await upgrade(url, { Host: 'bad host' }), 400, 'still a strict grammar');
-    await server.close();
   });
 
   it('serves its listening address and localhost, without the port on 80/443', () => {

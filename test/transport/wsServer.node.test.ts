@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost, type FakeHost } from './fakeHost.js';
 import { rawSocket, until } from './helpers.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 describe('WebSocket server: bad input', () => {
   let host: FakeHost;
@@ -96,7 +97,7 @@ describe('WebSocket server: bad input', () => {
 });
 
 describe('WebSocket server: policy, heartbeat, release', () => {
-  it('refuses a session it may not see exactly like a missing one', async () => {
+  it('refuses a session it may not see exactly like a missing one', async (t) => {
     const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'a', theirs: 'b' } });
     const server = await createWebSocketServer({
       host,
@@ -105,6 +106,7 @@ describe('WebSocket server: policy, heartbeat, release', () => {
       // Who connects comes from the request: here a query parameter nobody sends, so nobody is 'a'.
       authenticate: (request) => ({ id: new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? 'nobody' }),
     });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     const missing = await raw.ask(
       JSON.stringify({ id: '1', type: 'taskSurface.getActive', params: { sessionId: 'nosuch', surfaceId: 'f' } }),
@@ -121,29 +123,28 @@ describe('WebSocket server: policy, heartbeat, release', () => {
     assert.deepEqual(list.result, []);
     assert.equal(host.calls.getActive, undefined);
     raw.close();
-    await server.close();
   });
 
-  it('closes a connection that stops answering pings', async () => {
+  it('closes a connection that stops answering pings', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 20 });
+    closeWhenDone(t, server);
     const silent = await rawSocket(server.port, { autoPong: false });
     let closed = false;
     silent.socket.on('close', () => (closed = true));
     await until(() => closed);
     assert.equal(server.connectionCount, 0);
-    await server.close();
   });
 
-  it('releases every watch when a connection closes', async () => {
+  it('releases every watch when a connection closes', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
+    closeWhenDone(t, server);
     const raw = await rawSocket(server.port);
     await raw.ask(JSON.stringify({ id: 'w1', type: 'session.watch', params: { sessionId: 's1' } }));
     await raw.ask(JSON.stringify({ id: 'w2', type: 'session.watch', params: { sessionId: 's2' } }));
     assert.equal(host.watcherCount(), 2);
     raw.close();
     await until(() => host.watcherCount() === 0);
-    await server.close();
   });
 });
