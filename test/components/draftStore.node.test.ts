@@ -77,8 +77,7 @@ describe('draft store', () => {
     store.save('old', { a: 'x'.repeat(60) });
     store.save('mid', { a: 'y'.repeat(60) });
     store.save('new', { a: 'z'.repeat(60) });
-    assert.equal(store.get('old'), undefined);
-    assert.ok(store.get('new'));
+    assert.deepEqual(Object.keys(store.store.getSnapshot().context.drafts), ['mid', 'new']);
   });
 
   it('clears a draft and removes the key when the session has none', () => {
@@ -97,5 +96,84 @@ describe('draft store', () => {
     const store = createDraftStore({ sessionId: s1, storage });
     assert.equal(store.get('sf-1'), undefined);
     assert.deepEqual(store.get('sf-2'), { a: 'b' });
+  });
+
+  it('reads back only well-formed drafts: values an object, at a number, a note only when not blank', () => {
+    const storage = memoryStorage();
+    const read = (stored: unknown) => {
+      storage.map.set(draftStorageKey(s1), JSON.stringify(stored));
+      return createDraftStore({ sessionId: s1, storage }).store.getSnapshot().context.drafts;
+    };
+    assert.deepEqual(read([{ values: {}, at: 1 }]), {});
+    assert.deepEqual(read(null), {});
+    assert.deepEqual(read('text'), {});
+    assert.deepEqual(
+      read({
+        none: null,
+        noValues: { at: 1 },
+        nullValues: { values: null, at: 1 },
+        listValues: { values: [], at: 1 },
+        noAt: { values: {} },
+        textAt: { values: {}, at: '1' },
+        blankNote: { values: { a: 1 }, at: 1, note: '' },
+        oddNote: { values: { a: 1 }, at: 1, note: 7 },
+        note: { values: { a: 1 }, at: 2, note: 'later', extra: true },
+      }),
+      { blankNote: { values: { a: 1 }, at: 1 }, oddNote: { values: { a: 1 }, at: 1 }, note: { values: { a: 1 }, at: 2, note: 'later' } },
+    );
+  });
+
+  it('keeps working in memory when storage throws (quota, privacy mode)', () => {
+    const throwing = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('QuotaExceededError');
+      },
+      removeItem: () => {
+        throw new Error('SecurityError');
+      },
+    };
+    const store = createDraftStore({ sessionId: s1, storage: throwing });
+    assert.equal(store.save('sf-1', { a: 'b' }), true);
+    assert.deepEqual(store.get('sf-1'), { a: 'b' });
+    store.clear('sf-1');
+    assert.equal(store.get('sf-1'), undefined);
+  });
+
+  it("uses the page's localStorage by default, and memory only where reading it throws", (t) => {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, 'localStorage');
+    t.after(() => {
+      if (descriptor) Object.defineProperty(globalThis, 'localStorage', descriptor);
+      else delete (globalThis as { localStorage?: unknown }).localStorage;
+    });
+    const page = memoryStorage();
+    Object.defineProperty(globalThis, 'localStorage', { configurable: true, get: () => page });
+    createDraftStore({ sessionId: s1 }).save('sf-1', { a: 'b' });
+    assert.deepEqual(JSON.parse(page.map.get(draftStorageKey(s1))!)['sf-1'].values, { a: 'b' });
+    Object.defineProperty(globalThis, 'localStorage', {
+      configurable: true,
+      get: () => {
+        throw new Error('SecurityError: opaque origin');
+      },
+    });
+    const inMemory = createDraftStore({ sessionId: s1 });
+    assert.equal(inMemory.get('sf-1'), undefined, 'nothing read');
+    assert.equal(inMemory.save('sf-2', { a: 'c' }), true);
+  });
+
+  it('stops writing to storage once disposed; the stored drafts stay for the next mount', () => {
+    const storage = memoryStorage();
+    const store = createDraftStore({ sessionId: s1, storage });
+    store.save('sf-1', { a: 'b' });
+    store.dispose();
+    store.save('sf-1', { a: 'changed' });
+    store.clear('sf-1');
+    assert.deepEqual(createDraftStore({ sessionId: s1, storage }).get('sf-1'), { a: 'b' });
+  });
+
+  it('names the storage key after the session', () => {
+    assert.equal(draftStorageKey(s1), 'task-surface:drafts:s1');
   });
 });

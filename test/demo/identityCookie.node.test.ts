@@ -1,6 +1,6 @@
 // The identity cookie on its own (no server): what a forged or tampered cookie gets.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ describe('demo identity cookie', () => {
     const principalFor = (value: string) =>
       identities.principalOf({ headers: { cookie: `${IDENTITY_COOKIE}=${value}` } } as IncomingMessage);
     assert.deepEqual(principalFor(cookie.value), principal);
+    assert.deepEqual(principal, { id: `demo:${cookie.value.split('.')[0]}`, name: 'Demo visitor' });
+    assert.equal(cookie.name, 'ts_demo_id');
     const changed = (c: string) => (c === 'A' ? 'B' : 'A');
     for (let i = 0; i < cookie.value.length; i++) {
       if (cookie.value[i] === '.') continue;
@@ -61,5 +63,39 @@ describe('demo identity cookie', () => {
       null,
       'the same secret signs',
     );
+  });
+
+  it('refuses a valid cookie with anything added before or after it', () => {
+    const identities = createDemoIdentities(undefined);
+    const { cookie } = identities.issue();
+    const principalFor = (value: string) =>
+      identities.principalOf({ headers: { cookie: `${IDENTITY_COOKIE}=${value}` } } as IncomingMessage);
+    assert.equal(principalFor(`${cookie.value}A`), null);
+    assert.equal(principalFor(`A${cookie.value}`), null);
+    assert.equal(principalFor(cookie.value.replace('.', '')), null);
+  });
+
+  it('reads the first cookie of that name, trimmed, and nothing from a part without a name', () => {
+    assert.equal(cookieValue(' ts_demo_id = a ; ts_demo_id=b', 'ts_demo_id'), 'a');
+    assert.equal(cookieValue('=ts_demo_id; x=1', 'ts_demo_id'), undefined);
+    assert.equal(cookieValue('ts_demo_id', 'ts_demo_id'), undefined);
+  });
+
+  it('reuses a stored 32-byte secret, replaces a shorter one, and fails on an unreadable one', (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'ts-identity-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const data = join(dir, 'nested', 'data');
+    const file = join(data, 'identity.secret');
+    createDemoIdentities(data); // makes the folder
+    const exact = `${'ab'.repeat(32)}\n`;
+    writeFileSync(file, exact);
+    createDemoIdentities(data);
+    assert.equal(readFileSync(file, 'utf8'), exact, '32 bytes are kept');
+    writeFileSync(file, `${'ab'.repeat(31)}\n`);
+    createDemoIdentities(data);
+    assert.notEqual(readFileSync(file, 'utf8'), `${'ab'.repeat(31)}\n`, '31 bytes are replaced');
+    rmSync(file);
+    mkdirSync(file); // not a file: the demo stops with the error rather than minting a new secret
+    assert.throws(() => createDemoIdentities(data), /EISDIR/);
   });
 });
