@@ -28,3 +28,5 @@ export {
   taskSurfaceEvents,
 } from './messages.js';
 export type { TaskSurfaceDismissalData, TaskSurfaceSubmissionMetadata } from './messages.js';
+export { createChatTaskSurface } from './chat.js';
+export type { ChatTaskSurface, ChatTaskSurfaceOptions, TaskSurfaceChat, TaskSurfaceDismissal } from './chat.js';

@@ -161,6 +161,14 @@ describe('foldTaskSurface and checkTaskSurfaceMessage', () => {
     assert.equal(new Set([s1.surfaceId, s2.surfaceId, s3.surfaceId]).size, 3);
   });
 
+  it('reads a dynamic-tool part of show_task_surface as the static one', () => {
+    const dynamic = shown.map((m) => ({
+      ...m,
+      parts: m.parts.map((p) => (p.type === 'tool-show_task_surface' ? { ...p, type: 'dynamic-tool', toolName: 'show_task_surface' } : p)),
+    })) as UIMessage[];
+    assert.equal(foldTaskSurface(dynamic).open?.surfaceId, surfaceId);
+  });
+
   it('never throws on messages that are not UIMessages', () => {
     for (const junk of [
       [null],

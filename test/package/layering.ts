@@ -54,6 +54,7 @@ export const BROWSER_ENTRIES = [
   'components/index.ts',
   'components/bundle.ts',
   'ai-sdk/index.ts',
+  'ai-sdk/react/index.ts',
 ];
 const NODE_MODULES = /^(node:|ws$|better-sqlite3$|pg$)/;
 

@@ -3,6 +3,7 @@
 import { TaskSurfaceDock, TaskSurfaceView, renderMarkdown, type DraftStore } from 'task-surface/components';
 import * as bundle from 'task-surface/bundle';
 import { TransportError, createWebSocketTransport } from 'task-surface/transport';
+import { TaskSurfaceDock as ChatDock, TaskSurfaceToolview as ChatToolview, useTaskSurface } from 'task-surface/ai-sdk/react';
 
 const dock: TaskSurfaceDock = document.createElement('task-surface-dock');
 dock.transport = createWebSocketTransport({ url: `wss://${location.host}/ws` });
@@ -12,3 +13,4 @@ export const rendered = renderMarkdown('**hi**');
 export const bundled = bundle.createWebSocketTransport({ url: 'ws://localhost/ws' });
 export const BundledError: typeof TransportError = bundle.TransportError;
 export type Drafts = DraftStore;
+export const aiSdkReact = [ChatDock, ChatToolview, useTaskSurface];

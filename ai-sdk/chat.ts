@@ -1,0 +1,180 @@
+/*
+ * The page side, framework-neutral: a `HostTransport` over an AI SDK chat, so the Dock and the
+ * transcript row work unchanged. What is open comes from the fold of the chat's messages; a
+ * submission is one `chat.sendMessage`; a dismissal changes the messages and starts no request.
+ */
+import type { UIMessage } from 'ai';
+import {
+  mintMessageId,
+  type DismissTaskSurfaceResult,
+  type SessionId,
+  type SessionListener,
+  type SessionView,
+  type SubmitTaskSurfaceResult,
+  type TaskSurfacePendingSubmission,
+} from '../protocol/index.js';
+import { TransportError, type HostTransport } from '../transport/types.js';
+import { dismissTaskSurface, taskSurfaceSubmissionMessage } from './checks.js';
+import { foldTaskSurface } from './fold.js';
+import { taskSurfaceEvents } from './messages.js';
+
+/** What the adapter needs of `useChat`'s helpers (or of an AI SDK `Chat`). */
+export interface TaskSurfaceChat {
+  readonly id: string;
+  readonly messages: UIMessage[];
+  readonly status: 'submitted' | 'streaming' | 'ready' | 'error';
+  sendMessage(message: UIMessage & { role: 'user' }): Promise<void>;
+  setMessages(messages: UIMessage[]): void;
+}
+
+/** What a page asks the app's server to record (see `dismissTaskSurface`). */
+export interface TaskSurfaceDismissal {
+  chatId: string;
+  surfaceId: string;
+  dismissalId: string;
+}
+
+export interface ChatTaskSurfaceOptions {
+  /**
+   * Persists a dismissal on the app's server (which runs `dismissTaskSurface` on its messages).
+   * Awaited before the panel closes; when it throws, the panel stays open and says so. Without it,
+   * the dismissal is only in the page's messages until the app saves them.
+   */
+  onDismiss?(dismissal: TaskSurfaceDismissal): Promise<unknown> | unknown;
+  /** A submission's request failed (the chat's own `error` says so too). */
+  onError?(error: unknown): void;
+}
+
+/** The adapter: hand `transport` and `sessionId` to the elements; call `update` on every change of the chat. */
+export interface ChatTaskSurface {
+  readonly transport: HostTransport;
+  readonly sessionId: SessionId;
+  update(chat: TaskSurfaceChat): void;
+  dispose(): void;
+}
+
+const unsupported = (what: string) => () =>
+  Promise.reject(new TransportError('bad-request', `${what} is the app's own in an AI SDK chat (use chat.sendMessage)`));
+
+/** Creates the adapter for one chat (one chat id). */
+export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTaskSurfaceOptions = {}): ChatTaskSurface {
+  let chat = initial;
+  let disposed = false;
+  const sessionId = initial.id as SessionId;
+  const listeners = new Set<SessionListener>();
+  /** A submission sent and not yet in the messages: the panel shows it pending, never sends it twice. */
+  let sent: (TaskSurfacePendingSubmission & { surfaceId: string }) | null = null;
+  let lastView = '';
+
+  const busy = () => chat.status === 'submitted' || chat.status === 'streaming';
+  const view = (): SessionView => {
+    const state = foldTaskSurface(chat.messages);
+    if (sent && state.open?.surfaceId !== sent.surfaceId) sent = null;
+    // The panel waits for the reply to finish: a message sent mid-stream would race the stream's own.
+    const open = busy() ? null : state.open;
+    const pending = sent && { submissionId: sent.submissionId, messageId: sent.messageId, phase: sent.phase };
+    return {
+      sessionId,
+      lastSeq: taskSurfaceEvents(chat.messages).events.length,
+      readOnly: false,
+      turn: busy() ? 'running' : 'idle',
+      taskSurface: { active: open && { callId: open.callId as never, surfaceId: open.surfaceId, pending } },
+      queue: [],
+      actionCards: { proposals: [], decisions: {} },
+    };
+  };
+  const publish = () => {
+    const next = view();
+    const key = JSON.stringify(next);
+    if (key === lastView) return;
+    lastView = key;
+    for (const listener of [...listeners]) listener(next);
+  };
+  const live = () => {
+    if (disposed) throw new TransportError('disposed', 'the Task Surface adapter of this chat is disposed');
+  };
+  const own = (id: string) => {
+    if (id !== sessionId) throw new TransportError('unknown-session', `this adapter serves chat ${sessionId}, not ${id}`);
+  };
+
+  const transport: HostTransport = {
+    watchSession(id, listener) {
+      live();
+      own(id);
+      listeners.add(listener);
+      listener(view());
+      return () => listeners.delete(listener);
+    },
+    async readLog(id, { before, limit }) {
+      live();
+      own(id);
+      const { events } = taskSurfaceEvents(chat.messages);
+      const older = before === undefined ? events : events.filter((e) => e.seq < before);
+      const page = older.slice(Math.max(0, older.length - limit));
+      return { events: page, hasMore: page.length < older.length, lastSeq: events.length };
+    },
+    taskSurface: {
+      async getActive({ sessionId: id, surfaceId }) {
+        live();
+        own(id);
+        const active = view().taskSurface.active;
+        const open = foldTaskSurface(chat.messages).open;
+        if (!active || !open || active.surfaceId !== surfaceId) return { active: false, reason: 'not-open' };
+        return { active: true, callId: active.callId, surfaceId: open.surfaceId, model: open.model, pending: active.pending };
+      },
+      async getOutcome({ sessionId: id, surfaceId }) {
+        live();
+        own(id);
+        return foldTaskSurface(chat.messages).outcome(surfaceId);
+      },
+      async submit(request): Promise<SubmitTaskSurfaceResult> {
+        live();
+        own(request.sessionId);
+        if (sent) {
+          return sent.submissionId === request.submissionId
+            ? { accepted: true, messageId: sent.messageId, phase: 'queued' }
+            : { accepted: false, reason: 'submission-pending' };
+        }
+        if (busy()) return { accepted: false, reason: 'submission-pending' };
+        const built = taskSurfaceSubmissionMessage(chat.messages, request, mintMessageId());
+        if (!built.accepted) return { accepted: false, reason: built.reason };
+        if (built.repeated) return { accepted: true, messageId: built.messageId as never, phase: 'queued' };
+        const { message } = built;
+        sent = { submissionId: request.submissionId, messageId: message.id as never, phase: 'queued', surfaceId: request.surfaceId };
+        publish();
+        chat.sendMessage(message).catch((error: unknown) => options.onError?.(error));
+        return { accepted: true, messageId: message.id as never, phase: 'queued' };
+      },
+      async dismiss(request): Promise<DismissTaskSurfaceResult> {
+        live();
+        own(request.sessionId);
+        if (sent || busy()) return { dismissed: false, reason: 'submission-pending' };
+        const asked = { surfaceId: request.surfaceId, dismissalId: request.dismissalId };
+        const first = dismissTaskSurface(chat.messages, asked);
+        if (!first.dismissed) return { dismissed: false, reason: first.reason === 'stale' ? 'stale' : 'not-open' };
+        if (!first.repeated) await options.onDismiss?.({ chatId: sessionId, ...asked });
+        // The messages may have moved on while the server recorded it: apply it to the current ones.
+        const result = dismissTaskSurface(chat.messages, asked);
+        if (!result.dismissed) return { dismissed: false, reason: result.reason === 'stale' ? 'stale' : 'not-open' };
+        if (!result.repeated) chat.setMessages(result.messages);
+        return { dismissed: true, eventSeq: taskSurfaceEvents(result.messages).events.length };
+      },
+    },
+    session: { send: unsupported('Sending a message'), updateQueue: unsupported('The queue') },
+    actionCards: { act: unsupported('Action cards') },
+    dispose() {
+      disposed = true;
+      listeners.clear();
+    },
+  };
+
+  return {
+    transport,
+    sessionId,
+    update(next) {
+      chat = next;
+      if (!disposed) publish();
+    },
+    dispose: () => transport.dispose(),
+  };
+}
