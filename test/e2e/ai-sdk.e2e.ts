@@ -1,0 +1,159 @@
+// The AI SDK example in real Chromium: useChat on the page, streamText with the AI SDK's own
+// MockLanguageModelV4 on the server, the app's messages in a JSON file. The panel appears above the
+// composer; a hurried double click sends exactly one user message; Dismiss starts no chat request;
+// typing bypasses; a reload shows the same state; axe finds nothing.
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { UIMessage } from 'ai';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { scriptedModel } from '../../demo/ai-sdk/model.js';
+import { startAiSdkDemo, type AiSdkDemo } from '../../demo/ai-sdk/server.js';
+import { CHROMIUM_ARGS } from './harness.js';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe-core over the whole page, open shadow roots included; one line per violation. */
+async function axe(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    type Violation = { id: string; nodes: { target: unknown[] }[] };
+    const run = (window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: Violation[] }> } }).axe.run;
+    return (await run(document, { resultTypes: ['violations'] })).violations;
+  });
+  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} at ${JSON.stringify(n.target)}`));
+}
+
+describe('Inside an AI SDK app (useChat + streamText, the example)', () => {
+  let browser: Browser;
+  let demo: AiSdkDemo;
+  let dataDir: string;
+  const model = scriptedModel();
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'ts-ai-sdk-e2e-'));
+    demo = await startAiSdkDemo({ model, dataDir });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('shows the panel above the composer, submits once, dismisses without a request, bypasses, and survives a reload', async (t) => {
+    const page = await browser.newPage();
+    t.after(() => page.close());
+    const chatRequests: { message: UIMessage }[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/chat') chatRequests.push(request.postDataJSON());
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`${demo.url}/?chat=e2e-chat`);
+    const persisted = () => demo.store.load('e2e-chat');
+    const dock = page.locator('task-surface-dock');
+    const composer = page.getByRole('textbox', { name: 'Message' });
+    const say = async (text: string) => {
+      await composer.fill(text);
+      await page.locator('form').getByRole('button', { name: 'Send' }).click();
+    };
+    const rowStatus = (nth: number, status: string) =>
+      page
+        .locator('task-surface-toolview')
+        .nth(nth)
+        .locator('.status')
+        .filter({ hasText: new RegExp(`: ${status}$`) })
+        .waitFor();
+
+    // The model's show_task_surface call streams to useChat; the Dock opens above the composer.
+    await say('plan a trip with a panel');
+    await dock.getByRole('heading', { name: 'Plan the trip' }).waitFor();
+    await rowStatus(0, 'Open');
+    const [dockBox, formBox] = [await dock.boundingBox(), await page.locator('form').boundingBox()];
+    assert.ok(dockBox && formBox && dockBox.y + dockBox.height <= formBox.y + 1, 'the Dock sits above the composer');
+    assert.deepEqual(await axe(page), [], 'axe with the panel open');
+
+    // A hurried double click: exactly one user message, in the next request and in the file.
+    await dock.getByRole('radio', { name: /The coast/ }).click();
+    await dock.getByRole('textbox', { name: /Why/ }).fill('the sea');
+    const before = chatRequests.length;
+    await dock.getByRole('button', { name: 'Send' }).dblclick();
+    await page.getByText(/Thanks, noted: Destination: The coast; Why: the sea/).waitFor();
+    await rowStatus(0, 'Submitted');
+    const sent = chatRequests.slice(before);
+    assert.equal(sent.length, 1, 'one request for the double click');
+    const taskSurface = (sent[0]!.message.metadata as { taskSurface: { values: unknown } }).taskSurface;
+    assert.deepEqual(taskSurface.values, { place: 'coast', why: 'the sea' });
+    const submissions = persisted().filter((m) => m.role === 'user' && (m.metadata as { taskSurface?: unknown })?.taskSurface);
+    assert.equal(submissions.length, 1, 'one submission in the persisted messages');
+
+    // Dismiss: the panel closes, the file records it, no chat request and no model call.
+    await say('another panel please');
+    await dock.getByRole('heading', { name: 'Plan the trip' }).waitFor();
+    const [requests, calls] = [chatRequests.length, model.doStreamCalls.length];
+    await dock.getByRole('button', { name: 'Dismiss' }).click();
+    await rowStatus(1, 'Dismissed');
+    assert.equal(await dock.getByRole('heading', { name: 'Plan the trip' }).count(), 0);
+    assert.equal(chatRequests.length, requests, 'Dismiss started no chat request');
+    assert.equal(model.doStreamCalls.length, calls, 'Dismiss called no model');
+    assert.ok(
+      persisted()
+        .at(-1)!
+        .parts.some((p) => p.type === 'data-task-surface-dismissal'),
+      'the dismissal is persisted',
+    );
+
+    // Typing instead of answering bypasses the open panel.
+    await say('one more panel');
+    await dock.getByRole('heading', { name: 'Plan the trip' }).waitFor();
+    await say('never mind, the hills');
+    await page.getByText('You said: never mind, the hills.').waitFor();
+    await rowStatus(2, 'Answered in chat');
+    assert.equal(await dock.getByRole('heading').count(), 0);
+
+    // A reload folds the persisted messages to the same state.
+    const bubbles = await page.locator('li').count();
+    await page.reload();
+    await rowStatus(2, 'Answered in chat');
+    await rowStatus(1, 'Dismissed');
+    await rowStatus(0, 'Submitted');
+    assert.equal(await page.locator('li').count(), bubbles);
+    assert.equal(await dock.getByRole('heading').count(), 0, 'no panel after the reload');
+    assert.equal(persisted().filter((m) => m.role === 'user').length, 5);
+    assert.deepEqual(await axe(page), [], 'axe after the reload');
+    assert.deepEqual(errors, []);
+  });
+
+  it('reopens an open panel after a reload, and a retried submission adds nothing', async (t) => {
+    const page = await browser.newPage();
+    t.after(() => page.close());
+    await page.goto(`${demo.url}/?chat=e2e-reload`);
+    const dock = page.locator('task-surface-dock');
+    await page.getByRole('textbox', { name: 'Message' }).fill('a panel');
+    await page.locator('form').getByRole('button', { name: 'Send' }).click();
+    await dock.getByRole('heading', { name: 'Plan the trip' }).waitFor();
+    await page.reload();
+    await dock.getByRole('heading', { name: 'Plan the trip' }).waitFor();
+    await dock.getByRole('textbox', { name: /Why/ }).fill('calm');
+    await dock.getByRole('button', { name: 'Send' }).click();
+    await page.getByText(/Thanks, noted/).waitFor();
+    const messages = demo.store.load('e2e-reload');
+    const submission = messages.find((m) => (m.metadata as { taskSurface?: unknown })?.taskSurface)!;
+    // The same request again (a network retry): the first answer, nothing appended, no model call.
+    const calls = model.doStreamCalls.length;
+    const retry = await page.evaluate(
+      async (body) => (await fetch('/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status,
+      JSON.stringify({ id: 'e2e-reload', message: submission }),
+    );
+    assert.equal(retry, 200);
+    assert.equal(demo.store.load('e2e-reload').length, messages.length);
+    assert.equal(model.doStreamCalls.length, calls);
+  });
+});
