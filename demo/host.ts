@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHost } from '../host/createHost.js';
 import { createMemoryPageStore, createMemoryFollowUps, createPageKind, scheduleFollowUpKind } from '../host/actionCards/kinds/index.js';
 import { createMemoryStore } from '../host/store/memory.js';
+import { privateDir } from '../host/store/fileModes.js';
 import { createSqliteStore } from '../host/store/sqlite.js';
 import type { SessionLogStore } from '../host/store/types.js';
 import type { AgentDriver, Host, InspectObserver } from '../host/types.js';
@@ -46,7 +46,7 @@ export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
       storeLabel = 'memory (gone on exit)';
     } else {
       const dir = options.dataDir ?? '.data';
-      mkdirSync(dir, { recursive: true });
+      privateDir(dir); // 0700: the logs and the identity secret are the demo user's alone
       storeLabel = join(dir, 'demo.sqlite');
       store = createSqliteStore(storeLabel);
     }

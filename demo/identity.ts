@@ -1,7 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { privateDir, privateFile } from '../host/store/fileModes.js';
 import type { Principal } from '../protocol/index.js';
 
 /** The demo identity's cookie: `<random id>.<HMAC-SHA256 of the id>`, both base64url. */
@@ -59,8 +60,10 @@ export function createDemoIdentities(dataDir: string | undefined): DemoIdentitie
 
 /** The signing secret, created on first start (mode 0600: only the demo's user may read it). */
 function loadSecret(dataDir: string): Buffer {
-  mkdirSync(dataDir, { recursive: true });
+  privateDir(dataDir);
   const path = join(dataDir, SECRET_FILE);
+  // A secret another local user could read forges every cookie: an existing one is tightened to 0600.
+  if (existsSync(path)) privateFile(path);
   try {
     const secret = Buffer.from(readFileSync(path, 'utf8').trim(), 'hex');
     if (secret.length >= 32) return secret;

@@ -3,10 +3,12 @@
  * one transaction per append (and per batch). Reads by seq use the primary key and reads by callId
  * use an index (forced with INDEXED BY), so neither scans the log.
  */
+import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
 import { utf8Length } from '../../protocol/utf8.js';
 import { decodeEvent, decodeQueueRow, encodeQueueRow, stampEvent } from './codec.js';
+import { privateFile } from './fileModes.js';
 import type { SessionLogStore, SessionRecord } from './types.js';
 
 const SCHEMA = `
@@ -92,8 +94,12 @@ const toRecord = (row: SessionRow): SessionRecord => ({
 
 /** Opens (or creates) a session-log database at `path` (`:memory:` for a throwaway one). */
 export function createSqliteStore(path: string): SessionLogStore & { readonly db: Database.Database } {
+  // Only the owner may read the logs: SQLite gives the WAL and shared-memory files the database's mode.
+  const onDisk = path !== ':memory:' && path !== '' && !path.startsWith('file:');
+  if (onDisk) privateFile(path);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
+  if (onDisk) for (const side of [`${path}-wal`, `${path}-shm`]) if (existsSync(side)) privateFile(side);
   db.pragma('synchronous = NORMAL');
   db.transaction(() => {
     db.exec(SCHEMA);
