@@ -81,8 +81,12 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
     },
     // A session the policy refuses is answered as missing (and the policy is asked either way).
     async load(sessionId) {
-      const found = await host.load(sessionIdInput('load', sessionId));
-      return access(sessionId) !== 'none' && found;
+      const id = sessionIdInput('load', sessionId);
+      // The policy first for a session this process knows of (its record names the owner): a refused
+      // one is never read in (nor, in a cluster, acquired).
+      if (host.hasSession(id) && access(id) === 'none') return false;
+      const found = await host.load(id);
+      return access(id) !== 'none' && found;
     },
     whenDurable: (sessionId) => host.whenDurable(sessionIdInput('whenDurable', sessionId)),
     listSessions() {
