@@ -176,4 +176,13 @@ describe('draft store', () => {
   it('names the storage key after the session', () => {
     assert.equal(draftStorageKey(s1), 'task-surface:drafts:s1');
   });
+
+  it('keeps drafts in memory only with storage: null, and knows no note of an unknown surface', () => {
+    const store = createDraftStore({ sessionId: s1, storage: null });
+    assert.equal(store.getNote('nosuch'), undefined);
+    assert.equal(store.save('sf-1', { a: 'b' }, 'later'), true);
+    assert.equal(store.getNote('sf-1'), 'later');
+    store.clear('sf-1');
+    assert.equal(store.get('sf-1'), undefined);
+  });
 });

@@ -79,6 +79,7 @@ describe('demo identity cookie', () => {
     assert.equal(cookieValue(' ts_demo_id = a ; ts_demo_id=b', 'ts_demo_id'), 'a');
     assert.equal(cookieValue('=ts_demo_id; x=1', 'ts_demo_id'), undefined);
     assert.equal(cookieValue('ts_demo_id', 'ts_demo_id'), undefined);
+    assert.equal(cookieValue('ts_demo_idX', 'ts_demo_id'), undefined, 'a part without = has no value');
   });
 
   it('reuses a stored 32-byte secret, replaces a shorter one, and fails on an unreadable one', (t) => {
