@@ -9,7 +9,10 @@ import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../pro
 import { utf8Length } from '../../protocol/utf8.js';
 import { decodeEvent, decodeQueueRow, encodeQueueRow, stampEvent } from './codec.js';
 import { privateFile } from './fileModes.js';
+import { lockStoreFile } from './sqliteLock.js';
 import type { SessionLogStore, SessionRecord } from './types.js';
+
+export { StoreLockedError, type StoreHolder } from './sqliteLock.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -92,13 +95,24 @@ const toRecord = (row: SessionRow): SessionRecord => ({
   ...(row.owner === null ? {} : { owner: row.owner }),
 });
 
-/** Opens (or creates) a session-log database at `path` (`:memory:` for a throwaway one). */
+/**
+ * Opens (or creates) a session-log database at `path` (`:memory:` for a throwaway one). The file
+ * belongs to this store until `close()`: a second opener, in this process or another, fails at once
+ * with a StoreLockedError naming the file and the process that holds it.
+ */
 export function createSqliteStore(path: string): SessionLogStore & { readonly db: Database.Database } {
   // Only the owner may read the logs: SQLite gives the WAL and shared-memory files the database's mode.
   const onDisk = path !== ':memory:' && path !== '' && !path.startsWith('file:');
   if (onDisk) privateFile(path);
   const db = new Database(path);
-  db.pragma('journal_mode = WAL');
+  let release = () => {};
+  try {
+    if (db.memory) db.pragma('journal_mode = WAL');
+    else release = lockStoreFile(db, path);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   if (onDisk) for (const side of [`${path}-wal`, `${path}-shm`]) if (existsSync(side)) privateFile(side);
   db.pragma('synchronous = NORMAL');
   db.transaction(() => {
@@ -226,7 +240,9 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
       return q.listQueued.all(sessionId).map((r) => decodeQueueRow(sessionId, r.item_id, r.body));
     },
     close() {
-      if (db.open) db.close();
+      if (!db.open) return;
+      db.close();
+      release();
     },
   };
 }
