@@ -3,7 +3,10 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { checkHost, originAllowed, requestPath, servedHosts } from '../transport/ws/origin.js';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createPostgresStore, type PostgresStore } from '../host/store/postgres/index.js';
+import { createSqliteStore } from '../host/store/sqlite.js';
 import type { Principal, SessionId } from '../protocol/index.js';
 import { joinCluster, type ClusterNode } from '../transport/cluster/node.js';
 import type { Queryable } from '../transport/cluster/ownership.js';
@@ -66,10 +69,19 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     if (!options.databaseUrl) throw new TypeError('store "postgres" needs databaseUrl');
     postgres = await createPostgresStore({ connectionString: options.databaseUrl, schema: options.databaseSchema ?? 'public' });
   }
+  // SQLite: taken before listening too, so a second demo on the same data folder fails at once and
+  // names the process that holds it (not a busy port); kept across host restarts, as PostgreSQL is.
+  let sqlite: ReturnType<typeof createSqliteStore> | undefined;
+  if (options.store !== 'memory' && options.store !== 'postgres' && !options.logStore) {
+    const dir = options.dataDir ?? '.data';
+    mkdirSync(dir, { recursive: true });
+    sqlite = createSqliteStore(join(dir, 'demo.sqlite'));
+  }
   const hostOptions: DemoHostOptions = {
     ...options,
     store: options.store === 'memory' ? 'memory' : 'sqlite',
     ...(postgres ? { logStore: postgres, logStoreLabel: postgresLabel(options.databaseUrl!, postgres.schema) } : {}),
+    ...(sqlite ? { logStore: sqlite, logStoreLabel: join(options.dataDir ?? '.data', 'demo.sqlite') } : {}),
   };
   if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
   let cluster: ClusterNode | undefined;
@@ -94,6 +106,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  }).catch((error: unknown) => {
+    sqlite?.close();
+    throw error;
   });
   const port = (http.address() as AddressInfo).port;
   const relay: InspectRelay | undefined = options.inspectHost
@@ -177,6 +192,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       relay?.close();
       await demo.dispose();
       await postgres?.close();
+      sqlite?.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
