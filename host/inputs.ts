@@ -22,6 +22,7 @@ const OpenSessionOptionsSchema = z.strictObject({
 const ReadLogOptionsSchema = z.strictObject({
   before: z.optional(z.int().check(z.positive('before must be a positive seq'))),
   limit: z.int().check(z.positive('limit must be a positive integer')),
+  maxBytes: z.optional(z.int().check(z.positive('maxBytes must be a positive integer'))),
 });
 
 const ForkOptionsSchema = z.strictObject({
@@ -36,8 +37,9 @@ export const sessionIdInput = (operation: string, sessionId: unknown): SessionId
 export const openSessionInput = (options: unknown): OpenSessionOptions =>
   parseInput('openSession', OpenSessionOptionsSchema, options ?? {});
 
-/** `readLog` options, checked: `limit` a positive integer, `before` a positive seq. */
-export const readLogInput = (options: unknown): { before?: number; limit: number } => parseInput('readLog', ReadLogOptionsSchema, options);
+/** `readLog` options, checked: `limit` a positive integer, `before` a positive seq, `maxBytes` positive. */
+export const readLogInput = (options: unknown): { before?: number; limit: number; maxBytes?: number } =>
+  parseInput('readLog', ReadLogOptionsSchema, options);
 
 /** `fork` options, checked (the seq range is checked against the log by `forkSession`). */
 export const forkInput = (options: unknown): { throughSeq?: number; title?: string } =>

@@ -1,4 +1,12 @@
-import type { LogPage, QueuedMessage, SessionId, SessionListener, SessionView, TaskSurfacePendingSubmission } from '../protocol/index.js';
+import {
+  pageStartWithin,
+  type LogPage,
+  type QueuedMessage,
+  type SessionId,
+  type SessionListener,
+  type SessionView,
+  type TaskSurfacePendingSubmission,
+} from '../protocol/index.js';
 import { taskSurfaceProjection } from './taskSurface/projection.js';
 import type { LoadedSession } from './sessions.js';
 import type { ActionCardsService } from './types.js';
@@ -47,8 +55,13 @@ export function sessionView(
   };
 }
 
-/** A page of the effective log: events with seq < before (newest page without it), oldest first. */
-export function logPage(session: LoadedSession, options: { before?: number; limit: number }): LogPage {
+/**
+ * A page of the effective log: events with seq < before (newest page without it), oldest first, at
+ * most `limit` of them and, with `maxBytes`, no more than fit in that many bytes of JSON (the newest
+ * always; `hasMore` then tells the client to go on with `before`). The events are the Host's own
+ * objects, never copied: a stored event never changes, and a reader must not change it either.
+ */
+export function logPage(session: LoadedSession, options: { before?: number; limit: number; maxBytes?: number }): LogPage {
   const events = session.effective;
   // Binary search: the first index whose seq is >= before.
   let end = events.length;
@@ -62,8 +75,9 @@ export function logPage(session: LoadedSession, options: { before?: number; limi
     }
     end = lo;
   }
-  const start = Math.max(0, end - options.limit);
-  return { events: events.slice(start, end).map((e) => structuredClone(e)), hasMore: start > 0, lastSeq: session.lastSeq };
+  const from = Math.max(0, end - options.limit);
+  const start = options.maxBytes === undefined ? from : pageStartWithin(events, from, end, options.maxBytes);
+  return { events: events.slice(start, end), hasMore: start > 0, lastSeq: session.lastSeq };
 }
 
 /** Watchers per session; a throwing listener is reported and never breaks the host. */

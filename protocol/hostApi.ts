@@ -43,6 +43,11 @@ export interface ReadLogOptions {
   /** Return events with seq < before (omit for the newest page). */
   before?: number;
   limit: number;
+  /**
+   * Stop before the event that would take the page's JSON past this many bytes (the newest event
+   * is always returned; `hasMore` says to go on with `before`). Default: no byte budget.
+   */
+  maxBytes?: number;
 }
 
 /** Called with a session's view as soon as it is known, then on every change. */

@@ -18,3 +18,4 @@ export * from './parse.js';
 export * from './submission.js';
 export * from './format.js';
 export * from './toolDefinition.js';
+export * from './logPage.js';

@@ -1,4 +1,4 @@
-import { UnknownSessionError, type LogPage, type PrincipalHostApi, type SessionId } from '../../protocol/index.js';
+import { capLogPage, UnknownSessionError, type PrincipalHostApi, type SessionId } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
 import type { ConnectionContext, SessionRouter, WebSocketConnection } from './router.js';
 
@@ -156,8 +156,10 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
         return result('unwatched');
       case 'log.read': {
         const { before, limit } = request.params;
-        const page = await host.readLog(sessionId, before === undefined ? { limit } : { before, limit });
-        return result(capLogPage(page, options.maxLogPageBytes));
+        // Built within the budget by the Host; capped again (cached sizes: lookups) for a Host that ignores it.
+        const maxBytes = options.maxLogPageBytes;
+        const page = await host.readLog(sessionId, before === undefined ? { limit, maxBytes } : { before, limit, maxBytes });
+        return result(capLogPage(page, maxBytes));
       }
       case 'taskSurface.getActive':
         return result(await host.taskSurface.getActive(request.params));
@@ -185,21 +187,4 @@ function tooManyWatches(id: string, ctx: ConnectionContext, maxWatches: number):
     'bad-request',
     `this connection already watches ${ctx.watches.size} sessions (at most ${maxWatches}); unwatch one first`,
   );
-}
-
-/**
- * Keeps the newest events of a page that fit in `maxBytes` of JSON and says `hasMore` when it drops
- * older ones (the client pages on with `before` = the first event's seq). The newest event is always
- * kept, even alone over the cap, so paging always moves (events are bounded by the host's limits).
- */
-export function capLogPage(page: LogPage, maxBytes: number): LogPage {
-  let bytes = 0;
-  let start = page.events.length;
-  while (start > 0) {
-    const size = Buffer.byteLength(JSON.stringify(page.events[start - 1])) + 1;
-    if (start < page.events.length && bytes + size > maxBytes) break;
-    bytes += size;
-    start--;
-  }
-  return start === 0 ? page : { ...page, events: page.events.slice(start), hasMore: true };
 }
