@@ -1,7 +1,7 @@
 // `npm start`: builds the demo page and runs the demo host.
 //   PORT=8787 (default)  TASK_SURFACE_STORE=sqlite|memory|postgres (default sqlite, under .data/;
 //                        postgres when DATABASE_URL is set)
-//   TASK_SURFACE_DATA=.data (default)  the data folder: demo.sqlite (one process at a time), identity secret
+//   TASK_SURFACE_DATA_DIR=.data (default)  the data folder: demo.sqlite (one process at a time), identity secret
 //   DATABASE_URL=postgres://…  TASK_SURFACE_PG_SCHEMA=public (default)  the sessions in PostgreSQL
 //   --inspect            relay the host's actors to pages opened with ?inspect
 //   OPENAI_API_KEY (+ OPENAI_BASE_URL) or ANTHROPIC_API_KEY (+ ANTHROPIC_BASE_URL), TASK_SURFACE_MODEL:
@@ -42,7 +42,7 @@ try {
     root,
     port,
     store: storeKind,
-    ...(process.env.TASK_SURFACE_DATA ? { dataDir: process.env.TASK_SURFACE_DATA } : {}),
+    ...(process.env.TASK_SURFACE_DATA_DIR ? { dataDir: process.env.TASK_SURFACE_DATA_DIR } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(process.env.TASK_SURFACE_PG_SCHEMA ? { databaseSchema: process.env.TASK_SURFACE_PG_SCHEMA } : {}),
     thinkMs: 350,

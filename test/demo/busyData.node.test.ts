@@ -21,7 +21,7 @@ it('the demo on a .data folder already in use exits 1, naming the file and the p
     env: {
       ...process.env,
       PORT: '0',
-      TASK_SURFACE_DATA: join(dir, '.data'),
+      TASK_SURFACE_DATA_DIR: join(dir, '.data'),
       TASK_SURFACE_STORE: 'sqlite',
       DATABASE_URL: '',
       TASK_SURFACE_DEMO_OUT: join(dir, 'out'),
