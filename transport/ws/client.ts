@@ -51,7 +51,11 @@ export interface WebSocketTransportOptions {
   reconnect?: ReconnectOptions;
   /** A call that gets no answer within this time (across reconnects) rejects as `unreachable`. Default 30 s. */
   requestTimeoutMs?: number;
-  /** The client pings this often and reconnects when a ping goes unanswered for as long. Default 15 s; 0 disables. */
+  /**
+   * The client pings this often and reconnects when nothing (no answer, no view) came from the
+   * server for as long after a ping: a silent socket (a frozen server process, a dead network path)
+   * is left within 2 × heartbeatMs. Default 5 s; 0 disables.
+   */
   heartbeatMs?: number;
   /** Largest frame the client sends; a larger call rejects at once as `bad-request`. Default 256 KiB. */
   maxMessageBytes?: number;
@@ -103,7 +107,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   const url = String(options.url);
   const Socket = options.WebSocket ?? (globalThis.WebSocket as unknown as WebSocketConstructor);
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-  const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const heartbeatMs = options.heartbeatMs ?? 5_000;
   const maxMessageBytes = options.maxMessageBytes ?? WIRE_MAX_MESSAGE_BYTES;
   const pending = new Map<string, Pending>();
   const watchers = new Map<SessionId, Set<SessionListener>>();
