@@ -3,6 +3,7 @@
 // goes to the next live worker), as a load balancer without sticky sessions would.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { get as httpGet } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createDemoIdentities } from './identity.js';
@@ -16,18 +17,49 @@ export const WORKER_ENV = {
   prebuilt: 'TASK_SURFACE_DEMO_PREBUILT',
 } as const;
 
+/** How often the balancer asks each worker's `/healthz`, and how long an answer may take. */
+export const HEALTH = { everyMs: 500, timeoutMs: 1_000 } as const;
+
+/** A running balancer: its port, and which targets it sends new connections to now. */
+export interface Balancer {
+  port: number;
+  server: Server;
+  /** Targets whose last `/healthz` answered 200 within `HEALTH.timeoutMs`. */
+  healthy(): number[];
+  close(): Promise<void>;
+}
+
 /**
- * A round-robin TCP balancer: each accepted connection is piped to the next target port; a target
- * that refuses is skipped (the next one is tried), so a dead worker costs a reconnect, not an error.
+ * A round-robin TCP balancer: each accepted connection is piped to the next healthy target port. A
+ * target whose `/healthz` fails or does not answer within a second (a frozen or stopped process
+ * still accepts TCP connections in its kernel backlog) gets no new connection until it answers
+ * again; a target that refuses is skipped too, so a dead worker costs a reconnect, not an error.
+ * With every target unhealthy, all are tried (better a slow answer than none).
  */
-export async function startBalancer(port: number, targets: readonly number[]): Promise<{ port: number; server: Server }> {
+export async function startBalancer(port: number, targets: readonly number[]): Promise<Balancer> {
   let next = 0;
+  const up = new Map(targets.map((target) => [target, true]));
+  const check = (target: number) =>
+    new Promise<boolean>((resolve) => {
+      const request = httpGet({ host: '127.0.0.1', port: target, path: '/healthz', timeout: HEALTH.timeoutMs }, (response) => {
+        response.resume();
+        resolve(response.statusCode === 200);
+      });
+      request.once('timeout', () => request.destroy());
+      request.once('error', () => resolve(false));
+    });
+  const probe = setInterval(() => {
+    for (const target of targets) void check(target).then((ok) => up.set(target, ok));
+  }, HEALTH.everyMs);
+  probe.unref();
   const server = createServer((client: Socket) => {
     client.pause();
     client.on('error', () => {});
+    const live = targets.filter((target) => up.get(target));
+    const pool = live.length > 0 ? live : targets;
     const attempt = (tries: number) => {
-      if (tries >= targets.length) return void client.destroy();
-      const target = targets[next++ % targets.length]!;
+      if (tries >= pool.length) return void client.destroy();
+      const target = pool[next++ % pool.length]!;
       const upstream = createConnection({ host: '127.0.0.1', port: target });
       upstream.once('connect', () => {
         upstream.on('error', () => client.destroy());
@@ -45,7 +77,15 @@ export async function startBalancer(port: number, targets: readonly number[]): P
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());
   });
-  return { port: (server.address() as { port: number }).port, server };
+  return {
+    port: (server.address() as { port: number }).port,
+    server,
+    healthy: () => targets.filter((target) => up.get(target)),
+    close: () => {
+      clearInterval(probe);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 export interface WorkerProcess {
@@ -90,8 +130,9 @@ export async function startWorkers(options: { count: number; port: number; root:
   return {
     workers,
     port: balancer.port,
+    balancer,
     async close() {
-      await new Promise<void>((resolve) => balancer.server.close(() => resolve()));
+      await balancer.close();
       await Promise.all(
         workers.map(
           (w) =>
