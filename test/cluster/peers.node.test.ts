@@ -26,7 +26,7 @@ async function fakeOwner() {
   };
 }
 
-const limits = { maxConnections: 2, maxInFlight: 2, timeoutMs: 100, idleMs: 60_000 };
+const limits = { maxConnections: 2, maxInFlight: 2, timeoutMs: 100, idleMs: 60_000, stallMs: 2_000 };
 const frame = (id: string) => ({ id, type: 'log.read', params: { sessionId: 's1', limit: 1 } });
 
 describe('peer connections: bounded, timed out, and unreachable owners answered clearly', () => {

@@ -21,6 +21,8 @@ const REMOTE_KEPT_MS = 20_000;
 /** The cluster membership of one host process. Create it with `joinCluster`. */
 export class ClusterNode {
   readonly workerId: string;
+  /** How long a forwarded request may go unanswered before its owner is suspected frozen (`peers.stallMs`). */
+  readonly stallMs: number;
   readonly #options: ClusterOptions;
   readonly #heartbeatMs: number;
   readonly #expiryMs: number;
@@ -57,7 +59,9 @@ export class ClusterNode {
     }
     this.#secret = Buffer.from(options.secret);
     this.#t = tablesIn(options.schema ?? 'public');
-    this.#peers = new Peers(options.secret, { ...DEFAULT_PEER_LIMITS, ...options.peers }, (url) => void this.suspect(url));
+    const peers = { ...DEFAULT_PEER_LIMITS, ...options.peers };
+    this.stallMs = peers.stallMs;
+    this.#peers = new Peers(options.secret, peers, (url) => void this.suspect(url));
     this.#lookups = new OwnerLookups(options.db, this.#t, this.workerId, this.#expiryMs);
     this.#liveness = new Liveness(options.heartbeatDb ?? options.db, this.workerId, (error) => this.#livenessLost(error));
   }

@@ -31,9 +31,21 @@ export interface PeerLimits {
   timeoutMs: number;
   /** A connection with nothing in flight and no watch is closed after this long. */
   idleMs: number;
+  /**
+   * A forwarded request the owner has not answered within this makes the owner a suspect: once its
+   * heartbeat is older than the expiry by the database's clock, this process takes the session and
+   * answers (a frozen owner), else the answer is awaited as usual (a slow one).
+   */
+  stallMs: number;
 }
 
-export const DEFAULT_PEER_LIMITS: PeerLimits = { maxConnections: 256, maxInFlight: 4_096, timeoutMs: 15_000, idleMs: 60_000 };
+export const DEFAULT_PEER_LIMITS: PeerLimits = {
+  maxConnections: 256,
+  maxInFlight: 4_096,
+  timeoutMs: 15_000,
+  idleMs: 60_000,
+  stallMs: 2_000,
+};
 
 /** Asked again later: what a client is told while a session's owner cannot be reached. */
 export const RETRY_MS = 250;

@@ -20,9 +20,16 @@ export interface RoutingNode {
   whenExpired(url: string): Promise<void>;
   onReleased(listener: (sessionId: SessionId) => void): () => void;
   adopt(sessionId: SessionId): Promise<void>;
+  readonly stallMs: number;
 }
 
 /** The router of one WebSocket server's connections over this process's cluster membership. */
+const busyMoved = {
+  kind: 'retry',
+  message: `the session moved to another process; retry in ${RETRY_MS} ms`,
+  retryAfterMs: RETRY_MS,
+} as const;
+
 export function createSessionRouter(node: RoutingNode): SessionRouter {
   const followers = new Map<SessionId, Set<Follower>>();
   node.onReleased((sessionId) => {
@@ -156,7 +163,23 @@ export function createSessionRouter(node: RoutingNode): SessionRouter {
           message: `too many connections to other processes are open; retry in ${RETRY_MS} ms`,
           retryAfterMs: RETRY_MS,
         });
-      const answer = await peer.request({ id: request.id, type: request.type, params: request.params });
+      const sent = peer.request({ id: request.id, type: request.type, params: request.params });
+      let stall: ReturnType<typeof setTimeout> | undefined;
+      const stalled = await Promise.race([sent.then(() => false), new Promise<true>((r) => (stall = setTimeout(r, node.stallMs, true)))]);
+      clearTimeout(stall);
+      if (stalled) {
+        // No answer in time: a frozen owner keeps its connections (and its rows) but stops its
+        // heartbeat. Once the heartbeat is older than the expiry by the database's clock, take the
+        // session and answer here; an owner that is only slow answers first (its answer wins).
+        node.forgetRemote(sessionId);
+        const expired = await Promise.race([sent.then(() => false), node.whenExpired(route.url).then(() => true)]);
+        if (expired) {
+          const again = await node.route(sessionId, isPeer(ctx));
+          if (again.kind === 'local') return local();
+          if (again.kind !== 'remote' || again.url !== route.url) return answerFor(request, again.kind === 'remote' ? busyMoved : again);
+        }
+      }
+      const answer = await sent;
       if (answer.type === 'error' && answer.code === 'busy') node.forgetRemote(sessionId);
       return answer;
     },
