@@ -10,6 +10,7 @@ import { createSqliteStore } from '../host/store/sqlite.js';
 import type { Principal, SessionId } from '../protocol/index.js';
 import { joinCluster, type ClusterNode } from '../transport/cluster/node.js';
 import type { Queryable } from '../transport/cluster/ownership.js';
+import { createDemoMcp } from './mcp.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
@@ -86,6 +87,10 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
   let cluster: ClusterNode | undefined;
   const mint = createMintLimiter(options.identityRate);
+  const mcp = createDemoMcp({
+    dataDir: options.store === 'memory' ? null : (options.dataDir ?? '.data'),
+    allowedOrigins: options.allowedOrigins,
+  });
   const http: Server = createDemoHttpServer(
     options.root,
     validHost,
@@ -102,6 +107,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       return true;
     },
     () => (cluster === undefined || cluster.serving ? null : 'this process is not in the cluster (database unreachable or stopping)'),
+    (request, response, host) => mcp.route(request, response, host),
   );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -190,6 +196,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       await cluster?.close(); // first: the other processes take this one's sessions at once
       await ws.close();
       relay?.close();
+      await mcp.close();
       await demo.dispose();
       await postgres?.close();
       sqlite?.close();

@@ -28,6 +28,8 @@ export function createDemoHttpServer(
   onPage: (request: IncomingMessage, response: ServerResponse) => boolean = () => true,
   /** `/healthz`: null when this process serves, else why not (answered 503). */
   unhealthy: () => string | null = () => null,
+  /** Requests another handler answers (`/mcp`), after the Host check: true when it took the request. */
+  route: (request: IncomingMessage, response: ServerResponse, host: string) => boolean = () => false,
 ): Server {
   const base = resolve(root);
   const serveFile = createStaticFiles();
@@ -37,6 +39,7 @@ export function createDemoHttpServer(
       response.setHeader('Content-Security-Policy', "default-src 'none'");
       return reply(response, 400, 'bad request: the Host header is malformed or not one this server serves');
     }
+    if (route(request, response, host)) return;
     const pathname = requestPath(request);
     if (pathname === null) return reply(response, 400, 'bad request: the request target is not a URL');
     response.setHeader('Content-Security-Policy', contentSecurityPolicy(host));

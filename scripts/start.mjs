@@ -1,7 +1,10 @@
 // `npm start`: builds the demo page and starts the demo host (demo/server.ts; with `--workers N`,
 // several host processes on PostgreSQL: demo/workers.ts). Arguments pass through
 // (`npm start -- --inspect`). The child gets Ctrl+C directly; this wrapper waits for it to stop.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+
+// The MCP app document that `/mcp` serves, built when missing or older than its sources.
+spawnSync(process.execPath, ['scripts/mcp-app.mjs', '--if-missing'], { stdio: 'inherit' });
 
 const entry = process.argv.includes('--workers') ? 'demo/workers.ts' : 'demo/server.ts';
 const child = spawn(process.execPath, ['--import', 'tsx', entry, ...process.argv.slice(2)], { stdio: 'inherit' });

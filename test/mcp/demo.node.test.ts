@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, test } from 'node:test';
+import { startDemoServer } from '../../demo/app.js';
+import { ensurePanelBuilt, httpClient, smallModel } from './helpers.js';
+
+before(ensurePanelBuilt);
+
+/** A raw POST to `/mcp` with the headers given (Host defaults to the server's). */
+function post(url: URL, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
+  });
+}
+
+test('npm start serves /mcp with the same Host and Origin checks as /ws', async (t) => {
+  const data = mkdtempSync(join(tmpdir(), 'ts-demo-mcp-'));
+  t.after(() => rmSync(data, { recursive: true, force: true }));
+  const server = await startDemoServer({ root: data, store: 'memory', dataDir: data });
+  t.after(() => server.close());
+  const url = new URL('/mcp', server.url);
+
+  const client = await httpClient(t, url);
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((tool) => tool.name === 'show_task_surface'));
+  const shown = await client.callTool({ name: 'show_task_surface', arguments: { model: smallModel() } });
+  assert.match((shown.content as { text: string }[])[0]!.text, /ask the person in chat/, 'a client without apps gets the text form');
+
+  const foreign = await post(url, { origin: 'https://evil.example' });
+  assert.equal(foreign.status, 403, 'a page on another origin is refused');
+  const rebound = await post(url, { host: `attacker.example:${url.port}` });
+  assert.equal(rebound.status, 400, 'a Host the server does not serve is refused (DNS rebinding)');
+  const own = await post(url, { origin: `http://127.0.0.1:${url.port}` });
+  assert.notEqual(own.status, 403, "the demo's own origin is let in");
+});
