@@ -51,7 +51,11 @@ async function mount(options: MountOptions, frame?: HTMLIFrameElement): Promise<
     bridge.oninitialized = () => {
       void bridge
         .sendToolInput({ arguments: options.toolInput })
-        .then(() => bridge.sendToolResult(options.toolResult as never))
+        .then(() => {
+          // The bench's start: the moment the host hands the view its result (epoch ms, as in the frame).
+          Object.assign(window, { resultSentAt: performance.timeOrigin + performance.now() });
+          return bridge.sendToolResult(options.toolResult as never);
+        })
         .then(resolve);
     };
   });
