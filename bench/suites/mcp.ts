@@ -7,9 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { everyKindModel } from '../../fixtures/models.js';
 import { panelDocumentPath } from '../../mcp/document.js';
-import { ensurePanelBuilt } from '../../test/mcp/helpers.js';
-import { startMcpHarness } from '../../test/e2e/mcp/harness.js';
-import { CHROMIUM_ARGS } from '../../test/e2e/harness.js';
+import { CHROMIUM_ARGS, startMcpHarness } from '../../fixtures/mcp/harness.js';
 import { median } from '../stats.js';
 import { componentsPage } from './render.js';
 
@@ -21,18 +19,17 @@ const now = 'performance.timeOrigin + performance.now()';
 export default {
   title: 'MCP app document (size; tool result → first answerable panel in the AppBridge harness)',
   async run() {
-    await ensurePanelBuilt();
-    const html = readFileSync(panelDocumentPath()!, 'utf8');
-    const gzip = gzipSync(html, { level: 9 }).length;
-    const size = `${(gzip / 1024).toFixed(1)} KB gzip (${(html.length / 1024).toFixed(0)} KB raw; aim ≤ ${AIM_GZIP / 1024} KB: ${gzip <= AIM_GZIP ? 'met' : 'over'})`;
-    console.log(`app document: ${size}`);
-
     const browser = await chromium.launch({
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
       headless: true,
       args: CHROMIUM_ARGS,
     });
-    const harness = await startMcpHarness(browser);
+    const harness = await startMcpHarness(browser); // builds the document when it is missing or stale
+    const html = readFileSync(panelDocumentPath()!, 'utf8');
+    const gzip = gzipSync(html, { level: 9 }).length;
+    const size = `${(gzip / 1024).toFixed(1)} KB gzip (${(html.length / 1024).toFixed(0)} KB raw; aim ≤ ${AIM_GZIP / 1024} KB: ${gzip <= AIM_GZIP ? 'met' : 'over'})`;
+    console.log(`app document: ${size}`);
+
     try {
       const model = everyKindModel();
       const inHost: number[] = [];

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { formatSubmission, parseTaskSurfaceModel } from '../../protocol/index.js';
 import { smallModel } from '../mcp/helpers.js';
-import { startMcpHarness, type McpHarness, type MountMode } from './mcp/harness.js';
+import { startMcpHarness, type McpHarness, type MountMode } from '../../fixtures/mcp/harness.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 

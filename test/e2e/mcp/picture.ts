@@ -1,7 +1,7 @@
 // docs/mcp.png: the panel inside the MCP Apps host harness (sandbox proxy, dark, English), taken
 // with playwright-core. `node --import tsx test/e2e/mcp/picture.ts`.
 import { everyKindModel } from '../../../fixtures/models.js';
-import { startMcpHarness } from './harness.js';
+import { startMcpHarness } from '../../../fixtures/mcp/harness.js';
 
 const harness = await startMcpHarness();
 try {
