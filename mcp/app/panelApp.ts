@@ -139,7 +139,8 @@ export class PanelSession {
           values: answer.values as TaskSurfaceValues,
           text: answer.text,
           submissionId: answer.submissionId,
-          delivery: answer.delivered ? 'delivered' : 'unsure',
+          // This view's own fresh answer is on its way (never a flash of "unsure" before the send).
+          delivery: answer.delivered ? 'delivered' : mine ? 'sending' : 'unsure',
         } as const;
         this.#set(phase);
         if (mine) void this.#deliver(phase);

@@ -128,6 +128,7 @@ for (const mode of ['proxy', 'bare'] as MountMode[]) {
       frame = await harness.mount(mode, await harness.show(smallModel()));
       await answerWithKeyboard(harness.page, frame);
       await harness.page.keyboard.press('Enter');
+      await waitFor(() => harness.messages.length === 1, 'the refused message');
       await waitFor(async () => /再次发送/.test(await panelText(frame)), 'the Send again offer');
       assert.deepEqual(harness.messages, [{ text: expected, accepted: false }]);
       await tabTo(harness.page, frame, /再次发送/);
