@@ -74,25 +74,31 @@ describe('nativeConversation', () => {
 
 describe('more provider failures', () => {
   it('an unreachable server: failed, saying it could not be reached', async () => {
-    const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0 }));
+    const details: string[] = [];
+    const onModelError = (detail: string) => details.push(detail);
+    const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: 'http://127.0.0.1:9/v1', maxRetries: 0, onModelError }));
     const sessionId = host.openSession();
     await turn(host, sessionId, 'hi');
     const ended = await lastTurnEnd(host, sessionId);
     assert.equal(ended.outcome, 'failed');
-    assert.match(ended.error!, /could not be reached or closed the connection: /);
+    // People read a generic reason; the provider's own words go to the server's log only.
+    assert.equal(ended.error, 'The model provider (OpenAI-compatible, m) could not be reached or closed the connection.');
+    assert.equal(details.length, 1);
+    assert.doesNotMatch(ended.error!, /127\.0\.0\.1/);
   });
 
-  it('another 4xx: failed, naming the status and the provider message', async () => {
+  it('another 4xx: failed, naming the status; the provider message goes to the log', async () => {
     const fake = await startFakeOpenAI();
     try {
       fake.script({ status: 400, message: "Invalid schema for function 'show_task_surface'" });
-      const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0 }));
+      const details: string[] = [];
+      const onModelError = (detail: string) => details.push(detail);
+      const host = driverHost(createOpenAIDriver({ model: 'm', apiKey: 'k', baseURL: `${fake.url}/v1`, maxRetries: 0, onModelError }));
       const sessionId = host.openSession();
       await turn(host, sessionId, 'hi');
-      assert.match(
-        (await lastTurnEnd(host, sessionId)).error!,
-        /rejected the request \(400\): Invalid schema for function 'show_task_surface'\.$/,
-      );
+      assert.equal((await lastTurnEnd(host, sessionId)).error, 'The model provider (OpenAI-compatible, m) rejected the request (400).');
+      assert.equal(details.length, 1);
+      assert.match(details[0]!, /^400 Invalid schema for function 'show_task_surface'/);
     } finally {
       await fake.close();
     }
