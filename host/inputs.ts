@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { SessionIdSchema, type SessionId } from '../protocol/index.js';
+import { LocaleTagSchema, SessionIdSchema, type SessionId } from '../protocol/index.js';
 import { parseInput } from './errors.js';
 import type { OpenSessionOptions } from './types.js';
 
@@ -16,7 +16,7 @@ const OpenSessionOptionsSchema = z.strictObject({
   title: z.optional(TitleSchema),
   toolMode: z.optional(z.enum(['native', 'both', 'code'])),
   readOnly: z.optional(z.boolean()),
-  locale: z.optional(z.enum(['en', 'zh'])),
+  locale: z.optional(LocaleTagSchema),
 });
 
 const ReadLogOptionsSchema = z.strictObject({

@@ -35,7 +35,8 @@ import type {
 import type { InspectionEvent, Observer } from 'xstate';
 import type { SessionPolicy } from './principal.js';
 
-export type Locale = 'en' | 'zh';
+/** A BCP 47 language tag: the submission text is written in its language (see `localeChain`). */
+export type Locale = string;
 export type InspectObserver = Observer<InspectionEvent> | ((event: InspectionEvent) => void);
 
 export interface OpenSessionOptions {

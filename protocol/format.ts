@@ -1,3 +1,4 @@
+import { canonicalLocale, resolveLocale, type LocaleTag } from './locale.js';
 import type { TaskSurfaceOption, TaskSurfaceValues } from './model.js';
 import type { NormalizedField, NormalizedTaskSurfaceModel } from './normalized.js';
 
@@ -9,24 +10,69 @@ import type { NormalizedField, NormalizedTaskSurfaceModel } from './normalized.j
  * other submitted value is kept; the same input always gives the same text.
  */
 
-/** Languages the submission text is written in. */
-export type SubmissionLocale = 'en' | 'zh';
+/** The person's language for the submission text: a BCP 47 tag, matched through `localeChain`. */
+export type SubmissionLocale = LocaleTag;
 
-const WORDS = {
+/** The words a submission text is written with, in one language. */
+export interface SubmissionWords {
+  /** Between a label and its value (`': '`, `'：'`). */
+  colon: string;
+  yes: string;
+  no: string;
+  /** Between the options of a multi-choice answer. */
+  list: string;
+  /** A blank required text. */
+  empty: string;
+  /** A multi-choice answer with nothing chosen. */
+  none: string;
+  /** The label of the person's note. */
+  note: string;
+  /** Around an option id when two options share a label. */
+  open: string;
+  close: string;
+}
+
+const SHIPPED: Record<string, SubmissionWords> = {
   en: { colon: ': ', yes: 'yes', no: 'no', list: ', ', empty: '(empty)', none: '(none)', note: 'Note', open: ' (', close: ')' },
   zh: { colon: '：', yes: '是', no: '否', list: '、', empty: '（空）', none: '（无）', note: '备注', open: '（', close: '）' },
-} as const;
+  es: { colon: ': ', yes: 'sí', no: 'no', list: ', ', empty: '(vacío)', none: '(ninguna)', note: 'Nota', open: ' (', close: ')' },
+  de: { colon: ': ', yes: 'ja', no: 'nein', list: ', ', empty: '(leer)', none: '(keine)', note: 'Notiz', open: ' (', close: ')' },
+  ja: { colon: '：', yes: 'はい', no: 'いいえ', list: '、', empty: '（空欄）', none: '（なし）', note: 'メモ', open: '（', close: '）' },
+  ar: { colon: ': ', yes: 'نعم', no: 'لا', list: '، ', empty: '(فارغ)', none: '(لا شيء)', note: 'ملاحظة', open: ' (', close: ')' },
+};
 
-type Words = (typeof WORDS)[SubmissionLocale];
+const registered = new Map<string, SubmissionWords>(Object.entries(SHIPPED));
 
-/** The formatter's language for a locale tag: `zh` and any `zh-…` tag write Chinese, anything else English. */
+/** The words of the shipped languages (en, zh, es, de, ja, ar), by tag. */
+export const SUBMISSION_WORDS: Readonly<Record<string, SubmissionWords>> = SHIPPED;
+
+/**
+ * Teaches the formatter a language (`registerLocale` in `task-surface/components` calls it with the
+ * table's `submission` words; a host in another process calls it itself). Returns its disposer.
+ */
+export function registerSubmissionWords(tag: LocaleTag, words: SubmissionWords): () => void {
+  const key = canonicalLocale(tag);
+  if (key === undefined) throw new RangeError(`registerSubmissionWords: "${tag}" is not a well-formed BCP 47 language tag`);
+  const before = registered.get(key);
+  registered.set(key, words);
+  return () => {
+    if (registered.get(key) !== words) return;
+    if (before === undefined) registered.delete(key);
+    else registered.set(key, before);
+  };
+}
+
+/**
+ * The formatter's language for a locale tag: the first of `localeChain(locale)` it has words for
+ * (`zh-Hans-CN` → `zh`, `es-MX` → `es`, anything unknown → `en`).
+ */
 export function submissionLocaleOf(locale: unknown): SubmissionLocale {
-  return typeof locale === 'string' && /^zh(?:-|$)/i.test(locale) ? 'zh' : 'en';
+  return resolveLocale(locale, registered);
 }
 
 /**
  * Formats validated values (see `validateSubmission`) as the user message text, in `locale`
- * (`zh-Hans` and other `zh-…` tags count as `zh`; an unknown one as `en`). Values that do not
+ * (matched through `localeChain`: `zh-Hans` writes Chinese, `es-MX` Spanish, an unknown tag English). Values that do not
  * match their field are still shown (raw); only empty optional fields are left out.
  */
 export function formatSubmission(
@@ -35,7 +81,7 @@ export function formatSubmission(
   note: string | undefined,
   options: { locale: SubmissionLocale },
 ): string {
-  const words = WORDS[submissionLocaleOf(options?.locale)];
+  const words = registered.get(submissionLocaleOf(options?.locale)) ?? SHIPPED.en!;
   const lines = [oneLine(model.title)];
   for (const field of model.fields) {
     const value = Object.prototype.hasOwnProperty.call(values, field.id) ? values[field.id] : undefined;
@@ -61,7 +107,7 @@ function oneLine(text: string): string {
 /** A value is one inline string after the label, or lines under it (indented two spaces). */
 type Formatted = { inline: string } | { block: string[] };
 
-function entry(label: string, value: Formatted, words: Words): string[] {
+function entry(label: string, value: Formatted, words: SubmissionWords): string[] {
   if ('inline' in value) return [`${label}${words.colon}${value.inline}`];
   return [`${label}${words.colon.trimEnd()}`, ...value.block.map((line) => `  ${line}`)];
 }
@@ -71,7 +117,7 @@ function textValue(text: string): Formatted {
   return lines.length === 1 ? { inline: text } : { block: lines };
 }
 
-function formatValue(field: NormalizedField, value: unknown, words: Words): Formatted {
+function formatValue(field: NormalizedField, value: unknown, words: SubmissionWords): Formatted {
   switch (field.kind) {
     case 'toggle':
       return { inline: value === true ? words.yes : value === false ? words.no : raw(value) };
@@ -92,7 +138,7 @@ function formatValue(field: NormalizedField, value: unknown, words: Words): Form
 }
 
 /** An option by its label; when two options of the field share that label, the id disambiguates. */
-function optionName(options: readonly TaskSurfaceOption[], id: unknown, words: Words): string {
+function optionName(options: readonly TaskSurfaceOption[], id: unknown, words: SubmissionWords): string {
   const option = options.find((o) => o.id === id);
   if (option === undefined) return raw(id);
   const label = oneLine(option.label);

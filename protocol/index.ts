@@ -19,3 +19,5 @@ export * from './submission.js';
 export * from './format.js';
 export * from './toolDefinition.js';
 export * from './logPage.js';
+export * from './locale.js';
+export * from './localeSchema.js';

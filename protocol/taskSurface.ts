@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { LocaleTagSchema } from './localeSchema.js';
 import {
   CallIdSchema,
   SessionIdSchema,
@@ -86,7 +87,7 @@ export const SubmitTaskSurfaceRequestSchema = z.strictObject({
   values: z.record(z.string(), JsonValueSchema),
   note: z.optional(z.string()),
   /** The person's language: the submitted text is written in it (default: the session's locale). */
-  locale: z.optional(z.enum(['en', 'zh'])),
+  locale: z.optional(LocaleTagSchema),
 });
 export type SubmitTaskSurfaceRequest = z.infer<typeof SubmitTaskSurfaceRequestSchema>;
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { LocaleTagSchema } from './localeSchema.js';
 import { WIRE_ERROR_CODES } from './wireConstants.js';
 import { ActRequestSchema } from './actionCards.js';
 import { SessionIdSchema } from './ids.js';
@@ -46,7 +47,7 @@ export const ReadLogParamsSchema = z.strictObject({
 export const OpenSessionParamsSchema = z.strictObject({
   title: z.optional(z.string().check(z.minLength(1, 'title must not be empty'), z.maxLength(200, 'title must be at most 200 characters'))),
   /** The session's locale (submission text when a submit names none). */
-  locale: z.optional(z.enum(['en', 'zh'])),
+  locale: z.optional(LocaleTagSchema),
 });
 
 /** Every request a client may send, by `type`. `ping` is the client's liveness probe. */

@@ -29,7 +29,8 @@ export interface SessionRecord {
   createdAt: number;
   toolMode: 'native' | 'both' | 'code';
   readOnly: boolean;
-  locale: 'en' | 'zh';
+  /** A BCP 47 tag (see `localeChain` in protocol). */
+  locale: string;
   /**
    * The principal id that owns the session (who opened or forked it), kept in the store's owner
    * index. null or absent: host code opened it, or the store predates owners (the Host then reads

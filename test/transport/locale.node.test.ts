@@ -95,25 +95,43 @@ describe("the answer's language over the wire", () => {
     }
   });
 
-  it('refuses an unknown locale with a clear error and changes nothing', async () => {
+  it('any BCP 47 tag: es-MX writes Spanish, ar Arabic, an unknown fr-CA English', async () => {
     const h = await setup();
+    try {
+      for (const [locale, text] of [
+        ['es-MX', 'Pick one\nReady: sí'],
+        ['ar', 'Pick one\nReady: نعم'],
+        ['fr-CA', 'Pick one\nReady: yes'],
+      ] as const) {
+        const { sessionId } = await h.client.openSession({ title: locale, locale });
+        const surfaceId = await h.surfaceIn(sessionId);
+        await h.client.taskSurface.submit({ sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: true } });
+        assert.equal(await h.answerText(sessionId), text, locale);
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('refuses a locale that is not a BCP 47 tag with a clear error and changes nothing', async (t) => {
+    const h = await setup();
+    t.after(() => h.close());
     const { sessionId } = await h.client.openSession({ title: 'x' });
     const surfaceId = await h.surfaceIn(sessionId);
     const raw = await rawSocket(h.server.port);
+    t.after(() => raw.close());
     const submit = await raw.ask(
       JSON.stringify({
         id: 'r1',
         type: 'taskSurface.submit',
-        params: { sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: true }, locale: 'fr' },
+        params: { sessionId, surfaceId, submissionId: mintTaskSurfaceSubmissionId(), values: { ok: true }, locale: 'not a tag' },
       }),
     );
     assert.equal(submit['type'], 'error');
     assert.match(String(submit['message']), /params\.locale/);
-    const open = await raw.ask(JSON.stringify({ id: 'r2', type: 'session.open', params: { title: 'y', locale: 'de' } }));
+    const open = await raw.ask(JSON.stringify({ id: 'r2', type: 'session.open', params: { title: 'y', locale: 'x'.repeat(40) } }));
     assert.equal(open['type'], 'error');
     assert.match(String(open['message']), /params\.locale/);
     assert.equal(h.host.getView(sessionId).queue.length, 0);
-    raw.close();
-    await h.close();
   });
 });

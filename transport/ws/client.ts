@@ -68,7 +68,7 @@ export interface WebSocketTransport extends HostTransport {
   /** The sessions this connection may see. */
   listSessions(): Promise<SessionSummary[]>;
   /** Opens a new session on the host. */
-  openSession(options?: { title?: string; locale?: 'en' | 'zh' }): Promise<SessionSummary>;
+  openSession(options?: { title?: string; locale?: string }): Promise<SessionSummary>;
 }
 
 interface Pending {
