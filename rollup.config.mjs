@@ -4,7 +4,7 @@ import esbuild from 'rollup-plugin-esbuild';
 import { browserPunycode, browserUcMicro, inertLinkify, smallEntities } from './scripts/browserShims.mjs';
 
 /** protocol modules the entry itself uses: they build no schema (see "manualChunks" below). */
-const ZOD_FREE_PROTOCOL = /\/protocol\/(mint|limitDefaults|wireConstants|utf8|tool)\.ts$/;
+const ZOD_FREE_PROTOCOL = /\/protocol\/(mint|limitDefaults|wireConstants|utf8|tool|locale|format)\.ts$/;
 
 /**
  * zod and every schema of the protocol go to one chunk, `schemas`, which the ws client's checks,

@@ -7,9 +7,15 @@ import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { buildMcpApp, PANEL_FILE } from './mcp-app.mjs';
 
-/** gzip budgets: the entry a page loads first, and the entry with every chunk it may load. */
+/**
+ * gzip budgets: the entry a page loads first, and the entry with every chunk a page in one language
+ * may load (95 KB before Spanish, German, Japanese and Arabic shipped: their card labels and the
+ * largest of their tables, which a page loads only for the language it shows, took it to 100 KB).
+ */
 const ENTRY_BUDGET_GZIP = 46 * 1024;
-const TOTAL_BUDGET_GZIP = 95 * 1024;
+const TOTAL_BUDGET_GZIP = 100 * 1024;
+/** The chrome tables that load on first use, one per language (`components/i18n/{es,de,ja,ar}.ts`). */
+const LOCALE_CHUNK = /^chunks\/(es|de|ja|ar)-[\w-]+\.js$/;
 const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp', 'ai-sdk'];
 
 function run(command, args) {
@@ -52,9 +58,11 @@ const staticChunks = [
 ].map((m) => m[1]);
 const entry = sizes.filter((s) => s.file === 'task-surface.js' || staticChunks.includes(s.file)).reduce((sum, s) => sum + s.gzip, 0);
 if (staticChunks.length > 0) console.log(`the entry imports ${staticChunks.join(', ')} statically: counted as the entry`);
-const total = sizes.reduce((sum, s) => sum + s.gzip, 0);
+// One language's table counts (the largest): a page shows one language at a time.
+const largestLocale = Math.max(0, ...sizes.filter((s) => LOCALE_CHUNK.test(s.file)).map((s) => s.gzip));
+const total = sizes.filter((s) => !LOCALE_CHUNK.test(s.file)).reduce((sum, s) => sum + s.gzip, 0) + largestLocale;
 console.log(
-  `bundle: entry ${kb(entry)} gzip (budget ${kb(ENTRY_BUDGET_GZIP)}), with every chunk ${kb(total)} gzip (budget ${kb(TOTAL_BUDGET_GZIP)})`,
+  `bundle: entry ${kb(entry)} gzip (budget ${kb(ENTRY_BUDGET_GZIP)}), with every chunk of one language ${kb(total)} gzip (budget ${kb(TOTAL_BUDGET_GZIP)})`,
 );
 if (entry > ENTRY_BUDGET_GZIP) {
   console.error(

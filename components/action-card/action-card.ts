@@ -6,13 +6,14 @@ import type { CallId, CardProposal, JsonValue, SessionId } from '../../protocol/
 import type { HostTransport } from '../../transport/types.js';
 import { transportContext } from '../shared/context.js';
 import { emit, type TaskSurfaceEventDetails } from '../shared/events.js';
-import { langOf, langTag } from '../i18n/index.js';
+import { dirOf, formatTag, langOf, langTag } from '../i18n/index.js';
+import { LocaleController } from '../i18n/localeController.js';
 import { themeStyles } from '../shared/theme.js';
 import { heading, headingLevel } from '../view/heading.js';
 import { modelTextStyles } from '../view/modelText.styles.js';
 import { displayText } from '../view/text.js';
 import { actionCardStyles } from './action-card.styles.js';
-import { cardBodyFor, cardBodyLoading, onCardBodiesChanged, type CardBody } from './bodies.js';
+import { cardBodyFor, cardBodyLoading, localized, onCardBodiesChanged, type CardBody } from './bodies.js';
 import { LazyModulesController, settledUpdate } from '../shared/lazy.js';
 import { CardController } from './cardController.js';
 import { cardStrings, isKnownReason, type CardLang, type CardStrings } from './strings.js';
@@ -67,7 +68,7 @@ export class ActionCard extends LitElement {
   @consume({ context: transportContext, subscribe: true })
   @state()
   private accessor contextTransport: HostTransport | undefined = undefined;
-  /** Language of the chrome and the body: `en` or `zh`. */
+  /** Language of the chrome and the body: a BCP 47 tag (`en`, `zh`, `es`, `de`, `ja`, `ar` ship; see `registerLocale`). */
   @property({ reflect: true }) override accessor lang: CardLang = 'en';
   /** Level of the card's title heading, 1–6; default 2, fitting a transcript under the page's h1. */
   @property({ type: Number, attribute: 'heading-level' }) accessor headingLevel = 2;
@@ -85,6 +86,7 @@ export class ActionCard extends LitElement {
   private releaseBodies: (() => void) | undefined;
   /** A body that loads on first use renders when it lands. */
   private readonly lazyBodies = new LazyModulesController(this);
+  private readonly locales = new LocaleController(this);
 
   private get activeTransport(): HostTransport | undefined {
     return this.transport ?? this.contextTransport;
@@ -132,7 +134,7 @@ export class ActionCard extends LitElement {
     const verbs = settled || !details?.success ? [] : (body?.verbs ?? []).filter((v) => v.phases.includes(phase));
     const notNow = !settled && (phase === 'proposed' || (body?.dismissibleIn ?? []).includes(phase));
     const idle = !busy && phase === 'proposed';
-    return html`<article class="base ${settled ? 'settled' : ''}" part="base" aria-labelledby="title" lang=${langTag(this.lang)}>
+    return html`<article class="base ${settled ? 'settled' : ''}" part="base" aria-labelledby="title" lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>
       <header>
         ${heading(
           headingLevel(this.headingLevel, 2),
@@ -150,6 +152,7 @@ export class ActionCard extends LitElement {
                     `${this.sessionId} ${this.callId}`,
                     body.render(details.data, {
                       lang,
+                      formatLang: formatTag(this.lang),
                       phase,
                       data: this.card.decision?.data ?? {},
                       disabled: busy || settled,
@@ -167,7 +170,7 @@ export class ActionCard extends LitElement {
           : html`<div class="actions" part="actions" role="group" aria-label=${s.actions}>
         ${verbs.map(
           (v) => html`<button type="button" class="button ${v.primary ? 'primary' : ''}" part="action"
-          ?disabled=${busy} @click=${() => this.act(v.verb)}>${v.label[lang] ?? v.label.en}</button>`,
+          ?disabled=${busy} @click=${() => this.act(v.verb)}>${localized(v.label, lang)}</button>`,
         )}
         ${
           notNow
@@ -189,7 +192,8 @@ export class ActionCard extends LitElement {
   }
 
   private phaseLabel(s: CardStrings, body: CardBody<unknown> | undefined, phase: string): string {
-    return body?.phases?.[phase]?.[langOf(this.lang)] ?? s.phase[phase] ?? phase;
+    const own = body?.phases?.[phase];
+    return own !== undefined ? localized(own, langOf(this.lang)) : (s.phase[phase] ?? phase);
   }
 
   /** Sends one action for this card; a second click while one runs is ignored (the buttons are disabled). */
@@ -246,7 +250,7 @@ export class ActionCard extends LitElement {
     switch (result.status) {
       case 'refused': {
         const own = cardBodyFor(action)?.reasons?.[result.reason];
-        if (own !== undefined) return own[langOf(this.lang)] ?? own.en;
+        if (own !== undefined) return localized(own, langOf(this.lang));
         return isKnownReason(result.reason) ? s.reason[result.reason] : s.reason.unavailable;
       }
       case 'unconfirmed':

@@ -1,14 +1,27 @@
 import type { TemplateResult } from 'lit';
 import { lazyModule, type LazyModule } from '../shared/lazy.js';
 import type { JsonObject, JsonValue } from '../../protocol/index.js';
+import { localeChain } from '../../protocol/locale.js';
 import type { CardLang } from './strings.js';
 
-/** Text in each chrome language. */
-export type Localized = Record<CardLang, string>;
+/** Text by language tag (`en` required; `zh`, `es`, `pt-BR`… optional), read through `localeChain`. */
+export type Localized = { en: string } & Partial<Record<string, string>>;
+
+/** The text of `text` for `lang`: the first tag of its fallback chain it has (`es-MX` → `es` → `en`). */
+export function localized(text: Localized, lang: string): string {
+  for (const tag of localeChain(lang)) {
+    const own = text[tag];
+    if (own !== undefined) return own;
+  }
+  return text.en;
+}
 
 /** What a body sees when it renders. */
 export interface CardBodyContext {
+  /** The chrome language the card reads (a registered tag; see `localized`). */
   lang: CardLang;
+  /** The tag dates and numbers are written in (the page's own, region included). */
+  formatLang: string;
   /** The card's phase: `proposed`, `dismissed`, `replaced` or a recorded phase. */
   phase: string;
   /** Data of the latest recorded decision (`{}` when none). */

@@ -5,10 +5,12 @@ import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { dockStateName, type DockMachineEmitted } from '../../machines/dockTypes.js';
 import type { SessionId, TaskSurfaceValues } from '../../protocol/index.js';
+import { canonicalLocale } from '../../protocol/locale.js';
 import { DEFAULT_LIMITS } from '../../protocol/limitDefaults.js';
 import { jsonUtf8Length } from '../../protocol/utf8.js';
 import type { HostTransport } from '../../transport/types.js';
-import { strings, type Lang } from '../i18n/index.js';
+import { dirOf, langTag, strings, type Lang } from '../i18n/index.js';
+import { LocaleController } from '../i18n/localeController.js';
 import { transportContext } from '../shared/context.js';
 import { emit, type FocusReturnReason } from '../shared/events.js';
 import { themeStyles } from '../shared/theme.js';
@@ -60,7 +62,10 @@ export class TaskSurfaceDock extends LitElement {
   @property({ attribute: 'session-id' }) accessor sessionId: SessionId | undefined = undefined;
   /** The Host connection; when unset, one provided through `transportContext` by an ancestor. */
   @property({ attribute: false }) accessor transport: HostTransport | undefined = undefined;
-  /** Language of the chrome, and of the submitted text: `en` or `zh`. */
+  /**
+   * Language of the chrome, and of the submitted text: a BCP 47 tag (`en`, `zh`, `es`, `de`, `ja`,
+   * `ar` ship; `registerLocale` adds more). It reads the first registered tag of its fallback chain.
+   */
   @property({ reflect: true }) override accessor lang: Lang = 'en';
   /** `light` or `dark`; unset follows `prefers-color-scheme`. */
   @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
@@ -114,6 +119,7 @@ export class TaskSurfaceDock extends LitElement {
 
   constructor() {
     super();
+    new LocaleController(this); // a locale registered after mounting shows at once
     this.addEventListener('focusin', (e) => {
       const from = e.relatedTarget as HTMLElement | null;
       if (from && !this.contains(from) && !this.shadowRoot?.contains(from)) this.lastOutsideFocus = from;
@@ -159,13 +165,15 @@ export class TaskSurfaceDock extends LitElement {
     const model = snapshot?.context.model;
     if (!snapshot || !model) {
       const waiting = this.state === 'loading' ? s.loading : this.state === 'retrying' ? s.dock.retrying : '';
-      return waiting ? html`<p class="status" part="status" role="status">${waiting}</p>` : nothing;
+      return waiting
+        ? html`<p class="status" part="status" role="status" lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>${waiting}</p>`
+        : nothing;
     }
     const { collapsed } = snapshot.context;
     const locked = snapshot.hasTag('locked');
     const error = (this.state === 'rejected' && snapshot.context.rejection !== null) || (this.tooLarge !== null && !locked);
     const hasContext = Boolean(model.description) || model.sections.length > 0;
-    return html`<section class=${classMap({ base: true, full: this.fullHeight })} part="base" aria-label=${s.dockLabel(model.title)}>
+    return html`<section class=${classMap({ base: true, full: this.fullHeight })} part="base" aria-label=${s.dockLabel(model.title)} lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>
       <div class="header" part="header">
         <h2 class="title" id="title" part="title" tabindex="-1" dir="auto" title=${model.title}>${model.title}</h2>
         <div class="tools">
@@ -261,7 +269,7 @@ export class TaskSurfaceDock extends LitElement {
     }
     if (!emit(this, 'task-surface-submit-request', { surfaceId: active.surfaceId, values }, { cancelable: true })) return;
     this.rememberAttemptFocus();
-    this.dock.send({ type: 'user.submit', values, locale: this.lang === 'zh' ? 'zh' : 'en', ...(note === undefined ? {} : { note }) });
+    this.dock.send({ type: 'user.submit', values, locale: canonicalLocale(this.lang) ?? 'en', ...(note === undefined ? {} : { note }) });
     void this.holdFocus();
   };
 

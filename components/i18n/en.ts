@@ -1,25 +1,34 @@
-/** English chrome. Every other language implements the same `Strings` shape. */
+import { SUBMISSION_WORDS, type SubmissionWords } from '../../protocol/format.js';
+import { intlFor } from './intl.js';
+
+const { n, p } = intlFor('en');
+
+/**
+ * English chrome, and the shape of every other table (`Strings`): counts arrive as numbers and each
+ * table writes them with its own language's digits and plural forms (see `intlFor`).
+ */
 export const en = {
   /** After a required field's label, parentheses included (full-width in zh). */
   required: '(required)',
   requiredMissing: 'Fill in this field before submitting.',
-  tableRegion: (rows: number) => `Table, ${rows} rows`,
-  showingRows: (shown: number, total: number) => `Showing ${shown} of ${total} rows`,
-  showAllRows: (total: number) => `Show all ${total} rows`,
+  tableRegion: (rows: number) => p(rows, { one: 'Table, # row', other: 'Table, # rows' }),
+  showingRows: (shown: number, total: number) => `Showing ${n(shown)} of ${n(total)} rows`,
+  showAllRows: (total: number) => `Show all ${n(total)} rows`,
   yes: 'Yes',
   no: 'No',
   empty: 'empty',
   newFile: 'New file',
   diffOf: (path: string) => `Changes to ${path}`,
   diffUntitled: 'Changes',
-  diffCounts: (added: number | string, removed: number | string) => `${added} added, ${removed} removed`,
+  diffCounts: (added: number, removed: number) => `${n(added)} added, ${n(removed)} removed`,
   noChanges: 'No changes',
   diffTooLarge: 'This change is too large to compare line by line here, so the file is shown as it was before and after.',
   diffBefore: 'Before',
   diffAfter: 'After',
-  diffSizes: (before: string, after: string) => `${before} lines before, ${after} lines after`,
-  showingLines: (shown: string, total: string) => `Showing ${shown} of ${total} lines`,
-  showMoreLines: (count: string) => `Show ${count} more lines`,
+  diffSizes: (before: number, after: number) =>
+    `${p(before, { one: '# line', other: '# lines' })} before, ${p(after, { one: '# line', other: '# lines' })} after`,
+  showingLines: (shown: number, total: number) => `Showing ${n(shown)} of ${n(total)} lines`,
+  showMoreLines: (count: number) => p(count, { one: 'Show # more line', other: 'Show # more lines' }),
   noticeTone: { neutral: 'Note', info: 'Information', warning: 'Warning' },
   on: 'On',
   off: 'Off',
@@ -30,8 +39,8 @@ export const en = {
   /** Keys are joined with U+2060 (word joiner) so "Alt+↑/↓" never breaks across lines. */
   orderHint:
     'Drag an item by its handle or use its arrow buttons. With the keyboard, press Alt+\u2060↑\u2060/\u2060↓ to move the focused item.',
-  moved: (label: string, position: number, total: number) => `Moved ${label} to position ${position} of ${total}.`,
-  cannotMove: (label: string, position: number, total: number) => `${label} is already at position ${position} of ${total}.`,
+  moved: (label: string, position: number, total: number) => `Moved ${label} to position ${n(position)} of ${n(total)}.`,
+  cannotMove: (label: string, position: number, total: number) => `${label} is already at position ${n(position)} of ${n(total)}.`,
   contextRegion: 'Details',
   dismiss: 'Dismiss',
   collapse: 'Collapse',
@@ -50,7 +59,7 @@ export const en = {
     noteLabel: 'Note for the agent (optional)',
     noteHint: 'Sent with your answers.',
     tooLarge: (used: number, limit: number) =>
-      `Your answers and note are too long to send (${used} of ${limit} bytes). Shorten them and try again.`,
+      `Your answers and note are too long to send (${n(used)} of ${n(limit)} bytes). Shorten them and try again.`,
   },
   loading: 'Loading the task…',
   submitting: 'Sending…',
@@ -109,6 +118,8 @@ export const en = {
     'too-busy': 'The agent is already working on several of your chats. Try again when one finishes.',
     'too-many-connections': 'Too many windows or tabs are connected for you. Close one and try again.',
   },
+  /** The words the submitted answer is written with (the user message the agent reads). */
+  submission: SUBMISSION_WORDS.en as SubmissionWords,
 };
 
 export type Strings = typeof en;

@@ -1,22 +1,30 @@
-import { en, type Strings } from './en.js';
+import { registerShipped, registerShippedLazy } from './registry.js';
 import { zh } from './zh.js';
 
-export type Lang = 'en' | 'zh';
-export type { Strings };
+export type { Strings } from './en.js';
+export { formatNumber, plural, intlFor, type PluralForms } from './intl.js';
+export {
+  registerLocale,
+  registeredLocales,
+  loadLocale,
+  onLocalesChanged,
+  langOf,
+  langTag,
+  formatTag,
+  dirOf,
+  strings,
+  missingKeys,
+} from './registry.js';
 
-const tables: Record<Lang, Strings> = { en, zh };
+/** A chrome language: any BCP 47 tag; it reads the table of the first registered tag of its fallback chain. */
+export type Lang = string;
 
-/** The table language of a `lang` value: `zh` and any `zh-…` tag (`zh-Hans`, `zh-CN`) read as `zh`, anything else as `en`. */
-export function langOf(lang: string | undefined | null): Lang {
-  return typeof lang === 'string' && /^zh(?:-|$)/i.test(lang) ? 'zh' : 'en';
-}
+/** The languages that ship with the package, in the order a language switch lists them. */
+export const SHIPPED_LOCALES = ['en', 'zh', 'es', 'de', 'ja', 'ar'] as const;
 
-/** The BCP 47 tag elements write into `lang` attributes: `en`, or `zh-Hans` (Simplified Chinese). */
-export function langTag(lang: string | undefined | null): 'en' | 'zh-Hans' {
-  return langOf(lang) === 'zh' ? 'zh-Hans' : 'en';
-}
-
-/** The chrome strings of `lang` (see `langOf`). */
-export function strings(lang: string | undefined): Strings {
-  return tables[langOf(lang)];
-}
+registerShipped('zh', zh, { simplifiedChinese: true });
+// English and Chinese are in the entry; the others arrive as their own chunk when a page first shows them.
+registerShippedLazy('es', () => import('./es.js').then((m) => m.es));
+registerShippedLazy('de', () => import('./de.js').then((m) => m.de));
+registerShippedLazy('ja', () => import('./ja.js').then((m) => m.ja));
+registerShippedLazy('ar', () => import('./ar.js').then((m) => m.ar));

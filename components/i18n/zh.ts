@@ -1,26 +1,30 @@
+import { SUBMISSION_WORDS } from '../../protocol/format.js';
 import type { Strings } from './en.js';
+import { intlFor } from './intl.js';
+
+const { n } = intlFor('zh');
 
 /** Simplified Chinese chrome. */
 export const zh: Strings = {
   required: '（必填）',
   requiredMissing: '提交前请填写此项。',
-  tableRegion: (rows) => `表格，共 ${rows} 行`,
-  showingRows: (shown, total) => `显示 ${total} 行中的 ${shown} 行`,
-  showAllRows: (total) => `显示全部 ${total} 行`,
+  tableRegion: (rows) => `表格，共 ${n(rows)} 行`,
+  showingRows: (shown, total) => `显示 ${n(total)} 行中的 ${n(shown)} 行`,
+  showAllRows: (total) => `显示全部 ${n(total)} 行`,
   yes: '是',
   no: '否',
   empty: '空',
   newFile: '新文件',
   diffOf: (path) => `${path} 的改动`,
   diffUntitled: '改动',
-  diffCounts: (added, removed) => `新增 ${added} 行，删除 ${removed} 行`,
+  diffCounts: (added, removed) => `新增 ${n(added)} 行，删除 ${n(removed)} 行`,
   noChanges: '没有改动',
   diffTooLarge: '此改动太大，无法在此逐行比较，因此分别显示改动前和改动后的文件。',
   diffBefore: '改动前',
   diffAfter: '改动后',
-  diffSizes: (before, after) => `改动前 ${before} 行，改动后 ${after} 行`,
-  showingLines: (shown, total) => `显示 ${total} 行中的 ${shown} 行`,
-  showMoreLines: (count) => `再显示 ${count} 行`,
+  diffSizes: (before, after) => `改动前 ${n(before)} 行，改动后 ${n(after)} 行`,
+  showingLines: (shown, total) => `显示 ${n(total)} 行中的 ${n(shown)} 行`,
+  showMoreLines: (count) => `再显示 ${n(count)} 行`,
   noticeTone: { neutral: '说明', info: '提示', warning: '警告' },
   on: '开',
   off: '关',
@@ -29,8 +33,8 @@ export const zh: Strings = {
   moveItemUp: (label) => `上移 ${label}`,
   moveItemDown: (label) => `下移 ${label}`,
   orderHint: '拖动某项的手柄或使用它的箭头按钮来移动它。使用键盘时，按 Alt+\u2060↑\u2060/\u2060↓ 移动当前聚焦的项。',
-  moved: (label, position, total) => `已将 ${label} 移到第 ${position} 位，共 ${total} 项。`,
-  cannotMove: (label, position, total) => `${label} 已在第 ${position} 位，共 ${total} 项。`,
+  moved: (label, position, total) => `已将 ${label} 移到第 ${n(position)} 位，共 ${n(total)} 项。`,
+  cannotMove: (label, position, total) => `${label} 已在第 ${n(position)} 位，共 ${n(total)} 项。`,
   contextRegion: '详情',
   dismiss: '关闭任务',
   collapse: '收起',
@@ -47,7 +51,7 @@ export const zh: Strings = {
     removeNote: '隐藏备注',
     noteLabel: '给助手的备注（可选）',
     noteHint: '会和你的回答一起发送。',
-    tooLarge: (used, limit) => `你的回答和备注太长，无法发送（${used} / ${limit} 字节）。请缩短后重试。`,
+    tooLarge: (used, limit) => `你的回答和备注太长，无法发送（${n(used)} / ${n(limit)} 字节）。请缩短后重试。`,
   },
   loading: '正在加载任务…',
   submitting: '正在发送…',
@@ -101,4 +105,5 @@ export const zh: Strings = {
     'too-busy': '助手正在同时处理你的多个对话。请等其中一个完成后再试。',
     'too-many-connections': '你连接的窗口或标签页太多。请关闭一个后再试。',
   },
+  submission: SUBMISSION_WORDS.zh!,
 };

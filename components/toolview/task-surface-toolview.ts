@@ -4,7 +4,8 @@ import { property, state } from 'lit/decorators.js';
 import type { SessionId, TaskSurfaceValues } from '../../protocol/index.js';
 import { SHOW_TASK_SURFACE } from '../../protocol/tool.js';
 import type { HostTransport } from '../../transport/types.js';
-import { langTag, strings, type Lang } from '../i18n/index.js';
+import { dirOf, langTag, strings, type Lang } from '../i18n/index.js';
+import { LocaleController } from '../i18n/localeController.js';
 import { transportContext } from '../shared/context.js';
 import { LazyModulesController, lazyModule, settledUpdate } from '../shared/lazy.js';
 import { themeStyles } from '../shared/theme.js';
@@ -72,6 +73,7 @@ export class TaskSurfaceToolview extends LitElement {
   /** The surface the meta carries; null: show the fallback; undefined: the parser is on its way. */
   private parsed: ParsedToolResult | null | undefined = null;
   private readonly lazy = new LazyModulesController(this);
+  private readonly locales = new LocaleController(this);
   private readonly statusWatch = new StatusController(this, () => ({
     transport: this.transport ?? this.contextTransport,
     sessionId: this.sessionId,
@@ -116,10 +118,10 @@ export class TaskSurfaceToolview extends LitElement {
         ${status ? html`<span class="status ${status}" part="status"><span class="sr-only">${s.statusLabel}: </span>${s.status[status]}</span>` : nothing}
       </div>`;
     if (status === 'open') {
-      return html`<div class="base" part="base" lang=${langTag(this.lang)}>${summary}
+      return html`<div class="base" part="base" lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>${summary}
         <p class="pointer" part="pointer">${s.answerInDock}</p></div>`;
     }
-    return html`<div class="base" part="base" lang=${langTag(this.lang)}>
+    return html`<div class="base" part="base" lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>
       ${summary}
       <button type="button" class="button toggle" part="toggle" aria-expanded=${this.expanded ? 'true' : 'false'} aria-controls="replay"
         @click=${() => {
@@ -138,7 +140,7 @@ export class TaskSurfaceToolview extends LitElement {
   private placeholder(kind: string) {
     const model = (this.meta as { model?: unknown }).model;
     const title = typeof model === 'object' && model !== null ? (model as { title?: unknown }).title : undefined;
-    return html`<div class="base" part="base" aria-busy="true" lang=${langTag(this.lang)}>
+    return html`<div class="base" part="base" aria-busy="true" lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>
       <div class="summary" part="summary">
         <span class="kind">${kind}</span>
         ${typeof title === 'string' ? html`<span class="title model-text clamp" dir="auto">${displayText(title.slice(0, 500))}</span>` : nothing}

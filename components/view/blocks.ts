@@ -1,6 +1,6 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DiffBlock, MetricsBlock, NoticeBlock, TableBlock, TableCell, TaskSurfaceBlock } from '../../protocol/index.js';
-import type { Strings } from '../i18n/index.js';
+import { formatNumber, type Strings } from '../i18n/index.js';
 import { renderMarkdown } from '../markdown/markdown.js';
 import { DIFF_PAGE_LINES, diffRuns, diffView, type DiffLine, type DiffRun, type DiffShare } from './diffLines.js';
 import { displayText, visibleControls } from './text.js';
@@ -10,6 +10,7 @@ export const TABLE_INITIAL_ROWS = 50;
 
 export interface BlockContext {
   s: Strings;
+  /** The tag numbers are written in (see `formatTag`). */
   lang: string;
   /** Every table shows all its rows (the view's `all-rows`). */
   allRows: boolean;
@@ -48,13 +49,6 @@ function metrics(block: MetricsBlock): TemplateResult {
         : nothing
     }</div>`,
   )}</dl>`;
-}
-
-const numberFormats = new Map<string, Intl.NumberFormat>();
-function formatNumber(value: number, lang: string): string {
-  let format = numberFormats.get(lang);
-  if (!format) numberFormats.set(lang, (format = new Intl.NumberFormat(lang === 'zh' ? 'zh-CN' : 'en-US', { maximumFractionDigits: 20 })));
-  return format.format(value);
 }
 
 /**
@@ -105,23 +99,22 @@ function diff(block: DiffBlock, key: string, ctx: BlockContext): TemplateResult 
   const shown = pages * DIFF_PAGE_LINES;
   const label = block.path ? ctx.s.diffOf(block.path) : ctx.s.diffUntitled;
   const total = view.kind === 'patch' ? view.lines.length : Math.max(view.before.length, view.after.length);
-  const count = (n: number) => formatNumber(n, ctx.lang);
   const head = html`<figcaption class="diff-head">
       ${block.path ? html`<code class="diff-path model-text clamp" dir="auto" title=${block.path}>${displayText(visibleControls(block.path))}</code>` : nothing}
       ${block.before === null ? html`<span class="badge">${ctx.s.newFile}</span>` : nothing}
       ${block.language ? html`<span class="badge model-text clamp" dir="auto" title=${block.language}>${displayText(block.language)}</span>` : nothing}
       <span class="diff-counts">${
         view.kind !== 'patch'
-          ? ctx.s.diffSizes(count(view.before.length), count(view.after.length))
+          ? ctx.s.diffSizes(view.before.length, view.after.length)
           : view.lines.length
-            ? ctx.s.diffCounts(count(view.added), count(view.removed))
+            ? ctx.s.diffCounts(view.added, view.removed)
             : ctx.s.noChanges
       }</span>
     </figcaption>`;
   const more =
     total > shown
-      ? html`<div class="table-more"><span>${ctx.s.showingLines(count(shown), count(total))}</span>
-      <button type="button" class="button" @click=${() => ctx.expand(key)}>${ctx.s.showMoreLines(count(Math.min(DIFF_PAGE_LINES, total - shown)))}</button></div>`
+      ? html`<div class="table-more"><span>${ctx.s.showingLines(shown, total)}</span>
+      <button type="button" class="button" @click=${() => ctx.expand(key)}>${ctx.s.showMoreLines(Math.min(DIFF_PAGE_LINES, total - shown))}</button></div>`
       : nothing;
   // The first line of the page just revealed takes focus (the button may be gone).
   const firstNew = pages > 1 ? (pages - 1) * DIFF_PAGE_LINES : -1;

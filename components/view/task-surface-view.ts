@@ -2,7 +2,8 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { guard } from 'lit/directives/guard.js';
 import type { OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TaskSurfaceModelV1, TaskSurfaceValues } from '../../protocol/index.js';
-import { langOf, langTag, strings, type Lang } from '../i18n/index.js';
+import { dirOf, formatTag, langTag, strings, type Lang } from '../i18n/index.js';
+import { LocaleController } from '../i18n/localeController.js';
 import { emit } from '../shared/events.js';
 import { LazyModulesController, lazyModulesArrived, settledUpdate } from '../shared/lazy.js';
 import { themeStyles } from '../shared/theme.js';
@@ -73,7 +74,7 @@ export class TaskSurfaceView extends LitElement {
    * 50 and a "Show all" button.
    */
   @property({ type: Boolean, attribute: 'all-rows' }) accessor allRows = false;
-  /** Language of the chrome: `en` or `zh`. */
+  /** Language of the chrome: a BCP 47 tag (`en`, `zh`, `es`, `de`, `ja`, `ar` ship; see `registerLocale`). */
   @property({ reflect: true }) override accessor lang: Lang = 'en';
   /** `light` or `dark`; unset follows `prefers-color-scheme`. */
   @property({ reflect: true }) accessor theme: 'light' | 'dark' | undefined = undefined;
@@ -88,6 +89,7 @@ export class TaskSurfaceView extends LitElement {
   constructor() {
     super();
     new LazyModulesController(this); // markdown and diff blocks render again when their library lands
+    new LocaleController(this); // a locale registered after mounting shows at once
   }
 
   /** Resolves once markdown and diff blocks show rendered, not as their plain-text placeholders. */
@@ -118,7 +120,7 @@ export class TaskSurfaceView extends LitElement {
     const model = this.model;
     if (!model) return nothing;
     const s = strings(this.lang);
-    const lang = langOf(this.lang);
+    const lang = formatTag(this.lang);
     const level = headingLevel(this.headingLevel, 2);
     const blocks: BlockContext = {
       s,
@@ -133,7 +135,7 @@ export class TaskSurfaceView extends LitElement {
     const region = this.contextRegion;
     const hasContext = !(this.hideTitle && !model.description) || model.sections.length > 0;
     // Sections are plain <section>s without a name: a panel of several must not add a landmark each.
-    return html`<div class="base" part="base" lang=${langTag(this.lang)}>
+    return html`<div class="base" part="base" lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>
       ${
         hasContext
           ? html`<div class="context" part="context" role=${region ? 'region' : nothing} tabindex=${region ? '0' : nothing} aria-label=${region ? s.contextRegion : nothing}>
