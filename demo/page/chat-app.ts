@@ -12,8 +12,8 @@ import {
 import { TransportError } from '../../transport/types.js';
 import type { WebSocketTransport, ConnectionStatus } from '../../transport/ws/client.js';
 import '../../components/index.js';
-import { strings } from '../../components/i18n/index.js';
-import { pageStrings, type PageLang } from './i18n.js';
+import { dirOf, langTag, strings } from '../../components/i18n/index.js';
+import { PAGE_LANGS, pageLangOf, pageStrings, type PageLang } from './i18n.js';
 import { OverflowController } from './overflow.js';
 import { appStyles } from './styles.js';
 import './transcript.js';
@@ -40,7 +40,7 @@ export class DemoChatApp extends LitElement {
   @state() accessor sessions: SessionSummary[] = [];
   @state() accessor sessionId: SessionId | undefined = undefined;
   @state() accessor view: SessionView | undefined = undefined;
-  @state() accessor uiLang: PageLang = (localStorage.getItem('demo.lang') as PageLang | null) === 'zh' ? 'zh' : 'en';
+  @state() accessor uiLang: PageLang = pageLangOf(localStorage.getItem('demo.lang'));
   @state() accessor theme: Theme = localStorage.getItem('demo.theme') === 'dark' ? 'dark' : 'light';
   @state() accessor status: ConnectionStatus = 'connecting';
   /** "Connecting…" until the first open, "Reconnecting…" after a drop. */
@@ -97,7 +97,8 @@ export class DemoChatApp extends LitElement {
     }
     if (changed.has('view')) this.dropStaleRowState();
     if (changed.has('uiLang')) {
-      document.documentElement.lang = this.uiLang === 'zh' ? 'zh-Hans' : 'en';
+      document.documentElement.lang = langTag(this.uiLang);
+      document.documentElement.dir = dirOf(this.uiLang);
       localStorage.setItem('demo.lang', this.uiLang);
     }
     if (changed.has('theme')) {
@@ -229,10 +230,9 @@ export class DemoChatApp extends LitElement {
             <option value="">+ ${s.newChat}</option>
           </select>
           ${this.status !== 'open' ? html`<span class="status" role="status">${this.connectedOnce ? s.reconnecting : s.connecting}</span>` : nothing}
-          <div class="switch" role="group" aria-label=${s.language}>
-            <button lang="en" aria-pressed=${this.uiLang === 'en'} @click=${() => (this.uiLang = 'en')}>EN</button>
-            <button lang="zh-Hans" aria-pressed=${this.uiLang === 'zh'} @click=${() => (this.uiLang = 'zh')}>中文</button>
-          </div>
+          <select class="picker lang" aria-label=${s.language} @change=${(e: Event) => (this.uiLang = pageLangOf((e.target as HTMLSelectElement).value))}>
+            ${PAGE_LANGS.map((tag) => html`<option value=${tag} lang=${langTag(tag)} ?selected=${tag === this.uiLang}>${languageName(tag)}</option>`)}
+          </select>
           <div class="switch" role="group" aria-label=${s.theme}>
             <button aria-pressed=${this.theme === 'light'} @click=${() => (this.theme = 'light')}>${s.light}</button>
             <button aria-pressed=${this.theme === 'dark'} @click=${() => (this.theme = 'dark')}>${s.dark}</button>
@@ -329,4 +329,10 @@ declare global {
   interface HTMLElementTagNameMap {
     'demo-chat-app': DemoChatApp;
   }
+}
+
+/** A language's name in that language (`Español`, `العربية`), for the switch. */
+function languageName(tag: string): string {
+  const name = new Intl.DisplayNames([langTag(tag)], { type: 'language' }).of(langTag(tag)) ?? tag;
+  return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
 }

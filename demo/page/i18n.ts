@@ -1,5 +1,7 @@
+import { ar, de, es, ja } from './i18nMore.js';
+
 /** The demo page's own chrome strings (the elements bring theirs). */
-export const pageStrings = {
+const base = {
   en: {
     appName: 'Task Surface demo',
     sessions: 'Chats',
@@ -99,5 +101,22 @@ export const pageStrings = {
   },
 } as const;
 
-export type PageLang = keyof typeof pageStrings;
-export type PageStrings = (typeof pageStrings)[PageLang];
+/** One language's page strings: the English shape, any wording. */
+export type PageStrings = {
+  readonly [K in keyof (typeof base)['en']]: (typeof base)['en'][K] extends string
+    ? string
+    : (typeof base)['en'][K] extends readonly string[]
+      ? readonly string[]
+      : { readonly [R in keyof (typeof base)['en'][K]]: string };
+};
+
+/** Every language the demo's switch lists, in its order: the six the elements ship. */
+export const pageStrings: Record<PageLang, PageStrings> = { en: base.en, zh: base.zh, es, de, ja, ar };
+
+export type PageLang = 'en' | 'zh' | 'es' | 'de' | 'ja' | 'ar';
+export const PAGE_LANGS: readonly PageLang[] = ['en', 'zh', 'es', 'de', 'ja', 'ar'];
+
+/** Reads a stored language back, `en` when it is not one the page lists. */
+export function pageLangOf(value: string | null): PageLang {
+  return (PAGE_LANGS as readonly string[]).includes(value ?? '') ? (value as PageLang) : 'en';
+}

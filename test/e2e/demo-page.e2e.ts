@@ -192,18 +192,36 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
     assert.equal(edge, 'rgb(110, 118, 129)', 'a 3:1 edge against the page');
   });
 
+  it('lists every shipped language in its switch; Arabic turns the page right to left', async () => {
+    const demo = await suite.start();
+    const page = await demo.open();
+    const switcher = app(page).locator('select.lang');
+    assert.deepEqual(await switcher.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), [
+      'en',
+      'zh',
+      'es',
+      'de',
+      'ja',
+      'ar',
+    ]);
+    await switcher.selectOption('ar');
+    assert.deepEqual(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), ['ar', 'rtl']);
+    await switcher.selectOption('de');
+    assert.deepEqual(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), ['de', 'ltr']);
+  });
+
   it('needs no CJK or symbol font for the English chrome', async () => {
     const demo = await suite.start();
     const page = await demo.open();
     await say(page, 'compare databases');
     await dockState(page, 'editing');
-    // The page's own text (not the elements', not what people wrote), minus the switch naming 中文.
+    // The page's own text (not the elements', not what people wrote), minus the switch naming each language in itself.
     const chrome = await page.evaluate(() => {
       const root = document.querySelector('demo-chat-app')!.shadowRoot!;
       const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
       let text = '';
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (!node.parentElement?.closest('[lang="zh-Hans"], .text')) text += node.textContent;
+        if (!node.parentElement?.closest('select.lang, .text')) text += node.textContent;
       }
       return text;
     });

@@ -22,7 +22,10 @@ export async function axe(page: Page): Promise<string[]> {
 }
 
 export const app = (page: Page) => page.locator('demo-chat-app');
-export const setLang = (page: Page, lang: 'EN' | '中文') => app(page).locator('.switch button', { hasText: lang }).click();
+export const setLang = (page: Page, lang: 'EN' | '中文') =>
+  app(page)
+    .locator('select.lang')
+    .selectOption(lang === 'EN' ? 'en' : 'zh');
 export const setTheme = (page: Page, theme: RegExp) => app(page).locator('.switch button').filter({ hasText: theme }).click();
 
 /** Runs `check` in every look of the page: 1280×800 and 320×640, English and Chinese, light and dark. */
