@@ -113,7 +113,7 @@ describe("task-surface-dock: the note and the answer's language (real host, loca
     await writeNote(dock, 'y'.repeat(40 * 1024));
     submitButton(dock).click();
     await dock.updateComplete;
-    expect(statusText(dock)).to.match(/\(4\d{4} of 32768 bytes\)/);
+    expect(statusText(dock)).to.match(/\(4\d,?\d{3} of 32,?768 bytes\)/);
     await writeNote(dock, 'short');
     submitButton(dock).click();
     await inState(dock, 'hidden');

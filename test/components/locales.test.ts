@@ -71,7 +71,7 @@ function textBox(el: Element): DOMRect {
 }
 
 describe('every shipped language', function () {
-  this.timeout(30000); // each case mounts four elements and runs axe over them
+  this.timeout(60000); // each case mounts four elements and runs axe over them
   afterEach(() => {
     for (const m of document.querySelectorAll('main')) m.remove();
     forgetDrafts('loc-dock');
