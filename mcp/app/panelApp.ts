@@ -41,7 +41,7 @@ export class PanelSession {
     private readonly app: Pick<App, 'callServerTool' | 'sendMessage' | 'updateModelContext'>,
     private readonly onChange: () => void,
     /** The person's language for the answer's text (`en` or `zh`). */
-    private readonly locale: () => 'en' | 'zh',
+    private readonly locale: () => string,
     /** Text the model reads when the person dismisses the panel. */
     private readonly dismissedText: (title: string) => string,
   ) {}

@@ -37,7 +37,7 @@ const zh: AppStrings = {
   dismissedContext: en.dismissedContext,
 };
 
-const tables: Record<Lang, AppStrings> = { en, zh };
+const tables: Partial<Record<Lang, AppStrings>> = { en, zh };
 
-/** The app's chrome in `lang`. */
-export const appStrings = (lang: Lang): AppStrings => tables[lang];
+/** The app's chrome in `lang` (English for a language it has no table for). */
+export const appStrings = (lang: Lang): AppStrings => tables[lang] ?? en;
