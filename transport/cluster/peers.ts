@@ -15,7 +15,7 @@ import {
   type SessionId,
   type SessionView,
 } from '../../protocol/index.js';
-import { wireError, type ServerMessage } from '../../protocol/wire.js';
+import { ServerMessageSchema, wireError, type ServerMessage } from '../../protocol/wire.js';
 
 /** Header carrying the shared secret on a peer's upgrade request. */
 export const SECRET_HEADER = 'x-task-surface-cluster';
@@ -100,7 +100,7 @@ class PeerConnection {
       return wireError(
         frame.id,
         'busy',
-        `${this.#waiting.size} forwarded requests are waiting for ${this.url}; retry in ${RETRY_MS} ms`,
+        `${this.#waiting.size} forwarded requests are waiting for the process serving this session; retry in ${RETRY_MS} ms`,
         RETRY_MS,
       );
     }
@@ -120,7 +120,7 @@ class PeerConnection {
     }, this.limits.timeoutMs);
     this.#waiting.set(frame.id, { resolve, answer, timer });
     if (!(await this.#opened) || this.#closed) {
-      this.#settle(frame.id, unreachable(frame.id, this.url));
+      this.#settle(frame.id, unreachable(frame.id));
       return answer;
     }
     this.#socket.send(JSON.stringify(frame));
@@ -164,13 +164,23 @@ class PeerConnection {
 
   #receive(text: string): void {
     this.usedAt = Date.now();
-    let message: ServerMessage;
+    let json: unknown;
     try {
-      // The peer is one of ours (it passed the shared secret): its frames are the server's own.
-      message = JSON.parse(text) as ServerMessage;
+      json = JSON.parse(text);
     } catch {
       return;
     }
+    // Parsed by the wire schema like any server's frames: a peer that passed the secret may still
+    // be a stale, newer or broken build, and its answers go on to clients as they are.
+    const parsed = ServerMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      const id = (json as { id?: unknown } | null)?.id;
+      if (typeof id === 'string') {
+        this.#settle(id, wireError(id, 'server-error', 'the process serving this session answered with a malformed message'));
+      }
+      return;
+    }
+    const message = parsed.data as ServerMessage;
     if (message.type === 'session.view') {
       for (const listener of [...(this.#views.get(message.sessionId) ?? [])]) listener(message.view);
       return;
@@ -189,7 +199,7 @@ class PeerConnection {
   #close(broken: boolean): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const id of [...this.#waiting.keys()]) this.#settle(id, unreachable(id, this.url));
+    for (const id of [...this.#waiting.keys()]) this.#settle(id, unreachable(id));
     this.#views.clear();
     const watches = [...this.#broken];
     this.#broken.clear();
@@ -234,8 +244,9 @@ export function peerPrincipal(request: IncomingMessage, secret: Buffer): Princip
 }
 
 /** The owner went away mid-request: the client asks again (same id) and reaches the next owner. */
-export function unreachable(id: string, url: string): ServerMessage {
-  return wireError(id, 'busy', `the process serving this session (${url}) cannot be reached; retry in ${RETRY_MS} ms`, RETRY_MS);
+export function unreachable(id: string): ServerMessage {
+  // The peer's address is the cluster's own business: it never reaches a client.
+  return wireError(id, 'busy', `the process serving this session cannot be reached; retry in ${RETRY_MS} ms`, RETRY_MS);
 }
 
 /** The connections to every peer, bounded, closed when idle. */
