@@ -1,4 +1,5 @@
-import { capLogPage, UnknownSessionError, type PrincipalHostApi, type SessionId } from '../../protocol/index.js';
+import { createHash } from 'node:crypto';
+import { capLogPage, isSystem, UnknownSessionError, type PrincipalHostApi, type SessionId } from '../../protocol/index.js';
 import { wireError, type ClientRequest, type ServerMessage } from '../../protocol/wire.js';
 import type { ConnectionContext, SessionRouter, WebSocketConnection } from './router.js';
 
@@ -48,10 +49,18 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
     }
   };
 
-  const once = (request: ClientRequest & { params: { sessionId: SessionId } }, run: () => Promise<unknown>): Promise<unknown> => {
+  const once = (
+    request: ClientRequest & { params: { sessionId: SessionId } },
+    ctx: ConnectionContext,
+    run: () => Promise<unknown>,
+  ): Promise<unknown> => {
     const now = Date.now();
-    // By type too: an id reused for another kind of request must not be answered with this one's result.
-    const key = `${request.params.sessionId}\u0000${request.type}\u0000${request.id}`;
+    // By principal, type and a fingerprint of the parameters too: a request id is the client's
+    // word, so another person (or another request) reusing it must not be answered this one's result.
+    const { principal } = ctx.connection;
+    const who = isSystem(principal) ? '\u0001system' : `u:${principal.id}`;
+    const fingerprint = createHash('sha256').update(JSON.stringify(request.params)).digest('base64url');
+    const key = `${who}\u0000${request.params.sessionId}\u0000${request.type}\u0000${request.id}\u0000${fingerprint}`;
     const hit = answered.get(key);
     if (hit && now - hit.at < options.retryWindowMs) return hit.answer;
     // Oldest first, from a queue of keys: iterating the Map from its start after many deletions
@@ -166,15 +175,15 @@ export function createRequestHandler(options: HandlerOptions): RequestHandler {
       case 'taskSurface.getOutcome':
         return result(await host.taskSurface.getOutcome(request.params));
       case 'taskSurface.submit':
-        return result(await once(request, () => host.taskSurface.submit(request.params)));
+        return result(await once(request, ctx, () => host.taskSurface.submit(request.params)));
       case 'taskSurface.dismiss':
-        return result(await once(request, () => host.taskSurface.dismiss(request.params)));
+        return result(await once(request, ctx, () => host.taskSurface.dismiss(request.params)));
       case 'session.send':
-        return result(await once(request, () => host.session.send(request.params)));
+        return result(await once(request, ctx, () => host.session.send(request.params)));
       case 'session.updateQueue':
-        return result(await once(request, () => host.session.updateQueue(request.params)));
+        return result(await once(request, ctx, () => host.session.updateQueue(request.params)));
       case 'actionCards.act':
-        return result(await once(request, () => host.actionCards.act(request.params)));
+        return result(await once(request, ctx, () => host.actionCards.act(request.params)));
       default:
         return wireError(request.id, 'bad-request', `unknown request type "${request.type}"`);
     }
