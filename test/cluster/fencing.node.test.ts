@@ -94,6 +94,42 @@ describe('fencing and heartbeats', () => {
     await next.close();
   });
 
+  it('a session opened here (adopt) is fenced too: after a takeover its stale event and inbox writes are refused', async () => {
+    const a = await member('a-opened');
+    const sessionId = a.host.openSession({ title: 'opened here' });
+    await a.node.adopt(sessionId);
+    a.store.append(sessionId, message('before'), Date.now());
+    await a.store.flush(sessionId);
+    // A peer takes the session over while this process, paused, still believes it owns it.
+    await db.pool.query(`UPDATE "${db.schema}".ts_session_owners SET owner_id = 'b-peer', token = token + 1 WHERE session_id = $1`, [
+      sessionId,
+    ]);
+    a.store.append(sessionId, message('stale event'), Date.now());
+    await assert.rejects(a.store.flush(sessionId), FencedError);
+    const texts = await db.pool.query(`SELECT body FROM "${db.schema}".ts_events WHERE session_id = $1 ORDER BY seq`, [sessionId]);
+    assert.ok(!texts.rows.some((r) => String(r.body).includes('stale event')), 'the stale event was not committed');
+    const inbox = await db.pool.query(`SELECT count(*)::int AS n FROM "${db.schema}".ts_inbox WHERE session_id = $1`, [sessionId]);
+    assert.equal(inbox.rows[0]!.n, 0);
+    await a.close();
+  });
+
+  it('a queued row of an opened session is fenced like an event', async () => {
+    const a = await member('a-queue');
+    const sessionId = a.host.openSession({ title: 'queue here' });
+    await a.node.adopt(sessionId);
+    await db.pool.query(`UPDATE "${db.schema}".ts_session_owners SET owner_id = 'b-peer', token = token + 1 WHERE session_id = $1`, [
+      sessionId,
+    ]);
+    // autoAdmit is off: the message waits as an inbox row, which is what is written.
+    await assert.rejects(
+      a.host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'queued after the takeover' }),
+      /ownership \(token 1\) was taken over; its writes are refused/,
+    );
+    const inbox = await db.pool.query(`SELECT count(*)::int AS n FROM "${db.schema}".ts_inbox WHERE session_id = $1`, [sessionId]);
+    assert.equal(inbox.rows[0]!.n, 0, 'the stale inbox row was not committed');
+    await a.close();
+  });
+
   it('a process that cannot renew its heartbeat stops serving its sessions before peers may take them', async () => {
     const a = await member('a-cut');
     const b = await member('b-alive');

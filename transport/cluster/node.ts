@@ -158,11 +158,13 @@ export class ClusterNode {
     this.#remote.delete(sessionId);
   }
 
-  /** A session this process just opened: it owns it from the start. */
+  /** A session this process just opened: it owns it from the start, its writes fenced by the token. */
   async adopt(sessionId: SessionId): Promise<void> {
     await this.#options.store.flush?.(sessionId);
     const owner = await this.#lookups.acquire(sessionId);
     if (owner?.kind !== 'mine') throw new Error(`session ${sessionId} was opened here but another process owns it`);
+    // Fenced like a routed session: once a peer takes it over, a write still queued here is refused.
+    this.#options.store.setFence?.(sessionId, owner.token);
     this.#own(sessionId, owner.token);
   }
 
