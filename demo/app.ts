@@ -7,7 +7,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPostgresStore, type PostgresStore } from '../host/store/postgres/index.js';
 import { createSqliteStore } from '../host/store/sqlite.js';
-import type { Principal, SessionId } from '../protocol/index.js';
 import { joinCluster, type ClusterNode } from '../transport/cluster/node.js';
 import type { Queryable } from '../transport/cluster/ownership.js';
 import { createDemoMcp } from './mcp.js';
@@ -162,8 +161,14 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       // The signed cookie says who is connecting; without one the upgrade is refused (401).
       authenticate: async (request) => {
         const principal = identities.principalOf(request);
-        if (principal !== null && cluster && postgres) await learnSessionsOf(postgres, principal, cluster);
-        if (principal !== null) demo.welcome(principal);
+        if (principal === null) return null;
+        // In a cluster this process knows only the sessions it read, opened or loaded: one lookup in
+        // the owner index learns this browser's others (their records, never their logs).
+        if (cluster && postgres) await postgres.fetchSessionsOf(principal.id);
+        const had = demo.host.as(principal).listSessions().length > 0;
+        const welcome = demo.welcome(principal);
+        // Opened here: owned and fenced like any session.open, so two processes never both write it.
+        if (cluster && !had) await cluster.adopt(welcome);
         return principal;
       },
       ...(cluster ? { cluster } : {}),
@@ -210,21 +215,4 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
 /** `PostgreSQL postgres://user@host:port/db, schema public`: the URL without its password. */
 export function postgresLabel(databaseUrl: string, schema: string): string {
   return `PostgreSQL ${shownUrl(databaseUrl)}, schema ${schema}`;
-}
-
-/**
- * In a cluster, this process's store knows only the sessions it read at startup, opened or loaded:
- * before a browser's session list, it learns the ones that browser opened on other processes.
- */
-async function learnSessionsOf(store: PostgresStore, principal: Principal, cluster: ClusterNode): Promise<void> {
-  const { rows } = await store.pool.query<{ session_id: string }>(
-    `SELECT session_id FROM "${store.schema}".ts_events
-      WHERE seq = 1 AND body::json ->> 'type' = 'session/opened' AND body::json ->> 'owner' = $1 LIMIT 200`,
-    [principal.id],
-  );
-  for (const { session_id: id } of rows) {
-    const sessionId = id as SessionId;
-    // A copy in this process's memory; if this process ever takes the session, it reads it afresh.
-    if (!store.getSession(sessionId) && !cluster.owns(sessionId)) await store.load(sessionId);
-  }
 }
