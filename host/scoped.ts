@@ -50,17 +50,21 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
   const principal = system ? deps.principal : parseInput('host.as', PrincipalSchema, deps.principal);
   const by = system ? undefined : principal.id;
 
-  const access = (sessionId: SessionId): SessionAccess => {
-    if (system) return host.hasSession(sessionId) ? 'write' : 'none';
-    // The policy runs before existence decides anything, so it is asked the same way either way.
-    let granted: SessionAccess = 'none';
+  /** What the policy grants, before existence decides anything, so it is asked the same way either way. */
+  const granted = (sessionId: SessionId): SessionAccess => {
+    let answer: SessionAccess = 'none';
     try {
-      granted = deps.policy(principal, { sessionId, owner: deps.owner(sessionId) });
+      answer = deps.policy(principal, { sessionId, owner: deps.owner(sessionId) });
     } catch (error) {
       deps.report(error instanceof Error ? error : new Error(String(error)));
     }
-    if (granted !== 'read' && granted !== 'write') return 'none';
-    return host.hasSession(sessionId) ? granted : 'none';
+    return answer === 'read' || answer === 'write' ? answer : 'none';
+  };
+  const access = (sessionId: SessionId, grant?: SessionAccess): SessionAccess => {
+    if (system) return host.hasSession(sessionId) ? 'write' : 'none';
+    const answer = grant ?? granted(sessionId);
+    if (answer === 'none') return 'none';
+    return host.hasSession(sessionId) ? answer : 'none';
   };
   /** Throws as the Host does for a missing session unless the principal may at least read it. */
   const readable = (sessionId: SessionId): SessionId => {
@@ -82,11 +86,12 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
     // A session the policy refuses is answered as missing (and the policy is asked either way).
     async load(sessionId) {
       const id = sessionIdInput('load', sessionId);
-      // The policy first for a session this process knows of (its record names the owner): a refused
-      // one is never read in (nor, in a cluster, acquired).
-      if (host.hasSession(id) && access(id) === 'none') return false;
+      // The policy first, once, for a session whose record here names its owner: a refused one is never
+      // read in (nor, in a cluster, acquired). Otherwise it is asked after the load, with what it found.
+      const before = system || deps.owner(id) === null ? undefined : granted(id);
+      if (before === 'none') return false;
       const found = await host.load(id);
-      return access(id) !== 'none' && found;
+      return access(id, before) !== 'none' && found;
     },
     whenDurable: (sessionId) => host.whenDurable(sessionIdInput('whenDurable', sessionId)),
     listSessions() {
