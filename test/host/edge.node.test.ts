@@ -32,7 +32,10 @@ for (const factory of storeFactories) {
         () => host.openSession({ toolMode: 'weird' as never }),
         inputError('openSession', /toolMode: expected "native" or "both" or "code"/),
       );
-      assert.throws(() => host.openSession({ locale: 'fr' as never }), inputError('openSession', /locale: expected "en" or "zh"/));
+      assert.throws(
+        () => host.openSession({ locale: 'not a tag' as never }),
+        inputError('openSession', /locale must be a well-formed BCP 47 language tag, like "en" or "zh-Hant-TW"/),
+      );
       assert.throws(() => host.openSession({ title: 42 as never }), inputError('openSession', /title: expected string/));
       assert.throws(() => host.openSession({ title: '' }), inputError('openSession', /title must not be empty/));
       assert.throws(() => host.openSession({ readOnly: 'yes' as never }), inputError('openSession', /readOnly: expected boolean/));
