@@ -9,8 +9,9 @@ export default {
   concurrency: 2,
   testFramework: { config: { timeout: 10000 } },
   // readableFailures.js first: a failed assertion about an element fails at once (see the file).
+  // The doctype keeps the page in standards mode: in quirks mode tables do not inherit colour or font.
   testRunnerHtml: (testFramework) =>
-    `<html><body><script type="module" src="/test/browser/readableFailures.js"></script><script type="module" src="${testFramework}"></script></body></html>`,
+    `<!DOCTYPE html><html><body><script type="module" src="/test/browser/readableFailures.js"></script><script type="module" src="${testFramework}"></script></body></html>`,
   browsers: [
     chromeLauncher({
       launchOptions: {
