@@ -74,6 +74,8 @@ export const appStyles = css`
   @media (prefers-reduced-motion: reduce) { .rec-dot { animation: none; } }
   .recorder .link { padding: 6px 12px; font-size: 14px; }
   .picker { display: none; max-width: 40%; font: inherit; font-size: 13px; color: var(--fg); background: var(--bg); border: 1px solid var(--border); border-radius: 8px; padding: 4px 6px; }
+  /* The language switch shows at every width (the session picker only when the sidebar is gone). */
+  .picker.lang { display: block; flex: none; width: auto; max-width: 10rem; }
   @media (max-width: 720px) {
     .app { grid-template-columns: 1fr; } .sidebar { display: none; }
     /* One header row: the picker names the chat (the heading stays for screen readers). */

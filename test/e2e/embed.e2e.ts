@@ -38,7 +38,7 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
     const page = await demo.open();
     await say(page, '比较数据库');
     await dock(page).getByRole('heading', { name: '为账本服务选择数据库' }).waitFor();
-    await page.getByRole('button', { name: '中文' }).click();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('zh');
     await dock(page).getByRole('button', { name: '关闭任务' }).waitFor();
     await page.getByRole('button', { name: '深色' }).click();
     assert.equal(await dock(page).getAttribute('theme'), 'dark');
