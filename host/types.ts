@@ -34,6 +34,9 @@ import type {
 } from '../protocol/index.js';
 import type { InspectionEvent, Observer } from 'xstate';
 import type { SessionPolicy } from './principal.js';
+import type { AgentDriver, ToolOutcome } from './agentTypes.js';
+
+export type { AgentDriver, AgentTurn, ModelRequest, PromptMessage, ToolCallOptions, ToolOutcome } from './agentTypes.js';
 
 /** A BCP 47 language tag: the submission text is written in its language (see `localeChain`). */
 export type Locale = string;
@@ -161,77 +164,6 @@ export interface RecordDecisionInput {
   data?: Record<string, JsonValue>;
   /** The principal id who decided (the act's initiator). */
   by?: string;
-}
-
-/* ---- the agent ---- */
-
-/** The model side of a session. The host calls `runTurn` once per admitted turn. */
-export interface AgentDriver {
-  runTurn(turn: AgentTurn): Promise<void>;
-}
-
-export interface PromptMessage {
-  role: 'user' | 'assistant' | 'tool' | 'developer';
-  /** The message as plain text (a tool call or result flattened, for text-only models). */
-  text: string;
-  /** seq of the log event it came from */
-  seq: number;
-  /** On an assistant tool-call message: the call, for a provider's native tool-call item. */
-  toolCall?: { callId: CallId; name: string; args: JsonValue };
-  /** On a tool message: the call it answers (paired by `callId`) and whether it succeeded. */
-  toolResult?: { callId: CallId; name: string; ok: boolean; content: string };
-}
-
-/** One model request: what the model would be sent. */
-export interface ModelRequest {
-  tools: ToolDefinition[];
-  messages: PromptMessage[];
-}
-
-export interface ToolCallOptions {
-  origin?: 'model' | 'code';
-  agent?: 'root' | 'subagent';
-}
-
-export interface ToolOutcome {
-  ok: boolean;
-  content: string;
-  meta?: JsonValue;
-}
-
-export interface AgentTurn {
-  readonly sessionId: SessionId;
-  readonly turnId: TurnId;
-  readonly signal: AbortSignal;
-  /** The user messages admitted for this turn, oldest first. */
-  readonly input: readonly UserMessageEvent[];
-  /** Starts one model step: runs the pre-request hooks (notices) and returns the request. */
-  step(): ModelRequest;
-  /** Logs tool/call, runs the tool, logs tool/result. Refused (ok: false) once the turn concluded. */
-  callTool(name: string, args: JsonValue, options?: ToolCallOptions): Promise<ToolOutcome & { callId: CallId }>;
-  /** Appends the agent's answer as an assistant message (and ends any partial text shown). */
-  reply(text: string): void;
-  /**
-   * Shows the reply while it streams: `text` is everything so far. Watchers see it as the view's
-   * transient `streaming` field; nothing is logged. `null` clears it (a cut stream); `reply` and the
-   * end of the turn clear it too.
-   */
-  showPartial(text: string | null): void;
-  /**
-   * A call the model made whose arguments could not be read (not JSON, not an object): logs the
-   * call with its raw arguments and a failed result carrying `reason`, so the model can correct it
-   * on its next step. Nothing runs.
-   */
-  rejectCall(name: string, rawArgs: string, reason: string): Promise<{ callId: CallId }>;
-  /** True once a tool concluded the turn (show_task_surface does). */
-  readonly concluded: boolean;
-  /**
-   * Runs one model request under the Host's model-call limits (`quotas.modelCallsPerPrincipal`,
-   * `quotas.modelCalls`): it waits for a slot (the session's view shows `waiting: 'model'`), runs
-   * `call`, and frees the slot when it settles. Rejects with the turn's abort reason if the turn is
-   * cancelled while it waits. The shipped drivers call their model through it; a custom driver should.
-   */
-  modelCall<T>(call: () => Promise<T>): Promise<T>;
 }
 
 /* ---- extension points ---- */
