@@ -10,7 +10,8 @@ import type { CallId, SessionEvent, SessionId } from '../../../protocol/index.js
 import { decodeEvent } from '../codec.js';
 import { createMirrorStore } from '../memory.js';
 import { utf8Length } from '../../../protocol/utf8.js';
-import { CorruptEventError, type AsyncSessionLogStore, type OwnedSessionRecord, type SessionRecord } from '../types.js';
+import { CorruptEventError, type AsyncSessionLogStore, type OwnedSessionRecord } from '../types.js';
+import { fromKnownRow, KnownSessions, selectKnown, toRecord, type KnownRow, type SessionRow } from './known.js';
 import { migrate, quoteSchema } from './migrations.js';
 import { Writer, type WriteOp } from './writer.js';
 
@@ -59,37 +60,6 @@ export class SessionNotLoadedError extends Error {
   }
 }
 
-/** What the store knows of every session without loading it: for listing and the owner check. */
-interface Known {
-  record: SessionRecord;
-  lastSeq: number;
-  /** The first event's JSON (it names the session's owner). */
-  first: string | undefined;
-  /** UTF-8 bytes of its stored events. */
-  bytes: number;
-}
-
-interface SessionRow {
-  session_id: string;
-  title: string;
-  created_at: string;
-  tool_mode: string;
-  read_only: boolean;
-  locale: string;
-  owner: string | null;
-  bytes: string;
-}
-
-const toRecord = (row: SessionRow): SessionRecord => ({
-  sessionId: row.session_id as SessionId,
-  title: row.title,
-  createdAt: Number(row.created_at),
-  toolMode: row.tool_mode as SessionRecord['toolMode'],
-  readOnly: row.read_only,
-  locale: row.locale as SessionRecord['locale'],
-  ...(row.owner === null ? {} : { owner: row.owner }),
-});
-
 /** Sessions read in one transaction at most (a takeover's loads are read in several, sent together). */
 const LOAD_BATCH = 250;
 
@@ -103,41 +73,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   // An idle connection that drops is replaced by the next query; the pool must not crash the process.
   const onPoolError = () => undefined;
   if (owned) pool.on('error', onPoolError);
-  const known = new Map<SessionId, Known>();
-  /** The owner index over `known`. */
-  const byOwner = new Map<string, Set<SessionId>>();
-  const learn = (sessionId: SessionId, entry: Known) => {
-    const before = known.get(sessionId);
-    if (before?.record.owner != null && before.record.owner !== entry.record.owner) byOwner.get(before.record.owner)?.delete(sessionId);
-    known.set(sessionId, entry);
-    const owner = entry.record.owner;
-    if (owner == null) return;
-    let owned = byOwner.get(owner);
-    if (!owned) byOwner.set(owner, (owned = new Set()));
-    owned.add(sessionId);
-  };
-  const drop = (sessionId: SessionId) => {
-    const owner = known.get(sessionId)?.record.owner;
-    known.delete(sessionId);
-    const owned = owner == null ? undefined : byOwner.get(owner);
-    owned?.delete(sessionId);
-    if (owned?.size === 0) byOwner.delete(owner!);
-  };
+  const known = new KnownSessions();
   try {
     await migrate(pool, schema);
-    const { rows } = await pool.query<SessionRow & { last: number | null; first: string | null }>(
-      `SELECT s.*, (SELECT max(seq) FROM ${q}.ts_events e WHERE e.session_id = s.session_id) AS last,
-              (SELECT body FROM ${q}.ts_events e WHERE e.session_id = s.session_id AND e.seq = 1) AS first
-         FROM ${q}.ts_sessions s ORDER BY s.created_at, s.session_id`,
-    );
-    for (const row of rows) {
-      learn(row.session_id as SessionId, {
-        record: toRecord(row),
-        lastSeq: row.last ?? 0,
-        first: row.first ?? undefined,
-        bytes: Number(row.bytes),
-      });
-    }
+    const { rows } = await pool.query<KnownRow>(selectKnown(q));
+    for (const row of rows) known.learn(row.session_id as SessionId, fromKnownRow(row));
   } catch (error) {
     if (owned) await pool.end();
     throw error;
@@ -155,7 +95,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       mirror.forget(sessionId);
       const entry = known.get(sessionId);
       if (entry && durable.created) entry.lastSeq = durable.lastSeq;
-      else drop(sessionId);
+      else known.drop(sessionId);
       for (const listener of [...lostListeners]) {
         try {
           listener(sessionId, error);
@@ -232,7 +172,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       for (const sessionId of ids) {
         const row = rows.get(sessionId);
         if (!row) {
-          drop(sessionId);
+          known.drop(sessionId);
           found.set(sessionId, false);
           continue;
         }
@@ -253,7 +193,12 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           log.map((e) => e.body),
           (inboxOf.get(sessionId) ?? []).map((r) => [r.item_id, r.body]),
         );
-        learn(sessionId, { record, lastSeq: log.length, first: log[0]?.body, bytes: log.reduce((n, e) => n + utf8Length(e.body), 0) });
+        known.learn(sessionId, {
+          record,
+          lastSeq: log.length,
+          first: log[0]?.body,
+          bytes: log.reduce((n, e) => n + utf8Length(e.body), 0),
+        });
         writer.adopt(sessionId, log.length);
         found.set(sessionId, true);
       }
@@ -301,7 +246,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       if (closed) throw new Error('the session-log store is closed');
       if (known.has(record.sessionId)) throw new Error(`session ${record.sessionId} already exists`);
       mirror.createSession(record);
-      learn(record.sessionId, { record: { ...record }, lastSeq: 0, first: undefined, bytes: 0 });
+      known.learn(record.sessionId, { record: { ...record }, lastSeq: 0, first: undefined, bytes: 0 });
       write(record.sessionId, { kind: 'session', record: { ...record } });
     },
     getSession(sessionId) {
@@ -309,28 +254,16 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       return entry && { ...entry.record };
     },
     listSessions: () => [...known.values()].map((entry) => ({ ...entry.record })),
-    listSessionsOf(owner) {
-      const owned: OwnedSessionRecord[] = [];
-      for (const sessionId of byOwner.get(owner) ?? []) {
-        const entry = known.get(sessionId)!;
-        owned.push({ ...entry.record, lastSeq: entry.lastSeq, bytes: entry.bytes });
-      }
-      return owned.sort((a, b) => a.createdAt - b.createdAt || (a.sessionId < b.sessionId ? -1 : 1));
-    },
+    listSessionsOf: (owner) => known.listOf(owner),
     storedBytes: (sessionId) => known.get(sessionId)?.bytes ?? 0,
     async fetchSessionsOf(owner) {
       if (closed) throw new Error('the session-log store is closed');
-      const { rows } = await pool.query<SessionRow & { last: number | null; first: string | null }>(
-        `SELECT s.*, (SELECT max(seq) FROM ${q}.ts_events e WHERE e.session_id = s.session_id) AS last,
-                (SELECT body FROM ${q}.ts_events e WHERE e.session_id = s.session_id AND e.seq = 1) AS first
-           FROM ${q}.ts_sessions s WHERE s.owner = $1 ORDER BY s.created_at, s.session_id`,
-        [owner],
-      );
+      const { rows } = await pool.query<KnownRow>(selectKnown(q, 's.owner = $1'), [owner]);
       for (const row of rows) {
         const sessionId = row.session_id as SessionId;
         // A session held here is newer in the mirror than in the database (writes still queued).
         if (mirror.isHeld(sessionId) && known.has(sessionId)) continue;
-        learn(sessionId, { record: toRecord(row), lastSeq: row.last ?? 0, first: row.first ?? undefined, bytes: Number(row.bytes) });
+        known.learn(sessionId, fromKnownRow(row));
       }
       return store.listSessionsOf(owner);
     },
