@@ -6,11 +6,15 @@
 // It also prints the host process's CPU time per completed cycle (process.cpuUsage over the run,
 // connection set-up and the final whenIdle included):
 // on a shared machine, cycles/s follow whatever else runs; CPU time per cycle much less so.
+// Saturated runs twice, interleaved: with the server's default `coalesceWrites` (the frames of one
+// event-loop turn in one TCP write) and without it (one write per frame), counting the host's
+// socket writes per cycle in each, so the two are compared in the same process and machine load.
 //
 // The clients run in a child process (this same file, started with LOAD_CLIENTS=1), as browsers
 // would be elsewhere: the host's event loop carries only the server, and the two processes share
 // the machine's two cores.
 import { fork, type ChildProcess } from 'node:child_process';
+import { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { WebSocket, WebSocketServer } from 'ws';
 import { createHost } from '../../host/createHost.js';
@@ -99,6 +103,7 @@ async function loadClients(port: number, sessions: SessionId[], thinkMs: number,
           }),
     ),
   );
+  process.send!({ started: true }); // the host counts its socket writes from here
   const started = performance.now();
   const cpu = process.cpuUsage();
   const runs = sessions.map(
@@ -186,7 +191,17 @@ async function echoBaseline(clients: ChildProcess, n: number, durationMs: number
   return samples;
 }
 
-async function load(clients: ChildProcess, n: number, thinkMs: number, durationMs: number) {
+/** TCP writes the host process makes (every socket in it is a server's), counted by wrapping `net.Socket`. */
+let socketWrites = 0;
+for (const method of ['_write', '_writev'] as const) {
+  const original = Socket.prototype[method] as (...args: unknown[]) => unknown;
+  Socket.prototype[method] = function (this: Socket, ...args: unknown[]) {
+    socketWrites++;
+    return original.apply(this, args);
+  } as never;
+}
+
+async function load(clients: ChildProcess, n: number, thinkMs: number, durationMs: number, coalesceWrites = true) {
   const host = createHost({
     store: createMemoryStore(),
     driver: {
@@ -195,11 +210,19 @@ async function load(clients: ChildProcess, n: number, thinkMs: number, durationM
       },
     },
   });
-  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
+  const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, coalesceWrites });
   const sessions = Array.from({ length: n }, (_, i) => host.openSession({ title: `load ${i}` }));
   const cpu = process.cpuUsage();
-  const result = await ask<LoadResult>(clients, { kind: 'load', port: server.port, sessions, thinkMs, durationMs });
+  // TCP writes from the moment every client is connected (the handshakes are not a cycle's).
+  let writesBefore = socketWrites;
+  const onStarted = (message: { started?: boolean }) => {
+    if (message.started) writesBefore = socketWrites;
+  };
+  clients.on('message', onStarted);
+  const result = await askChild<LoadResult>(clients, { kind: 'load', port: server.port, sessions, thinkMs, durationMs }, (m) => !m.started);
+  clients.off('message', onStarted);
   await host.whenIdle();
+  const writes = socketWrites - writesBefore;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
   // Count the log: one surface answer per accepted submission, each submissionId once.
@@ -215,7 +238,7 @@ async function load(clients: ChildProcess, n: number, thinkMs: number, durationM
   }
   await server.close();
   await host.dispose();
-  return { ...result, answers, unique: ids.size, cpuMs };
+  return { ...result, answers, unique: ids.size, cpuMs, writes };
 }
 
 /** How long the echo baseline runs. */
@@ -236,32 +259,46 @@ export default {
         console.log(
           `N=${n}: raw ws echo round trip p50 ${ms(echoP50)}, p99 ${ms(percentile(echo, 99))} (${n} connections, no pause; ${echoRate.toFixed(0)} round trips/s)`,
         );
-        for (const [label, think, seconds] of [
-          ['saturated (no pause)', 0, SECONDS],
-          [`paced (~${THINK_MS / 1000} s between answers)`, THINK_MS, SECONDS * 2],
+        let uncoalesced: { rate: number; cpu: number; writes: number } | undefined;
+        for (const [label, think, seconds, coalesce] of [
+          ['saturated, one TCP write per frame (`coalesceWrites: false`)', 0, SECONDS, false],
+          ['saturated (no pause)', 0, SECONDS, true],
+          [`paced (~${THINK_MS / 1000} s between answers)`, THINK_MS, SECONDS * 2, true],
         ] as const) {
-          const r = await load(clients, n, think, seconds * 1000);
+          const r = await load(clients, n, think, seconds * 1000, coalesce);
           const p50 = median(r.latencies);
           const p99 = percentile(r.latencies, 99);
           const intact = r.answers === r.accepted && r.unique === r.answers;
           // A lost or doubled answer fails the run, not only its line.
           if (!intact) process.exitCode = 1;
+          const rate = r.accepted / r.elapsed;
+          const cpu = r.cpuMs / r.accepted;
+          const writes = r.writes / r.accepted;
           const ratio = think === 0 ? ` (${(p50 / echoP50).toFixed(1)}× echo)` : '';
           const perCycle =
             think === 0
-              ? `, host CPU ${(r.cpuMs / r.accepted).toFixed(3)} ms/cycle (${(r.accepted / (r.cpuMs / 1000)).toFixed(0)} cycles per host CPU-second)` +
+              ? `, host CPU ${cpu.toFixed(3)} ms/cycle (${(r.accepted / (r.cpuMs / 1000)).toFixed(0)} cycles per host CPU-second)` +
                 `, clients' CPU ${(r.clientCpuMs / r.accepted).toFixed(3)} ms/cycle`
               : '';
           console.log(
-            `  ${label}: ${(r.accepted / r.elapsed).toFixed(0)} cycles/s${perCycle}; submit→accept p50 ${ms(p50)}${ratio}, p99 ${ms(p99)}` +
+            `  ${label}: ${rate.toFixed(0)} cycles/s${perCycle}, ${writes.toFixed(2)} TCP writes/cycle; submit→accept p50 ${ms(p50)}${ratio}, p99 ${ms(p99)}` +
               ` [aim p99 < 50 ms: ${p99 < 50 ? 'met' : 'missed'}]; log: ${r.answers} answers / ${r.accepted} accepted / ${r.unique} ids` +
               ` (${r.refused} refused): ${intact ? 'nothing lost or doubled' : 'MISMATCH'}`,
           );
-          if (n === 1000 && think === 0) {
-            headline =
-              `${(r.accepted / r.elapsed / echoRate).toFixed(3)}× the raw ws echo rate of the same 1,000 clients: ` +
-              `${(r.accepted / r.elapsed).toFixed(0)} cycles/s saturated, ${(r.cpuMs / r.accepted).toFixed(3)} ms host CPU per cycle` +
-              ` (aim ≥ 4,100 cycles/s); ${intact ? 'nothing lost or doubled' : 'MISMATCH in the log'}`;
+          if (think === 0 && !coalesce) uncoalesced = { rate, cpu, writes };
+          else if (think === 0 && uncoalesced) {
+            const before = uncoalesced;
+            console.log(
+              `  coalesced against one write per frame: ${(rate / before.rate).toFixed(2)}× the cycles/s, ${(cpu / before.cpu).toFixed(2)}× the host CPU per cycle, ` +
+                `${writes.toFixed(2)} against ${before.writes.toFixed(2)} TCP writes per cycle`,
+            );
+            if (n === 1000) {
+              headline =
+                `${(rate / echoRate).toFixed(3)}× the raw ws echo rate of the same 1,000 clients: ` +
+                `${rate.toFixed(0)} cycles/s saturated, ${cpu.toFixed(3)} ms host CPU per cycle` +
+                ` (aim ≥ 4,100 cycles/s); ${(rate / before.rate).toFixed(2)}× the cycles/s and ${(cpu / before.cpu).toFixed(2)}× the CPU per cycle of one TCP write per frame` +
+                ` (${writes.toFixed(2)} against ${before.writes.toFixed(2)} writes per cycle); ${intact ? 'nothing lost or doubled' : 'MISMATCH in the log'}`;
+            }
           }
         }
       }

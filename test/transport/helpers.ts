@@ -4,6 +4,15 @@ import { createWebSocketTransport, type WebSocketConstructor, type WebSocketTran
 
 export const sid = (id: string) => id as SessionId;
 
+/** A one-field surface model: one choice, `pick` = `a`. */
+export const PICK_ONE = {
+  version: 1,
+  title: 'Pick one',
+  sections: [],
+  fields: [{ kind: 'choice', id: 'pick', label: 'Pick', options: [{ id: 'a', label: 'A' }] }],
+  submit: { label: 'Go' },
+};
+
 /** A client transport over the `ws` package, with quick reconnects for tests. */
 export function connectClient(port: number, options: Partial<WebSocketTransportOptions> = {}) {
   return createWebSocketTransport({

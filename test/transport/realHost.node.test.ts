@@ -5,15 +5,7 @@ import { createMemoryStore } from '../../host/store/memory.js';
 import type { AgentTurn } from '../../host/types.js';
 import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, type TaskSurfaceId } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
-import { connectClient, until } from './helpers.js';
-
-const MODEL = {
-  version: 1,
-  title: 'Pick one',
-  sections: [],
-  fields: [{ kind: 'choice', id: 'pick', label: 'Pick', options: [{ id: 'a', label: 'A' }] }],
-  submit: { label: 'Go' },
-};
+import { connectClient, PICK_ONE as MODEL, until } from './helpers.js';
 
 async function setup() {
   const host = createHost({

@@ -62,7 +62,15 @@ class TokenBucket {
 export function serveConnection(
   socket: WebSocket,
   connection: WebSocketConnection,
-  deps: { handle: RequestHandler; host: ScopedHostApi; limits: ConnectionLimits; onError(error: unknown): void; onPong(): void },
+  deps: {
+    handle: RequestHandler;
+    host: ScopedHostApi;
+    limits: ConnectionLimits;
+    /** Write the frames of one event-loop turn in one TCP write (`WebSocketServerOptions.coalesceWrites`). */
+    coalesceWrites: boolean;
+    onError(error: unknown): void;
+    onPong(): void;
+  },
 ): void {
   const { limits, onError } = deps;
   const watches = new Map<SessionId, () => void>();
@@ -76,8 +84,18 @@ export function serveConnection(
     socket.close(CLOSE_NOT_READING, `not reading: over ${limits.maxBufferedBytes} bytes unsent`);
     setTimeout(() => socket.terminate(), CUT_OFF_MS).unref?.();
   };
+  // Frames of one event-loop turn (an answer, then the view it caused) leave in one TCP write: the
+  // socket `ws` writes to is corked at the turn's first frame and uncorked once its views are out.
+  // Each frame stays a WebSocket frame of its own, in order; corked bytes count in `bufferedAmount`.
+  const tcp = deps.coalesceWrites ? connection.request.socket : null;
+  let corked = false;
   const sendFrame = (frame: string, written?: (error?: Error) => void) => {
     if (closed || socket.readyState !== socket.OPEN) return written?.();
+    if (tcp && !corked) {
+      corked = true;
+      tcp.cork();
+      scheduleFlush();
+    }
     socket.send(frame, written);
     if (socket.bufferedAmount > limits.maxBufferedBytes) cutOff();
   };
@@ -91,10 +109,17 @@ export function serveConnection(
   const scheduleFlush = () => {
     if (flushScheduled) return;
     flushScheduled = true;
-    setImmediate(flushViews);
+    setImmediate(flush);
+  };
+  const flush = () => {
+    flushScheduled = false;
+    flushViews();
+    if (corked) {
+      corked = false;
+      tcp!.uncork();
+    }
   };
   const flushViews = () => {
-    flushScheduled = false;
     for (const [sessionId, view] of pendingViews) {
       if (viewsInSocket.has(sessionId)) continue;
       pendingViews.delete(sessionId);

@@ -102,6 +102,12 @@ export interface WebSocketServerOptions {
    * socket (1008); its fragments never exceed `maxFrameBytes` in all. Default 10,000.
    */
   maxFragmentedMs?: number;
+  /**
+   * Frames for one connection produced in one event-loop turn (an answer and the view it caused)
+   * go out in one TCP write, each still its own WebSocket frame, in order. Default true; false
+   * writes each frame at once (one write each), the baseline of `npm run bench -- load`.
+   */
+  coalesceWrites?: boolean;
   /** Ping interval; a connection that missed the previous pong is closed. Default 15 s; 0 disables. */
   heartbeatMs?: number;
   /** How long the answer of a mutation is kept for a retry of the same request id. Default 10 min. */
@@ -258,6 +264,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
       handle,
       host: options.host.as(principal),
       limits: options.cluster?.isPeer(request) ? peerLimits : limits,
+      coalesceWrites: options.coalesceWrites !== false,
       onError,
       onPong: () => alive.set(socket, true),
     });
