@@ -80,6 +80,37 @@ describe('draft store', () => {
     assert.deepEqual(Object.keys(store.store.getSnapshot().context.drafts), ['mid', 'new']);
   });
 
+  it('evicts the draft changed longest ago, not the one saved first, and never the one just typed', () => {
+    let now = 0;
+    const drafts = (store: ReturnType<typeof createDraftStore>) => Object.keys(store.store.getSnapshot().context.drafts).sort();
+    const store = createDraftStore({ sessionId: s1, storage: memoryStorage(), maxSessionBytes: 300, now: () => ++now });
+    for (const id of ['a', 'b', 'c', 'd']) store.save(id, { v: id.repeat(40) });
+    store.save('a', { v: 'A'.repeat(40) }); // typed in again: now the newest
+    store.save('e', { v: 'e'.repeat(40) });
+    assert.deepEqual(drafts(store), ['a', 'c', 'd', 'e'], 'b changed longest ago; a was saved first but typed in since');
+    // Two saves in one millisecond: the surface typed into keeps its draft, the other goes.
+    const sameMs = createDraftStore({ sessionId: s1, storage: null, maxSessionBytes: 150, now: () => 7 });
+    sameMs.save('first', { v: 'x'.repeat(20) });
+    sameMs.save('second', { v: 'y'.repeat(20) });
+    assert.equal(sameMs.save('first', { v: 'x'.repeat(60) }), true);
+    assert.deepEqual(drafts(sameMs), ['first']);
+  });
+
+  it('keeps a session exactly at its bound and evicts at one byte over', () => {
+    const bytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+    const two = { one: { values: { v: 'x' }, at: 1 }, two: { values: { v: 'y' }, at: 2 } };
+    let now = 0;
+    const exact = createDraftStore({ sessionId: s1, storage: null, maxSessionBytes: bytes(two), now: () => ++now });
+    exact.save('one', { v: 'x' });
+    exact.save('two', { v: 'y' });
+    assert.deepEqual(Object.keys(exact.store.getSnapshot().context.drafts), ['one', 'two']);
+    now = 0;
+    const under = createDraftStore({ sessionId: s1, storage: null, maxSessionBytes: bytes(two) - 1, now: () => ++now });
+    under.save('one', { v: 'x' });
+    under.save('two', { v: 'y' });
+    assert.deepEqual(Object.keys(under.store.getSnapshot().context.drafts), ['two']);
+  });
+
   it('clears a draft and removes the key when the session has none', () => {
     const storage = memoryStorage();
     const store = createDraftStore({ sessionId: s1, storage });
