@@ -80,4 +80,15 @@ describe('createHost defaults', () => {
     await until(() => host.loadedSessionCount() <= 1_000);
     assert.equal(host.loadedSessionCount(), 1_000);
   });
+
+  it('unloads a session left idle for 5 minutes, at the check run every minute', (t) => {
+    t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
+    const host = defaultHost(t);
+    const sessionId = host.openSession({ title: 'Idle' });
+    t.mock.timers.tick(5 * 60_000 - 1); // checks at 1, 2, 3 and 4 minutes keep it
+    assert.equal(host.loadedSessionCount(), 1);
+    t.mock.timers.tick(1);
+    assert.equal(host.loadedSessionCount(), 0, 'unloaded at the check at 5 minutes');
+    assert.equal(host.sessionSummary(sessionId)?.title, 'Idle', 'and read back from the store when used again');
+  });
 });
