@@ -190,6 +190,9 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const target = requestPath(request);
     if (options.server && target !== path) return; // another handler's (or nobody's) upgrade
+    // Until ws takes the socket, nothing else listens for its errors: a client that resets it while
+    // `authenticate` runs would otherwise throw ECONNRESET out of the process.
+    socket.on('error', () => socket.destroy());
     if (target === null) return refuseUpgrade(socket, 400, 'Bad Request', 'the request target is not a URL');
     served ??= servedHosts(http.address());
     const host = checkHost(request, served, options.allowedHosts);
