@@ -3,6 +3,7 @@
 // (a reconnect after a process died goes to the next one). Paced: 1.5–4.5 s between answers; each
 // person arrives (watch + first message) at a uniform random moment of the first think interval.
 import { WebSocket } from 'ws';
+import { sampleProcessCpu, type CpuSample } from './cpu.js';
 import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId, type SessionId, type TaskSurfaceId } from '../../protocol/index.js';
 import { createWebSocketTransport, type WebSocketConstructor, type WebSocketTransport } from '../../transport/ws/client.js';
 
@@ -19,6 +20,9 @@ export interface LoadResult {
   accepted: string[];
   refused: number;
   elapsed: number;
+  /** When the run started (epoch ms), and this process's CPU samples over it. */
+  startedAt: number;
+  cpu: CpuSample[];
 }
 
 const transports = new Map<SessionId, WebSocketTransport>();
@@ -62,6 +66,8 @@ async function load(job: Extract<ClientJob, { kind: 'load' }>): Promise<LoadResu
     ),
   );
   const started = performance.now();
+  const startedAt = Date.now();
+  const cpu = sampleProcessCpu();
   const runs = job.sessions.map(
     (sessionId) =>
       new Promise<void>((done) => {
@@ -113,7 +119,9 @@ async function load(job: Extract<ClientJob, { kind: 'load' }>): Promise<LoadResu
   await sleep(job.durationMs);
   stopping = true;
   await Promise.race([Promise.all(runs), sleep(10_000)]);
-  return { latencies, sentAt, accepted, refused, elapsed: (performance.now() - started) / 1000 };
+  const elapsed = (performance.now() - started) / 1000;
+  cpu.stop();
+  return { latencies, sentAt, accepted, refused, elapsed, startedAt, cpu: cpu.samples };
 }
 
 /** Each session's time from the kill until a read of it is answered (the transport retries `busy`). */

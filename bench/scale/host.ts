@@ -11,6 +11,7 @@ import type { SessionId } from '../../protocol/index.js';
 import { joinCluster, type ClusterNode } from '../../transport/cluster/node.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { BENCH_MODEL } from '../model.js';
+import { sampleProcessCpu } from './cpu.js';
 
 const env = process.env;
 const store = await createPostgresStore({ connectionString: env.SCALE_DATABASE_URL!, schema: env.SCALE_SCHEMA! });
@@ -41,11 +42,23 @@ if (env.CLUSTER !== '0') {
     onError: (error) => console.error('[scale host]', error),
   });
 }
-await createWebSocketServer({ host, server: http, path: '/ws', allowAnonymous: true, heartbeatMs: 0, ...(cluster ? { cluster } : {}) });
+await createWebSocketServer({
+  host,
+  server: http,
+  path: '/ws',
+  allowAnonymous: true,
+  heartbeatMs: 0,
+  // SCALE_COALESCE=0: one TCP write per frame, to compare with the default.
+  coalesceWrites: env.SCALE_COALESCE !== '0',
+  ...(cluster ? { cluster } : {}),
+});
 
-process.on('message', (job: { kind: 'open'; n: number } | { kind: 'exit' }) => {
+const cpu = sampleProcessCpu();
+
+process.on('message', (job: { kind: 'open'; n: number } | { kind: 'exit' } | { kind: 'cpu' }) => {
   // SCALE_PROF: the bench ends the processes this way, so that --cpu-prof writes its profile.
   if (job.kind === 'exit') process.exit(0);
+  if (job.kind === 'cpu') return void process.send!({ samples: cpu.samples });
   void (async () => {
     const sessions: SessionId[] = [];
     for (let i = 0; i < job.n; i++) sessions.push(host.openSession({ title: `scale ${i}` }));

@@ -2,15 +2,19 @@
 // and the same number on one process on PostgreSQL, in one run: submit → accept p50/p99, cycles/s,
 // after a 5 s warm-up on other sessions (not
 // measured), then a kill -9 of one of the three: how long until its sessions answer again, and the log counted
-// afterwards (every accepted submission admitted exactly once). Needs a database: SCALE_DATABASE_URL,
+// afterwards (every accepted submission admitted exactly once). Each 5 s window also prints its
+// submits and the CPU, in cores, of each host process, the clients and the whole machine, which
+// shows what bounds that window's p99. Needs a database: SCALE_DATABASE_URL,
 // DATABASE_URL or TEST_DATABASE_URL (a throwaway schema is made and dropped).
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { SessionId } from '../../protocol/index.js';
 import { askChild } from '../child.js';
 import type { ClientJob, LoadResult } from '../scale/clients.js';
+import { coresBetween, sampleMachineCpu, type CpuSample } from '../scale/cpu.js';
 import { median, percentile } from '../stats.js';
 
 const SESSIONS = Number(process.env.SCALE_SESSIONS ?? 3_000);
@@ -71,7 +75,10 @@ async function scenario(url: string, processes: number) {
     for (const h of hosts) warm.push(...(await askChild<{ sessions: SessionId[] }>(h.child, { kind: 'open', n: WARM_SESSIONS })).sessions);
     await askChild<LoadResult>(clients, { kind: 'load', ports, sessions: warm, thinkMs: THINK_MS, durationMs: WARM_MS });
     const job: ClientJob = { kind: 'load', ports, sessions, thinkMs: THINK_MS, durationMs: SECONDS * 1000 };
+    const machine = sampleMachineCpu();
     const r = await askChild<LoadResult>(clients, job);
+    machine.stop();
+    const hostCpu = await Promise.all(hosts.map((h) => askChild<{ samples: CpuSample[] }>(h.child, { kind: 'cpu' })));
     const label = `${SESSIONS.toLocaleString('en')} sessions, ${processes} host process${processes > 1 ? 'es' : ''} on PostgreSQL, paced (~${THINK_MS / 1000} s between answers; each person arrives, watch and first message, at a uniform random moment of the first ${THINK_MS / 1000} s)`;
     const p99 = percentile(r.latencies, 99);
     console.log(
@@ -83,6 +90,14 @@ async function scenario(url: string, processes: number) {
       r.latencies.filter((_, i) => Math.floor(r.sentAt[i]! / 5_000) === w),
     ).filter((w) => w.length > 0);
     console.log(`  p99 per 5 s (every sample kept, the arrival included): ${windows.map((w) => ms(percentile(w, 99))).join(', ')}`);
+    // What bounds a window: how many submits it carried and how busy the processes and machine were.
+    const spans = windows.map((_, w) => [r.startedAt + w * 5_000, r.startedAt + Math.min((w + 1) * 5_000, r.elapsed * 1000)] as const);
+    const cores = (samples: CpuSample[]) => spans.map(([a, b]) => coresBetween(samples, a, b).toFixed(2)).join(', ');
+    console.log(`  submits per 5 s: ${windows.map((w) => w.length).join(', ')}`);
+    console.log(
+      `  CPU per 5 s, in cores: host processes ${hostCpu.map((h) => `[${cores(h.samples)}]`).join(' ')}; clients [${cores(r.cpu)}];` +
+        ` the whole machine [${cores(machine.samples)}] of ${availableParallelism()} (load average ${loadavg()[0]!.toFixed(1)})`,
+    );
     let takeover = '';
     if (processes > 1) {
       await new Promise((resolve) => setTimeout(resolve, 2_000)); // the last claims settle
@@ -127,6 +142,9 @@ export default {
       console.log('skipped: set DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL database the bench may make a schema in');
       return;
     }
+    // SCALE_ONLY=3 (or 1) runs one of the two scenarios; the headline needs both.
+    const only = process.env.SCALE_ONLY;
+    if (only === '1' || only === '3') return void (await scenario(url, Number(only)));
     const three = await scenario(url, 3);
     const one = await scenario(url, 1);
     return {
