@@ -103,9 +103,11 @@ async function loadClients(port: number, sessions: SessionId[], thinkMs: number,
           }),
     ),
   );
-  process.send!({ started: true }); // the host counts its socket writes from here
   const started = performance.now();
   const cpu = process.cpuUsage();
+  // Once every session has its first surface (the watches and first messages are not a cycle's),
+  // the host counts its socket writes from here: writes per cycle are counted over what follows.
+  let arrived = 0;
   const runs = sessions.map(
     (sessionId, i) =>
       new Promise<void>((done) => {
@@ -150,6 +152,7 @@ async function loadClients(port: number, sessions: SessionId[], thinkMs: number,
             });
         };
         const stop = transport.watchSession(sessionId, (view) => {
+          if (!latest && view.taskSurface.active && ++arrived === sessions.length) process.send!({ arrived: accepted });
           latest = view.taskSurface.active?.surfaceId;
           if (!busy) next();
         });
@@ -213,16 +216,21 @@ async function load(clients: ChildProcess, n: number, thinkMs: number, durationM
   const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, coalesceWrites });
   const sessions = Array.from({ length: n }, (_, i) => host.openSession({ title: `load ${i}` }));
   const cpu = process.cpuUsage();
-  // TCP writes from the moment every client is connected (the handshakes are not a cycle's).
-  let writesBefore = socketWrites;
-  const onStarted = (message: { started?: boolean }) => {
-    if (message.started) writesBefore = socketWrites;
+  // TCP writes once every session has arrived (the handshakes, watches and first messages are not a cycle's).
+  let arrival = { writes: socketWrites, accepted: 0 };
+  const onArrived = (message: { arrived?: number }) => {
+    if (message.arrived !== undefined) arrival = { writes: socketWrites, accepted: message.arrived };
   };
-  clients.on('message', onStarted);
-  const result = await askChild<LoadResult>(clients, { kind: 'load', port: server.port, sessions, thinkMs, durationMs }, (m) => !m.started);
-  clients.off('message', onStarted);
+  clients.on('message', onArrived);
+  const result = await askChild<LoadResult>(
+    clients,
+    { kind: 'load', port: server.port, sessions, thinkMs, durationMs },
+    (m) => m.arrived === undefined,
+  );
+  clients.off('message', onArrived);
   await host.whenIdle();
-  const writes = socketWrites - writesBefore;
+  // NaN when no cycle completed after the last arrival (a machine too busy for the run).
+  const writesPerCycle = result.accepted > arrival.accepted ? (socketWrites - arrival.writes) / (result.accepted - arrival.accepted) : NaN;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
   // Count the log: one surface answer per accepted submission, each submissionId once.
@@ -238,7 +246,7 @@ async function load(clients: ChildProcess, n: number, thinkMs: number, durationM
   }
   await server.close();
   await host.dispose();
-  return { ...result, answers, unique: ids.size, cpuMs, writes };
+  return { ...result, answers, unique: ids.size, cpuMs, writesPerCycle };
 }
 
 /** How long the echo baseline runs. */
@@ -273,7 +281,7 @@ export default {
           if (!intact) process.exitCode = 1;
           const rate = r.accepted / r.elapsed;
           const cpu = r.cpuMs / r.accepted;
-          const writes = r.writes / r.accepted;
+          const writes = r.writesPerCycle;
           const ratio = think === 0 ? ` (${(p50 / echoP50).toFixed(1)}× echo)` : '';
           const perCycle =
             think === 0

@@ -93,7 +93,11 @@ async function scenario(url: string, processes: number) {
     // What bounds a window: how many submits it carried and how busy the processes and machine were.
     const spans = windows.map((_, w) => [r.startedAt + w * 5_000, r.startedAt + Math.min((w + 1) * 5_000, r.elapsed * 1000)] as const);
     const cores = (samples: CpuSample[]) => spans.map(([a, b]) => coresBetween(samples, a, b).toFixed(2)).join(', ');
-    console.log(`  submits per 5 s: ${windows.map((w) => w.length).join(', ')}`);
+    const [from, to] = [r.startedAt, r.startedAt + r.elapsed * 1000];
+    const hostMs = hostCpu.reduce((sum, h) => sum + coresBetween(h.samples, from, to) * (to - from), 0);
+    console.log(
+      `  submits per 5 s: ${windows.map((w) => w.length).join(', ')}; host CPU per completed cycle, all processes: ${(hostMs / r.latencies.length).toFixed(2)} ms`,
+    );
     console.log(
       `  CPU per 5 s, in cores: host processes ${hostCpu.map((h) => `[${cores(h.samples)}]`).join(' ')}; clients [${cores(r.cpu)}];` +
         ` the whole machine [${cores(machine.samples)}] of ${availableParallelism()} (load average ${loadavg()[0]!.toFixed(1)})`,
