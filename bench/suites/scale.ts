@@ -80,6 +80,7 @@ async function scenario(url: string, processes: number) {
     machine.stop();
     const hostCpu = await Promise.all(hosts.map((h) => askChild<{ samples: CpuSample[] }>(h.child, { kind: 'cpu' })));
     const label = `${SESSIONS.toLocaleString('en')} sessions, ${processes} host process${processes > 1 ? 'es' : ''} on PostgreSQL, paced (~${THINK_MS / 1000} s between answers; each person arrives, watch and first message, at a uniform random moment of the first ${THINK_MS / 1000} s)`;
+    if (r.latencies.length === 0) throw new Error('no submit was answered in the run: is the machine or the database stalled?');
     const p99 = percentile(r.latencies, 99);
     console.log(
       `${label}: ${(r.accepted.length / r.elapsed).toFixed(0)} cycles/s; submit→accept p50 ${ms(median(r.latencies))}, p99 ${ms(p99)}` +
