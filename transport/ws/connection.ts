@@ -11,7 +11,7 @@ export interface ConnectionLimits {
   maxDepth: number;
   maxInFlight: number;
   maxBufferedBytes: number;
-  rateLimit: { perSecond: number; burst: number } | null;
+  rateLimit: { perSecond: number; burst: number; openCost: number } | null;
 }
 
 /** Close code for a connection whose unsent data passed `maxBufferedBytes` (the client does not read). */
@@ -40,16 +40,16 @@ class TokenBucket {
     this.#tokens = burst;
   }
 
-  /** Takes one token: 0 when granted, else the milliseconds until one is available. */
-  take(): number {
+  /** Takes `cost` tokens: 0 when granted, else the milliseconds until they are available. */
+  take(cost = 1): number {
     const now = performance.now();
     this.#tokens = Math.min(this.burst, this.#tokens + ((now - this.#at) * this.perSecond) / 1000);
     this.#at = now;
-    if (this.#tokens >= 1) {
-      this.#tokens -= 1;
+    if (this.#tokens >= cost) {
+      this.#tokens -= cost;
       return 0;
     }
-    return Math.ceil(((1 - this.#tokens) * 1000) / this.perSecond);
+    return Math.ceil(((cost - this.#tokens) * 1000) / this.perSecond);
   }
 }
 
@@ -172,17 +172,7 @@ export function serveConnection(
     // Only a prefix of an oversized frame is ever decoded (enough to find its id).
     const text = isBinary ? '' : rawToString(data, tooLarge ? ID_PEEK_CHARS : Infinity);
     const wait = bucket?.take() ?? 0;
-    if (wait > 0) {
-      const { perSecond, burst } = limits.rateLimit!;
-      return send(
-        wireError(
-          peekRequestId(text),
-          'rate-limited',
-          `too many messages: at most ${perSecond} per second (bursts of ${burst}); retry in ${wait} ms`,
-          wait,
-        ),
-      );
-    }
+    if (wait > 0) return send(rateLimited(peekRequestId(text), wait));
     if (isBinary) return send(wireError(null, 'bad-request', 'binary frames are not supported; send JSON text'));
     if (tooLarge) {
       return send(
@@ -195,6 +185,9 @@ export function serveConnection(
     const parsed = parseClientRequest(text);
     if (!parsed.ok) return send(parsed.error);
     const { request } = parsed;
+    // Opening a session writes a durable record: it costs `openCost` frames (one already taken).
+    const openWait = request.type === 'session.open' && bucket ? bucket.take(limits.rateLimit!.openCost - 1) : 0;
+    if (openWait > 0) return send(rateLimited(request.id, openWait, ` (a session.open counts as ${limits.rateLimit!.openCost})`));
     if (inFlight >= limits.maxInFlight) {
       return send(
         wireError(
@@ -217,6 +210,16 @@ export function serveConnection(
         }
       })
       .finally(() => inFlight--);
+  }
+
+  function rateLimited(id: string | null, wait: number, note = ''): ServerMessage {
+    const { perSecond, burst } = limits.rateLimit!;
+    return wireError(
+      id,
+      'rate-limited',
+      `too many messages: at most ${perSecond} per second (bursts of ${burst})${note}; retry in ${wait} ms`,
+      wait,
+    );
   }
 
   /** The answer to a request whose handling threw: host-code input errors name the problem. */

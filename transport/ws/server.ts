@@ -72,8 +72,12 @@ export interface WebSocketServerOptions {
   maxDepth?: number;
   /** Requests of one connection running at once; past it `busy` (retry after `retryAfterMs`). Default 32. */
   maxInFlight?: number;
-  /** Frames per second per connection (token bucket); past it `rate-limited`. Default 100/s, bursts of 200; `false` disables. */
-  rateLimit?: { perSecond: number; burst: number } | false;
+  /**
+   * Frames per second per connection (token bucket); past it `rate-limited`. Default 100/s, bursts
+   * of 200; `false` disables. A `session.open` counts as `openCost` frames (default 10: 10 opens a
+   * second, bursts of 20), since each one writes a durable session.
+   */
+  rateLimit?: { perSecond: number; burst: number; openCost?: number } | false;
   /** Unsent bytes a connection may hold before it is closed with 4008 (it does not read). Default 4 MiB. */
   maxBufferedBytes?: number;
   /** Largest `log.read` answer in bytes (older events are left for the next page). Default 1 MiB. */
@@ -151,7 +155,12 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     maxDepth: positive(options.maxDepth, MAX_FRAME_DEPTH),
     maxInFlight: positive(options.maxInFlight, 32),
     maxBufferedBytes: positive(options.maxBufferedBytes, 4 * 1024 * 1024),
-    rateLimit: rate && { perSecond: positive(rate.perSecond, 100), burst: positive(rate.burst, 200) },
+    rateLimit: rate && {
+      perSecond: positive(rate.perSecond, 100),
+      burst: positive(rate.burst, 200),
+      // Never more than a burst: an open must stay possible.
+      openCost: Math.min(positive(rate.openCost, 10), positive(rate.burst, 200)),
+    },
   };
   // A peer's connection carries the requests and views of many clients: no rate limit of its own
   // (each client's was applied where it connected), more in flight, a larger buffer.
