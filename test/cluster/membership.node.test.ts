@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { WebSocket } from 'ws';
 import {
   initialValues,
   mintMessageId,
@@ -14,7 +13,7 @@ import {
 } from '../../protocol/index.js';
 import { clusterFixture, untilDurable, within } from './helpers.js';
 
-describe('cluster membership: graceful stops, retries after a takeover, peer authentication', { timeout: 90_000 }, () => {
+describe('cluster membership: graceful stops, retries after a takeover', { timeout: 90_000 }, () => {
   const cluster = clusterFixture('members');
   const { start, client } = cluster;
 
@@ -84,22 +83,5 @@ describe('cluster membership: graceful stops, retries after a takeover, peer aut
     const log = await onOther.readLog(sessionId, { limit: 500 });
     assert.equal(log.events.filter((e) => e.type === 'user/message' && e.source.taskSurface).length, 1);
     assert.equal(log.events.filter((e) => e.type === 'task-surface/dismissed').length, 1);
-  });
-
-  it('refuses a peer connection with a wrong secret (401) and one with a malformed principal', async () => {
-    const a = await start();
-    for (const headers of [
-      { 'x-task-surface-cluster': 'not-the-cluster-secret-at-all' },
-      { 'x-task-surface-cluster': 'cluster-test-secret-0123456789', 'x-task-surface-principal': 'bm90IGpzb24' },
-    ]) {
-      const socket = new WebSocket(`ws://127.0.0.1:${a.port}/ws`, { headers });
-      const status = await new Promise<number>((resolve) => {
-        socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
-        socket.on('open', () => resolve(101));
-        socket.on('error', () => {});
-      });
-      assert.equal(status, 401, JSON.stringify(headers));
-      socket.terminate();
-    }
   });
 });

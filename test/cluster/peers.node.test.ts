@@ -1,29 +1,35 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer } from 'ws';
 import { SYSTEM_PRINCIPAL } from '../../protocol/index.js';
-import { encodePrincipal, Peers, PRINCIPAL_HEADER, SECRET_HEADER } from '../../transport/cluster/peers.js';
+import { Peers } from '../../transport/cluster/peers.js';
+import { challengeFor } from '../../transport/cluster/handshake.js';
+import { encodePrincipal, PEER_HEADER } from '../../transport/ws/peerWire.js';
 import { ClusterNode } from '../../transport/cluster/node.js';
 import { createDemoHttpServer } from '../../demo/http.js';
-import { SECRET } from './helpers.js';
+import { SECRET, within } from './helpers.js';
 
-/** A stand-in owner: records upgrades, answers nothing unless told. */
+/**
+ * A stand-in owner that knows the secret: proves itself (as `joinCluster`'s server does), records
+ * upgrades and the frames it receives, and answers nothing unless told.
+ */
 async function fakeOwner() {
   const wss = new WebSocketServer({ port: 0 });
   await new Promise((r) => wss.once('listening', r));
+  const url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}/ws`;
   const upgrades: IncomingMessage[] = [];
-  const sockets: WebSocket[] = [];
+  const frames: string[] = [];
   wss.on('connection', (socket, request) => {
     upgrades.push(request);
-    sockets.push(socket);
+    const { challenge, verify } = challengeFor(Buffer.from(SECRET), String(request.headers[PEER_HEADER]), url);
+    socket.send(challenge);
+    socket.once('message', (proof) => {
+      assert.ok(verify(String(proof)), 'the peer proved the secret');
+      socket.on('message', (data) => frames.push(String(data)));
+    });
   });
-  return {
-    url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}/ws`,
-    upgrades,
-    sockets,
-    close: () => new Promise((r) => wss.close(r)),
-  };
+  return { url, upgrades, frames, close: () => new Promise((r) => wss.close(r)) };
 }
 
 const limits = { maxConnections: 2, maxInFlight: 2, timeoutMs: 100, idleMs: 60_000, stallMs: 2_000 };
@@ -41,18 +47,32 @@ describe('peer connections: bounded, timed out, and unreachable owners answered 
     await owner.close();
   });
 
-  it('carries the secret and the principal (host code as a flag, never its id) in the upgrade', async () => {
-    const answer = await peers.connection(owner.url, SYSTEM_PRINCIPAL)!.request(frame('a1'));
-    assert.equal(answer.type, 'error');
-    const request = owner.upgrades[0]!;
-    assert.equal(request.headers[SECRET_HEADER], SECRET);
-    assert.equal(request.headers[PRINCIPAL_HEADER], encodePrincipal(SYSTEM_PRINCIPAL));
+  it("sends no secret in the upgrade, and names each request's principal (host code as a flag, never its id)", async () => {
+    const connection = peers.connection(owner.url)!;
+    const answers = await Promise.all([
+      connection.request(SYSTEM_PRINCIPAL, frame('a1')),
+      connection.request({ id: 'system' }, frame('a1')),
+    ]);
+    assert.deepEqual(
+      answers.map((a) => a.type),
+      ['error', 'error'],
+    );
+    assert.equal(owner.upgrades.length, 1, 'one connection carries both principals');
+    const headers = JSON.stringify(owner.upgrades[0]!.headers);
+    assert.ok(!headers.includes(SECRET), 'the secret is not in the upgrade');
+    await within(
+      5_000,
+      () => owner.frames.length >= 2,
+      () => JSON.stringify(answers),
+    );
+    const prefixes = owner.frames.filter((f) => f.includes('"a1"')).map((f) => f.slice(0, f.indexOf(' ')));
+    assert.deepEqual(prefixes.sort(), [encodePrincipal(SYSTEM_PRINCIPAL), encodePrincipal({ id: 'system' })].sort());
     assert.deepEqual(JSON.parse(Buffer.from(encodePrincipal(SYSTEM_PRINCIPAL), 'base64url').toString()), { system: true });
     assert.deepEqual(JSON.parse(Buffer.from(encodePrincipal({ id: 'system' }), 'base64url').toString()), { principal: { id: 'system' } });
   });
 
   it('answers busy (retry with the same id) when the owner does not answer within the timeout', async () => {
-    const answer = await peers.connection(owner.url, SYSTEM_PRINCIPAL)!.request(frame('t1'));
+    const answer = await peers.connection(owner.url)!.request(SYSTEM_PRINCIPAL, frame('t1'));
     assert.deepEqual(answer, {
       type: 'error',
       id: 't1',
@@ -62,36 +82,47 @@ describe('peer connections: bounded, timed out, and unreachable owners answered 
     });
   });
 
-  it('answers busy past maxInFlight on one connection, and joins a retry of a request still on its way', async () => {
-    const connection = peers.connection(owner.url, { id: 'u1' })!;
-    const first = connection.request(frame('f1'));
-    const again = connection.request(frame('f1'));
-    const second = connection.request(frame('f2'));
-    const third = await connection.request(frame('f3'));
+  it("answers busy past maxInFlight of one principal, not another's, and joins a retry of a request still on its way", async () => {
+    const connection = peers.connection(owner.url)!;
+    const first = connection.request({ id: 'u1' }, frame('f1'));
+    const again = connection.request({ id: 'u1' }, frame('f1'));
+    const second = connection.request({ id: 'u1' }, frame('f2'));
+    const third = await connection.request({ id: 'u1' }, frame('f3'));
     assert.equal(third.type === 'error' && third.code, 'busy');
-    assert.match(third.type === 'error' ? third.message : '', /2 forwarded requests are waiting/);
+    assert.match(third.type === 'error' ? third.message : '', /2 of your forwarded requests are waiting/);
+    // Another principal's request with the same id is its own: neither joined nor refused.
+    const other = connection.request({ id: 'u2' }, frame('f1'));
     assert.equal(await first, await again);
     await second;
+    const answer = await other;
+    assert.match(answer.type === 'error' ? answer.message : '', /did not answer within 100 ms/);
   });
 
-  it('opens at most maxConnections, closing an idle one to make room, else none', async () => {
+  it('opens one connection per peer, at most maxConnections, closing an idle one to make room, else none', async () => {
+    const second = await fakeOwner();
+    const third = await fakeOwner();
+    after(async () => {
+      await second.close();
+      await third.close();
+    });
     const busy = new Peers(SECRET, { ...limits, timeoutMs: 5_000 });
-    const a = busy.connection(owner.url, { id: 'a' })!;
-    const b = busy.connection(owner.url, { id: 'b' })!;
-    const waiting = [a.request(frame('x1')), b.request(frame('x2'))];
-    assert.equal(busy.connection(owner.url, { id: 'c' }), null, 'every connection is busy: no room');
+    const a = busy.connection(owner.url)!;
+    assert.equal(busy.connection(owner.url), a, 'one connection per peer, whoever asks');
+    const b = busy.connection(second.url)!;
+    const waiting = [a.request({ id: 'a' }, frame('x1')), b.request({ id: 'b' }, frame('x2'))];
+    assert.equal(busy.connection(third.url), null, 'every connection is busy: no room');
     busy.close();
     await Promise.all(waiting);
     const idle = new Peers(SECRET, limits);
-    idle.connection(owner.url, { id: 'a' });
-    idle.connection(owner.url, { id: 'b' });
-    assert.ok(idle.connection(owner.url, { id: 'c' }), 'an idle connection made room');
+    idle.connection(owner.url);
+    idle.connection(second.url);
+    assert.ok(idle.connection(third.url), 'an idle connection made room');
     assert.equal(idle.size, 2);
     idle.close();
   });
 
   it('answers busy (retry) when the owner cannot be reached', async () => {
-    const answer = await peers.connection('ws://127.0.0.1:9/ws', SYSTEM_PRINCIPAL)!.request(frame('u1'));
+    const answer = await peers.connection('ws://127.0.0.1:9/ws')!.request(SYSTEM_PRINCIPAL, frame('u1'));
     assert.equal(answer.type === 'error' && answer.code, 'busy');
     assert.equal(answer.type === 'error' && answer.retryAfterMs, 250);
     assert.match(answer.type === 'error' ? answer.message : '', /cannot be reached/);

@@ -3,9 +3,12 @@
  * cluster, serving WebSocket on a free port. Prints `listening <port> <workerId>` when ready.
  *   TEST_DATABASE_URL, CLUSTER_SCHEMA, CLUSTER_SECRET; AUTO_ADMIT=0 leaves rows queued;
  *   THINK_MS: the scripted agent's pause (a turn in flight to kill the process in);
- *   EXPIRY_MS: the heartbeat's expiry (default 2,000 ms).
+ *   EXPIRY_MS: the heartbeat's expiry (default 2,000 ms);
+ *   AUTH=header: each client is the principal its `x-test-principal` header names (the default
+ *   owner-only policy applies), with connection caps high enough for hundreds of test identities.
+ * GET /stats answers this process's peer connections and owned sessions (JSON).
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import pg from 'pg';
 import type { AddressInfo } from 'node:net';
 import { createHost } from '../../host/createHost.js';
@@ -21,7 +24,9 @@ const host = createHost({
   driver: createScriptedAgent({ thinkMs: Number(env.THINK_MS ?? 0) }),
   ...(env.AUTO_ADMIT === '0' ? { autoAdmit: false } : {}),
 });
-const http = createServer();
+// Assigned once joined: /stats reads it.
+let stats = () => ({});
+const http = createServer((_request, response) => response.end(JSON.stringify(stats())));
 await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
 const { port } = http.address() as AddressInfo;
 const cluster = await joinCluster({
@@ -37,7 +42,18 @@ const cluster = await joinCluster({
   onError: (error) => console.error('cluster:', error),
   ...(env.EXPIRY_MS ? { expiryMs: Number(env.EXPIRY_MS) } : {}),
 });
-await createWebSocketServer({ host, server: http, path: '/ws', allowAnonymous: true, heartbeatMs: 0, cluster });
+stats = () => ({ peerConnections: cluster.peerConnectionCount, owned: cluster.ownedCount });
+const auth =
+  env.AUTH === 'header'
+    ? {
+        authenticate: (request: IncomingMessage) => {
+          const id = request.headers['x-test-principal'];
+          return typeof id === 'string' ? { id } : null;
+        },
+        maxConnectionsPerAddress: 10_000,
+      }
+    : { allowAnonymous: true as const };
+await createWebSocketServer({ host, server: http, path: '/ws', heartbeatMs: 0, cluster, ...auth });
 console.log(`listening ${port} ${cluster.workerId}`);
 process.on('SIGTERM', () => {
   void cluster.close().finally(() => process.exit(0));

@@ -40,8 +40,8 @@ export const FORBIDDEN_IMPORTS: readonly { from: string; to: string; except?: re
   {
     from: 'transport/cluster/',
     to: 'transport/ws/',
-    except: ['transport/ws/router.ts'],
-    why: 'transport/cluster/ may import only the interface the server defines (transport/ws/router.ts)',
+    except: ['transport/ws/router.ts', 'transport/ws/peerWire.ts'],
+    why: 'transport/cluster/ may import only the interface the server defines (transport/ws/router.ts, peerWire.ts)',
   },
 ];
 

@@ -5,13 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
-import type { Principal, SessionId } from '../../protocol/index.js';
-import { Liveness, provablyDead } from './liveness.js';
+import type { SessionId } from '../../protocol/index.js';
+import { Liveness } from './liveness.js';
+import { Suspicions } from './suspicion.js';
+import { challengeFor, wellFormedNonce } from './handshake.js';
+import { PEER_HEADER } from '../ws/peerWire.js';
 import { forgetDeadWorkers, heartbeat, leave, OwnerLookups, register, release, tablesIn, withTimeout, type Tables } from './ownership.js';
 import type { SessionRouter } from '../ws/router.js';
 import { createSessionRouter } from './routing.js';
 import type { ClusterOptions, Route } from './types.js';
-import { DEFAULT_PEER_LIMITS, peerPrincipal, Peers, RETRY_MS, SECRET_HEADER, type PeerConnection } from './peers.js';
+import { DEFAULT_PEER_LIMITS, Peers, RETRY_MS, type PeerConnection } from './peers.js';
 
 export type { Route } from './types.js';
 
@@ -35,8 +38,7 @@ export class ClusterNode {
   /** Remote owners seen lately (saves a query per forwarded request). */
   readonly #remote = new Map<SessionId, { url: string; at: number }>();
   readonly #released = new Set<(sessionId: SessionId) => void>();
-  readonly #suspects = new Map<string, Promise<void>>();
-  readonly #dead = new Map<string, Promise<number>>();
+  readonly #suspicions: Suspicions;
   readonly #liveness: Liveness;
   readonly #lookups: OwnerLookups;
   #reconfirming: Promise<boolean> | undefined;
@@ -61,8 +63,14 @@ export class ClusterNode {
     this.#t = tablesIn(options.schema ?? 'public');
     const peers = { ...DEFAULT_PEER_LIMITS, ...options.peers };
     this.stallMs = peers.stallMs;
-    this.#peers = new Peers(options.secret, peers, (url) => void this.suspect(url));
+    this.#peers = new Peers(
+      options.secret,
+      peers,
+      (url) => void this.suspect(url),
+      (url) => this.#report(new Error(`cluster: the process the workers table names at ${url} did not prove the cluster's secret`)),
+    );
     this.#lookups = new OwnerLookups(options.db, this.#t, this.workerId, this.#expiryMs);
+    this.#suspicions = new Suspicions(options.db, this.#t, this.workerId, this.#expiryMs, (error) => this.#report(error));
     this.#liveness = new Liveness(options.heartbeatDb ?? options.db, this.workerId, (error) => this.#livenessLost(error));
   }
 
@@ -100,20 +108,18 @@ export class ClusterNode {
     return () => this.#released.delete(listener);
   }
 
-  /**
-   * A peer's upgrade request: the principal it acts as; null when it claims to be a peer with a
-   * wrong secret or principal (HTTP 401); undefined when it is an ordinary client.
-   */
-  peerPrincipal(request: IncomingMessage): Principal | null | undefined {
-    return peerPrincipal(request, this.#secret);
+  /** Whether an upgrade claims to be a peer's (it must then prove it knows the secret: `challengePeer`). */
+  isPeer(request: IncomingMessage): boolean {
+    return request.headers[PEER_HEADER] !== undefined;
   }
 
   /**
-   * Whether a connection is a peer's (its requests are never sent on). A request with the header
-   * and a wrong secret never became a connection: `peerPrincipal` refused it.
+   * The challenge a claimed peer must answer (handshake.ts): the secret is never sent, and the
+   * answer is bound to this process's own `url`. Null when the upgrade carries no well-formed nonce.
    */
-  isPeer(request: IncomingMessage): boolean {
-    return request.headers[SECRET_HEADER] !== undefined;
+  challengePeer(request: IncomingMessage): { challenge: string; verify(answer: string): boolean } | null {
+    const peerNonce = request.headers[PEER_HEADER];
+    return wellFormedNonce(peerNonce) ? challengeFor(this.#secret, peerNonce, this.#options.url) : null;
   }
 
   /** The router of one WebSocket server's connections (`createWebSocketServer({ cluster })` calls it). */
@@ -148,9 +154,20 @@ export class ClusterNode {
     return resolving;
   }
 
-  /** The connection to a remote owner as `principal`; null when `peers.maxConnections` are open and busy. */
-  connect(url: string, principal: Principal): PeerConnection | null {
-    return this.#peers.connection(url, principal);
+  /** The connection to a remote owner (shared by every principal); null when `peers.maxConnections` are open and busy. */
+  connect(url: string): PeerConnection | null {
+    return this.#peers.connection(url);
+  }
+
+  /** Learns the session's record (its owner) from the store so that the policy can be asked; 'failed': the database did not answer. */
+  async peek(sessionId: SessionId): Promise<boolean | 'failed'> {
+    if (this.#options.host.hasSession(sessionId) || !this.#options.store.peek) return this.#options.host.hasSession(sessionId);
+    try {
+      return await this.#options.store.peek(sessionId);
+    } catch (error) {
+      this.#report(error);
+      return 'failed';
+    }
   }
 
   /** Forget a remote owner seen lately (it did not answer, or said it no longer owns the session). */
@@ -180,49 +197,14 @@ export class ClusterNode {
     this.#liveness.close();
   }
 
-  /**
-   * A connection to the process at `url` broke: if it no longer holds its liveness lock it is dead,
-   * and its row is removed so that its sessions may be taken at once. Tried again after 100 and
-   * 300 ms (the database may see the connection end a moment after this process does). Answers
-   * how many processes were removed (0: alive, or not provably dead: the expiry decides).
-   */
+  /** A connection to the process at `url` broke: removes it when it is provably dead (see `Suspicions`). */
   suspect(url: string): Promise<number> {
-    let checking = this.#dead.get(url);
-    if (!checking) {
-      checking = provablyDead(this.#options.db, this.#t, url, this.workerId, (error) => this.#report(error)).finally(() =>
-        this.#dead.delete(url),
-      );
-      this.#dead.set(url, checking);
-    }
-    return checking;
+    return this.#suspicions.suspect(url);
   }
 
-  /**
-   * Resolves once the process at `url` has been silent for `expiryMs` by the database's clock, so
-   * that its sessions may be taken (at once when it is gone; a live process just delays the caller
-   * by about one expiry). A watch whose owner's connection broke waits for this, not a back-off.
-   */
+  /** Resolves once the process at `url` may be taken for dead (see `Suspicions.whenExpired`). */
   whenExpired(url: string): Promise<void> {
-    let waiting = this.#suspects.get(url);
-    if (!waiting) {
-      waiting = (async () => {
-        // Dead for certain (its liveness lock is free): no expiry to wait for.
-        if ((await this.suspect(url)) > 0) return;
-        let wait = this.#expiryMs;
-        try {
-          const { rows } = await this.#options.db.query(
-            `SELECT (extract(epoch FROM (max(heartbeat_at) - now())) * 1000 + $2)::float8 AS wait FROM ${this.#t.workers} WHERE url = $1`,
-            [url, this.#expiryMs],
-          );
-          wait = Math.max(0, Number(rows[0]?.wait ?? 0));
-        } catch (error) {
-          this.#report(error);
-        }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(wait, this.#expiryMs) + 20));
-      })().finally(() => this.#suspects.delete(url));
-      this.#suspects.set(url, waiting);
-    }
-    return waiting;
+    return this.#suspicions.whenExpired(url);
   }
 
   /**

@@ -4,7 +4,7 @@
  * session from process to process (owner killed, ownership lost) without the client noticing.
  */
 import type { IncomingMessage } from 'node:http';
-import { mintUuid, type Principal, type SessionId, type SessionView } from '../../protocol/index.js';
+import { isSystem, mintUuid, type SessionId, type SessionView } from '../../protocol/index.js';
 import { wireError, type ServerMessage } from '../../protocol/wire.js';
 import type { ConnectionContext, SessionRequest, SessionRouter } from '../ws/router.js';
 import { RETRY_MS, type PeerConnection } from './peers.js';
@@ -15,7 +15,9 @@ export interface RoutingNode {
   isPeer(request: IncomingMessage): boolean;
   route(sessionId: SessionId, fromPeer: boolean): Promise<Route>;
   owns(sessionId: SessionId): boolean;
-  connect(url: string, principal: Principal): PeerConnection | null;
+  connect(url: string): PeerConnection | null;
+  /** Learns the session's record (its owner) so the policy can be asked; 'failed' when the database did not answer. */
+  peek(sessionId: SessionId): Promise<boolean | 'failed'>;
   forgetRemote(sessionId: SessionId): void;
   whenExpired(url: string): Promise<void>;
   onReleased(listener: (sessionId: SessionId) => void): () => void;
@@ -37,6 +39,31 @@ export function createSessionRouter(node: RoutingNode): SessionRouter {
   });
 
   const isPeer = (ctx: ConnectionContext) => node.isPeer(ctx.connection.request);
+
+  /**
+   * The policy first: a principal it refuses gets `unknown-session` before anything is acquired,
+   * taken over, loaded or sent on. A session this process has not seen has its record (owner) read
+   * first, so the policy is asked exactly as on the process that serves it. Null: go on.
+   */
+  const refused = async (request: SessionRequest, ctx: ConnectionContext): Promise<ServerMessage | null> => {
+    if (isSystem(ctx.connection.principal)) return null;
+    const { sessionId } = request.params;
+    const known = await node.peek(sessionId);
+    if (known === 'failed') {
+      return answerFor(request, {
+        kind: 'retry',
+        message: `the database did not answer while finding session "${sessionId}"; retry in ${RETRY_MS} ms`,
+        retryAfterMs: RETRY_MS,
+      });
+    }
+    return known && ctx.host.access(sessionId) !== 'none' ? null : answerFor(request, { kind: 'unknown' });
+  };
+  const noPeerRoom = (request: SessionRequest) =>
+    answerFor(request, {
+      kind: 'retry',
+      message: `too many connections to other processes are open; retry in ${RETRY_MS} ms`,
+      retryAfterMs: RETRY_MS,
+    });
 
   const answerFor = (request: SessionRequest, route: Exclude<Route, { kind: 'local' } | { kind: 'remote' }>): ServerMessage =>
     route.kind === 'unknown'
@@ -65,6 +92,8 @@ export function createSessionRouter(node: RoutingNode): SessionRouter {
 
     /** Watches the session where it is served now; the answer to the watch request. */
     async attach(request: SessionRequest): Promise<ServerMessage> {
+      const refusal = await refused(request, this.ctx);
+      if (refusal) return refusal;
       const route = await node.route(this.sessionId, isPeer(this.ctx));
       if (this.#stopped) return wireError(request.id, 'busy', 'the watch was released', RETRY_MS);
       if (route.kind === 'local') {
@@ -82,18 +111,17 @@ export function createSessionRouter(node: RoutingNode): SessionRouter {
         return { type: 'result', id: request.id, result: 'watching' };
       }
       if (route.kind !== 'remote') return answerFor(request, route);
-      const peer = node.connect(route.url, this.ctx.connection.principal);
-      if (!peer)
-        return answerFor(request, {
-          kind: 'retry',
-          message: `too many connections to other processes are open; retry in ${RETRY_MS} ms`,
-          retryAfterMs: RETRY_MS,
-        });
+      const peer = node.connect(route.url);
+      if (!peer) return noPeerRoom(request);
       this.#local = false;
       this.#url = route.url;
-      const { answer, stop } = await peer.watch(this.sessionId, request.id, this.#send, () => {
-        node.forgetRemote(this.sessionId);
-        this.reattach(route.url);
+      const generation = this.#generation;
+      const { answer, stop } = await peer.watch(this.ctx.connection.principal, this.sessionId, request.id, this.#send, {
+        broken: () => {
+          node.forgetRemote(this.sessionId);
+          this.reattach(route.url);
+        },
+        stalled: () => void this.#whileSilent(peer, route.url, generation),
       });
       this.#stop = stop;
       if (this.#stopped) stop();
@@ -129,6 +157,22 @@ export function createSessionRouter(node: RoutingNode): SessionRouter {
       });
     }
 
+    /**
+     * The owner went silent (not even a pong for `peers.stallMs`): a frozen process keeps its
+     * connection open, so nothing breaks. Once its heartbeat has expired by the database's clock the
+     * session is routed afresh (this process may take it over); an owner that speaks again meanwhile
+     * keeps the watch.
+     */
+    async #whileSilent(peer: PeerConnection, url: string, generation: number): Promise<void> {
+      while (!this.#stopped && generation === this.#generation && peer.stalled) {
+        await node.whenExpired(url);
+        if (this.#stopped || generation !== this.#generation || !peer.stalled) return;
+        node.forgetRemote(this.sessionId);
+        const route = await node.route(this.sessionId, isPeer(this.ctx));
+        if (route.kind === 'local' || (route.kind === 'remote' && route.url !== url)) return this.reattach();
+      }
+    }
+
     /** The client asked to watch again: a fresh view. */
     refresh(request: SessionRequest, view: () => SessionView): Promise<ServerMessage> | ServerMessage {
       if (this.#local && node.owns(this.sessionId)) {
@@ -153,17 +197,14 @@ export function createSessionRouter(node: RoutingNode): SessionRouter {
 
     async serve(request, ctx, local) {
       const { sessionId } = request.params;
+      const refusal = await refused(request, ctx);
+      if (refusal) return refusal;
       const route = await node.route(sessionId, isPeer(ctx));
       if (route.kind === 'local') return local();
       if (route.kind !== 'remote') return answerFor(request, route);
-      const peer = node.connect(route.url, ctx.connection.principal);
-      if (!peer)
-        return answerFor(request, {
-          kind: 'retry',
-          message: `too many connections to other processes are open; retry in ${RETRY_MS} ms`,
-          retryAfterMs: RETRY_MS,
-        });
-      const sent = peer.request({ id: request.id, type: request.type, params: request.params });
+      const peer = node.connect(route.url);
+      if (!peer) return noPeerRoom(request);
+      const sent = peer.request(ctx.connection.principal, { id: request.id, type: request.type, params: request.params });
       let stall: ReturnType<typeof setTimeout> | undefined;
       const stalled = await Promise.race([sent.then(() => false), new Promise<true>((r) => (stall = setTimeout(r, node.stallMs, true)))]);
       clearTimeout(stall);

@@ -26,6 +26,11 @@ export interface ClusterStore {
   flush?(sessionId?: SessionId): Promise<void>;
   /** Drops this process's copy of the session (the next load reads it afresh). */
   unload?(sessionId: SessionId): void;
+  /**
+   * Learns the session's record (its owner) without reading its log, so that the policy can be asked
+   * before the session is acquired or routed; false when there is none.
+   */
+  peek?(sessionId: SessionId): Promise<boolean>;
   /** A write failed or was fenced: this process no longer serves the session. */
   onLost?(listener: (sessionId: SessionId, error: Error) => void): () => void;
 }

@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
+import { CLOSE_PEER_REFUSED, PEER_PROOF_MS } from './peerWire.js';
 
 /** Connection caps resolved from `WebSocketServerOptions`. */
 export interface ConnectionCaps {
@@ -90,4 +91,33 @@ export function guardFragments(sockets: Iterable<WebSocket>, maxMs: number): () 
   );
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * A claimed peer's admission: the challenge goes out as its first frame, and its first
+ * frame must be an answer `verify` accepts within `PEER_PROOF_MS`. Anything else (a wrong or late
+ * answer, a binary frame) closes the socket with `CLOSE_PEER_REFUSED`, and nothing it sent is read.
+ */
+export function admitPeer(socket: WebSocket, challenge: { challenge: string; verify(answer: string): boolean }, proven: () => void): void {
+  const refuse = (why: string) => {
+    socket.removeAllListeners('message');
+    socket.close(CLOSE_PEER_REFUSED, why);
+    setTimeout(() => socket.terminate(), 1_000).unref();
+  };
+  const timer = setTimeout(() => refuse(`no proof within ${PEER_PROOF_MS} ms`), PEER_PROOF_MS);
+  timer.unref();
+  socket.on('error', () => {});
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('message', (data, isBinary) => {
+    clearTimeout(timer);
+    let ok: boolean;
+    try {
+      ok = !isBinary && challenge.verify(String(data));
+    } catch {
+      ok = false; // not JSON: no proof
+    }
+    if (ok) proven();
+    else refuse('the peer proof was refused');
+  });
+  socket.send(challenge.challenge);
 }

@@ -1,8 +1,16 @@
 import type { RawData, WebSocket } from 'ws';
-import { HostInputError, LimitExceededError, type ScopedHostApi, type SessionId, type SessionView } from '../../protocol/index.js';
+import {
+  HostInputError,
+  LimitExceededError,
+  type Principal,
+  type ScopedHostApi,
+  type SessionId,
+  type SessionView,
+} from '../../protocol/index.js';
 import { parseClientRequest, wireError, type ServerMessage } from '../../protocol/wire.js';
 import { nestsDeeperThan, peekRequestId, ID_PEEK_CHARS } from './frames.js';
 import type { RequestHandler } from './handler.js';
+import { decodePrincipal, splitPeerFrame } from './peerWire.js';
 import type { ConnectionContext, WebSocketConnection } from './router.js';
 
 /** The per-connection bounds, resolved from `WebSocketServerOptions`. */
@@ -53,18 +61,32 @@ class TokenBucket {
   }
 }
 
+/** One principal's side of a connection: a client's connection has one; a peer's one per principal it carries. */
+interface Channel {
+  ctx: ConnectionContext;
+  /** What precedes each frame sent on it: '' for a client, the principal's prefix and a space on a peer's. */
+  prefix: string;
+  inFlight: number;
+}
+
 /**
  * Serves one socket: every frame is rate-limited, size- and depth-checked, parsed and handled; no
  * exception escapes the `message` listener (it is answered `server-error` and reported). Views
  * coalesce per session, and a session never has more than one view frame waiting in the socket, so
  * a watcher that stalls holds at most one frame per watched session plus the newest view.
+ *
+ * A peer's connection (`peer`) carries many principals: each frame names its own (peerWire.ts) and
+ * is served on that principal's channel (its own Host scope, watches and requests in flight), exactly
+ * as a connection of that principal would be; its answers and views carry the same prefix.
  */
 export function serveConnection(
   socket: WebSocket,
   connection: WebSocketConnection,
   deps: {
     handle: RequestHandler;
-    host: ScopedHostApi;
+    /** The Host as one principal sees it. */
+    scope(principal: Principal): ScopedHostApi;
+    peer: boolean;
     limits: ConnectionLimits;
     /** Write the frames of one event-loop turn in one TCP write (`WebSocketServerOptions.coalesceWrites`). */
     coalesceWrites: boolean;
@@ -73,9 +95,7 @@ export function serveConnection(
   },
 ): void {
   const { limits, onError } = deps;
-  const watches = new Map<SessionId, () => void>();
   const bucket = limits.rateLimit ? new TokenBucket(limits.rateLimit.perSecond, limits.rateLimit.burst) : null;
-  let inFlight = 0;
   let closed = false;
 
   const cutOff = () => {
@@ -99,12 +119,12 @@ export function serveConnection(
     socket.send(frame, written);
     if (socket.bufferedAmount > limits.maxBufferedBytes) cutOff();
   };
-  const send = (message: ServerMessage) => sendFrame(JSON.stringify(message));
 
   // A turn appends several events in one go: the client needs only each session's newest view, and
   // no second view of a session is written while the previous one still waits in the socket.
-  const pendingViews = new Map<SessionId, SessionView>();
-  const viewsInSocket = new Set<SessionId>();
+  // Keyed by channel prefix and session.
+  const pendingViews = new Map<string, { channel: Channel; sessionId: SessionId; view: SessionView }>();
+  const viewsInSocket = new Set<string>();
   let flushScheduled = false;
   const scheduleFlush = () => {
     if (flushScheduled) return;
@@ -120,27 +140,47 @@ export function serveConnection(
     }
   };
   const flushViews = () => {
-    for (const [sessionId, view] of pendingViews) {
-      if (viewsInSocket.has(sessionId)) continue;
-      pendingViews.delete(sessionId);
-      if (!watches.has(sessionId)) continue;
-      viewsInSocket.add(sessionId);
-      sendFrame(viewFrame(sessionId, view), () => {
-        viewsInSocket.delete(sessionId);
-        if (pendingViews.has(sessionId)) scheduleFlush();
+    for (const [key, { channel, sessionId, view }] of pendingViews) {
+      if (viewsInSocket.has(key)) continue;
+      pendingViews.delete(key);
+      if (!channel.ctx.watches.has(sessionId)) continue;
+      viewsInSocket.add(key);
+      sendFrame(channel.prefix + viewFrame(sessionId, view), () => {
+        viewsInSocket.delete(key);
+        if (pendingViews.has(key)) scheduleFlush();
       });
     }
   };
-  const ctx: ConnectionContext = {
-    connection,
-    host: deps.host,
-    watches,
-    send,
-    sendView(sessionId, view) {
-      pendingViews.set(sessionId, view);
-      scheduleFlush();
-    },
-    closed: () => closed,
+
+  const channels = new Map<string, Channel>();
+  const openChannel = (prefix: string, conn: WebSocketConnection): Channel => {
+    const channel: Channel = { prefix, inFlight: 0, ctx: undefined as unknown as ConnectionContext };
+    channel.ctx = {
+      connection: conn,
+      host: deps.scope(conn.principal),
+      watches: new Map(),
+      send: (message) => sendFrame(prefix + JSON.stringify(message)),
+      sendView(sessionId, view) {
+        pendingViews.set(prefix + sessionId, { channel, sessionId, view });
+        scheduleFlush();
+      },
+      closed: () => closed,
+    };
+    channels.set(prefix, channel);
+    return channel;
+  };
+  const client = deps.peer ? undefined : openChannel('', connection);
+  /** A peer's channel for a principal's prefix; undefined when the prefix names no principal. */
+  const channelOf = (token: string): Channel | undefined => {
+    const known = channels.get(`${token} `);
+    if (known) return known;
+    const principal = decodePrincipal(token);
+    if (principal === null) return undefined;
+    return openChannel(`${token} `, { ...connection, id: `${connection.id}:${channels.size + 1}`, principal, data: {} });
+  };
+  /** A peer's channel with nothing running and nothing watched is dropped (the next frame opens it again). */
+  const settle = (channel: Channel) => {
+    if (deps.peer && channel.inFlight === 0 && channel.ctx.watches.size === 0) channels.delete(channel.prefix);
   };
 
   socket.on('pong', deps.onPong);
@@ -151,8 +191,11 @@ export function serveConnection(
   });
   socket.on('close', () => {
     closed = true;
-    for (const release of watches.values()) release();
-    watches.clear();
+    for (const { ctx } of channels.values()) {
+      for (const release of ctx.watches.values()) release();
+      ctx.watches.clear();
+    }
+    channels.clear();
     pendingViews.clear();
   });
   socket.on('message', (data: RawData, isBinary: boolean) => {
@@ -162,7 +205,7 @@ export function serveConnection(
       receive(data, isBinary);
     } catch (error) {
       onError(error);
-      send(wireError(null, 'server-error', 'the server failed to read this message'));
+      sendFrame(JSON.stringify(wireError(null, 'server-error', 'the server failed to read this message')));
     }
   });
 
@@ -170,7 +213,17 @@ export function serveConnection(
     const size = byteLength(data);
     const tooLarge = size > limits.maxMessageBytes;
     // Only a prefix of an oversized frame is ever decoded (enough to find its id).
-    const text = isBinary ? '' : rawToString(data, tooLarge ? ID_PEEK_CHARS : Infinity);
+    let text = isBinary ? '' : rawToString(data, tooLarge ? ID_PEEK_CHARS : Infinity);
+    let channel = client;
+    if (!channel) {
+      const split = splitPeerFrame(text);
+      channel = split ? channelOf(split.token) : undefined;
+      if (!split || !channel) {
+        return sendFrame(JSON.stringify(wireError(null, 'bad-request', 'a peer frame must start with its principal')));
+      }
+      text = split.body;
+    }
+    const send = channel.ctx.send;
     const wait = bucket?.take() ?? 0;
     if (wait > 0) return send(rateLimited(peekRequestId(text), wait));
     if (isBinary) return send(wireError(null, 'bad-request', 'binary frames are not supported; send JSON text'));
@@ -188,19 +241,21 @@ export function serveConnection(
     // Opening a session writes a durable record: it costs `openCost` frames (one already taken).
     const openWait = request.type === 'session.open' && bucket ? bucket.take(limits.rateLimit!.openCost - 1) : 0;
     if (openWait > 0) return send(rateLimited(request.id, openWait, ` (a session.open counts as ${limits.rateLimit!.openCost})`));
-    if (inFlight >= limits.maxInFlight) {
+    if (channel.inFlight >= limits.maxInFlight) {
+      const whose = deps.peer ? 'of this principal on this peer connection' : 'of this connection';
       return send(
         wireError(
           request.id,
           'busy',
-          `${inFlight} requests of this connection are still running (at most ${limits.maxInFlight}); retry in ${BUSY_RETRY_MS} ms`,
+          `${channel.inFlight} requests ${whose} are still running (at most ${limits.maxInFlight}); retry in ${BUSY_RETRY_MS} ms`,
           BUSY_RETRY_MS,
         ),
       );
     }
-    inFlight++;
+    const served = channel;
+    served.inFlight++;
     void deps
-      .handle(request, ctx)
+      .handle(request, served.ctx)
       .catch((error: unknown) => failure(request.id, error))
       .then((message) => {
         try {
@@ -209,7 +264,10 @@ export function serveConnection(
           send(failure(request.id, error));
         }
       })
-      .finally(() => inFlight--);
+      .finally(() => {
+        served.inFlight--;
+        settle(served);
+      });
   }
 
   function rateLimited(id: string | null, wait: number, note = ''): ServerMessage {

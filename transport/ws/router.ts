@@ -57,16 +57,20 @@ export interface SessionRouter {
 /**
  * What `createWebSocketServer({ cluster })` plugs in: a `ClusterNode` from
  * `task-surface/transport/cluster` is one. Another implementation (a different placement scheme)
- * needs only these three members.
+ * needs only these members.
+ *
+ * A peer is another process of the cluster. Its upgrade carries `PEER_HEADER` (peerWire.ts); the
+ * server then sends `challengePeer(request).challenge` as the connection's first frame and reads
+ * nothing but the answer, which `verify` must accept within `PEER_PROOF_MS`, else the socket is
+ * closed (`CLOSE_PEER_REFUSED`). Until then the socket counts against its address like any client's.
+ * A proven peer's frames each name their principal (`peerFrame`), and each is served as that
+ * principal, exactly as a connection of its own would be.
  */
 export interface WebSocketCluster {
-  /**
-   * The principal of a peer process's upgrade request (it presented the shared secret); null when
-   * it claimed to be a peer and was wrong (refused); undefined for every other client.
-   */
-  peerPrincipal(request: IncomingMessage): Principal | null | undefined;
-  /** Whether an accepted connection is a peer's (peer limits apply to it). */
+  /** Whether an upgrade claims to be a peer's (it must prove it before anything is read). */
   isPeer(request: IncomingMessage): boolean;
+  /** The challenge for a claimed peer and the check of its answer; null refuses the upgrade (HTTP 401). */
+  challengePeer(request: IncomingMessage): { challenge: string; verify(answer: string): boolean } | null;
   /** The router of one server's connections (called once per server). */
   createRouter(): SessionRouter;
 }

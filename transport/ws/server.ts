@@ -11,7 +11,7 @@ import {
   type PrincipalHostApi,
   type SessionId,
 } from '../../protocol/index.js';
-import { ConnectionCounts, guardFragments } from './admission.js';
+import { admitPeer, ConnectionCounts, guardFragments } from './admission.js';
 import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
@@ -120,7 +120,7 @@ export interface WebSocketServerOptions {
   onError?(error: unknown): void;
   /**
    * This process's cluster membership (`joinCluster` from `task-surface/transport/cluster`): requests
-   * for sessions another process owns go to it, and peers' connections (the shared secret) are let in.
+   * for sessions another process owns go to it, and peers' connections (proving the shared secret) are let in.
    * Any `WebSocketCluster` plugs in the same way.
    */
   cluster?: WebSocketCluster;
@@ -212,9 +212,26 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     // Upgrades still being authenticated count too: a slow `authenticate` cannot pile them up.
     if (sockets.size + identifying >= maxConnections)
       return refuseUpgrade(socket, 503, 'Service Unavailable', `at most ${maxConnections} connections`);
-    const counted = options.authenticate !== undefined && !options.cluster?.isPeer(request);
+    const claimsPeer = options.cluster?.isPeer(request) === true;
+    // A claimed peer counts against its address until it proves the cluster's secret.
+    const counted = options.authenticate !== undefined;
     const address = counted ? counts.takeAddress(request) : { release() {} };
     if (typeof address === 'string') return refuseUpgrade(socket, 429, 'Too Many Requests', address);
+    if (claimsPeer) {
+      const challenge = options.cluster!.challengePeer(request);
+      if (challenge === null) {
+        address.release();
+        return refuseUpgrade(socket, 401, 'Unauthorized', 'a peer upgrade must carry its nonce');
+      }
+      socket.once('close', () => address.release());
+      return wss.handleUpgrade(request, socket, head, (ws) => {
+        ws.once('close', () => address.release());
+        admitPeer(ws, challenge, () => {
+          address.release();
+          wss.emit('connection', ws, request, SYSTEM_PRINCIPAL, true);
+        });
+      });
+    }
     identifying++;
     void identify(request)
       .finally(() => identifying--)
@@ -233,14 +250,12 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
         socket.once('close', release);
         wss.handleUpgrade(request, socket, head, (ws) => {
           ws.once('close', release);
-          wss.emit('connection', ws, request, principal);
+          wss.emit('connection', ws, request, principal, false);
         });
       });
   };
   /** The connection's principal, or null for a refusal (401). Never rejects. */
   const identify = async (request: IncomingMessage): Promise<Principal | null> => {
-    const peer = options.cluster?.peerPrincipal(request);
-    if (peer !== undefined) return peer;
     if (!options.authenticate) return SYSTEM_PRINCIPAL;
     try {
       const principal = await options.authenticate(request);
@@ -267,15 +282,16 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   });
   let nextId = 0;
 
-  wss.on('connection', (socket: WebSocket, request: IncomingMessage, principal: Principal) => {
+  wss.on('connection', (socket: WebSocket, request: IncomingMessage, principal: Principal, peer: boolean) => {
     const connection: WebSocketConnection = { id: `c${++nextId}`, request, principal, data: {} };
     sockets.add(socket);
     alive.set(socket, true);
     socket.on('close', () => sockets.delete(socket));
     serveConnection(socket, connection, {
       handle,
-      host: options.host.as(principal),
-      limits: options.cluster?.isPeer(request) ? peerLimits : limits,
+      scope: (as) => options.host.as(as),
+      peer,
+      limits: peer ? peerLimits : limits,
       coalesceWrites: options.coalesceWrites !== false,
       onError,
       onPong: () => alive.set(socket, true),

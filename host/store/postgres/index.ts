@@ -48,6 +48,8 @@ export interface PostgresStore extends AsyncSessionLogStore {
    * query that reads no log: the records are learnt (listed and loadable here), not loaded.
    */
   fetchSessionsOf(owner: string): Promise<OwnedSessionRecord[]>;
+  /** Learns one session's record (its owner) as the database has it, reading no log; false when there is none. */
+  peek(sessionId: SessionId): Promise<boolean>;
   /** Flushes, then ends its own pool (not a given one). */
   close(): Promise<void>;
 }
@@ -266,6 +268,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
         known.learn(sessionId, fromKnownRow(row));
       }
       return store.listSessionsOf(owner);
+    },
+    async peek(sessionId) {
+      if (known.has(sessionId)) return true;
+      if (closed) throw new Error('the session-log store is closed');
+      const { rows } = await pool.query<KnownRow>(selectKnown(q, 's.session_id = $1'), [sessionId]);
+      if (rows[0] && !known.has(sessionId)) known.learn(sessionId, fromKnownRow(rows[0]));
+      return rows[0] !== undefined;
     },
     append(sessionId, event, at) {
       held(sessionId);
