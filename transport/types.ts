@@ -52,12 +52,13 @@ export interface HostTransport {
 /**
  * Raised by a transport call that cannot reach the Host (after its retries) or after dispose, or
  * that the server refused: `quota-exceeded`, `too-busy` and `too-many-connections` are its limits
- * (docs/security.md), with `retryAfterMs` when waiting helps.
+ * (docs/security.md), with `retryAfterMs` when waiting helps; `busy` when the server kept answering
+ * `busy` past the client's `busyRetries`.
  */
 export class TransportError extends Error {
   override name = 'TransportError';
   constructor(
-    readonly code: 'disposed' | 'unreachable' | 'unknown-session' | 'bad-request' | 'server-error' | LimitCode,
+    readonly code: 'disposed' | 'unreachable' | 'busy' | 'unknown-session' | 'bad-request' | 'server-error' | LimitCode,
     message: string,
     readonly retryAfterMs?: number,
   ) {

@@ -110,6 +110,7 @@ export const de: Strings = {
       'Sie haben Ihr Nutzungslimit vorerst erreicht (Chats, Nachrichten oder gespeicherte Daten). Versuchen Sie es später erneut.',
     'too-busy': 'Der Agent arbeitet bereits an mehreren Ihrer Chats. Versuchen Sie es erneut, wenn einer davon fertig ist.',
     'too-many-connections': 'Für Sie sind zu viele Fenster oder Tabs verbunden. Schließen Sie eines und versuchen Sie es erneut.',
+    busy: 'Der Dienst ist gerade zu ausgelastet, um zu antworten. Es ging nichts verloren; versuchen Sie es gleich noch einmal.',
   },
   submission: SUBMISSION_WORDS.de!,
 };

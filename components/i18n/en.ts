@@ -112,11 +112,15 @@ export const en = {
     unsupported: 'This card cannot be shown here.',
     loadingBody: 'Loading the card…',
   },
-  /** A request refused by one of the server's limits (a `TransportError` whose code is a `LimitCode`; docs/security.md). */
+  /**
+   * A request refused by one of the server's limits (a `TransportError` whose code is a `LimitCode`;
+   * docs/security.md), and `busy`: the server kept answering busy past the client's `busyRetries`.
+   */
   limit: {
     'quota-exceeded': 'You have reached your usage limit for now (chats, messages or stored data). Try again later.',
     'too-busy': 'The agent is already working on several of your chats. Try again when one finishes.',
     'too-many-connections': 'Too many windows or tabs are connected for you. Close one and try again.',
+    busy: 'The service is too busy to answer right now. Nothing was lost; try again in a moment.',
   },
   /** The words the submitted answer is written with (the user message the agent reads). */
   submission: SUBMISSION_WORDS.en as SubmissionWords,

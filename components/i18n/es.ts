@@ -110,6 +110,7 @@ export const es: Strings = {
     'quota-exceeded': 'Has alcanzado tu límite de uso por ahora (chats, mensajes o datos guardados). Vuelve a intentarlo más tarde.',
     'too-busy': 'El agente ya está trabajando en varios de tus chats. Vuelve a intentarlo cuando termine alguno.',
     'too-many-connections': 'Tienes demasiadas ventanas o pestañas conectadas. Cierra una y vuelve a intentarlo.',
+    busy: 'El servicio está demasiado ocupado para responder ahora. No se ha perdido nada; inténtalo de nuevo en un momento.',
   },
   submission: SUBMISSION_WORDS.es!,
 };

@@ -104,6 +104,7 @@ export const zh: Strings = {
     'quota-exceeded': '你暂时已达到使用上限（对话、消息或存储的数据）。请稍后再试。',
     'too-busy': '助手正在同时处理你的多个对话。请等其中一个完成后再试。',
     'too-many-connections': '你连接的窗口或标签页太多。请关闭一个后再试。',
+    busy: '服务当前太忙，无法响应。没有丢失任何内容；请稍后再试。',
   },
   submission: SUBMISSION_WORDS.zh!,
 };

@@ -24,7 +24,9 @@ type Theme = 'light' | 'dark';
 const errorText = (error: unknown, lang: PageLang) => {
   if (!(error instanceof TransportError)) return String(error);
   const code = error.code;
-  return code === 'quota-exceeded' || code === 'too-busy' || code === 'too-many-connections' ? strings(lang).limit[code] : error.message;
+  return code === 'quota-exceeded' || code === 'too-busy' || code === 'too-many-connections' || code === 'busy'
+    ? strings(lang).limit[code]
+    : error.message;
 };
 
 /**
@@ -76,10 +78,15 @@ export class DemoChatApp extends LitElement {
       this.unstatus?.();
       this.status = this.transport.status;
       this.connectedOnce ||= this.status === 'open';
-      this.unstatus = this.transport.onStatus((status) => {
+      const unstatus = this.transport.onStatus((status) => {
         this.status = status;
         if (status === 'open') this.connectedOnce = true;
       });
+      // The open chat's watch the server kept answering busy: said, not waited on forever.
+      const unfailed = this.transport.onWatchFailed((sessionId, error) => {
+        if (sessionId === this.sessionId) this.notice = { text: errorText(error, this.uiLang) };
+      });
+      this.unstatus = () => (unstatus(), unfailed());
       void this.refreshSessions().then(() => this.onHash());
     }
     if (changed.has('sessionId')) {

@@ -1,9 +1,9 @@
-import type { SessionId, SessionSummary, SessionView } from '../../protocol/index.js';
+import type { SessionId, SessionView } from '../../protocol/index.js';
 import { mintUuid } from '../../protocol/mint.js';
 import type { ClientRequestParams, ClientRequestType, WireErrorCode } from '../../protocol/wire.js';
 import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wireConstants.js';
-import { TransportError, type HostTransport, type SessionListener } from '../types.js';
-import { backoffDelay, type ReconnectOptions } from './backoff.js';
+import { TransportError, type SessionListener } from '../types.js';
+import { backoffDelay } from './backoff.js';
 import { readServerFrame } from './serverFrames.js';
 
 /** The schema checks (zod): a chunk of the drop-in bundle, fetched with the first frame. */
@@ -23,53 +23,15 @@ function loadChecks(): Promise<Checks> {
   return loadingChecks;
 }
 
-/** The subset of the browser `WebSocket` the client uses (Node tests pass the `ws` package's class). */
-/**
- * A handler slot typed as a method, whose parameter is checked both ways: the DOM's `WebSocket` and
- * the `ws` package's (its handlers take its own event classes) both fit without a cast.
- */
-type EventHandler<E> = { handle(event: E): void }['handle'];
-
-export interface WebSocketLike {
-  readonly readyState: number;
-  onopen: EventHandler<unknown> | null;
-  onclose: EventHandler<unknown> | null;
-  onerror: EventHandler<unknown> | null;
-  onmessage: EventHandler<{ data: unknown }> | null;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-}
-export type WebSocketConstructor = new (url: string) => WebSocketLike;
-
-export type ConnectionStatus = 'connecting' | 'open' | 'closed';
-
-export interface WebSocketTransportOptions {
-  /** `ws:`/`wss:` URL of the host's endpoint, e.g. `ws://localhost:8787/ws`. */
-  url: string | URL;
-  /** Defaults to `globalThis.WebSocket`. */
-  WebSocket?: WebSocketConstructor;
-  reconnect?: ReconnectOptions;
-  /** A call that gets no answer within this time (across reconnects) rejects as `unreachable`. Default 30 s. */
-  requestTimeoutMs?: number;
-  /**
-   * The client pings this often and reconnects when nothing (no answer, no view) came from the
-   * server for as long after a ping: a silent socket (a frozen server process, a dead network path)
-   * is left within 2 × heartbeatMs. Default 5 s; 0 disables.
-   */
-  heartbeatMs?: number;
-  /** Largest frame the client sends; a larger call rejects at once as `bad-request`. Default 256 KiB. */
-  maxMessageBytes?: number;
-}
-
-/** `HostTransport` over WebSocket, plus the session list a chat frontend needs. */
-export interface WebSocketTransport extends HostTransport {
-  readonly status: ConnectionStatus;
-  onStatus(listener: (status: ConnectionStatus) => void): () => void;
-  /** The sessions this connection may see. */
-  listSessions(): Promise<SessionSummary[]>;
-  /** Opens a new session on the host. */
-  openSession(options?: { title?: string; locale?: string }): Promise<SessionSummary>;
-}
+export * from './clientTypes.js';
+import {
+  BUSY_MAX_DELAY_MS,
+  type ConnectionStatus,
+  type WebSocketConstructor,
+  type WebSocketLike,
+  type WebSocketTransport,
+  type WebSocketTransportOptions,
+} from './clientTypes.js';
 
 interface Pending {
   frame: string;
@@ -77,16 +39,18 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: TransportError): void;
   timer: ReturnType<typeof setTimeout>;
+  /** `busy` answers so far. */
+  busy: number;
 }
 
-// `rate-limited` and `busy` are retried after their `retryAfterMs` (until `requestTimeoutMs`), never surfaced.
+// `rate-limited` is retried after its `retryAfterMs` (until `requestTimeoutMs`); `busy` up to `busyRetries` times.
 const ERROR_CODES: Record<WireErrorCode, TransportError['code']> = {
   'bad-request': 'bad-request',
   'too-large': 'bad-request',
   'unknown-session': 'unknown-session',
   'server-error': 'server-error',
   'rate-limited': 'unreachable',
-  busy: 'unreachable',
+  busy: 'busy',
   // A limit is the person's to see (the elements word it): never retried by the client.
   'quota-exceeded': 'quota-exceeded',
   'too-busy': 'too-busy',
@@ -109,6 +73,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const heartbeatMs = options.heartbeatMs ?? 5_000;
   const maxMessageBytes = options.maxMessageBytes ?? WIRE_MAX_MESSAGE_BYTES;
+  const busyRetries = options.busyRetries ?? 8;
+  /** `busy` answers to each watched session's watch since it last succeeded. */
+  const watchBusy = new Map<SessionId, number>();
+  const watchFailedListeners = new Set<(sessionId: SessionId, error: TransportError) => void>();
   const pending = new Map<string, Pending>();
   const watchers = new Map<SessionId, Set<SessionListener>>();
   const views = new Map<SessionId, SessionView>();
@@ -153,6 +121,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       attempt = 0;
       setStatus('open');
       watchRequests.clear();
+      watchBusy.clear();
       for (const sessionId of watchers.keys()) sendWatch(sessionId);
       for (const request of pending.values()) sendRaw(request.frame);
       startHeartbeat();
@@ -264,11 +233,13 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     if (message.id === null) return console.warn(`[task-surface] host error: ${message.type === 'error' ? message.message : ''}`);
     if (pongIds.delete(message.id)) return;
     const watched = watchRequests.get(message.id);
-    if (message.type === 'error' && (message.code === 'rate-limited' || message.code === 'busy')) {
+    if (message.type === 'error' && message.code === 'rate-limited') {
       return retryLater(message.id, watched, Math.max(MIN_RETRY_MS, message.retryAfterMs ?? 100));
     }
+    if (message.type === 'error' && message.code === 'busy') return busyAgain(message.id, watched, message.message, message.retryAfterMs);
     if (watched !== undefined) {
       watchRequests.delete(message.id);
+      watchBusy.delete(watched);
       if (message.type === 'error') console.warn(`[task-surface] cannot watch session "${watched}": ${message.message}`);
       return;
     }
@@ -293,6 +264,32 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     }, delayMs);
   }
 
+  /**
+   * `busy` again: retried after a growing wait, until `busyRetries` retries were answered `busy`
+   * too; then the call rejects (`busy`) and a watch is reported, so a page never waits forever.
+   */
+  function busyAgain(id: string, watched: SessionId | undefined, reason: string, retryAfterMs = 100) {
+    const request = pending.get(id);
+    const count = watched !== undefined ? (watchBusy.get(watched) ?? 0) : (request?.busy ?? 0);
+    if (count >= busyRetries) {
+      const error = new TransportError('busy', `the server stayed busy after ${busyRetries} retries: ${reason}`, retryAfterMs);
+      if (watched !== undefined) {
+        watchRequests.delete(id);
+        watchBusy.delete(watched);
+        for (const listener of [...watchFailedListeners]) listener(watched, error);
+      } else if (request) {
+        pending.delete(id);
+        clearTimeout(request.timer);
+        request.reject(error);
+      }
+      return;
+    }
+    if (watched !== undefined) watchBusy.set(watched, count + 1);
+    else if (request) request.busy = count + 1;
+    const ceiling = Math.min(BUSY_MAX_DELAY_MS, Math.max(MIN_RETRY_MS, retryAfterMs) * 2 ** count);
+    retryLater(id, watched, Math.max(MIN_RETRY_MS, retryAfterMs, ceiling / 2 + Math.random() * (ceiling / 2)));
+  }
+
   function call<T extends ClientRequestType, R>(type: T, params: ClientRequestParams<T>): Promise<R> {
     if (disposed) return Promise.reject(new TransportError('disposed', 'the transport was disposed'));
     const id = mintRequestId();
@@ -312,7 +309,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
           pending.delete(id);
           reject(new TransportError('unreachable', `no answer to ${type} from ${url} within ${requestTimeoutMs} ms`));
         }, requestTimeoutMs);
-        pending.set(id, { frame, type, resolve: resolve as (value: unknown) => void, reject, timer });
+        pending.set(id, { frame, type, resolve: resolve as (value: unknown) => void, reject, timer, busy: 0 });
         sendRaw(frame);
       });
     };
@@ -337,6 +334,10 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
     onStatus(listener) {
       statusListeners.add(listener);
       return () => statusListeners.delete(listener);
+    },
+    onWatchFailed(listener) {
+      watchFailedListeners.add(listener);
+      return () => watchFailedListeners.delete(listener);
     },
     watchSession(sessionId, listener) {
       if (disposed) return () => {};
@@ -386,6 +387,7 @@ export function createWebSocketTransport(options: WebSocketTransportOptions): We
       watchers.clear();
       views.clear();
       statusListeners.clear();
+      watchFailedListeners.clear();
     },
   };
 }
