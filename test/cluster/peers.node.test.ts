@@ -48,23 +48,23 @@ describe('peer connections: bounded, timed out, and unreachable owners answered 
   });
 
   it("sends no secret in the upgrade, and names each request's principal (host code as a flag, never its id)", async () => {
-    const connection = peers.connection(owner.url)!;
-    const answers = await Promise.all([
-      connection.request(SYSTEM_PRINCIPAL, frame('a1')),
-      connection.request({ id: 'system' }, frame('a1')),
-    ]);
+    // A patient pool: on a loaded machine the handshake may take longer than the suite's 100 ms timeout.
+    const patient = new Peers(SECRET, { ...limits, timeoutMs: 10_000 });
+    const connection = patient.connection(owner.url)!;
+    const answers = Promise.all([connection.request(SYSTEM_PRINCIPAL, frame('a1')), connection.request({ id: 'system' }, frame('a1'))]);
+    await within(
+      10_000,
+      () => owner.frames.length >= 2,
+      () => 'the owner got no frames',
+    );
+    patient.close();
     assert.deepEqual(
-      answers.map((a) => a.type),
+      (await answers).map((a) => a.type),
       ['error', 'error'],
     );
     assert.equal(owner.upgrades.length, 1, 'one connection carries both principals');
     const headers = JSON.stringify(owner.upgrades[0]!.headers);
     assert.ok(!headers.includes(SECRET), 'the secret is not in the upgrade');
-    await within(
-      5_000,
-      () => owner.frames.length >= 2,
-      () => JSON.stringify(answers),
-    );
     const prefixes = owner.frames.filter((f) => f.includes('"a1"')).map((f) => f.slice(0, f.indexOf(' ')));
     assert.deepEqual(prefixes.sort(), [encodePrincipal(SYSTEM_PRINCIPAL), encodePrincipal({ id: 'system' })].sort());
     assert.deepEqual(JSON.parse(Buffer.from(encodePrincipal(SYSTEM_PRINCIPAL), 'base64url').toString()), { system: true });
