@@ -54,17 +54,22 @@ describe('session.open and the rate limit', () => {
   });
 
   it('follows rateLimit.openCost, and the frames before it use the same bucket', async (t) => {
-    const { answers } = await openMany(t, { rateLimit: { perSecond: 1, burst: 10, openCost: 4 } }, 4);
-    assert.deepEqual(
-      answers.map((m) => m.type === 'result' || m.code),
-      [true, true, 'rate-limited', 'rate-limited'],
-    );
+    const { answers, elapsedMs } = await openMany(t, { rateLimit: { perSecond: 1, burst: 10, openCost: 4 } }, 4);
+    // 10 tokens: two opens of 4; a third needs 2 more, one a second (a very slow machine may refill them).
+    assert.ok(answers.slice(0, 2).every((m) => m.type === 'result'));
+    if (elapsedMs < 2_000) {
+      assert.deepEqual(
+        answers.map((m) => m.type === 'result' || m.code),
+        [true, true, 'rate-limited', 'rate-limited'],
+      );
+    }
     assert.match(String(answers[2]!.message), /\(a session\.open counts as 4\); retry in \d+ ms$/);
   });
 
   it('with openCost 1 an open is one frame, and rateLimit false lets every open through', async (t) => {
     const one = await openMany(t, { rateLimit: { perSecond: 1, burst: 5, openCost: 1 } }, 6);
-    assert.equal(one.answers.filter((m) => m.type === 'result').length, 5);
+    const opened = one.answers.filter((m) => m.type === 'result').length;
+    assert.ok(opened >= 5 && opened <= 5 + Math.floor(one.elapsedMs / 1000), `${opened} of 6 opened in ${one.elapsedMs} ms`);
     const off = await openMany(t, { rateLimit: false }, 50);
     assert.ok(off.answers.every((m) => m.type === 'result'));
   });
