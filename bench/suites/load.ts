@@ -156,7 +156,9 @@ async function loadClients(port: number, sessions: SessionId[], thinkMs: number,
           latest = view.taskSurface.active?.surfaceId;
           if (!busy) next();
         });
-        const begin = () => void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' });
+        // A first message still unanswered when the run ends is refused by the transport's dispose.
+        const begin = () =>
+          void transport.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'start' }).catch(() => refused++);
         if (thinkMs === 0) begin();
         else setTimeout(begin, Math.random() * thinkMs);
       }),
