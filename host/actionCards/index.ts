@@ -15,7 +15,7 @@ import { SYSTEM_PRINCIPAL } from '../principal.js';
 import { inspectSession } from '../inspect.js';
 import type { ActingAs, ActionCardsService, CardKind, HostPluginApi, RecordDecisionInput } from '../types.js';
 import { buildNotice } from './notice.js';
-import { runCardOperation } from './operation.js';
+import { actRefusal, runCardOperation } from './operation.js';
 import { cardPhase, cardsView, foldCards, foldCardsEvent, type CardChange, type CardsState } from './projection.js';
 import { KindRegistry } from './registry.js';
 import { createProposeActionTool, createSkillTool } from './tools.js';
@@ -198,21 +198,11 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
     const session = load(sessionId);
     const card = session.state.cards.get(callId);
     if (card === undefined) return { status: 'refused', reason: 'unknown' };
-    // The spec's order: the kind, the verb and access are checked before joining a running operation.
-    // Not now records a decision: a reader, or a read-only session, cannot record it.
-    if (verb === 'dismiss' && (!as.canWrite || api.isReadOnly(sessionId))) return { status: 'refused', reason: 'read-only' };
-    if (verb !== 'dismiss') {
-      const kind = registry.get(card.proposal.action);
-      if (kind === undefined) return { status: 'refused', reason: 'unavailable' };
-      const entry = Object.hasOwn(kind.verbs, verb) ? kind.verbs[verb] : undefined;
-      if (entry === undefined) return { status: 'refused', reason: 'unknown' };
-      if ((entry.checks ?? []).includes('global') && !(options.globalAccess?.(sessionId) ?? true)) {
-        return { status: 'refused', reason: 'access-denied' };
-      }
-      if ((entry.checks ?? []).includes('writes') && (!as.canWrite || api.isReadOnly(sessionId))) {
-        return { status: 'refused', reason: 'read-only' };
-      }
-    }
+    const refused = actRefusal(registry.get(card.proposal.action), verb, {
+      canWrite: as.canWrite && !api.isReadOnly(sessionId),
+      global: () => options.globalAccess?.(sessionId) ?? true,
+    });
+    if (refused !== undefined) return refused;
     const key = `${sessionId}\u0000${callId}`;
     const running = operations.get(key);
     if (running !== undefined) return running;

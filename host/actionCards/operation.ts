@@ -5,7 +5,8 @@ import { cardPhase, type CardRecord } from './projection.js';
 import type { KindRegistry } from './registry.js';
 
 export interface OperationDeps {
-  api: HostPluginApi;
+  /** Only what an operation asks of the host (the AI SDK integration answers these for an app's chat). */
+  api: Pick<HostPluginApi, 'isLiveRoot' | 'isReadOnly'>;
   registry: KindRegistry;
   card(sessionId: SessionId, callId: string): CardRecord | undefined;
   record(input: RecordDecisionInput): SessionEvent;
@@ -14,6 +15,25 @@ export interface OperationDeps {
 }
 
 const refused = (reason: string): ActResult => ({ status: 'refused', reason });
+
+/**
+ * The checks an act passes before it joins a card's operation, in the spec's order: Not now needs
+ * write access (it records a decision); any other verb needs its kind, the verb, `global` access
+ * and, for a writing verb, write access. Undefined when the act may go on.
+ */
+export function actRefusal(
+  kind: CardKind | undefined,
+  verb: string,
+  access: { canWrite: boolean; global(): boolean },
+): ActResult | undefined {
+  if (verb === 'dismiss') return access.canWrite ? undefined : refused('read-only');
+  if (kind === undefined) return refused('unavailable');
+  const entry = Object.hasOwn(kind.verbs, verb) ? kind.verbs[verb] : undefined;
+  if (entry === undefined) return refused('unknown');
+  if ((entry.checks ?? []).includes('global') && !access.global()) return refused('access-denied');
+  if ((entry.checks ?? []).includes('writes') && !access.canWrite) return refused('read-only');
+  return undefined;
+}
 
 /**
  * One card's shared operation, in the spec's order: the kind's reconcile, the live root again,

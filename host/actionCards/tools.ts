@@ -43,7 +43,8 @@ const ProposeArgsSchema = z.strictObject({
 });
 
 export interface ToolDeps {
-  api: HostPluginApi;
+  /** Only what the tools ask of the host (the AI SDK integration answers these for an app's chat). */
+  api: Pick<HostPluginApi, 'isLiveRoot' | 'queuedMessageCount'>;
   registry: KindRegistry;
   queuedMessageLimit: number;
   state(sessionId: SessionId): CardsState;
