@@ -15,6 +15,9 @@ import {
   type TaskSurfaceId,
   type TaskSurfaceSubmissionId,
 } from '../protocol/index.js';
+import type { CardKind } from '../host/types.js';
+import { ACTION_CARD_DECISION_PART, ACTION_CARDS_NOTICE_PART } from './cardMessages.js';
+import { withActionCardsNotice } from './cards.js';
 import { foldTaskSurface } from './fold.js';
 import { TASK_SURFACE_DISMISSAL_PART, TaskSurfaceSubmissionMetadataSchema, type TaskSurfaceDismissalData } from './messages.js';
 
@@ -37,6 +40,9 @@ const MessageShapeSchema = z.looseObject({
   parts: z.array(z.looseObject({ type: z.string() })),
 });
 
+/** Parts only the server writes: a page that sends one could forge a dismissal, a decision or a notice. */
+const RESERVED_PARTS = new Set([TASK_SURFACE_DISMISSAL_PART, ACTION_CARD_DECISION_PART, ACTION_CARDS_NOTICE_PART]);
+
 const refuse = (reason: TaskSurfaceMessageRejection, message: string): TaskSurfaceMessageCheck => ({ accepted: false, reason, message });
 
 /**
@@ -44,13 +50,28 @@ const refuse = (reason: TaskSurfaceMessageRejection, message: string): TaskSurfa
  * Host's submit does: a submission (a user message whose `metadata.taskSurface` answers the open
  * surface) must name the open surface, carry values valid for its persisted model, and have
  * `formatSubmission`'s text; an ordinary user message is accepted (and bypasses an open surface).
- * Persist the accepted `messages` before calling the model, so a retry finds them. Pure; never throws.
+ * Persist the accepted `messages` before calling the model, so a retry finds them. With the app's
+ * card `kinds`, a new message also gains the notice of the card decisions not reported yet
+ * (`withActionCardsNotice`). Parts only the server writes are refused. Pure; never throws.
  */
-export function checkTaskSurfaceMessage(messages: readonly UIMessage[], incoming: unknown): TaskSurfaceMessageCheck {
+export function checkTaskSurfaceMessage(
+  messages: readonly UIMessage[],
+  incoming: unknown,
+  options: { kinds?: readonly CardKind[] } = {},
+): TaskSurfaceMessageCheck {
+  const check = checkMessage(messages, incoming);
+  // A new message carries the card decisions no request reported yet: exactly once, in place.
+  if (!check.accepted || check.repeated || !options.kinds) return check;
+  return { ...check, messages: withActionCardsNotice(check.messages, options.kinds) };
+}
+
+function checkMessage(messages: readonly UIMessage[], incoming: unknown): TaskSurfaceMessageCheck {
   const shape = MessageShapeSchema.safeParse(incoming);
   if (!shape.success) {
     return refuse('invalid-message', 'the incoming message must be a user message { id, role: "user", parts: [...] }');
   }
+  const reserved = shape.data.parts.find((p) => RESERVED_PARTS.has(p.type));
+  if (reserved) return refuse('invalid-message', `a page cannot send a "${reserved.type}" part: the server records it`);
   const message = incoming as UIMessage;
   const state = foldTaskSurface(messages);
   const metadata: unknown = message.metadata;

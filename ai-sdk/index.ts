@@ -7,9 +7,31 @@ export type {
   ShowTaskSurfaceFailure,
   ShowTaskSurfaceOutput,
   ShowTaskSurfaceSuccess,
+  TaskSurfaceCardTools,
   TaskSurfaceTools,
   TaskSurfaceToolsOptions,
 } from './tools.js';
+export { actionCardTools, type ActionCardToolOutput, type ActionCardToolsOptions } from './cardTools.js';
+export { actionCardsNotice, foldActionCards, taskSurfaceDataPart, withActionCardsNotice, type ActionCardsState } from './cards.js';
+export {
+  ActionCardActRequestSchema,
+  createActionCardActs,
+  decisionsOf,
+  withDecision,
+  type ActionCardActAnswer,
+  type ActionCardActRequest,
+  type ActionCardActs,
+  type ActionCardActsOptions,
+} from './act.js';
+export {
+  ACTION_CARD_DECISION_PART,
+  ACTION_CARDS_NOTICE_PART,
+  ActionCardDecisionDataSchema,
+  ActionCardsNoticeDataSchema,
+  type ActionCardDecisionData,
+  type ActionCardDecisionPart,
+  type ActionCardsNoticeData,
+} from './cardMessages.js';
 export { foldTaskSurface } from './fold.js';
 export type { ClosedTaskSurface, OpenTaskSurface, TaskSurfaceState } from './fold.js';
 export { checkTaskSurfaceMessage, dismissTaskSurface, taskSurfaceSubmissionMessage, TaskSurfaceDismissalRequestSchema } from './checks.js';
@@ -20,7 +42,7 @@ export type {
   TaskSurfaceMessageRejection,
   TaskSurfaceSubmissionRequest,
 } from './checks.js';
-export { taskSurfaceCheckResponse, taskSurfaceDismissalResponse } from './route.js';
+export { actionCardActResponse, taskSurfaceCheckResponse, taskSurfaceDismissalResponse } from './route.js';
 export {
   TASK_SURFACE_DISMISSAL_PART,
   TaskSurfaceDismissalDataSchema,

@@ -5,6 +5,7 @@
  */
 import type { UIMessage } from 'ai';
 import * as z from 'zod/mini';
+import { cardPartEvents, isOkOutput, toolPartOf, type ToolPart } from './cardMessages.js';
 import {
   JsonValueSchema,
   SHOW_TASK_SURFACE,
@@ -50,18 +51,11 @@ export function submissionMetadataOf(message: UIMessage): TaskSurfaceSubmissionM
 }
 
 /** A `show_task_surface` call in a message part: static (`tool-show_task_surface`) or dynamic. */
-export interface ShowPart {
-  toolCallId: string;
-  state: string;
-  input?: unknown;
-  output?: unknown;
-}
+export type ShowPart = ToolPart;
 
 /** The part as a show_task_surface call, or null. */
 export function showPartOf(part: UIMessage['parts'][number]): ShowPart | null {
-  if (part.type === `tool-${SHOW_TASK_SURFACE}`) return part as ShowPart;
-  if (part.type === 'dynamic-tool' && part.toolName === SHOW_TASK_SURFACE) return part;
-  return null;
+  return toolPartOf(part, SHOW_TASK_SURFACE);
 }
 
 /** Where each mapped event came from: the message's index and id. */
@@ -69,20 +63,22 @@ export interface MappedEvents {
   events: SessionEvent[];
   /** By seq (1-based): the message that event came from. */
   messageOf: string[];
+  /** By seq: the decisionId of an `action-cards/decision` event. */
+  decisionOf: Map<number, string>;
 }
-
-const TURN = 'ai-sdk' as TurnId;
 const RPC = 'ai-sdk' as RpcId;
 
 /**
  * The messages as session-log events, in order, numbered from 1: a user message is `user/message`
  * (correlated when its metadata says so); a show_task_surface part with an output is a `tool/call`
  * and its `tool/result` (ok when the output is the tool's success); a dismissal part is
- * `task-surface/dismissed`. Malformed items are skipped; nothing throws.
+ * `task-surface/dismissed`; card parts as `cardPartEvents` maps them. Each assistant message is
+ * one turn (its id the turnId). Malformed items are skipped; nothing throws.
  */
 export function taskSurfaceEvents(messages: readonly UIMessage[]): MappedEvents {
   const events: SessionEvent[] = [];
   const messageOf: string[] = [''];
+  const decisionOf = new Map<number, string>();
   const push = (message: UIMessage, event: DistributiveOmit<SessionEvent, 'seq' | 'at'>) => {
     events.push({ ...event, seq: events.length + 1, at: 0 } as SessionEvent);
     messageOf.push(message.id);
@@ -104,8 +100,12 @@ export function taskSurfaceEvents(messages: readonly UIMessage[]): MappedEvents 
       continue;
     }
     if (message.role !== 'assistant') continue;
+    const turnId = String(message.id) as TurnId;
     for (const part of message.parts) {
       if (typeof part !== 'object' || part === null) continue;
+      const cards = cardPartEvents(part, turnId);
+      for (const event of cards.events) push(message, event);
+      if (cards.decisionId !== undefined) decisionOf.set(events.length, cards.decisionId);
       const show = showPartOf(part);
       if (show) {
         if (show.state !== 'output-available' && show.state !== 'output-error') continue;
@@ -114,7 +114,7 @@ export function taskSurfaceEvents(messages: readonly UIMessage[]): MappedEvents 
         push(message, {
           type: 'tool/call',
           callId,
-          turnId: TURN,
+          turnId,
           name: SHOW_TASK_SURFACE,
           args: null,
           origin: 'model',
@@ -123,7 +123,7 @@ export function taskSurfaceEvents(messages: readonly UIMessage[]): MappedEvents 
         push(message, {
           type: 'tool/result',
           callId,
-          turnId: TURN,
+          turnId,
           name: SHOW_TASK_SURFACE,
           ok,
           content: '',
@@ -136,12 +136,10 @@ export function taskSurfaceEvents(messages: readonly UIMessage[]): MappedEvents 
       }
     }
   }
-  return { events, messageOf };
+  return { events, messageOf, decisionOf };
 }
 
 /** The tool's success output: `ok: true` (the presentation meta beside it is checked by the fold). */
-export function isShown(output: unknown): boolean {
-  return typeof output === 'object' && output !== null && (output as { ok?: unknown }).ok === true;
-}
+export const isShown = isOkOutput;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

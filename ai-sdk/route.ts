@@ -3,6 +3,7 @@
  * `useChat` reports; a repeat is an empty UI message stream (nothing appended, no model call).
  */
 import { createUIMessageStream, createUIMessageStreamResponse } from 'ai';
+import type { ActionCardActAnswer } from './act.js';
 import type { TaskSurfaceDismissalResult, TaskSurfaceMessageCheck } from './checks.js';
 
 const STATUS = { 'not-open': 409, stale: 409, 'invalid-submission': 422, 'invalid-message': 400, 'invalid-request': 400 } as const;
@@ -23,4 +24,10 @@ export function taskSurfaceCheckResponse(check: TaskSurfaceMessageCheck): Respon
 export function taskSurfaceDismissalResponse(result: TaskSurfaceDismissalResult): Response {
   if (result.dismissed) return Response.json({ dismissed: true, repeated: result.repeated });
   return Response.json({ error: result.reason, message: result.message }, { status: STATUS[result.reason] });
+}
+
+/** The response to a card action: `{ result, decisions }` (the Host's `ActResult` and the card's decision parts), or 400 for a malformed request. */
+export function actionCardActResponse(answer: ActionCardActAnswer): Response {
+  if (!answer.ok) return Response.json({ error: answer.reason, message: answer.message }, { status: 400 });
+  return Response.json({ result: answer.result, decisions: answer.decisions });
 }

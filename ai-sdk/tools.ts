@@ -13,6 +13,8 @@ import {
   type TaskSurfaceLimitsInput,
   type TaskSurfacePresentationMeta,
 } from '../protocol/index.js';
+import type { CardKind } from '../host/types.js';
+import { actionCardTools, textForModel, type ActionCardToolOutput } from './cardTools.js';
 import { foldTaskSurface } from './fold.js';
 import { isShown } from './messages.js';
 
@@ -36,6 +38,11 @@ export interface TaskSurfaceToolsOptions {
    * panel cannot reach the conversation: every call is refused with the spec's text. Default `native`.
    */
   toolMode?: 'native' | 'both' | 'code';
+  /**
+   * The app's card kinds (the Host's `CardKind`s: `createPageKind()`, your own). Given, the set
+   * also offers `skill` and `propose_action`, decided as the Host decides them.
+   */
+  kinds?: readonly CardKind[];
 }
 
 /** The tool set `taskSurfaceTools` returns. */
@@ -43,12 +50,21 @@ export interface TaskSurfaceTools extends ToolSet {
   show_task_surface: Tool<{ model: unknown }, ShowTaskSurfaceOutput>;
 }
 
+/** The set with kinds given: `skill` and `propose_action` too. */
+export interface TaskSurfaceCardTools extends TaskSurfaceTools {
+  skill: Tool<{ name: string }, ActionCardToolOutput>;
+  propose_action: Tool<Record<string, unknown>, ActionCardToolOutput>;
+}
+
 /**
  * The Task Surface tools for `streamText({ tools })`: `show_task_surface` with the one stable
  * declaration. Its execute parses the model (issues go back to the model as a failed output it can
  * correct), refuses a second open surface and code-only mode, and outputs the normalised model with
- * a fresh `surfaceId`. Make one set per request: it remembers a show earlier in the same request.
+ * a fresh `surfaceId`. With `kinds`, also `skill` and `propose_action` (see `actionCardTools`).
+ * Make one set per request: it remembers a show (a skill load, a card) earlier in the same request.
  */
+export function taskSurfaceTools(options: TaskSurfaceToolsOptions & { kinds: readonly CardKind[] }): TaskSurfaceCardTools;
+export function taskSurfaceTools(options?: TaskSurfaceToolsOptions): TaskSurfaceTools;
 export function taskSurfaceTools(options: TaskSurfaceToolsOptions = {}): TaskSurfaceTools {
   const limits = resolveLimits(options.limits);
   const state = foldTaskSurface(options.messages ?? []);
@@ -75,12 +91,12 @@ export function taskSurfaceTools(options: TaskSurfaceToolsOptions = {}): TaskSur
       open = { surfaceId: decision.meta.surfaceId };
       return { ok: true, text: decision.content, ...decision.meta };
     },
-    toModelOutput({ output }) {
-      const text = typeof output === 'object' && output !== null && typeof output.text === 'string' ? output.text : '';
-      return output?.ok === true ? { type: 'text', value: text } : { type: 'error-text', value: text };
-    },
+    toModelOutput: textForModel,
   });
-  return { [SHOW_TASK_SURFACE]: show } as TaskSurfaceTools;
+  const tools = { [SHOW_TASK_SURFACE]: show } as TaskSurfaceTools;
+  if (!options.kinds) return tools;
+  const cards = actionCardTools({ messages: options.messages ?? [], kinds: options.kinds, toolMode: options.toolMode ?? 'native' });
+  return { ...tools, ...cards };
 }
 
 /**

@@ -2,29 +2,10 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { UIMessage } from 'ai';
-import { createChatTaskSurface, type TaskSurfaceChat } from '../../ai-sdk/chat.js';
+import { createChatTaskSurface } from '../../ai-sdk/chat.js';
 import { foldTaskSurface } from '../../ai-sdk/index.js';
 import type { SessionId, SessionView, TaskSurfaceDismissalId, TaskSurfaceId, TaskSurfaceSubmissionId } from '../../protocol/index.js';
-import { respond, scriptedModel, showStep, userText } from './helpers.js';
-
-/** A chat whose sendMessage and setMessages change its messages at once, as the AI SDK's Chat does. */
-function fakeChat(messages: UIMessage[]) {
-  const sent: UIMessage[] = [];
-  const chat: any = {
-    id: 'chat-1',
-    messages,
-    status: 'ready',
-    sent,
-    async sendMessage(message: UIMessage) {
-      sent.push(message);
-      chat.messages = [...chat.messages, message];
-    },
-    setMessages(next: UIMessage[]) {
-      chat.messages = next;
-    },
-  };
-  return chat as TaskSurfaceChat & { sent: UIMessage[] };
-}
+import { fakeChat, respond, scriptedModel, showStep, userText } from './helpers.js';
 
 describe('createChatTaskSurface (the page side, framework-neutral)', () => {
   let shown: UIMessage[];

@@ -3,7 +3,9 @@
 import { convertToModelMessages, isStepCount, streamText, type UIMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { taskSurfaceStopWhen, taskSurfaceTools } from '../../ai-sdk/index.js';
+import { taskSurfaceDataPart, taskSurfaceStopWhen, taskSurfaceTools } from '../../ai-sdk/index.js';
+import type { CardKind } from '../../host/types.js';
+import type { TaskSurfaceChat } from '../../ai-sdk/chat.js';
 import { partsStream, textParts, toolCallParts } from '../../demo/ai-sdk/model.js';
 import { sampleModel } from '../host/helpers.js';
 
@@ -33,12 +35,12 @@ export const userText = (text: string, metadata?: unknown): UIMessage => ({
  * One request of an app's chat route: the model answers `messages` (tools and stop rule as the
  * README says), and the conversation onFinish persists comes back.
  */
-export async function respond(messages: UIMessage[], model: MockLanguageModelV4): Promise<UIMessage[]> {
-  const tools = taskSurfaceTools({ messages });
+export async function respond(messages: UIMessage[], model: MockLanguageModelV4, kinds?: readonly CardKind[]): Promise<UIMessage[]> {
+  const tools = kinds ? taskSurfaceTools({ messages, kinds }) : taskSurfaceTools({ messages });
   const result = streamText({
     model,
     instructions: 'test',
-    messages: await convertToModelMessages(messages, { tools }),
+    messages: await convertToModelMessages(messages, { tools, convertDataPart: taskSurfaceDataPart }),
     tools,
     stopWhen: [isStepCount(5), taskSurfaceStopWhen],
   });
@@ -53,4 +55,23 @@ export async function respond(messages: UIMessage[], model: MockLanguageModelV4)
   await response.text();
   if (!persisted) throw new Error('onFinish did not run');
   return persisted;
+}
+
+/** A chat whose sendMessage and setMessages change its messages at once, as the AI SDK's Chat does. */
+export function fakeChat(messages: UIMessage[]) {
+  const sent: UIMessage[] = [];
+  const chat: any = {
+    id: 'chat-1',
+    messages,
+    status: 'ready',
+    sent,
+    async sendMessage(message: UIMessage) {
+      sent.push(message);
+      chat.messages = [...chat.messages, message];
+    },
+    setMessages(next: UIMessage[]) {
+      chat.messages = next;
+    },
+  };
+  return chat as TaskSurfaceChat & { sent: UIMessage[] };
 }

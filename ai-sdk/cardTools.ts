@@ -1,0 +1,86 @@
+/*
+ * `propose_action` and `skill` as AI SDK tools: the Host's own tools (host/actionCards/tools.ts),
+ * their declarations and their executes, run against the fold of the app's messages. One request
+ * is one turn: a skill loaded earlier in the request lets `propose_action` offer that kind's card.
+ */
+import { jsonSchema, tool, type JSONSchema7, type Tool } from 'ai';
+import { foldCards } from '../host/actionCards/projection.js';
+import { createProposeActionTool, createSkillTool } from '../host/actionCards/tools.js';
+import type { CardKind, HostTool } from '../host/types.js';
+import type { CallId, JsonValue, SessionId, TurnId } from '../protocol/index.js';
+import type { UIMessage } from 'ai';
+import { registryOf } from './cards.js';
+import { taskSurfaceEvents } from './messages.js';
+
+/** What `propose_action` and `skill` output: the text the model reads, and whether the call succeeded. */
+export type ActionCardToolOutput = { ok: boolean; text: string };
+
+export interface ActionCardToolsOptions {
+  messages: readonly UIMessage[];
+  kinds: readonly CardKind[];
+  /** `code`: a program calls the tools: `propose_action` refuses with the spec's text. */
+  toolMode?: 'native' | 'both' | 'code';
+}
+
+const CHAT = 'ai-sdk' as SessionId;
+
+/** The two tools for one request (make them again for the next one). */
+export function actionCardTools(options: ActionCardToolsOptions): {
+  skill: Tool<{ name: string }, ActionCardToolOutput>;
+  propose_action: Tool<Record<string, unknown>, ActionCardToolOutput>;
+} {
+  const registry = registryOf(options.kinds);
+  // The Host's state of the conversation so far; this request's skill loads are added as they run.
+  const state = foldCards(taskSurfaceEvents(options.messages).events);
+  const turnId = `request-${crypto.randomUUID()}` as TurnId;
+  const deps = {
+    // An app's chat has one agent, its own, live while the request runs, and no queue of later messages.
+    api: { isLiveRoot: () => true, queuedMessageCount: () => 0 },
+    registry,
+    queuedMessageLimit: Number.POSITIVE_INFINITY,
+    state: () => state,
+    activate() {},
+    isActive: () => true,
+  };
+  const skill = createSkillTool(deps);
+  const origin = options.toolMode === 'code' ? ('code' as const) : ('model' as const);
+  const loaded = (args: unknown, output: ActionCardToolOutput) => {
+    const name = (args as { name?: unknown } | null)?.name;
+    if (!output.ok || origin !== 'model' || typeof name !== 'string') return;
+    const loads = state.skillLoads.get(turnId) ?? new Set<string>();
+    state.skillLoads.set(turnId, loads.add(name));
+  };
+  return {
+    skill: asAiSdkTool<{ name: string }>(skill, turnId, origin, loaded),
+    propose_action: asAiSdkTool<Record<string, unknown>>(createProposeActionTool(deps), turnId, origin),
+  };
+}
+
+/** A Host tool as an AI SDK tool: its declaration, its execute, its text back to the model (failures as `error-text`). */
+function asAiSdkTool<I>(
+  host: HostTool,
+  turnId: TurnId,
+  origin: 'model' | 'code',
+  after?: (args: unknown, output: ActionCardToolOutput) => void,
+): Tool<I, ActionCardToolOutput> {
+  const { description, inputSchema } = host.definition;
+  return tool({
+    description,
+    inputSchema: jsonSchema<I>(inputSchema as JSONSchema7),
+    async execute(input: I, { toolCallId }): Promise<ActionCardToolOutput> {
+      const ctx = { sessionId: CHAT, callId: toolCallId as CallId, turnId, origin, agent: 'root' as const, concludeTurn() {} };
+      const outcome = await host.execute(input as JsonValue, ctx);
+      const output = { ok: outcome.ok, text: outcome.content };
+      after?.(input, output);
+      return output;
+    },
+    toModelOutput: textForModel,
+  }) as Tool<I, ActionCardToolOutput>;
+}
+
+/** What the model reads of one of the package's tool outputs: its `text`, as `error-text` when the call failed. */
+export function textForModel({ output }: { output: unknown }): { type: 'text' | 'error-text'; value: string } {
+  const o = output as { ok?: unknown; text?: unknown } | null | undefined;
+  const value = typeof o?.text === 'string' ? o.text : '';
+  return o?.ok === true ? { type: 'text', value } : { type: 'error-text', value };
+}
