@@ -6,6 +6,7 @@
 import type { UIMessage } from 'ai';
 import {
   mintMessageId,
+  type ActResult,
   type DismissTaskSurfaceResult,
   type SessionId,
   type SessionListener,
@@ -14,6 +15,9 @@ import {
   type TaskSurfacePendingSubmission,
 } from '../protocol/index.js';
 import { TransportError, type HostTransport } from '../transport/types.js';
+import { withDecision, type ActionCardActRequest } from './act.js';
+import type { ActionCardDecisionPart } from './cardMessages.js';
+import { foldActionCards } from './cards.js';
 import { dismissTaskSurface, taskSurfaceSubmissionMessage } from './checks.js';
 import { foldTaskSurface } from './fold.js';
 import { taskSurfaceEvents } from './messages.js';
@@ -43,6 +47,12 @@ export interface ChatTaskSurfaceOptions {
   onDismiss?(dismissal: TaskSurfaceDismissal): Promise<unknown> | unknown;
   /** A submission's request failed (the chat's own `error` says so too). */
   onError?(error: unknown): void;
+  /**
+   * Sends a card action to the app's server (which runs `createActionCardActs(...).act`) and
+   * returns its answer. The card's decision parts in it are added to the chat's messages (once the
+   * reply streaming now, if any, has finished). Without it, a card's buttons answer an error.
+   */
+  onAct?(request: ActionCardActRequest): Promise<{ result: ActResult; decisions: readonly ActionCardDecisionPart[] }>;
 }
 
 /** The adapter: hand `transport` and `sessionId` to the elements; call `update` on every change of the chat. */
@@ -65,6 +75,8 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
   /** A submission sent and not yet in the messages: the panel shows it pending, never sends it twice. */
   let sent: (TaskSurfacePendingSubmission & { surfaceId: string }) | null = null;
   let lastView = '';
+  /** Decisions the server recorded that the chat's messages lack (added when no reply streams). */
+  let decided: ActionCardDecisionPart[] = [];
 
   const busy = () => chat.status === 'submitted' || chat.status === 'streaming';
   const view = (): SessionView => {
@@ -80,8 +92,15 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
       turn: busy() ? 'running' : 'idle',
       taskSurface: { active: open && { callId: open.callId as never, surfaceId: open.surfaceId, pending } },
       queue: [],
-      actionCards: { proposals: [], decisions: {} },
+      actionCards: foldActionCards(decided.reduce(withDecision, chat.messages)).view,
     };
+  };
+  /** Adds the decisions the server recorded to the chat's messages, unless a reply is streaming. */
+  const settleDecisions = () => {
+    if (decided.length === 0 || busy()) return;
+    const next = decided.reduce(withDecision, chat.messages);
+    decided = [];
+    if (next.length !== chat.messages.length || next.some((m, i) => m !== chat.messages[i])) chat.setMessages(next);
   };
   const publish = () => {
     const next = view();
@@ -161,7 +180,19 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
       },
     },
     session: { send: unsupported('Sending a message'), updateQueue: unsupported('The queue') },
-    actionCards: { act: unsupported('Action cards') },
+    actionCards: {
+      async act(request) {
+        live();
+        own(request.sessionId);
+        if (!options.onAct) throw new TransportError('bad-request', 'card actions need onAct: the app sends them to its server');
+        const { sessionId: chatId, ...rest } = request;
+        const answer = await options.onAct({ chatId, ...rest });
+        decided.push(...answer.decisions);
+        settleDecisions();
+        publish();
+        return answer.result;
+      },
+    },
     dispose() {
       disposed = true;
       listeners.clear();
@@ -173,7 +204,9 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     sessionId,
     update(next) {
       chat = next;
-      if (!disposed) publish();
+      if (disposed) return;
+      settleDecisions();
+      publish();
     },
     dispose: () => transport.dispose(),
   };

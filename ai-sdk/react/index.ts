@@ -8,6 +8,10 @@ import '../../components/index.js';
 import { createChatTaskSurface, type ChatTaskSurface, type ChatTaskSurfaceOptions, type TaskSurfaceChat } from '../chat.js';
 import { foldTaskSurface, type TaskSurfaceState } from '../fold.js';
 import { showPartOf } from '../messages.js';
+import { isOkOutput, toolPartOf } from '../cardMessages.js';
+import { registerShippedCardBodies } from '../../components/action-card/index.js';
+import { PROPOSE_ACTION } from '../../protocol/index.js';
+import { TransportError } from '../../transport/types.js';
 
 export type { ChatTaskSurfaceOptions, TaskSurfaceChat, TaskSurfaceDismissal } from '../chat.js';
 
@@ -35,6 +39,11 @@ function make(chat: TaskSurfaceChat, latest: { current: ChatTaskSurfaceOptions }
   return createChatTaskSurface(chat, {
     onDismiss: (dismissal) => latest.current.onDismiss?.(dismissal),
     onError: (error) => latest.current.onError?.(error),
+    async onAct(request) {
+      const send = latest.current.onAct;
+      if (!send) throw new TransportError('bad-request', 'card actions need onAct: the app sends them to its server');
+      return send(request);
+    },
   });
 }
 
@@ -88,6 +97,56 @@ export function TaskSurfaceToolview({ chat, part, lang = 'en', theme, headingLev
     name: 'show_task_surface',
     content,
     meta: ok ? output : undefined,
+    lang,
+    theme,
+    'heading-level': headingLevel,
+  });
+}
+
+/** Whether a message part is a `propose_action` call that made a card (render it with `TaskSurfaceActionCard`). */
+export function isActionCardPart(part: UIMessage['parts'][number]): boolean {
+  const call = toolPartOf(part, PROPOSE_ACTION);
+  return call !== null && call.state === 'output-available' && isOkOutput(call.output);
+}
+
+export interface TaskSurfaceActionCardProps {
+  chat: TaskSurfaceChat;
+  /** The message's `tool-propose_action` part. */
+  part: UIMessage['parts'][number];
+  /** Sends an action to the app's server (see `ChatTaskSurfaceOptions.onAct`). */
+  onAct: NonNullable<ChatTaskSurfaceOptions['onAct']>;
+  lang?: string;
+  theme?: 'light' | 'dark';
+  /** Level of the card's title heading (default 2). */
+  headingLevel?: number;
+}
+
+let shippedBodies = false;
+
+/**
+ * The `action-card` element for a `tool-propose_action` part: the card below the answer, its phase
+ * from the fold of the chat's messages, each action through `onAct` to the app's route. Nothing for
+ * a refused or still streaming call. The shipped kinds' bodies are registered on first use.
+ */
+export function TaskSurfaceActionCard({
+  chat,
+  part,
+  onAct,
+  lang = 'en',
+  theme,
+  headingLevel = 2,
+}: TaskSurfaceActionCardProps): ReactElement | null {
+  const { transport, sessionId } = useTaskSurface(chat, { onAct });
+  if (!shippedBodies) {
+    shippedBodies = true;
+    registerShippedCardBodies();
+  }
+  const call = toolPartOf(part, PROPOSE_ACTION);
+  if (!call || !isActionCardPart(part)) return null;
+  return createElement('action-card', {
+    transport,
+    'session-id': sessionId,
+    'call-id': call.toolCallId,
     lang,
     theme,
     'heading-level': headingLevel,
