@@ -10,39 +10,9 @@ import {
   foldActionCards,
   taskSurfaceTools,
 } from '../../ai-sdk/index.js';
-import { createMemoryPageStore, createPageKind, PROPOSE_ACTION_DEFINITION, SKILL_DEFINITION } from '../../host/index.js';
-import { respond, scriptedModel, textParts, toolCallParts, userText } from './helpers.js';
-
-const details = { pageTitle: 'Trip plan', sections: ['Where', 'When'] };
-const proposal = (over: object = {}) => ({ action: 'create_page', title: 'Save as a page', brief: 'Keeps the plan.', details, ...over });
-const skillStep = () => toolCallParts('skill', { name: 'create-page' });
-const proposeStep = (over: object = {}, callId?: string) => toolCallParts('propose_action', proposal(over), callId);
-
-/** Tool results the model read in its second and later calls, in order. */
-const results = (model: ReturnType<typeof scriptedModel>) =>
-  model.doStreamCalls.flatMap((c) => (c.prompt.at(-1)!.role === 'tool' ? (c.prompt.at(-1)!.content as any[]) : [])).map((r) => r.output);
-
-/** A conversation with one card, and the acts over a JSON "database" the test can read. */
-async function withCard(kinds = [createPageKind({ pages: createMemoryPageStore() })]) {
-  const model = scriptedModel(skillStep(), proposeStep({}, 'call-card-1'), textParts('Use the card to save it.'));
-  const db = new Map<string, UIMessage[]>([['chat-1', await respond([userText('plan a trip')], model, kinds)]]);
-  const saves: UIMessage[][] = [];
-  const acts = createActionCardActs({
-    kinds,
-    load: (id) => structuredClone(db.get(id) ?? []),
-    save: (id, messages) => {
-      saves.push(messages);
-      db.set(id, structuredClone(messages));
-    },
-  });
-  return { kinds, model, db, saves, acts, messages: () => db.get('chat-1')! };
-}
-
-const phases = (messages: UIMessage[]) =>
-  messages
-    .flatMap((m) => m.parts)
-    .filter((p) => p.type === 'data-action-card-decision')
-    .map((p: any) => p.data.phase);
+import { createPageKind, PROPOSE_ACTION_DEFINITION, SKILL_DEFINITION } from '../../host/index.js';
+import { respond, scriptedModel, textParts, userText } from './helpers.js';
+import { phases, proposal, proposeStep, results, skillStep, withCard } from './cardHelpers.js';
 
 describe('taskSurfaceTools({ kinds }): propose_action and skill', () => {
   it('offers them only when kinds are given, with the Host declarations', () => {
