@@ -20,6 +20,7 @@ import { checkHost, originAllowed, requestPath, servedHosts } from './origin.js'
 import type { WebSocketCluster, WebSocketConnection } from './router.js';
 
 export { CLOSE_NOT_READING } from './connection.js';
+export { CLOSE_PEER_REFUSED, decodePrincipal, encodePrincipal, PEER_HEADER, PEER_PROOF_MS, peerFrame, splitPeerFrame } from './peerWire.js';
 export type { ConnectionContext, SessionRequest, SessionRouter, WebSocketCluster, WebSocketConnection } from './router.js';
 
 export interface WebSocketServerOptions {
