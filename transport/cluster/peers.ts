@@ -256,6 +256,7 @@ class PeerConnection {
   #close(broken: boolean): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stalled = false; // a closed connection is broken, not silent: its watches were told
     clearInterval(this.#ticker);
     for (const [key, waiting] of [...this.#waiting]) this.#settle(key, unreachable(idOf(key, waiting.token)));
     this.#views.clear();
