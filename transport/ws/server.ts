@@ -184,6 +184,8 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     });
   }
   const sockets = new Set<WebSocket>();
+  /** Claimed peers still answering their challenge: not connections yet, but closed with the server. */
+  const admitting = new Set<WebSocket>();
   const alive = new WeakMap<WebSocket, boolean>();
   const counts = new ConnectionCounts({
     perPrincipal: positive(options.maxConnectionsPerPrincipal, 16),
@@ -226,8 +228,10 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
       }
       socket.once('close', () => address.release());
       return wss.handleUpgrade(request, socket, head, (ws) => {
-        ws.once('close', () => address.release());
+        admitting.add(ws);
+        ws.once('close', () => (admitting.delete(ws), address.release()));
         admitPeer(ws, challenge, () => {
+          admitting.delete(ws);
           address.release();
           wss.emit('connection', ws, request, SYSTEM_PRINCIPAL, true);
         });
@@ -329,7 +333,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
       http.off('upgrade', onUpgrade);
       if (timer) clearInterval(timer);
       stopFragmentGuard();
-      for (const socket of sockets) socket.terminate();
+      for (const socket of [...sockets, ...admitting]) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       if (!options.server) {
         http.closeAllConnections();
