@@ -37,6 +37,8 @@ const steps = {
   lint: ['lint', 'npx', ['eslint', '--max-warnings=0', '.']],
   format: ['format (Prettier)', 'npx', ['prettier', '--check', '.']],
   commits: ['commit subjects', 'node', ['scripts/check-commits.mjs']],
+  // The MCP tests serve dist/mcp/panel.html: built once here, not inside a test's time budget.
+  panel: ['MCP app document', 'node', ['scripts/mcp-app.mjs', '--if-missing']],
   node: ['node tests', 'node', nodeTest(nodeTests, 2)],
   chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   browser: ['browser tests', 'npx', ['web-test-runner']],
@@ -47,6 +49,7 @@ const steps = {
 let chosen = process.argv.slice(2);
 if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => s !== 'e2e' || e2eTests.length > 0);
 if (chosen.includes('browser') && !chosen.includes('chromium')) chosen.unshift('chromium');
+if (chosen.includes('node') && !chosen.includes('panel')) chosen.splice(chosen.indexOf('node'), 0, 'panel');
 
 // The steps that run the host suites against PostgreSQL get TEST_DATABASE_URL: the one given, or a
 // throwaway server started here (installed with apt as root when missing) and stopped at the end.

@@ -7,7 +7,8 @@ import { before, test } from 'node:test';
 import { startDemoServer } from '../../demo/app.js';
 import { ensurePanelBuilt, httpClient, smallModel } from './helpers.js';
 
-before(ensurePanelBuilt);
+// `npm test` builds the document first; run alone, a file may build it (slow on a busy machine).
+before(ensurePanelBuilt, { timeout: 180_000 });
 
 /** A raw POST to `/mcp` with the headers given (Host defaults to the server's). */
 function post(url: URL, headers: Record<string, string>): Promise<{ status: number; body: string }> {

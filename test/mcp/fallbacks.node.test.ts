@@ -6,7 +6,8 @@ import { elicitationOf } from '../../mcp/elicitation.js';
 import { parseTaskSurfaceModel } from '../../protocol/index.js';
 import { ensurePanelBuilt, httpClient, httpServer, smallModel, stdioClient, textOf } from './helpers.js';
 
-before(ensurePanelBuilt);
+// `npm test` builds the document first; run alone, a file may build it (slow on a busy machine).
+before(ensurePanelBuilt, { timeout: 180_000 });
 
 type Reply = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 

@@ -8,7 +8,8 @@ import { PANEL_URI, VIEW_TOOL } from '../../mcp/constants.js';
 import { showTaskSurfaceTool } from '../../protocol/index.js';
 import { APPS, ensurePanelBuilt, httpClient, httpServer, smallModel, stdioClient, textOf } from './helpers.js';
 
-before(ensurePanelBuilt);
+// `npm test` builds the document first; run alone, a file may build it (slow on a busy machine).
+before(ensurePanelBuilt, { timeout: 180_000 });
 
 const transports: [string, (t: TestContext, capabilities: typeof APPS) => Promise<Client>][] = [
   ['stdio', (t, capabilities) => stdioClient(t, { capabilities })],
