@@ -127,6 +127,9 @@ describe('draft store', () => {
     const store = createDraftStore({ sessionId: s1, storage });
     assert.equal(store.get('sf-1'), undefined);
     assert.deepEqual(store.get('sf-2'), { a: 'b' });
+    // Drafts stored as a list (another version, another script): none read back, not even by index.
+    storage.map.set(draftStorageKey(s1), '[{"values":{"a":"b"},"at":1}]');
+    assert.equal(createDraftStore({ sessionId: s1, storage }).get('0'), undefined);
   });
 
   it('reads back only well-formed drafts: values an object, at a number, a note only when not blank', () => {
