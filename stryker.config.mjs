@@ -1,5 +1,7 @@
 // Mutation testing (`npm run mutate`; not part of `npm test`). See docs/mutation.md for why the TAP
 // runner, the scope, and the survivors written down as equivalent.
+const name = process.env.MUTATE_NAME ?? 'mutation';
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   // The rule-bearing code: what users, models and operators rely on.
@@ -8,10 +10,18 @@ export default {
     'host/taskSurface/**/*.ts',
     'host/actionCards/**/*.ts',
     'host/scoped.ts',
+    // createHost and the named parts it was split into (docs/host.md), with the quotas.
     'host/createHost.ts',
+    'host/hostApi.ts',
+    'host/lifecycle.ts',
+    'host/liveInboxes.ts',
+    'host/messages.ts',
+    'host/unloading.ts',
+    'host/limits/**/*.ts',
     'transport/ws/origin.ts',
     'transport/ws/connection.ts',
     'transport/ws/server.ts',
+    'transport/ws/admission.ts',
     'demo/identity.ts',
     'components/drafts/**/*.ts',
   ],
@@ -23,6 +33,7 @@ export default {
       'test/protocol/**/*.node.test.ts',
       'test/host/**/*.node.test.ts',
       'test/action-cards/**/*.node.test.ts',
+      'test/limits/**/*.node.test.ts',
       'test/transport/**/*.node.test.ts',
       'test/demo/identityCookie.node.test.ts',
       'test/components/*.node.test.ts',
@@ -34,12 +45,14 @@ export default {
   // Module-level mutants would rerun every test file for each: too slow for two shared cores.
   ignoreStatic: true,
   incremental: true,
-  incrementalFile: 'reports/mutation/stryker-incremental.json',
+  // MUTATE_NAME keeps a one-folder run's results apart from the whole scope's (its own incremental
+  // file and report), so runs over different folders do not forget each other's mutants.
+  incrementalFile: `reports/mutation/${name}-incremental.json`,
   concurrency: 1,
   timeoutMS: 20_000,
   reporters: ['clear-text', 'html', 'json', 'progress-append-only'],
-  htmlReporter: { fileName: 'reports/mutation/index.html' },
-  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  htmlReporter: { fileName: `reports/mutation/${name}.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}.json` },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
   tempDirName: 'reports/.stryker-tmp',
   cleanTempDir: true,
