@@ -76,6 +76,12 @@ describe('the Host header', () => {
     assert.equal((await upgrade(at(s.port), { Host: `rebound.example:${s.port}` })).status, 400);
   });
 
+  it('on an IPv6 wildcard bind, serves [::1] and localhost', async (t) => {
+    const s = await server(t, { port: 0, listenHost: '::' });
+    assert.equal((await upgrade(at(s.port, '::1'), { Host: `[::1]:${s.port}` })).status, 101);
+    assert.equal((await upgrade(at(s.port, '::1'), { Host: `localhost:${s.port}` })).status, 101);
+  });
+
   it('on a non-loopback address, does not answer to localhost', async (t) => {
     const address = Object.values(networkInterfaces())
       .flat()
