@@ -1,6 +1,7 @@
 // The example's scripted model: the AI SDK's own MockLanguageModelV4 (from 'ai/test'), streaming
 // what a real model would. A one-line user message that mentions a panel gets a show_task_surface
-// call; anything else (a submission's text, an ordinary reply) gets a short text answer.
+// call; one that asks to save or keep loads the create-page skill and proposes a card; anything
+// else (a submission's text, an ordinary reply) gets a short text answer.
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
 
@@ -60,19 +61,33 @@ export function textParts(text: string): LanguageModelV4StreamPart[] {
 
 type Prompt = Parameters<MockLanguageModelV4['doStream']>[0]['prompt'];
 
-/** The text of the prompt's last message, and its role. */
-function last(prompt: Prompt): { role: string; text: string } {
+/** The text of the prompt's last message (its first part: a notice may follow), its role, and the tool it answers. */
+function last(prompt: Prompt): { role: string; text: string; tool?: string } {
   const message = prompt.at(-1);
   if (!message) return { role: 'none', text: '' };
   const content = message.content;
-  const text = typeof content === 'string' ? content : content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-  return { role: message.role, text };
+  if (typeof content === 'string') return { role: message.role, text: content };
+  const first = content[0];
+  const text = first?.type === 'text' ? first.text : '';
+  return first?.type === 'tool-result' ? { role: message.role, text, tool: first.toolName } : { role: message.role, text };
 }
+
+/** The card the scripted model offers: save the trip plan as a page. */
+export const tripCard = () => ({
+  action: 'create_page',
+  title: 'Save the plan as a page',
+  brief: 'Keeps the trip plan as a page you can reopen.',
+  details: { pageTitle: 'Trip plan', sections: ['Where', 'Why'] },
+});
 
 /** What the scripted model answers to a prompt. */
 export function scriptedReply(prompt: Prompt): LanguageModelV4StreamPart[] {
-  const { role, text } = last(prompt);
+  const { role, text, tool } = last(prompt);
+  // A card: load the kind's skill, propose it, then invite the person to it.
+  if (tool === 'skill') return toolCallParts('propose_action', tripCard());
+  if (tool === 'propose_action') return textParts('You can save the plan as a page with the card below.');
   if (role === 'tool') return textParts('The panel did not open; please answer in the chat.');
+  if (role === 'user' && !text.includes('\n') && /\b(save|keep)\b/i.test(text)) return toolCallParts('skill', { name: 'create-page' });
   if (role === 'user' && !text.includes('\n') && /panel|plan/i.test(text))
     return toolCallParts('show_task_surface', { model: tripModel() });
   if (text.includes('\n')) return textParts(`Thanks, noted: ${text.split('\n').slice(1).join('; ')}.`);

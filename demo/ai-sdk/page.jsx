@@ -4,7 +4,13 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { TaskSurfaceDock, TaskSurfaceToolview, isTaskSurfacePart } from 'task-surface/ai-sdk/react';
+import {
+  TaskSurfaceActionCard,
+  TaskSurfaceDock,
+  TaskSurfaceToolview,
+  isActionCardPart,
+  isTaskSurfacePart,
+} from 'task-surface/ai-sdk/react';
 
 const transport = new DefaultChatTransport({
   api: '/api/chat',
@@ -19,6 +25,17 @@ async function persistDismissal({ chatId, surfaceId, dismissalId }) {
     body: JSON.stringify({ id: chatId, surfaceId, dismissalId }),
   });
   if (!response.ok) throw new Error(`the dismissal was not recorded (${response.status})`);
+}
+
+/** Sends a card's action to the server; its answer carries the card's recorded decisions. */
+async function act(request) {
+  const response = await fetch('/api/chat/act', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  if (!response.ok) throw new Error(`the action was not recorded (${response.status})`);
+  return response.json();
 }
 
 function Chat({ id, initialMessages }) {
@@ -49,6 +66,12 @@ function Chat({ id, initialMessages }) {
                   <p key={i}>{part.text}</p>
                 ) : isTaskSurfacePart(part) ? (
                   <TaskSurfaceToolview key={i} chat={chat} part={part} />
+                ) : isActionCardPart(part) ? (
+                  <TaskSurfaceActionCard key={i} chat={chat} part={part} onAct={act} />
+                ) : part.type === 'tool-skill' && part.state === 'output-available' ? (
+                  <p key={i} className="step">
+                    Read the skill {part.input?.name}
+                  </p>
                 ) : null,
               )}
             </li>

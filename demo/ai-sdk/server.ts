@@ -7,13 +7,17 @@ import { basename } from 'node:path';
 import { convertToModelMessages, isStepCount, streamText, type LanguageModel } from 'ai';
 import { build } from 'esbuild';
 import {
+  actionCardActResponse,
   checkTaskSurfaceMessage,
+  createActionCardActs,
   dismissTaskSurface,
   taskSurfaceCheckResponse,
+  taskSurfaceDataPart,
   taskSurfaceDismissalResponse,
   taskSurfaceStopWhen,
   taskSurfaceTools,
 } from '../../ai-sdk/index.js';
+import { createMemoryPageStore, createPageKind } from '../../host/index.js';
 import { CHAT_ID, createChatStore, type ChatStore } from './store.js';
 
 /** The longest request body the example reads (a message, or a dismissal). */
@@ -21,7 +25,8 @@ const MAX_BODY_BYTES = 256 * 1024;
 
 const INSTRUCTIONS =
   'You help plan trips. When a choice needs several answers, call show_task_surface with a short panel; ' +
-  'the answer arrives as the next user message.';
+  'the answer arrives as the next user message. When a plan is worth keeping, load the create-page skill ' +
+  'and offer a card.';
 
 export interface AiSdkDemoOptions {
   /** Any AI SDK language model (the scripted one by default). */
@@ -108,21 +113,24 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
   const page = readFileSync('demo/ai-sdk/page.html', 'utf8');
   const css = readFileSync('demo/ai-sdk/page.css', 'utf8');
   const scripts = await buildPage();
+  // The card kinds the model may propose, and the acts on their cards (one per process).
+  const kinds = [createPageKind({ pages: createMemoryPageStore() })];
+  const acts = createActionCardActs({ kinds, load: (id) => store.load(chatIdOf(id)), save: (id, messages) => store.save(id, messages) });
 
   /** POST /api/chat: `{ id, message }`, the page's new message; the conversation is the server's. */
   async function chat(body: Record<string, unknown>): Promise<Response> {
     const id = chatIdOf(body['id']);
     const messages = store.load(id);
-    const check = checkTaskSurfaceMessage(messages, body['message']);
+    const check = checkTaskSurfaceMessage(messages, body['message'], { kinds });
     const answer = taskSurfaceCheckResponse(check);
     if (answer || !check.accepted) return answer!;
     // Durable before the model runs: a retry of this message (or submission) now finds it.
     store.save(id, check.messages);
-    const tools = taskSurfaceTools({ messages: check.messages });
+    const tools = taskSurfaceTools({ messages: check.messages, kinds });
     const result = streamText({
       model: options.model,
       instructions: INSTRUCTIONS,
-      messages: await convertToModelMessages(check.messages, { tools }),
+      messages: await convertToModelMessages(check.messages, { tools, convertDataPart: taskSurfaceDataPart }),
       tools,
       stopWhen: [isStepCount(5), taskSurfaceStopWhen],
     });
@@ -151,6 +159,8 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
       return Response.json(store.load(chatIdOf(decodeURIComponent(path.slice(11)))));
     if (request.method === 'POST' && path === '/api/chat') return chat(await readJson(request));
     if (request.method === 'POST' && path === '/api/chat/dismiss') return dismiss(await readJson(request));
+    // `{ chatId, callId, verb, payload? }`: a card's action, its decisions saved before the answer.
+    if (request.method === 'POST' && path === '/api/chat/act') return actionCardActResponse(await acts.act(await readJson(request)));
     throw new HttpError(404, 'not found');
   }
 
