@@ -3,49 +3,21 @@
 // composer; a hurried double click sends exactly one user message; Dismiss starts no chat request;
 // typing bypasses; a reload shows the same state; axe finds nothing.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { UIMessage } from 'ai';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { scriptedModel } from '../../demo/ai-sdk/model.js';
-import { startAiSdkDemo, type AiSdkDemo } from '../../demo/ai-sdk/server.js';
-import { CHROMIUM_ARGS } from './harness.js';
-
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core over the whole page, open shadow roots included; one line per violation. */
-async function axe(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    type Violation = { id: string; nodes: { target: unknown[] }[] };
-    const run = (window as unknown as { axe: { run(d: Document, o: object): Promise<{ violations: Violation[] }> } }).axe.run;
-    return (await run(document, { resultTypes: ['violations'] })).violations;
-  });
-  return violations.flatMap((v) => v.nodes.map((n) => `${v.id} at ${JSON.stringify(n.target)}`));
-}
+import type { Browser } from 'playwright-core';
+import type { AiSdkDemo } from '../../demo/ai-sdk/server.js';
+import { axe, startExample } from './ai-sdk-harness.js';
 
 describe('Inside an AI SDK app (useChat + streamText, the example)', () => {
   let browser: Browser;
   let demo: AiSdkDemo;
-  let dataDir: string;
-  const model = scriptedModel();
+  let model: Awaited<ReturnType<typeof startExample>>['model'];
+  let close = async () => {};
   before(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'ts-ai-sdk-e2e-'));
-    demo = await startAiSdkDemo({ model, dataDir });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    ({ browser, demo, model, close } = await startExample());
   });
-  after(async () => {
-    await browser?.close();
-    await demo?.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  after(() => close());
 
   it('shows the panel above the composer, submits once, dismisses without a request, bypasses, and survives a reload', async (t) => {
     const page = await browser.newPage();
