@@ -154,7 +154,8 @@ function leaf(token: Token, ctx: Ctx): Part | Part[] {
       return html`<code>${displayText(token.content)}</code>`;
     case 'fence':
     case 'code_block':
-      return html`<pre><code>${token.content}</code></pre>`;
+      // Focusable: a long line scrolls sideways, and a keyboard user must be able to scroll it.
+      return html`<pre tabindex="0"><code>${token.content}</code></pre>`;
     case 'hr':
       return html`<hr />`;
     case 'image': {
