@@ -30,6 +30,8 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   cluster?: { secret: string; db: Queryable; heartbeatDb: Queryable };
   /** Built page directory (see buildDemo). */
   root: string;
+  /** The built docs site (site/build.ts), served at `/docs/`; without it `/docs/` answers 404. */
+  docsRoot?: string;
   port?: number;
   /** Names the demo answers to besides 127.0.0.1:<port> and localhost:<port> (e.g. behind a proxy). */
   allowedHosts?: readonly string[];
@@ -107,6 +109,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     },
     () => (cluster === undefined || cluster.serving ? null : 'this process is not in the cluster (database unreachable or stopping)'),
     (request, response, host) => mcp.route(request, response, host),
+    options.docsRoot,
   );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -30,8 +30,11 @@ export function createDemoHttpServer(
   unhealthy: () => string | null = () => null,
   /** Requests another handler answers (`/mcp`), after the Host check: true when it took the request. */
   route: (request: IncomingMessage, response: ServerResponse, host: string) => boolean = () => false,
+  /** The built docs site (`npm run docs`, dist/docs), served at `/docs/` under the same CSP. */
+  docsRoot?: string,
 ): Server {
   const base = resolve(root);
+  const docsBase = docsRoot === undefined ? undefined : resolve(docsRoot);
   const serveFile = createStaticFiles();
   return createServer((request: IncomingMessage, response: ServerResponse) => {
     const host = validHost(request);
@@ -51,11 +54,20 @@ export function createDemoHttpServer(
       const problem = unhealthy();
       return reply(response, problem === null ? 200 : 503, problem === null ? 'ok' : `not serving: ${problem}`);
     }
+    if (pathname === '/docs') {
+      response.writeHead(301, { Location: '/docs/', 'Content-Type': 'text/plain; charset=utf-8' });
+      return void response.end('moved to /docs/');
+    }
+    const inDocs = pathname.startsWith('/docs/');
+    if (inDocs && docsBase === undefined) return reply(response, 404, 'the docs site is not served here (npm run docs builds it)');
     const page = PAGES[pathname];
-    const file = page ?? (pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : undefined);
+    const file = inDocs
+      ? pathname.slice('/docs/'.length) || 'index.html'
+      : (page ?? (pathname.startsWith('/assets/') ? pathname.slice('/assets/'.length) : undefined));
     if (file === undefined) return reply(response, 404, 'not found');
-    const path = normalize(join(base, file));
-    if (!path.startsWith(base + '/') || !existsSync(path) || !statSync(path).isFile()) return reply(response, 404, 'not found');
+    const from = inDocs ? docsBase! : base;
+    const path = normalize(join(from, file));
+    if (!path.startsWith(from + '/') || !existsSync(path) || !statSync(path).isFile()) return reply(response, 404, 'not found');
     if (page !== undefined && !onPage(request, response)) return;
     serveFile(request, response, path).catch(() => {
       if (!response.headersSent) reply(response, 404, 'not found');

@@ -7,6 +7,7 @@
 //   OPENAI_API_KEY (+ OPENAI_BASE_URL) or ANTHROPIC_API_KEY (+ ANTHROPIC_BASE_URL), TASK_SURFACE_MODEL:
 //                        a real model instead of the scripted agent
 //   TASK_SURFACE_DEMO_OUT=dist/demo (default)  where the page is built
+import { existsSync } from 'node:fs';
 import { buildDemo } from './build.js';
 import { startDemoServer } from './app.js';
 import { chooseModel } from './agent/model.js';
@@ -36,10 +37,13 @@ try {
   process.exit(2);
 }
 const root = await buildDemo(process.env.TASK_SURFACE_DEMO_OUT || undefined);
+// The docs site (`npm run docs`; `npm start` builds it first), served at /docs/ when built.
+const docsRoot = existsSync('dist/docs/index.html') ? 'dist/docs' : undefined;
 let server: Awaited<ReturnType<typeof startDemoServer>>;
 try {
   server = await startDemoServer({
     root,
+    ...(docsRoot ? { docsRoot } : {}),
     port,
     store: storeKind,
     ...(process.env.TASK_SURFACE_DATA_DIR ? { dataDir: process.env.TASK_SURFACE_DATA_DIR } : {}),
@@ -57,6 +61,7 @@ try {
 const sessions = server.demo.host.listSessions().length;
 console.log(`task-surface demo on ${server.url}  (store: ${server.demo.storeLabel}, ${sessions} session${sessions === 1 ? '' : 's'})`);
 console.log(`agent: ${model.label}`);
+console.log(docsRoot ? `docs: ${server.url}docs/` : 'docs: not built (npm run docs), so /docs/ answers 404');
 console.log(
   `inspector: ${server.url}?inspect${args.includes('--inspect') ? " (host actors relayed: each page sees only its own identity's sessions)" : " (Dock actors; start with --inspect for the host's too)"}`,
 );

@@ -18,11 +18,13 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.map': 'application/json',
+  '.json': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
   '.png': 'image/png',
   '.svg': 'image/svg+xml',
 };
 /** Text types, always sent compressed when the client accepts it (even a small page: one rule). */
-const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.map', '.svg']);
+const COMPRESSIBLE = new Set(['.html', '.js', '.css', '.map', '.svg', '.json', '.md']);
 
 export type ContentCoding = 'br' | 'gzip' | 'identity';
 

@@ -5,6 +5,8 @@ import { spawn, spawnSync } from 'node:child_process';
 
 // The MCP app document that `/mcp` serves, built when missing or older than its sources.
 spawnSync(process.execPath, ['scripts/mcp-app.mjs', '--if-missing'], { stdio: 'inherit' });
+// The docs site (dist/docs), which the demo serves at /docs/.
+spawnSync(process.execPath, ['--import', 'tsx', 'site/build.ts'], { stdio: 'inherit' });
 
 const entry = process.argv.includes('--workers') ? 'demo/workers.ts' : 'demo/server.ts';
 const child = spawn(process.execPath, ['--import', 'tsx', entry, ...process.argv.slice(2)], { stdio: 'inherit' });
