@@ -1,5 +1,5 @@
-// `npm test`: type-check, lint, format, node tests, browser tests, build and bundle budget, the built package as a
-// user imports it, end-to-end tests.
+// `npm test`: type-check, lint, format, node tests, browser tests, build and bundle budget, the docs site, the built
+// package as a user imports it, end-to-end tests.
 // `node scripts/test.mjs node browser` runs only the named steps.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -43,6 +43,7 @@ const steps = {
   chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   browser: ['browser tests', 'npx', ['web-test-runner']],
   build: ['build', 'node', ['scripts/build.mjs']],
+  docs: ['docs site (dist/docs)', 'node', ['--import', 'tsx', 'site/build.ts']],
   exports: ['package exports (from dist/)', 'node', nodeTest(['test/package/exports.dist.ts'], 1)],
   e2e: ['end-to-end tests', 'node', nodeTest(e2eTests, 1)],
 };

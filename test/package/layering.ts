@@ -28,6 +28,8 @@ export const OTHER_FOLDERS: Record<string, readonly string[]> = {
   fixtures: [],
   bench: ['fixtures'],
   demo: [],
+  // The docs site (site/): the package, and the demo agent's panels and the test fixtures as its examples.
+  site: ['demo', 'fixtures'],
 };
 
 /**
