@@ -29,16 +29,15 @@ export interface E2E {
 const BUILD_PREFIX = 'ts-e2e-build-';
 
 /**
- * The demo built once per test run: `node --test` runs each file in a child process, so the files
+ * The demo (or, with `prefix` and `build`, another site) built once per test run: `node --test` runs each file in a child process, so the files
  * of one run share their parent's pid and reuse its build (renamed into place whole, so a file
  * never sees half a build). Builds of runs that ended are removed. Without /proc every file builds.
  */
-async function sharedBuild(): Promise<string> {
-  const root = join(tmpdir(), `${BUILD_PREFIX}${process.ppid}`);
+export async function sharedBuild(prefix = BUILD_PREFIX, build: (outdir: string) => Promise<unknown> = buildDemo): Promise<string> {
+  const root = join(tmpdir(), `${prefix}${process.ppid}`);
   for (const name of readdirSync(tmpdir())) {
-    const pid = Number(name.slice(BUILD_PREFIX.length).split('.')[0]);
-    if (name.startsWith(BUILD_PREFIX) && pid !== process.ppid && !isAlive(pid))
-      rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    const pid = Number(name.slice(prefix.length).split('.')[0]);
+    if (name.startsWith(prefix) && pid !== process.ppid && !isAlive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
   // Reused only if built since the parent started (a recycled pid must not serve an old build).
   const parentStarted = existsSync(`/proc/${process.ppid}`) ? statSync(`/proc/${process.ppid}`).ctimeMs : Infinity;
@@ -47,7 +46,7 @@ async function sharedBuild(): Promise<string> {
     rmSync(root, { recursive: true, force: true });
   }
   const staging = `${root}.${process.pid}`;
-  await buildDemo(staging);
+  await build(staging);
   try {
     renameSync(staging, root);
   } catch {

@@ -1,0 +1,10 @@
+// The docs site: docs/rules.md and the mapping, rendered (the cases are in test/docs-site/cases.ts; one small file each, within
+// the runner's per-file time limit).
+import { describe } from 'node:test';
+import { documentCases } from '../docs-site/cases.js';
+import { docsSuite } from '../docs-site/harness.js';
+
+const site = docsSuite();
+describe('the docs site: docs/rules.md and the mapping, rendered', () => {
+  documentCases(site, ['rules.html', 'spec-mapping.html']);
+});
