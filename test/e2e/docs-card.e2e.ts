@@ -5,6 +5,6 @@ import { elementPageCases } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe('the docs site: the action-card page', () => {
+describe('the docs site: the action-card page', { timeout: 50_000 }, () => {
   elementPageCases(site, ['action-card']);
 });

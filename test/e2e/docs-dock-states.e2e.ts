@@ -5,6 +5,6 @@ import { dockStatesCase } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe("the docs site: the Dock's states from the Host", () => {
+describe("the docs site: the Dock's states from the Host", { timeout: 50_000 }, () => {
   dockStatesCase(site);
 });

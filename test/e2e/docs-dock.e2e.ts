@@ -1,10 +1,10 @@
-// The docs site: the task-surface-dock page (the cases are in test/docs-site/cases.ts; one small file each, within
+// The docs site: the task-surface-dock page, light (the cases are in test/docs-site/cases.ts; one small file each, within
 // the runner's per-file time limit).
 import { describe } from 'node:test';
 import { elementPageCases } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe('the docs site: the task-surface-dock page', () => {
-  elementPageCases(site, ['task-surface-dock']);
+describe('the docs site: the task-surface-dock page, light', { timeout: 50_000 }, () => {
+  elementPageCases(site, ['task-surface-dock'], ['Light']);
 });

@@ -5,6 +5,6 @@ import { elementPageCases } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe('the docs site: the task-surface-markdown page', () => {
+describe('the docs site: the task-surface-markdown page', { timeout: 50_000 }, () => {
   elementPageCases(site, ['task-surface-markdown']);
 });

@@ -5,6 +5,6 @@ import { playgroundCases } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe('the docs site: the playground: issues, panel, message', () => {
+describe('the docs site: the playground: issues, panel, message', { timeout: 50_000 }, () => {
   playgroundCases(site, 'flow');
 });

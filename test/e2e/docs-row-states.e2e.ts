@@ -5,6 +5,6 @@ import { rowsAndCardsCase } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe("the docs site: the row's and the card's states from the Host", () => {
+describe("the docs site: the row's and the card's states from the Host", { timeout: 50_000 }, () => {
   rowsAndCardsCase(site);
 });

@@ -5,6 +5,6 @@ import { documentCases } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe('the docs site: docs/rules.md and the mapping, rendered', () => {
+describe('the docs site: docs/rules.md and the mapping, rendered', { timeout: 50_000 }, () => {
   documentCases(site, ['rules.html', 'spec-mapping.html']);
 });

@@ -5,7 +5,7 @@ import { copyCase, documentCases, serveCase } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe('the docs site: serving at /docs/, the overview, copying by keyboard', () => {
+describe('the docs site: serving at /docs/, the overview, copying by keyboard', { timeout: 50_000 }, () => {
   serveCase(site);
   documentCases(site, ['index.html']);
   copyCase(site);

@@ -5,6 +5,6 @@ import { documentCases } from '../docs-site/cases.js';
 import { docsSuite } from '../docs-site/harness.js';
 
 const site = docsSuite();
-describe('the docs site: the two specifications, rendered verbatim', () => {
+describe('the docs site: the two specifications, rendered verbatim', { timeout: 50_000 }, () => {
   documentCases(site, ['spec-task-surface.html', 'spec-action-cards.html']);
 });
