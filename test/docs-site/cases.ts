@@ -286,7 +286,7 @@ export function playgroundCases(site: () => DocsSite, part: 'flow' | 'link' | 'a
       for (const p of [first, second]) assert.deepEqual(await p.problems(), []);
     });
 
-  if (part === 'link')
+  if (part === 'axe')
     it('is axe clean in light and dark, with issues and with a panel', async () => {
       const { page, problems } = await openDocs(site(), await site().context(), 'playground.html');
       await verdict(page, 'valid');
