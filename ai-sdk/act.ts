@@ -18,6 +18,7 @@ import {
 } from '../protocol/index.js';
 import { foldActionCards, registryOf } from './cards.js';
 import { ACTION_CARD_DECISION_PART, decisionOf, type ActionCardDecisionPart } from './cardMessages.js';
+import { mergeChatMessages } from './merge.js';
 
 /** What a page asks: act on one card of one chat (`verb` is a kind's verb, or `dismiss` for Not now). */
 export const ActionCardActRequestSchema = z.strictObject({
@@ -39,7 +40,10 @@ export interface ActionCardActsOptions {
   kinds: readonly CardKind[];
   /** The chat's persisted messages. */
   load(chatId: string): readonly UIMessage[] | Promise<readonly UIMessage[]>;
-  /** Persists the chat's messages (called once per recorded decision, in order). */
+  /**
+   * Persists the chat's messages (called once per recorded decision, in order), given the stored
+   * messages merged with the decision (`mergeChatMessages`), so a message saved meanwhile is kept.
+   */
   save(chatId: string, messages: UIMessage[]): unknown;
   /** A chat the person may only read: Not now and writing verbs are refused `read-only`. */
   readOnly?(chatId: string): boolean;
@@ -107,7 +111,8 @@ export function createActionCardActs(options: ActionCardActsOptions): ActionCard
           };
           chat.messages = withDecision(chat.messages, part);
           const snapshot = chat.messages;
-          chat.saves = chat.saves.then(() => options.save(chatId, snapshot));
+          // Merged with what is stored now: the chat route may have saved a message since this copy was read.
+          chat.saves = chat.saves.then(async () => options.save(chatId, mergeChatMessages(await options.load(chatId), snapshot)));
           return { type: 'action-cards/decision', seq: 0, at: 0, callId: id, action, phase, data: data ?? {} } as SessionEvent;
         },
       };

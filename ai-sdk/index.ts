@@ -33,6 +33,7 @@ export {
   type ActionCardsNoticeData,
 } from './cardMessages.js';
 export { foldTaskSurface } from './fold.js';
+export { mergeChatMessages } from './merge.js';
 export type { ClosedTaskSurface, OpenTaskSurface, TaskSurfaceState } from './fold.js';
 export { checkTaskSurfaceMessage, dismissTaskSurface, taskSurfaceSubmissionMessage, TaskSurfaceDismissalRequestSchema } from './checks.js';
 export type {

@@ -11,6 +11,7 @@ import {
   checkTaskSurfaceMessage,
   createActionCardActs,
   dismissTaskSurface,
+  mergeChatMessages,
   taskSurfaceCheckResponse,
   taskSurfaceDataPart,
   taskSurfaceDismissalResponse,
@@ -137,7 +138,8 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     return result.toUIMessageStreamResponse({
       originalMessages: check.messages,
       generateMessageId: () => crypto.randomUUID(),
-      onFinish: ({ messages: all }) => store.save(id, all),
+      // Merged: a card's decision or a dismissal recorded while the reply streamed is kept.
+      onFinish: ({ messages: all }) => store.save(id, mergeChatMessages(store.load(id), all)),
     });
   }
 
