@@ -48,6 +48,7 @@ const noSurfaceYet = {
   rejection: null,
   collapsed: false,
   failures: 0,
+  deferredView: null,
 } satisfies Partial<DockMachineContext>;
 
 export const dockMachine = setup({
@@ -124,12 +125,23 @@ export const dockMachine = setup({
       rejection: null,
       failures: 0,
       viewPending: null,
+      deferredView: null,
     }),
     mintSubmission: assign(({ context }) => ({ submissionId: context.submissionId ?? mintTaskSurfaceSubmissionId(), rejection: null })),
     mintDismissal: assign(({ context }) => ({ dismissalId: context.dismissalId ?? mintTaskSurfaceDismissalId(), rejection: null })),
     collapse: assign({ collapsed: true }),
     expand: assign({ collapsed: false }),
     countFailure: assign(({ context }) => ({ failures: context.failures + 1 })),
+    deferView: assign(({ event }) => {
+      assertEvent(event, 'projection.changed');
+      return { deferredView: event };
+    }),
+    /** The view deferred while a request was out, handled now as if it had just arrived. */
+    applyDeferredView: enqueueActions(({ context, enqueue }) => {
+      if (!context.deferredView) return;
+      enqueue.raise(context.deferredView);
+      enqueue.assign({ deferredView: null });
+    }),
     recordPending: assign((_, output: GetActiveTaskSurfaceResult) => {
       const out = loaded(output);
       return out?.pending
@@ -257,6 +269,11 @@ export const dockMachine = setup({
         },
         submitting: {
           tags: ['locked', 'busy'],
+          // The surface may close (its submission claimed) before the answer arrives, in-process above
+          // all: that view waits for the answer, so `submitted` comes before `closed`.
+          on: {
+            'projection.changed': [{ guard: 'isSameSurface', actions: 'recordViewPending' }, { actions: 'deferView' }],
+          },
           // A second click while the request is out sends nothing: the same attempt is in flight.
           invoke: {
             src: 'submit',
@@ -280,19 +297,25 @@ export const dockMachine = setup({
                 actions: [
                   'recordQueued',
                   { type: 'emitSubmitted', params: ({ event }) => (event.output.accepted ? event.output.messageId : null) },
+                  'applyDeferredView',
                 ],
               },
-              { guard: { type: 'isSubmissionPending', params: ({ event }) => event.output }, target: 'loading' },
+              {
+                guard: { type: 'isSubmissionPending', params: ({ event }) => event.output },
+                target: 'loading',
+                actions: 'applyDeferredView',
+              },
               {
                 target: 'rejected',
                 actions: [
                   { type: 'refuseSubmission', params: ({ event }) => (event.output.accepted ? 'transport' : event.output.reason) },
                   'emitRejected',
+                  'applyDeferredView',
                 ],
               },
             ],
             // The Host may have accepted it: stay locked and ask before anything is editable again.
-            onError: { target: 'loading', actions: 'loseSubmitAnswer' },
+            onError: { target: 'loading', actions: ['loseSubmitAnswer', 'applyDeferredView'] },
           },
         },
         pending: {
@@ -306,6 +329,10 @@ export const dockMachine = setup({
         },
         dismissing: {
           tags: ['locked', 'busy'],
+          // As for a submit: a view that closes the surface waits for the answer (`dismissed` first).
+          on: {
+            'projection.changed': [{ guard: 'isSameSurface', actions: 'recordViewPending' }, { actions: 'deferView' }],
+          },
           invoke: {
             src: 'dismiss',
             input: ({ context }) => {
@@ -316,22 +343,23 @@ export const dockMachine = setup({
               {
                 guard: { type: 'isDismissed', params: ({ event }) => event.output },
                 target: '#dock.hidden',
-                actions: ['emitDismissed', 'emitClosed', 'forgetSurface'],
+                actions: ['emitDismissed', 'emitClosed', 'applyDeferredView', 'forgetSurface'],
               },
               {
                 guard: { type: 'isSubmissionPending', params: ({ event }) => event.output },
                 target: 'loading',
-                actions: 'forgetDismissal',
+                actions: ['forgetDismissal', 'applyDeferredView'],
               },
               {
                 target: 'rejected',
                 actions: [
                   { type: 'refuseDismissal', params: ({ event }) => (event.output.dismissed ? 'transport' : event.output.reason) },
                   'emitRejected',
+                  'applyDeferredView',
                 ],
               },
             ],
-            onError: { target: 'loading', actions: 'loseDismissAnswer' },
+            onError: { target: 'loading', actions: ['loseDismissAnswer', 'applyDeferredView'] },
           },
         },
       },

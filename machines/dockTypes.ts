@@ -41,6 +41,11 @@ export interface DockMachineContext {
   failures: number;
   /** The pending submission the newest view carries for the open surface. */
   viewPending: TaskSurfacePendingSubmission | null;
+  /**
+   * A view that closed or replaced the surface while a submit or dismiss was out: applied once its
+   * answer is in, so `submitted` or `dismissed` is emitted before `closed`.
+   */
+  deferredView: Extract<DockMachineEvent, { type: 'projection.changed' }> | null;
 }
 
 export type DockMachineEvent =

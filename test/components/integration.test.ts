@@ -41,6 +41,9 @@ describe('components with the real host (local transport)', () => {
     const toolview = await row(ctx.transport, ctx.sessionId, ctx.result);
     await inState(dock, 'editing');
     await waitUntil(() => statusOf(toolview).endsWith('Open'));
+    // In-process the surface closes before submit resolves: the events still come, submitted first.
+    const events: string[] = [];
+    for (const type of ['task-surface-submitted', 'task-surface-closed']) dock.addEventListener(type, () => events.push(type));
     inView(dock, '[role="radio"][data-value="b"]').click();
     await typeInto(dock, 1, 'it is cheaper');
     submitButton(dock).click();
@@ -50,6 +53,7 @@ describe('components with the real host (local transport)', () => {
     const log = await ctx.host.readLog(ctx.sessionId, { limit: 100 });
     const answers = log.events.filter((e) => e.type === 'user/message' && e.source.taskSurface);
     expect(answers.length).to.equal(1);
+    expect(events).to.deep.equal(['task-surface-submitted', 'task-surface-closed']);
     expect(answers[0]!.type === 'user/message' && answers[0]!.source.taskSurface?.values).to.deep.equal({
       plan: 'b',
       why: 'it is cheaper',
@@ -129,8 +133,11 @@ describe('components with the real host (local transport)', () => {
     host = ctx.host;
     const dock = await mountDock(ctx.transport, ctx.sessionId);
     await inState(dock, 'editing');
+    const events: string[] = [];
+    for (const type of ['task-surface-dismissed', 'task-surface-closed']) dock.addEventListener(type, () => events.push(type));
     dismissButton(dock).click();
     await inState(dock, 'hidden');
+    expect(events).to.deep.equal(['task-surface-dismissed', 'task-surface-closed']);
     const log = await ctx.host.readLog(ctx.sessionId, { limit: 100 });
     expect(log.events.filter((e) => e.type === 'task-surface/dismissed').length).to.equal(1);
     const toolview = await row(ctx.transport, ctx.sessionId, ctx.result);

@@ -115,6 +115,58 @@ describe('dockMachine', () => {
     assert.equal(calls.getActive, 1);
   });
 
+  it('a view that closes the surface before the submit answer arrives: submitted, then closed', async () => {
+    // In-process, the Host can claim the submission and close the surface before submit resolves.
+    let answer!: (result: SubmitTaskSurfaceResult) => void;
+    const { actor, calls, emitted } = start({ submit: () => new Promise((resolve) => (answer = resolve)) });
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => stateOf(s) === 'submitting' && answer !== undefined);
+    actor.send({ type: 'projection.changed', active: null, pending: null });
+    assert.equal(stateOf(actor.getSnapshot()), 'submitting', 'the closing view waits for the answer');
+    answer({ accepted: true, messageId: 'm1' as MessageId, phase: 'queued' });
+    await waitFor(actor, (s) => stateOf(s) === 'hidden');
+    assert.deepEqual(
+      emitted.map((e) => e.type),
+      ['submitted', 'closed'],
+    );
+    assert.deepEqual(emitted[0], { type: 'submitted', surfaceId: active.surfaceId, submissionId: calls.submit[0], messageId: 'm1' });
+  });
+
+  it('a view that closes the surface before the dismiss answer arrives: dismissed, then closed', async () => {
+    let answer!: (result: DismissTaskSurfaceResult) => void;
+    const { actor, emitted } = start({ dismiss: () => new Promise((resolve) => (answer = resolve)) });
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
+    actor.send({ type: 'user.dismiss' });
+    await waitFor(actor, (s) => stateOf(s) === 'dismissing' && answer !== undefined);
+    actor.send({ type: 'projection.changed', active: null, pending: null });
+    answer({ dismissed: true, eventSeq: 3 });
+    await waitFor(actor, (s) => stateOf(s) === 'hidden');
+    assert.deepEqual(
+      emitted.map((e) => e.type),
+      ['dismissed', 'closed'],
+    );
+  });
+
+  it('a newer surface shown while a submit was out opens once the answer is in', async () => {
+    let answer!: (result: SubmitTaskSurfaceResult) => void;
+    const { actor, emitted } = start({ submit: () => new Promise((resolve) => (answer = resolve)) });
+    actor.send(open());
+    await waitFor(actor, (s) => stateOf(s) === 'editing');
+    actor.send({ type: 'user.submit', values: {} });
+    await waitFor(actor, (s) => stateOf(s) === 'submitting' && answer !== undefined);
+    const next = { callId: 'c2' as CallId, surfaceId: 'sf2' as TaskSurfaceId };
+    actor.send({ type: 'projection.changed', active: next, pending: null });
+    answer({ accepted: true, messageId: 'm1' as MessageId, phase: 'queued' });
+    await waitFor(actor, (s) => stateOf(s) === 'editing' && s.context.active?.surfaceId === next.surfaceId);
+    assert.deepEqual(
+      emitted.map((e) => e.type),
+      ['submitted'],
+    );
+  });
+
   it("locks when the view carries another tab's submission: re-reads getActive, then follows it", async () => {
     let result: GetActiveTaskSurfaceResult = { active: true, ...active, model, pending: null };
     const { actor, calls } = start({ getActive: async () => result });
