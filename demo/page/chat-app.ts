@@ -13,6 +13,7 @@ import { TransportError } from '../../transport/types.js';
 import type { WebSocketTransport, ConnectionStatus } from '../../transport/ws/client.js';
 import '../../components/index.js';
 import { dirOf, langTag, strings } from '../../components/i18n/index.js';
+import { LocaleController } from '../../components/i18n/localeController.js';
 import { PAGE_LANGS, pageLangOf, pageStrings, type PageLang } from './i18n.js';
 import { OverflowController } from './overflow.js';
 import { appStyles } from './styles.js';
@@ -58,6 +59,8 @@ export class DemoChatApp extends LitElement {
 
   /** The transcript's scroller takes focus while it scrolls, so the keyboard can scroll it. */
   private readonly transcriptOverflow = new OverflowController(this, () => this.renderRoot.querySelector('.scroller'));
+  /** A language other than English loads as its own chunk: the page renders again when it lands. */
+  private readonly locales = new LocaleController(this);
   private unwatch: (() => void) | undefined;
   private unstatus: (() => void) | undefined;
 
@@ -103,11 +106,10 @@ export class DemoChatApp extends LitElement {
       }
     }
     if (changed.has('view')) this.dropStaleRowState();
-    if (changed.has('uiLang')) {
-      document.documentElement.lang = langTag(this.uiLang);
-      document.documentElement.dir = dirOf(this.uiLang);
-      localStorage.setItem('demo.lang', this.uiLang);
-    }
+    // Every update, not only when uiLang changes: the language's table may land after the change.
+    document.documentElement.lang = langTag(this.uiLang);
+    document.documentElement.dir = dirOf(this.uiLang);
+    if (changed.has('uiLang')) localStorage.setItem('demo.lang', this.uiLang);
     if (changed.has('theme')) {
       document.documentElement.dataset.theme = this.theme;
       localStorage.setItem('demo.theme', this.theme);

@@ -6,7 +6,7 @@
 import { App, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import { html, nothing, render } from 'lit';
 import '../../components/view/task-surface-view.js';
-import { langOf, langTag, strings, type Lang } from '../../components/i18n/index.js';
+import { langOf, langTag, loadLocale, strings, type Lang } from '../../components/i18n/index.js';
 import { parseShowTaskSurfaceArgs, type NormalizedTaskSurfaceModel, type TaskSurfaceValues } from '../../protocol/index.js';
 import { PanelSession, type Phase } from './panelApp.js';
 import { appStrings } from './strings.js';
@@ -24,7 +24,11 @@ const session = new PanelSession(
   (title) => appStrings('en').dismissedContext(title),
 );
 
+/** Counts contexts applied, so a language that loads late applies only if no newer context came meanwhile. */
+let applied = 0;
+
 function applyContext(context: McpUiHostContext | undefined): void {
+  const current = ++applied;
   lang = langOf(context?.locale);
   theme = context?.theme === 'dark' || context?.theme === 'light' ? context.theme : undefined;
   if (theme) applyDocumentTheme(theme);
@@ -34,6 +38,11 @@ function applyContext(context: McpUiHostContext | undefined): void {
   document.documentElement.lang = langTag(lang);
   document.title = session.model?.title ?? appStrings(lang).documentTitle;
   draw();
+  // Every language but English is a module of its own: once the host's has loaded, apply it again.
+  const shown = lang;
+  void loadLocale(context?.locale).then(() => {
+    if (current === applied && langOf(context?.locale) !== shown) applyContext(context);
+  });
 }
 
 function statusText(phase: Phase): string {
