@@ -10,12 +10,13 @@ import { buildMcpApp, PANEL_FILE } from './mcp-app.mjs';
 /**
  * gzip budgets: the entry a page loads first, and the entry with every chunk a page in one language
  * may load (95 KB before Spanish, German, Japanese and Arabic shipped: their card labels and the
- * largest of their tables, which a page loads only for the language it shows, took it to 100 KB).
+ * largest of their tables, which a page loads only for the language it shows, took it to 100 KB;
+ * Chinese loads the same way since, so English is the only table in the entry).
  */
 const ENTRY_BUDGET_GZIP = 46 * 1024;
 const TOTAL_BUDGET_GZIP = 100 * 1024;
-/** The chrome tables that load on first use, one per language (`components/i18n/{es,de,ja,ar}.ts`). */
-const LOCALE_CHUNK = /^chunks\/(es|de|ja|ar)-[\w-]+\.js$/;
+/** The chrome tables that load on first use, one per language (`components/i18n/{zh,es,de,ja,ar}.ts`). */
+const LOCALE_CHUNK = /^chunks\/(zh|es|de|ja|ar)-[\w-]+\.js$/;
 const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp', 'ai-sdk'];
 
 function run(command, args) {

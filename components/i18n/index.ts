@@ -1,5 +1,4 @@
-import { registerShipped, registerShippedLazy } from './registry.js';
-import { zh } from './zh.js';
+import { registerShippedLazy } from './registry.js';
 
 export type { Strings } from './en.js';
 export { formatNumber, plural, intlFor, type PluralForms } from './intl.js';
@@ -22,8 +21,8 @@ export type Lang = string;
 /** The languages that ship with the package, in the order a language switch lists them. */
 export const SHIPPED_LOCALES = ['en', 'zh', 'es', 'de', 'ja', 'ar'] as const;
 
-registerShipped('zh', zh, { simplifiedChinese: true });
-// English and Chinese are in the entry; the others arrive as their own chunk when a page first shows them.
+// English is in the entry; every other language arrives as its own chunk when a page first shows it.
+registerShippedLazy('zh', () => import('./zh.js').then((m) => m.zh), { simplifiedChinese: true });
 registerShippedLazy('es', () => import('./es.js').then((m) => m.es));
 registerShippedLazy('de', () => import('./de.js').then((m) => m.de));
 registerShippedLazy('ja', () => import('./ja.js').then((m) => m.ja));

@@ -142,19 +142,13 @@ export function strings(lang: string | undefined | null): Strings {
 }
 
 let shippedZh: Strings | undefined;
-/** Registers a table that ships with the package (no warning, no disposer; protocol ships its submission words). */
-export function registerShipped(tag: string, table: Strings, options: { simplifiedChinese?: boolean } = {}): void {
-  if (options.simplifiedChinese) shippedZh = table;
-  tables.set(tag, table);
-  merged.clear();
-}
-
 /** Registers a shipped table that loads on first use; a product's own `registerLocale` of the tag wins. */
-export function registerShippedLazy(tag: string, load: () => Promise<Strings>): void {
+export function registerShippedLazy(tag: string, load: () => Promise<Strings>, options: { simplifiedChinese?: boolean } = {}): void {
   lazyTables.set(
     tag,
     lazyModule(async () => {
       const table = await load();
+      if (options.simplifiedChinese) shippedZh = table;
       if (!tables.has(tag)) tables.set(tag, table);
       changed();
       return table;
