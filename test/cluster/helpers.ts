@@ -43,7 +43,8 @@ export interface Worker {
 export async function startWorker(schema: string, env: Record<string, string> = {}): Promise<Worker> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/cluster/worker.ts'], {
     env: { ...process.env, TEST_DATABASE_URL: testDatabaseUrl(), CLUSTER_SCHEMA: schema, CLUSTER_SECRET: SECRET, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // stdin: a pipe the worker watches, so it exits with this process (worker.ts).
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';

@@ -17,6 +17,10 @@ import { joinCluster } from '../../transport/cluster/node.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { createScriptedAgent } from '../../demo/agent/driver.js';
 
+// The test process holds our stdin: when it ends, however it ended (a file's timeout, a crash, a
+// force-exit), the pipe closes and this worker goes too, so no test leaves a host process behind.
+process.stdin.on('end', () => process.exit(0)).resume();
+
 const env = process.env;
 const store = await createPostgresStore({ connectionString: env.TEST_DATABASE_URL!, schema: env.CLUSTER_SCHEMA! });
 const host = createHost({
