@@ -39,16 +39,17 @@ describe('session.open and the rate limit', () => {
       answers.slice(0, 20).every((m) => m.type === 'result'),
       'the first 20 opened',
     );
-    assert.ok(
-      limited.some((m) =>
-        /^too many messages: at most 100 per second \(bursts of 200\) \(a session\.open counts as 10\); retry in \d+ ms$/.test(
-          String(m.message),
-        ),
-      ),
-      String(limited[0]!.message),
-    );
+    // An open refused before its first frame's token says the rate; one refused on the other nine also
+    // says what an open costs. Which one a refusal meets depends on the refill between frames.
+    for (const m of limited) {
+      assert.match(
+        String(m.message),
+        /^too many messages: at most 100 per second \(bursts of 200\)( \(a session\.open counts as 10\))?; retry in \d+ ms$/,
+      );
+    }
     assert.ok(Number(limited[0]!.retryAfterMs) > 0);
-    // Frames other than opens still pass on the tokens left.
+    // Frames other than opens pass on what the bucket refills: one frame's wait, not an open's.
+    await new Promise((resolve) => setTimeout(resolve, 20));
     const pong = await raw.ask(JSON.stringify({ id: 'p', type: 'ping' }));
     assert.equal(pong.type, 'result');
   });
