@@ -144,6 +144,40 @@ describe('unfinished messages', () => {
     t.mock.timers.tick(1);
     assert.equal(await roundTrip(), 1008);
   });
+
+  it('checks no more often than every maxFragmentedMs / 4: a fragment first seen at 0.5 s is closed at 2.5 s, not 2.05 s', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
+    const s = await server(t, { maxFragmentedMs: 2_000 });
+    const socket = new WebSocket(`ws://127.0.0.1:${s.port}`);
+    t.after(() => socket.terminate());
+    await new Promise((resolve) => socket.once('open', resolve));
+    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+    const roundTrip = () =>
+      Promise.race([closed, new Promise<'open'>((resolve) => (socket.once('pong', () => resolve('open')), socket.ping()))]);
+    socket.send('{"id":"p1",', { fin: false });
+    assert.equal(await roundTrip(), 'open');
+    // 50 ms at a time: a check every 50 ms would see the fragment at 50 ms and close it at 2.05 s.
+    for (let now = 50; now <= 2_450; now += 50) t.mock.timers.tick(50);
+    assert.equal(await roundTrip(), 'open', 'open at 2.45 s');
+    t.mock.timers.tick(50);
+    assert.equal(await roundTrip(), 1008);
+  });
+
+  it('cuts a client that never answers the close 1 s after closing it, not at ws’s 30 s', async (t) => {
+    const s = await server(t, { maxFragmentedMs: 200 });
+    const socket = new WebSocket(`ws://127.0.0.1:${s.port}`);
+    t.after(() => socket.terminate());
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send('{"id":"p1",', { fin: false });
+    // The client stops reading: it never sees the server's close frame, so never answers it.
+    (socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    const started = performance.now();
+    while (s.connectionCount > 0 && performance.now() - started < 8_000) await new Promise((r) => setTimeout(r, 25));
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(s.connectionCount, 0, 'the connection is gone');
+    // Closed at 0.2–0.25 s, cut 1 s later; 8 s of slack for a busy machine, still far from 30 s.
+    assert.ok(seconds >= 1.2, `not cut before the second after the close (${seconds.toFixed(2)} s)`);
+  });
 });
 
 describe('whole messages', () => {
