@@ -6,24 +6,11 @@
 // cut at 60 s instead of stalled (the HTTP client's own timers had been made under the previous mock).
 import assert from 'node:assert/strict';
 import { it, mock } from 'node:test';
-import { setImmediate as turnOfTheLoop } from 'node:timers/promises';
 import type { AgentDriver } from '../../host/types.js';
 import { closeWhenDone } from '../closeWhenDone.js';
+import { realWait, untilReal } from '../loopTime.js';
 import type { FakeProvider } from './fakeProviders.js';
 import { driverHost, lastTurnEnd, say } from './helpers.js';
-
-/** Real time passing, `ms` of it, the loop turning (mocked timers do not fire). */
-async function realWait(ms: number): Promise<void> {
-  const end = performance.now() + ms;
-  while (performance.now() < end) await turnOfTheLoop();
-}
-
-/** Turns of the loop until `done()`, for up to 10 s of real time. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 10_000;
-  while (!done() && performance.now() < deadline) await turnOfTheLoop();
-  assert.ok(done(), what);
-}
 
 export function timeoutDefaultCase(name: string, start: () => Promise<FakeProvider>, driver: (url: string) => AgentDriver): void {
   it(`${name} driver without timeoutMs: a reply silent for 60 s fails, saying so; at 59.999 s it still runs`, async (t) => {
@@ -36,7 +23,7 @@ export function timeoutDefaultCase(name: string, start: () => Promise<FakeProvid
     const sessionId = host.openSession();
     fake.script({ stall: 'Half of an answer that then' });
     await say(host, sessionId, 'hi');
-    await until(() => host.getView(sessionId).streaming?.text === 'Half of an answer that then', 'the partial reply arrived');
+    await untilReal(() => host.getView(sessionId).streaming?.text === 'Half of an answer that then', 'the partial reply arrived');
     await realWait(300); // the last chunk read, the watchdog set again from it
 
     mock.timers.tick(59_999);
@@ -44,7 +31,7 @@ export function timeoutDefaultCase(name: string, start: () => Promise<FakeProvid
     assert.equal(host.getView(sessionId).turn, 'running', 'still waiting at 59.999 s');
 
     mock.timers.tick(1);
-    await until(() => host.getView(sessionId).turn === 'idle', 'the turn ended at 60 s');
+    await untilReal(() => host.getView(sessionId).turn === 'idle', 'the turn ended at 60 s');
     const ended = await lastTurnEnd(host, sessionId);
     assert.equal(ended.outcome, 'failed');
     assert.match(ended.error ?? '', /stopped sending mid-reply: nothing arrived for 60 s \(after \d+ characters\)\.$/);

@@ -126,17 +126,26 @@ describe('the Origin header', () => {
   });
 });
 
+/**
+ * A server with `maxFragmentedMs` and a client that has sent the first fragment of a message;
+ * `roundTrip()` resolves 'open' (a ping answered) or the close code if the socket closed first.
+ */
+async function fragmentSent(t: TestContext, maxFragmentedMs: number) {
+  const s = await server(t, { maxFragmentedMs });
+  const socket = new WebSocket(`ws://127.0.0.1:${s.port}`);
+  t.after(() => socket.terminate());
+  await new Promise((resolve) => socket.once('open', resolve));
+  const closed = new Promise<number>((resolve) => socket.once('close', resolve));
+  const roundTrip = () =>
+    Promise.race([closed, new Promise<'open'>((resolve) => (socket.once('pong', () => resolve('open')), socket.ping()))]);
+  socket.send('{"id":"p1",', { fin: false });
+  return { server: s, socket, roundTrip };
+}
+
 describe('unfinished messages', () => {
   it('with maxFragmentedMs 2 s, checks every 0.5 s: closed 2 to 2.5 s after the first fragment', async (t) => {
     t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
-    const s = await server(t, { maxFragmentedMs: 2_000 });
-    const socket = new WebSocket(`ws://127.0.0.1:${s.port}`);
-    t.after(() => socket.terminate());
-    await new Promise((resolve) => socket.once('open', resolve));
-    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
-    const roundTrip = () =>
-      Promise.race([closed, new Promise<'open'>((resolve) => (socket.once('pong', () => resolve('open')), socket.ping()))]);
-    socket.send('{"id":"p1",', { fin: false });
+    const { roundTrip } = await fragmentSent(t, 2_000);
     assert.equal(await roundTrip(), 'open');
     t.mock.timers.tick(500); // the first check that sees it
     t.mock.timers.tick(1_999);
@@ -147,14 +156,7 @@ describe('unfinished messages', () => {
 
   it('checks no more often than every maxFragmentedMs / 4: a fragment first seen at 0.5 s is closed at 2.5 s, not 2.05 s', async (t) => {
     t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
-    const s = await server(t, { maxFragmentedMs: 2_000 });
-    const socket = new WebSocket(`ws://127.0.0.1:${s.port}`);
-    t.after(() => socket.terminate());
-    await new Promise((resolve) => socket.once('open', resolve));
-    const closed = new Promise<number>((resolve) => socket.once('close', resolve));
-    const roundTrip = () =>
-      Promise.race([closed, new Promise<'open'>((resolve) => (socket.once('pong', () => resolve('open')), socket.ping()))]);
-    socket.send('{"id":"p1",', { fin: false });
+    const { roundTrip } = await fragmentSent(t, 2_000);
     assert.equal(await roundTrip(), 'open');
     // 50 ms at a time: a check every 50 ms would see the fragment at 50 ms and close it at 2.05 s.
     for (let now = 50; now <= 2_450; now += 50) t.mock.timers.tick(50);
@@ -164,11 +166,7 @@ describe('unfinished messages', () => {
   });
 
   it('cuts a client that never answers the close 1 s after closing it, not at ws’s 30 s', async (t) => {
-    const s = await server(t, { maxFragmentedMs: 200 });
-    const socket = new WebSocket(`ws://127.0.0.1:${s.port}`);
-    t.after(() => socket.terminate());
-    await new Promise((resolve) => socket.once('open', resolve));
-    socket.send('{"id":"p1",', { fin: false });
+    const { server: s, socket } = await fragmentSent(t, 200);
     // The client stops reading: it never sees the server's close frame, so never answers it.
     (socket as unknown as { _socket: { pause(): void } })._socket.pause();
     const started = performance.now();

@@ -3,11 +3,11 @@
 // request with no answer rejected `unreachable` at 30 s. Only the timers are mocked; the sockets are real.
 import assert from 'node:assert/strict';
 import { describe, it, mock, type TestContext } from 'node:test';
-import { setImmediate as turnOfTheLoop } from 'node:timers/promises';
 import { WebSocketServer, WebSocket } from 'ws';
 import { TransportError } from '../../transport/types.js';
 import { createWebSocketTransport } from '../../transport/ws/client.js';
 import type { WebSocketConstructor } from '../../transport/ws/clientTypes.js';
+import { realWait, untilReal } from '../loopTime.js';
 
 /** A server that answers the client's `ping` frames when `answerPings`, and nothing else. */
 async function quietServer(t: TestContext, answerPings: boolean) {
@@ -30,19 +30,6 @@ async function quietServer(t: TestContext, answerPings: boolean) {
   return { port: (wss.address() as { port: number }).port, frames, closes: () => closes, connections: () => wss.clients.size };
 }
 
-/** Turns of the loop (real sockets move, mocked timers do not) until `done()`, for up to 5 s of real time. */
-async function until(done: () => boolean, what: string): Promise<void> {
-  const deadline = performance.now() + 5_000;
-  while (!done() && performance.now() < deadline) await turnOfTheLoop();
-  assert.ok(done(), what);
-}
-
-/** A moment of real time for frames in flight to land. */
-async function settle(): Promise<void> {
-  const end = performance.now() + 150;
-  while (performance.now() < end) await turnOfTheLoop();
-}
-
 function defaultClient(t: TestContext, port: number) {
   mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
   t.after(() => mock.timers.reset());
@@ -55,45 +42,45 @@ describe('the browser client’s default timers', () => {
   it('pings every 5 s, and leaves a connection whose ping is unanswered 5 s later', async (t) => {
     const server = await quietServer(t, false);
     const client = defaultClient(t, server.port);
-    await until(() => client.status === 'open', 'connected');
+    await untilReal(() => client.status === 'open', 'connected');
 
     mock.timers.tick(4_999);
-    await settle();
+    await realWait(150);
     assert.deepEqual(server.frames, [], 'no ping before 5 s');
     mock.timers.tick(1);
-    await until(() => server.frames.length === 1, 'a ping at 5 s');
+    await untilReal(() => server.frames.length === 1, 'a ping at 5 s');
     assert.deepEqual(server.frames, ['ping']);
 
     mock.timers.tick(4_999);
-    await settle();
+    await realWait(150);
     assert.equal(server.closes(), 0, 'still connected at 9.999 s');
     mock.timers.tick(1);
-    await until(() => server.closes() === 1, 'left at 10 s: the ping went unanswered for a heartbeat');
+    await untilReal(() => server.closes() === 1, 'left at 10 s: the ping went unanswered for a heartbeat');
   });
 
   it('keeps a connection whose pings are answered, and rejects a request unanswered for 30 s as unreachable', async (t) => {
     const server = await quietServer(t, true);
     const client = defaultClient(t, server.port);
-    await until(() => client.status === 'open', 'connected');
+    await untilReal(() => client.status === 'open', 'connected');
     const answer: { outcome?: unknown } = {};
     const outcomeNow = (): unknown => answer.outcome;
     client.listSessions().then(
       () => (answer.outcome = 'answered'),
       (error: unknown) => (answer.outcome = error),
     );
-    await until(() => server.frames.includes('session.list'), 'the request was sent');
+    await untilReal(() => server.frames.includes('session.list'), 'the request was sent');
 
     // Five seconds at a time, so each ping is answered before the next heartbeat looks for it.
     for (let elapsed = 0; elapsed < 25_000; elapsed += 5_000) {
       mock.timers.tick(5_000);
-      await until(() => server.frames.filter((f) => f === 'ping').length === elapsed / 5_000 + 1, `the ping at ${elapsed + 5_000} ms`);
-      await settle();
+      await untilReal(() => server.frames.filter((f) => f === 'ping').length === elapsed / 5_000 + 1, `the ping at ${elapsed + 5_000} ms`);
+      await realWait(150);
     }
     mock.timers.tick(4_999);
-    await settle();
+    await realWait(150);
     assert.equal(outcomeNow(), undefined, 'still waiting at 29.999 s');
     mock.timers.tick(1);
-    await until(() => answer.outcome !== undefined, 'rejected at 30 s');
+    await untilReal(() => answer.outcome !== undefined, 'rejected at 30 s');
     const outcome = outcomeNow();
     assert.ok(outcome instanceof TransportError);
     assert.equal(outcome.code, 'unreachable');
