@@ -23,9 +23,16 @@ export function connectClient(port: number, options: Partial<WebSocketTransportO
   });
 }
 
-/** Resolves once `check` returns true, polling (no deadline of its own: the test runner's applies). */
-export async function until(check: () => boolean, everyMs = 5): Promise<void> {
-  while (!check()) await new Promise((r) => setTimeout(r, everyMs));
+/**
+ * Resolves once `check` returns true, polling; after 20 s (within the 30 s a test has) it fails with
+ * the check's source, so a wait that never ends is a named failure, not a test timeout.
+ */
+export async function until(check: () => boolean, everyMs = 5, limitMs = 20_000): Promise<void> {
+  const deadline = performance.now() + limitMs;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error(`not within ${limitMs} ms: ${check.toString()}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
 }
 
 /** A raw socket that sends frames and collects every answer, for malformed-input tests. */
