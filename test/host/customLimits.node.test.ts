@@ -75,5 +75,20 @@ for (const factory of storeFactories) {
       const submitted = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: { why: 'ok' } });
       assert.equal(submitted.accepted, true, JSON.stringify(submitted));
     });
+
+    it('counts as not open after a restart with limits its model is over: getActive and submit answer not-open', async (t) => {
+      const { handle, open } = await start(t);
+      const driver = new ScriptedDriver();
+      const first = open(driver);
+      const { sessionId, surfaceId } = await withOpenSurface(first, driver, bigModel);
+      await first.dispose();
+      await handle.reopen();
+      const host = makeHost(handle, { driver: new ScriptedDriver() }); // the default 200 rows
+      t.after(() => host.dispose());
+      if (factory.name === 'postgres') assert.equal(await host.load(sessionId), true);
+      assert.equal(await activeRows(host, sessionId, surfaceId), 'not-open');
+      const submitted = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: { why: 'ok' } });
+      assert.deepEqual(submitted, { accepted: false, reason: 'not-open' });
+    });
   });
 }
