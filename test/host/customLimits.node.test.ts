@@ -47,6 +47,15 @@ for (const factory of storeFactories) {
       };
       return { handle, open };
     };
+    /** Opens the big surface on a Host of its own, then stops that Host and reopens the store. */
+    const openThenStop = async (open: (driver?: ScriptedDriver) => Host, handle: StoreHandle) => {
+      const driver = new ScriptedDriver();
+      const first = open(driver);
+      const opened = await withOpenSurface(first, driver, bigModel);
+      await first.dispose();
+      await handle.reopen();
+      return opened;
+    };
 
     it('stays open and takes its submission after its session is unloaded and loaded again', async (t) => {
       const { open } = await start(t);
@@ -64,11 +73,7 @@ for (const factory of storeFactories) {
 
     it('stays open and takes its submission after the Host restarts', async (t) => {
       const { handle, open } = await start(t);
-      const driver = new ScriptedDriver();
-      const first = open(driver);
-      const { sessionId, surfaceId } = await withOpenSurface(first, driver, bigModel);
-      await first.dispose();
-      await handle.reopen();
+      const { sessionId, surfaceId } = await openThenStop(open, handle);
       const host = open();
       if (factory.name === 'postgres') assert.equal(await host.load(sessionId), true);
       assert.equal(await activeRows(host, sessionId, surfaceId), ROWS);
@@ -78,11 +83,7 @@ for (const factory of storeFactories) {
 
     it('counts as not open after a restart with limits its model is over: getActive and submit answer not-open', async (t) => {
       const { handle, open } = await start(t);
-      const driver = new ScriptedDriver();
-      const first = open(driver);
-      const { sessionId, surfaceId } = await withOpenSurface(first, driver, bigModel);
-      await first.dispose();
-      await handle.reopen();
+      const { sessionId, surfaceId } = await openThenStop(open, handle);
       const host = makeHost(handle, { driver: new ScriptedDriver() }); // the default 200 rows
       t.after(() => host.dispose());
       if (factory.name === 'postgres') assert.equal(await host.load(sessionId), true);
