@@ -1,0 +1,145 @@
+// What `show_task_surface`, `taskSurface.submit` and `taskSurface.dismiss` record beyond the yes or
+// no: the limits a panel travels with, the whole text of a refused model, the submission's language,
+// who submitted, the per-principal admission, and the method named in an input error. (A mutation run over host/taskSurface/ found these unpinned.)
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import { createHost } from '../../host/createHost.js';
+import { createMemoryStore } from '../../host/store/memory.js';
+import type { CreateHostOptions, Host } from '../../host/types.js';
+import type { JsonValue, SessionEvent, SessionId } from '../../protocol/index.js';
+import { DEFAULT_LIMITS } from '../../protocol/index.js';
+import { counterIds, goodValues, ids, sampleModel, say, ScriptedDriver, withOpenSurface } from './helpers.js';
+
+function host(t: TestContext, options: Partial<CreateHostOptions> = {}) {
+  const driver = new ScriptedDriver();
+  const made = createHost({ store: createMemoryStore(), driver, ids: counterIds(), ...options });
+  t.after(() => made.dispose());
+  return { host: made, driver };
+}
+
+async function events(host: Host, sessionId: SessionId): Promise<SessionEvent[]> {
+  return (await host.readLog(sessionId, { limit: 1000 })).events;
+}
+
+/** A session of the principal `alice` whose first turn opened a surface. */
+async function aliceSurface(h: Host, driver: ScriptedDriver) {
+  const alice = h.as({ id: 'alice' });
+  const sessionId = alice.openSession();
+  driver.showSurface();
+  await alice.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'show' });
+  await h.whenIdle(sessionId);
+  return { alice, sessionId, surfaceId: h.getView(sessionId).taskSurface.active!.surfaceId };
+}
+
+const resultOf = async (host: Host, sessionId: SessionId) =>
+  (await events(host, sessionId)).find((e) => e.type === 'tool/result') as Extract<SessionEvent, { type: 'tool/result' }>;
+
+describe('the limits a shown panel carries', () => {
+  it('a Host with the default limits stores none in the result: the transcript row uses the spec’s', async (t) => {
+    const { host: h, driver } = host(t);
+    const { sessionId } = await withOpenSurface(h, driver);
+    const meta = (await resultOf(h, sessionId)).meta as Record<string, unknown>;
+    assert.equal(meta.kind, 'task-surface');
+    assert.equal('limits' in meta, false);
+  });
+
+  for (const [name, limits] of [
+    ['larger', { tableRows: 400 }],
+    ['smaller', { tableRows: 100 }],
+  ] as const) {
+    it(`a Host with one ${name} limit stores all of its limits with the panel`, async (t) => {
+      const { host: h, driver } = host(t, { limits: limits });
+      const { sessionId } = await withOpenSurface(h, driver);
+      const meta = (await resultOf(h, sessionId)).meta as Record<string, unknown>;
+      assert.deepEqual(meta.limits, { ...DEFAULT_LIMITS, ...limits });
+    });
+  }
+});
+
+it('a refused model answers the model with every issue, paths rooted at the model, in the whole text', async (t) => {
+  const { host: h, driver } = host(t);
+  const sessionId = h.openSession();
+  const { title: _title, ...untitled } = sampleModel() as Record<string, JsonValue>;
+  driver.showSurface(untitled);
+  await say(h, sessionId, 'show it');
+  await h.whenIdle(sessionId);
+  const result = await resultOf(h, sessionId);
+  assert.equal(result.ok, false);
+  assert.equal(
+    result.content,
+    [
+      'The task surface was not shown because its model is invalid:',
+      '- model.title: the model needs "title"',
+      'Fix these and call show_task_surface again.',
+    ].join('\n'),
+  );
+});
+
+describe('the submission message', () => {
+  const textOf = async (h: Host, sessionId: SessionId, messageId: string) =>
+    (await events(h, sessionId)).flatMap((e) => (e.type === 'user/message' && e.messageId === messageId ? [e] : []))[0]!;
+
+  it('is formatted in the request’s language, else the session’s', async (t) => {
+    const { host: h, driver } = host(t);
+    const chinese = h.openSession({ locale: 'zh' });
+    driver.showSurface();
+    await say(h, chinese, 'show');
+    await h.whenIdle(chinese);
+    const open = h.getView(chinese).taskSurface.active!;
+    const bySession = await h.taskSurface.submit({
+      sessionId: chinese,
+      surfaceId: open.surfaceId,
+      submissionId: ids.submission(),
+      values: goodValues,
+    });
+    assert.ok('messageId' in bySession);
+    await h.whenIdle(chinese);
+    assert.equal((await textOf(h, chinese, bySession.messageId)).text, 'Pick a plan\nPlan：Plan A\nWhy：cheaper');
+
+    const { sessionId, surfaceId } = await withOpenSurface(h, driver);
+    const byRequest = await h.taskSurface.submit({
+      sessionId,
+      surfaceId,
+      submissionId: ids.submission(),
+      values: goodValues,
+      locale: 'zh',
+    });
+    assert.ok('messageId' in byRequest);
+    await h.whenIdle(sessionId);
+    assert.equal((await textOf(h, sessionId, byRequest.messageId)).text, 'Pick a plan\nPlan：Plan A\nWhy：cheaper');
+  });
+
+  it('names who submitted on its source, and no one for host code', async (t) => {
+    const { host: h, driver } = host(t);
+    const { alice, sessionId, surfaceId } = await aliceSurface(h, driver);
+    const submitted = await alice.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
+    assert.ok('messageId' in submitted);
+    await h.whenIdle(sessionId);
+    assert.equal((await textOf(h, sessionId, submitted.messageId)).source.by, 'alice');
+
+    const other = await withOpenSurface(h, driver);
+    const byHost = await h.taskSurface.submit({
+      sessionId: other.sessionId,
+      surfaceId: other.surfaceId,
+      submissionId: ids.submission(),
+      values: goodValues,
+    });
+    assert.ok('messageId' in byHost);
+    await h.whenIdle(other.sessionId);
+    assert.equal('by' in (await textOf(h, other.sessionId, byHost.messageId)).source, false);
+  });
+});
+
+it('a submission over the principal’s message quota is refused quota-exceeded, and no record stays pending', async (t) => {
+  const { host: h, driver } = host(t, { quotas: { messagesPerMinute: 1 } });
+  const { alice, sessionId, surfaceId } = await aliceSurface(h, driver);
+  const refused = await alice.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
+  assert.deepEqual(refused, { accepted: false, reason: 'quota-exceeded' });
+  assert.equal(h.getView(sessionId).taskSurface.active?.pending ?? null, null);
+  assert.equal((await events(h, sessionId)).filter((e) => e.type === 'user/message').length, 1);
+});
+
+it('a malformed dismissal names the method in its error', async (t) => {
+  const { host: h } = host(t);
+  await assert.rejects(h.taskSurface.dismiss({ sessionId: 42 } as never), /^[^\n]*taskSurface\.dismiss/);
+});
