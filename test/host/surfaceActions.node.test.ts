@@ -143,3 +143,28 @@ it('a malformed dismissal names the method in its error', async (t) => {
   const { host: h } = host(t);
   await assert.rejects(h.taskSurface.dismiss({ sessionId: 42 } as never), /^[^\n]*taskSurface\.dismiss/);
 });
+
+it('a read-only session with a surface open in its log takes neither a submission nor a dismissal: not-open', async (t) => {
+  const store = createMemoryStore();
+  const driver = new ScriptedDriver();
+  const first = createHost({ store, driver, ids: counterIds() });
+  const source = await withOpenSurface(first, driver);
+  await first.dispose();
+  // The same log under a read-only record (an archived or imported conversation).
+  const sessionId = 'archived' as SessionId;
+  store.createSession({ ...store.getSession(source.sessionId)!, sessionId, readOnly: true });
+  store.appendMany(
+    sessionId,
+    store.read(source.sessionId).map(({ seq: _seq, at, ...event }) => ({ event: event as never, at })),
+  );
+  const h = createHost({ store, driver: new ScriptedDriver(), ids: counterIds() });
+  t.after(() => h.dispose());
+  assert.equal(h.getView(sessionId).taskSurface.active?.surfaceId, source.surfaceId, 'the log says it is open');
+  const asked = { sessionId, surfaceId: source.surfaceId };
+  assert.deepEqual(await h.taskSurface.submit({ ...asked, submissionId: ids.submission(), values: goodValues }), {
+    accepted: false,
+    reason: 'not-open',
+  });
+  assert.deepEqual(await h.taskSurface.dismiss({ ...asked, dismissalId: ids.dismissal() }), { dismissed: false, reason: 'not-open' });
+  assert.equal(store.lastSeq(sessionId), store.lastSeq(source.sessionId), 'nothing was added to its log');
+});
