@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { InspectionEvent } from 'xstate';
 import type { TaskSurfaceHostService } from '../../host/taskSurface/index.js';
 import type { Host } from '../../host/types.js';
-import type { SessionId, TaskSurfaceId } from '../../protocol/index.js';
+import type { CallId, SessionId, TaskSurfaceId } from '../../protocol/index.js';
 import { admitNext, goodValues, ids, makeHost, manualSurface, say, ScriptedDriver } from './helpers.js';
 import { storeFactories, type StoreHandle } from './stores.js';
 
@@ -94,4 +94,24 @@ describe('the pending-submission records', () => {
     await host.dispose();
     assert.equal(running(), 0);
   });
+
+  for (const [name, other] of [
+    ['the same call but another surfaceId', (callId: CallId) => ({ callId, surfaceId: 'surface-other' as TaskSurfaceId })],
+    ['another call with the same surfaceId', (_: CallId, surfaceId: TaskSurfaceId) => ({ callId: 'call-other' as CallId, surfaceId })],
+  ] as const) {
+    it(`a logged submission for ${name} leaves the queued submission pending`, async () => {
+      const { sessionId, surfaceId, callId } = await manualSurface(host, driver);
+      const submitted = await submit(sessionId, surfaceId);
+      const taskSurface = { version: 1 as const, submissionId: ids.submission(), values: goodValues, ...other(callId, surfaceId) };
+      host.plugins.append(sessionId, {
+        type: 'user/message',
+        messageId: ids.message(),
+        text: 'elsewhere',
+        source: { kind: 'user', rpcId: ids.rpc(), taskSurface },
+      });
+      const active = await host.taskSurface.getActive({ sessionId, surfaceId });
+      assert.ok(active.active);
+      assert.equal(active.pending?.messageId, submitted.messageId);
+    });
+  }
 });
