@@ -33,6 +33,8 @@ export default {
       'test/protocol/**/*.node.test.ts',
       'test/host/**/*.node.test.ts',
       'test/action-cards/**/*.node.test.ts',
+      // decide.ts is shared with the AI SDK integration, whose checks call it without the Host's reads.
+      'test/ai-sdk/**/*.node.test.ts',
       'test/limits/**/*.node.test.ts',
       'test/transport/**/*.node.test.ts',
       'test/demo/identityCookie.node.test.ts',
