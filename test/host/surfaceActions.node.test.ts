@@ -6,7 +6,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import type { CreateHostOptions, Host } from '../../host/types.js';
-import type { JsonValue, SessionEvent, SessionId } from '../../protocol/index.js';
+import type { JsonValue, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
 import { DEFAULT_LIMITS } from '../../protocol/index.js';
 import { counterIds, goodValues, ids, sampleModel, say, ScriptedDriver, withOpenSurface } from './helpers.js';
 
@@ -29,6 +29,25 @@ async function aliceSurface(h: Host, driver: ScriptedDriver) {
   await alice.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc(), text: 'show' });
   await h.whenIdle(sessionId);
   return { alice, sessionId, surfaceId: h.getView(sessionId).taskSurface.active!.surfaceId };
+}
+
+/**
+ * A session whose first turn opened a surface, on a Host that then stopped, and a copy of its log
+ * under the record `record` (each event passed through `change`), as another process might have written it.
+ */
+async function copiedSurfaceLog(record: { readOnly?: boolean }, change = (event: NewSessionEvent) => event) {
+  const store = createMemoryStore();
+  const driver = new ScriptedDriver();
+  const first = createHost({ store, driver, ids: counterIds() });
+  const source = await withOpenSurface(first, driver);
+  await first.dispose();
+  const sessionId = 'copied' as SessionId;
+  store.createSession({ ...store.getSession(source.sessionId)!, ...record, sessionId });
+  store.appendMany(
+    sessionId,
+    store.read(source.sessionId).map(({ seq: _seq, at, ...event }) => ({ event: change(event as NewSessionEvent), at })),
+  );
+  return { store, source, sessionId };
 }
 
 const resultOf = async (host: Host, sessionId: SessionId) =>
@@ -145,18 +164,8 @@ it('a malformed dismissal names the method in its error', async (t) => {
 });
 
 it('a read-only session with a surface open in its log takes neither a submission nor a dismissal: not-open', async (t) => {
-  const store = createMemoryStore();
-  const driver = new ScriptedDriver();
-  const first = createHost({ store, driver, ids: counterIds() });
-  const source = await withOpenSurface(first, driver);
-  await first.dispose();
-  // The same log under a read-only record (an archived or imported conversation).
-  const sessionId = 'archived' as SessionId;
-  store.createSession({ ...store.getSession(source.sessionId)!, sessionId, readOnly: true });
-  store.appendMany(
-    sessionId,
-    store.read(source.sessionId).map(({ seq: _seq, at, ...event }) => ({ event: event as never, at })),
-  );
+  // The log of an open surface under a read-only record (an archived or imported conversation).
+  const { store, source, sessionId } = await copiedSurfaceLog({ readOnly: true });
   const h = createHost({ store, driver: new ScriptedDriver(), ids: counterIds() });
   t.after(() => h.dispose());
   assert.equal(h.getView(sessionId).taskSurface.active?.surfaceId, source.surfaceId, 'the log says it is open');
@@ -167,4 +176,16 @@ it('a read-only session with a surface open in its log takes neither a submissio
   });
   assert.deepEqual(await h.taskSurface.dismiss({ ...asked, dismissalId: ids.dismissal() }), { dismissed: false, reason: 'not-open' });
   assert.equal(store.lastSeq(sessionId), store.lastSeq(source.sessionId), 'nothing was added to its log');
+});
+
+it('a stored show_task_surface result whose meta lacks its surfaceId opens no surface', async (t) => {
+  const { store, source, sessionId } = await copiedSurfaceLog({}, (event) => {
+    if (event.type !== 'tool/result') return event;
+    const { surfaceId: _dropped, ...meta } = event.meta as Record<string, JsonValue>;
+    return { ...event, meta } as NewSessionEvent;
+  });
+  const h = createHost({ store, driver: new ScriptedDriver(), ids: counterIds() });
+  t.after(() => h.dispose());
+  assert.equal(h.getView(sessionId).taskSurface.active, null);
+  assert.deepEqual(await h.taskSurface.getActive({ sessionId, surfaceId: source.surfaceId }), { active: false, reason: 'not-open' });
 });
