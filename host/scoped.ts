@@ -1,6 +1,5 @@
 import {
   ActRequestSchema,
-  describeIssues,
   DismissTaskSurfaceRequestSchema,
   GetActiveTaskSurfaceRequestSchema,
   GetTaskSurfaceOutcomeRequestSchema,
@@ -162,13 +161,12 @@ export function scopedHost(deps: ScopedHostDeps): ScopedHost {
     },
     actionCards: {
       async act(input) {
-        const parsed = ActRequestSchema.safeParse(input);
-        if (!parsed.success) throw new TypeError(`actionCards.act: ${describeIssues(parsed.error.issues)}`);
-        const granted = access(parsed.data.sessionId);
+        const request = parseInput('actionCards.act', ActRequestSchema, input);
+        const granted = access(request.sessionId);
         if (granted === 'none') return { status: 'refused', reason: 'unknown' };
         // A verb records a decision: a session (or owner) at its byte limit takes no more.
-        if (!system && deps.limits.storageFull(parsed.data.sessionId)) return { status: 'refused', reason: 'quota-exceeded' };
-        return host.actionCards.act(parsed.data, { initiator: principal, canWrite: granted === 'write' });
+        if (!system && deps.limits.storageFull(request.sessionId)) return { status: 'refused', reason: 'quota-exceeded' };
+        return host.actionCards.act(request, { initiator: principal, canWrite: granted === 'write' });
       },
     },
   };

@@ -2,7 +2,6 @@ import { createActor, fromPromise, type Actor } from 'xstate';
 import { cardMachine, type CardOperationInput } from '../../machines/cardMachine.js';
 import {
   ActRequestSchema,
-  describeIssues,
   JsonObjectSchema,
   PrincipalIdSchema,
   type ActRequest,
@@ -11,6 +10,7 @@ import {
   type SessionEvent,
   type SessionId,
 } from '../../protocol/index.js';
+import { parseInput } from '../errors.js';
 import { SYSTEM_PRINCIPAL } from '../principal.js';
 import { inspectSession } from '../inspect.js';
 import type { ActingAs, ActionCardsService, CardKind, HostPluginApi, RecordDecisionInput } from '../types.js';
@@ -187,11 +187,7 @@ export function createActionCardsService(api: HostPluginApi, options: ActionCard
   ];
 
   const act = async (request: ActRequest, as: ActingAs = { initiator: SYSTEM_PRINCIPAL, canWrite: true }): Promise<ActResult> => {
-    const parsed = ActRequestSchema.safeParse(request);
-    if (!parsed.success) {
-      throw new TypeError(`actionCards.act: ${describeIssues(parsed.error.issues)}`);
-    }
-    const { sessionId, callId, verb, payload } = parsed.data;
+    const { sessionId, callId, verb, payload } = parseInput('actionCards.act', ActRequestSchema, request);
     if (closing) return { status: 'refused', reason: 'closing' };
     if (!api.hasSession(sessionId)) return { status: 'refused', reason: 'unknown' };
     if (!api.isLiveRoot(sessionId)) return { status: 'refused', reason: 'not-live-root' };

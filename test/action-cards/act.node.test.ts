@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { InspectionEvent } from 'xstate';
-import type { CallId, SessionId } from '../../protocol/index.js';
+import { HostInputError, type CallId, type SessionId } from '../../protocol/index.js';
 import { createPageKind } from '../../host/actionCards/kinds/index.js';
 import { cardTurn, followUpArgs, gate, setup, testArgs, testKind } from './helpers.js';
 
@@ -23,7 +23,10 @@ describe('act: checks before the operation', () => {
 
   it('rejects a malformed request with the failing fields', async () => {
     const { service, sessionId } = setup();
-    await assert.rejects(service.act({ sessionId, callId: '' as CallId, verb: '' }), /actionCards\.act: callId: .*verb: /);
+    await assert.rejects(
+      service.act({ sessionId, callId: '' as CallId, verb: '' }),
+      (error: unknown) => error instanceof HostInputError && /^actionCards\.act: invalid input: callId: .*verb: /.test(error.message),
+    );
   });
 
   it('refuses everything as closing once the service is disposed', async () => {

@@ -6,7 +6,7 @@ import { createHost } from '../../host/createHost.js';
 import { SYSTEM_PRINCIPAL, type SessionPolicy } from '../../host/principal.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import type { CardKind, CreateHostOptions } from '../../host/types.js';
-import type { CallId, Principal, SessionId, TaskSurfaceId } from '../../protocol/index.js';
+import { HostInputError, type CallId, type Principal, type SessionId, type TaskSurfaceId } from '../../protocol/index.js';
 import * as z from 'zod/mini';
 import { pageArgs } from '../action-cards/helpers.js';
 import { counterIds, goodValues, ids, say, ScriptedDriver } from './helpers.js';
@@ -178,7 +178,7 @@ it('whenDurable answers a promise', async (t) => {
   await durable;
 });
 
-it('each input error names the method it came from', async (t) => {
+it('each input error is a HostInputError naming the method it came from', async (t) => {
   const { host } = start(t);
   const me = host.as(alice);
   const bad = 42 as unknown as SessionId;
@@ -199,12 +199,14 @@ it('each input error names the method it came from', async (t) => {
     ['taskSurface.submit', () => me.taskSurface.submit({} as never)],
     ['taskSurface.dismiss', () => me.taskSurface.dismiss({} as never)],
     ['actionCards.act', () => me.actionCards.act({} as never)],
+    // Host code's own act: the same error, so a transport answers it as a bad request.
+    ['actionCards.act', () => host.actionCards.act({ sessionId: 'x', callId: 'c', verb: '' } as never)],
   ];
   for (const [method, call] of calls) {
     await assert.rejects(
       async () => call(),
       (error: unknown) =>
-        error instanceof Error && error.message.startsWith(`${method}: `) && (method !== 'actionCards.act' || error instanceof TypeError),
+        error instanceof HostInputError && error.operation === method && error.message.startsWith(`${method}: invalid input: `),
       method,
     );
   }
