@@ -13,6 +13,9 @@ import { startDemoServer } from './app.js';
 import { chooseModel } from './agent/model.js';
 
 const args = process.argv.slice(2);
+// The status lines are for a person: a reader that went away (`npm start | head -1`, a closed
+// terminal) gets none, and the demo keeps serving and stops cleanly instead of crashing on EPIPE.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
 const databaseUrl = process.env.DATABASE_URL || undefined;
 const storeKind = process.env.TASK_SURFACE_STORE || (args.includes('--memory') ? 'memory' : databaseUrl ? 'postgres' : 'sqlite');
 if (storeKind !== 'sqlite' && storeKind !== 'memory' && storeKind !== 'postgres') {
