@@ -97,7 +97,7 @@ for (const factory of storeFactories) {
         host.session.send({ sessionId, messageId: ids.message(), rpcId: ids.rpc() } as never),
         inputError('session.send', /text: expected string/),
       );
-      await assert.rejects(host.actionCards.act({ sessionId } as never), /actionCards\.act: callId: expected string/);
+      await assert.rejects(host.actionCards.act({ sessionId } as never), /actionCards\.act: invalid input: callId: expected string/);
     });
 
     it('what a driver, a tool or a plugin hands the log is checked once, at its edge; nothing bad is stored', async () => {
