@@ -78,13 +78,13 @@ export class SubmissionRecords {
 
   /** The fold decided an outcome: the records holding a submission follow it to release themselves. */
   follow(sessionId: SessionId, event: SessionEvent): void {
+    // Only a logged message settles a held record: a dismissal is refused while a submission is held
+    // (queued, claiming or bypassed), and those states do not handle one.
     const live = this.#actors.get(sessionId);
-    if (!live || (event.type !== 'user/message' && event.type !== 'task-surface/dismissed')) return;
+    if (!live || event.type !== 'user/message') return;
     for (const actor of live.values()) {
       const { callId, surfaceId } = actor.getSnapshot().context;
-      if (event.type === 'task-surface/dismissed') {
-        if (event.callId === callId && event.surfaceId === surfaceId) actor.send({ type: 'log.dismissed' });
-      } else if (!event.source.taskSurface) {
+      if (!event.source.taskSurface) {
         actor.send({ type: 'log.bypassed' });
       } else if (event.source.taskSurface.callId === callId && event.source.taskSurface.surfaceId === surfaceId) {
         actor.send({ type: 'log.submitted', submissionId: event.source.taskSurface.submissionId });
