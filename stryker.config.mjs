@@ -1,45 +1,19 @@
 // Mutation testing (`npm run mutate`; not part of `npm test`). See docs/mutation.md for why the TAP
 // runner, the scope, and the survivors written down as equivalent.
+import { GROUPS } from './scripts/mutate.mjs';
+
 const name = process.env.MUTATE_NAME ?? 'mutation';
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
-  // The rule-bearing code: what users, models and operators rely on.
-  mutate: [
-    'protocol/**/*.ts',
-    'host/taskSurface/**/*.ts',
-    'host/actionCards/**/*.ts',
-    'host/scoped.ts',
-    // createHost and the named parts it was split into (docs/host.md), with the quotas.
-    'host/createHost.ts',
-    'host/hostApi.ts',
-    'host/lifecycle.ts',
-    'host/liveInboxes.ts',
-    'host/messages.ts',
-    'host/unloading.ts',
-    'host/limits/**/*.ts',
-    'transport/ws/origin.ts',
-    'transport/ws/connection.ts',
-    'transport/ws/server.ts',
-    'transport/ws/admission.ts',
-    'demo/identity.ts',
-    'components/drafts/**/*.ts',
-  ],
+  // The rule-bearing code (what users, models and operators rely on): the groups of scripts/mutate.mjs.
+  mutate: Object.values(GROUPS).flatMap((group) => group.mutate),
   testRunner: 'tap',
   tap: {
     // Each node test file is one run (its own process); coverage per file picks the files a mutant can meet.
-    // MUTATE_TEST_FILES (comma-separated globs) narrows them for a quick run over one folder.
+    // MUTATE_TEST_FILES (comma-separated globs) narrows them; scripts/mutate.mjs sets it per group.
     testFiles: process.env.MUTATE_TEST_FILES?.split(',') ?? [
-      'test/protocol/**/*.node.test.ts',
-      'test/host/**/*.node.test.ts',
-      'test/action-cards/**/*.node.test.ts',
-      // decide.ts is shared with the AI SDK integration, whose checks call it without the Host's reads.
-      'test/ai-sdk/**/*.node.test.ts',
-      'test/limits/**/*.node.test.ts',
-      'test/transport/**/*.node.test.ts',
-      'test/demo/identityCookie.node.test.ts',
-      'test/components/*.node.test.ts',
-      'test/machines/**/*.node.test.ts',
+      ...new Set(Object.values(GROUPS).flatMap((group) => group.tests.map((t) => (t.endsWith('.ts') ? t : `${t}/*.node.test.ts`)))),
     ],
     nodeArgs: ['-r', '{{hookFile}}', '--import', 'tsx', '--import', './scripts/testTimeout.mjs', '{{testFile}}'],
   },
