@@ -86,7 +86,11 @@ export function writeSuite(name) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv.slice(2);
   const force = args.includes('--force');
-  const named = args.filter((a) => !a.startsWith('--'));
+  const own = new Set(['--force', '--survivors']);
+  // A Stryker option and its value (`--concurrency 2`, `--concurrency=2`); the rest name groups.
+  const takesValue = (flag = '') => flag.startsWith('--') && !flag.includes('=') && !own.has(flag);
+  const passed = args.filter((a, i) => !own.has(a) && (a.startsWith('--') || takesValue(args[i - 1])));
+  const named = args.filter((a) => !own.has(a) && !passed.includes(a));
   const unknown = named.filter((n) => !(n in GROUPS));
   if (unknown.length > 0) {
     console.error(`mutate: no group ${unknown.join(', ')}; the groups are ${Object.keys(GROUPS).join(', ')}`);
@@ -97,7 +101,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const group = GROUPS[name];
     const tests = group.isolated ? testFiles(group.tests).join(',') : writeSuite(name);
     console.log(`\n== mutate ${name} (${group.mutate.join(', ')}) ==`);
-    const { status } = spawnSync('npx', ['stryker', 'run', '--mutate', group.mutate.join(','), ...(force ? ['--force'] : [])], {
+    // Other options go to Stryker as they are (`--concurrency 2` on a machine of one's own).
+    const stryker = ['stryker', 'run', '--mutate', group.mutate.join(','), ...(force ? ['--force'] : []), ...passed];
+    const { status } = spawnSync('npx', stryker, {
       stdio: 'inherit',
       env: { ...process.env, MUTATE_NAME: name, MUTATE_TEST_FILES: tests },
     });
