@@ -141,6 +141,15 @@ describe('parseTaskSurfaceModel refusals', () => {
     );
   });
 
+  // Blocks have a count limit of their own: a flood of them is named by it, not by the byte limit.
+  it('refuses 40,000 blocks at the 65th, with the default limits', () => {
+    const blocks = Array.from({ length: 40_000 }, () => markdown('x'));
+    assert.deepEqual(
+      parseTaskSurfaceModel(section({ blocks })),
+      refused([['sections', 0, 'blocks', 64], 'too-many-blocks', 'a task surface may have at most 64 blocks in all sections together']),
+    );
+  });
+
   it('keeps a description and a section title only where they were given', () => {
     const input = {
       ...minimal(),
