@@ -164,8 +164,8 @@ export function wireError(id: string | null, code: WireErrorCode, message: strin
   return retryAfterMs === undefined ? { type: 'error', id, code, message } : { type: 'error', id, code, message, retryAfterMs };
 }
 
-/** An issue as zod reports it; zod/mini ships no locale, so generic ones are worded here. */
-interface WireIssue {
+/** An issue as zod reports it; zod/mini ships no locale, so generic ones are worded here (issueText). */
+export interface WireIssue {
   path: readonly PropertyKey[];
   message: string;
   code?: string;
@@ -176,7 +176,8 @@ interface WireIssue {
   maximum?: unknown;
 }
 
-function issueText(issue: WireIssue): string {
+/** One issue's message, worded here when zod/mini left only its generic "Invalid input". */
+export function issueText(issue: WireIssue): string {
   if (issue.message !== 'Invalid input' && !issue.message.startsWith('Invalid input:')) return issue.message;
   switch (issue.code) {
     case 'unrecognized_keys':

@@ -3,12 +3,12 @@
  * copied verbatim; the rest follow the same short, imperative voice.
  */
 
-type Issue = { readonly path: readonly PropertyKey[]; readonly message: string };
+import { issueText, type WireIssue as Issue } from '../../protocol/index.js';
 
 const field = (prefix: string, issue: Issue): string => [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.');
 
 const listIssues = (prefix: string, issues: readonly Issue[]): string =>
-  issues.map((i) => `${field(prefix, i) || prefix || '(arguments)'}: ${i.message}`).join('; ');
+  issues.map((i) => `${field(prefix, i) || prefix || '(arguments)'}: ${issueText(i)}`).join('; ');
 
 export const refusal = {
   /** Spec: the accepted result is this 49-character prefix plus the kind's invitation. */
