@@ -1,4 +1,4 @@
-import { HostInputError, UnknownSessionError } from '../protocol/index.js';
+import { HostInputError, OWN_WORDS, UnknownSessionError } from '../protocol/index.js';
 import { InvalidEventError, InvalidQueueRowError } from './store/codec.js';
 
 // Part of the client-facing contract (a transport answers them as a bad request and an unknown
@@ -11,13 +11,18 @@ const parsedBy = new WeakMap<object, unknown>();
 /** Parses `input` with a zod (mini) schema or throws HostInputError. */
 export function parseInput<T>(
   operation: string,
-  schema: { safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: HostInputError['issues'] } } },
+  schema: {
+    safeParse(
+      input: unknown,
+      options: typeof OWN_WORDS,
+    ): { success: true; data: T } | { success: false; error: { issues: HostInputError['issues'] } };
+  },
   input: unknown,
 ): T {
   // A request this function already produced with the same schema (the scoped Host parsed it and
   // handed it on to the Host's own call) is not parsed again: outside input is validated once.
   if (typeof input === 'object' && input !== null && parsedBy.get(input) === schema) return input as T;
-  const parsed = schema.safeParse(input);
+  const parsed = schema.safeParse(input, OWN_WORDS);
   if (!parsed.success) throw new HostInputError(operation, parsed.error.issues);
   // Only a new object: one the caller still holds (and may change) is parsed again next time.
   if (typeof parsed.data === 'object' && parsed.data !== null && parsed.data !== input) parsedBy.set(parsed.data, schema);

@@ -251,10 +251,11 @@ export interface CardKind {
   skill: { name: string; text: string; purpose?: string };
   /** One or two sentences: how to invite the user to the card, in the user's language. */
   invitation: string;
-  /** zod (or zod/mini) schema of `details`. */
+  /** zod (or zod/mini) schema of `details`. The Host passes OWN_WORDS, so its refusals read alike in every process. */
   details: {
     safeParse(
       input: unknown,
+      options?: { error?: () => string },
     ):
       | { success: true; data: unknown }
       | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };

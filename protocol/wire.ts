@@ -153,7 +153,7 @@ export function parseClientRequest(data: string): { ok: true; request: ClientReq
       error: wireError(id, 'bad-request', `unknown message type ${shown}; expected one of ${CLIENT_REQUEST_TYPES.join(', ')}`),
     };
   }
-  const parsed = ClientRequestSchemas[type as ClientRequestType].safeParse(raw);
+  const parsed = ClientRequestSchemas[type as ClientRequestType].safeParse(raw, OWN_WORDS);
   if (!parsed.success)
     return { ok: false, error: wireError(id, 'bad-request', `invalid ${type} request: ${describeIssues(parsed.error.issues)}`) };
   return { ok: true, request: parsed.data as ClientRequest };
@@ -175,6 +175,14 @@ export interface WireIssue {
   minimum?: unknown;
   maximum?: unknown;
 }
+
+/**
+ * The parse options every outside input is checked with. Classic `zod` sets an English locale for
+ * the whole process when a module of it loads (the MCP SDK, the AI SDK, an app's own schemas); this
+ * per-parse map outranks it, so an issue no schema words itself reads "Invalid input" and is worded
+ * by issueText alike in every process. A schema's own message still wins.
+ */
+export const OWN_WORDS = { error: (): string => 'Invalid input' };
 
 /** One issue's message, worded here when zod/mini left only its generic "Invalid input". */
 export function issueText(issue: WireIssue): string {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { PROPOSE_ACTION, SKILL_TOOL, type JsonValue, type SessionId, type ToolDefinition } from '../../protocol/index.js';
+import { OWN_WORDS, PROPOSE_ACTION, SKILL_TOOL, type JsonValue, type SessionId, type ToolDefinition } from '../../protocol/index.js';
 import type { HostPluginApi, HostTool, ToolContext, ToolOutcome } from '../types.js';
 import type { CardsState } from './projection.js';
 import type { KindRegistry } from './registry.js';
@@ -114,14 +114,14 @@ export function createProposeActionTool(deps: ToolDeps): HostTool {
       if (deps.api.queuedMessageCount(ctx.sessionId) >= deps.queuedMessageLimit) return refused(refusal.queued);
       const state = deps.state(ctx.sessionId);
       if (acceptedTurn.get(ctx.sessionId) === ctx.turnId || state.cardTurns.has(ctx.turnId)) return refused(refusal.onePerTurn);
-      const parsed = ProposeArgsSchema.safeParse(args);
+      const parsed = ProposeArgsSchema.safeParse(args, OWN_WORDS);
       if (!parsed.success) return refused(refusal.badArguments(parsed.error.issues));
       const { action, title, brief, details } = parsed.data;
       const kind = deps.registry.get(action);
       if (kind === undefined) return refused(refusal.unknownAction(action, deps.registry.actions()));
       if (!(state.skillLoads.get(ctx.turnId)?.has(kind.skill.name) ?? false)) return refused(refusal.loadSkill(kind.skill.name));
       if (title.trim() === '' || brief.trim() === '') return refused(refusal.blank(title.trim() === '', brief.trim() === ''));
-      const checked = kind.details.safeParse(details);
+      const checked = kind.details.safeParse(details, OWN_WORDS);
       if (!checked.success) return refused(refusal.badDetails(checked.error.issues));
       acceptedTurn.set(ctx.sessionId, ctx.turnId);
       return { ok: true, content: `${refusal.acceptedPrefix}${kind.invitation}` };

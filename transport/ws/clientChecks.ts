@@ -1,5 +1,12 @@
 import type { SessionView } from '../../protocol/index.js';
-import { ClientRequestSchemas, ResultSchemas, ServerViewSchema, describeIssues, type ClientRequestType } from '../../protocol/wire.js';
+import {
+  ClientRequestSchemas,
+  ResultSchemas,
+  ServerViewSchema,
+  describeIssues,
+  OWN_WORDS,
+  type ClientRequestType,
+} from '../../protocol/wire.js';
 
 /*
  * The WebSocket client's schema checks: every request before it is sent, every answer and pushed
@@ -10,13 +17,13 @@ import { ClientRequestSchemas, ResultSchemas, ServerViewSchema, describeIssues, 
 
 /** Why a request may not be sent, or null when it may. */
 export function requestProblem(type: ClientRequestType, request: unknown): string | null {
-  const checked = ClientRequestSchemas[type].safeParse(request);
+  const checked = ClientRequestSchemas[type].safeParse(request, OWN_WORDS);
   return checked.success ? null : `invalid ${type} request: ${describeIssues(checked.error.issues)}`;
 }
 
 /** An answer to a request of `type`, checked. */
 export function checkResult(type: ClientRequestType, result: unknown): { ok: true; value: unknown } | { ok: false; problem: string } {
-  const checked = ResultSchemas[type].safeParse(result);
+  const checked = ResultSchemas[type].safeParse(result, OWN_WORDS);
   return checked.success
     ? { ok: true, value: checked.data }
     : { ok: false, problem: `invalid ${type} answer: ${describeIssues(checked.error.issues)}` };
@@ -24,6 +31,6 @@ export function checkResult(type: ClientRequestType, result: unknown): { ok: tru
 
 /** A pushed `session.view` frame's view, checked. */
 export function checkView(frame: unknown): { ok: true; view: SessionView } | { ok: false; problem: string } {
-  const checked = ServerViewSchema.safeParse(frame);
+  const checked = ServerViewSchema.safeParse(frame, OWN_WORDS);
   return checked.success ? { ok: true, view: checked.data.view } : { ok: false, problem: describeIssues(checked.error.issues) };
 }

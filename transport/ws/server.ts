@@ -12,7 +12,7 @@ import {
   type SessionId,
 } from '../../protocol/index.js';
 import { admitPeer, ConnectionCounts, guardFragments } from './admission.js';
-import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
+import { OWN_WORDS, WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
 import { createRequestHandler } from './handler.js';
@@ -265,7 +265,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
     try {
       const principal = await options.authenticate(request);
       if (principal === null) return null;
-      const parsed = PrincipalSchema.safeParse(principal);
+      const parsed = PrincipalSchema.safeParse(principal, OWN_WORDS);
       if (parsed.success) return principal;
       onError(new TypeError(`authenticate answered something that is not a principal: ${describeIssues(parsed.error.issues)}`));
     } catch (error) {
