@@ -4,21 +4,10 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { WebSocket } from 'ws';
-import { createWebSocketServer, PEER_HEADER, type WebSocketCluster } from '../../transport/ws/server.js';
+import { createWebSocketServer, PEER_HEADER } from '../../transport/ws/server.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 import { createFakeHost } from './fakeHost.js';
-
-/** A cluster whose peers prove themselves by answering "ok". */
-const cluster: WebSocketCluster = {
-  isPeer: (request) => request.headers[PEER_HEADER] !== undefined,
-  challengePeer: () => ({ challenge: 'prove it', verify: (answer) => answer === 'ok' }),
-  createRouter: () => ({
-    isPeer: () => true,
-    serve: async (_request, _ctx, local) => local(),
-    watch: async (request) => ({ type: 'result', id: request.id, result: 'watching' }),
-    opened: async () => {},
-  }),
-};
+import { provingCluster } from './limitRules.js';
 
 /** Opens a socket; its upgrade status (101 when it opened) and, once open, the first frame it got. */
 async function open(t: TestContext, port: number, headers: Record<string, string>) {
@@ -41,7 +30,7 @@ describe('claimed peers and the per-address cap', () => {
       heartbeatMs: 0,
       authenticate: () => ({ id: 'alice' }),
       maxConnectionsPerAddress: 2,
-      cluster,
+      cluster: provingCluster,
     });
     closeWhenDone(t, server);
     const peer = { [PEER_HEADER]: 'n'.repeat(22) };
