@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { WebSocket } from 'ws';
 import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
@@ -11,8 +11,8 @@ import { closeWhenDone } from '../closeWhenDone.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
-/** A real host (memory store) with one session, served on a free port. */
-async function realServer(options: Partial<WebSocketServerOptions> = {}) {
+/** A real host (memory store) with one session, served on a free port; closed when the test ends, whatever happens. */
+async function realServer(t: TestContext, options: Partial<WebSocketServerOptions> = {}) {
   const host = createHost({ store: createMemoryStore() });
   const sessionId = host.openSession({ title: 'Deep' });
   const errors: unknown[] = [];
@@ -29,16 +29,18 @@ async function realServer(options: Partial<WebSocketServerOptions> = {}) {
     sessionId,
     server,
     errors,
-    close: async () => {
-      await server.close();
-      await host.dispose();
-    },
+    close: closeWhenDone(t, {
+      close: async () => {
+        await server.close();
+        await host.dispose();
+      },
+    }),
   };
 }
 
 describe('WebSocket server: deeply nested frames', () => {
-  it('answers 3,000 nested arrays in act payload and submit values with bad-request and keeps serving', async () => {
-    const { sessionId, server, errors, close } = await realServer();
+  it('answers 3,000 nested arrays in act payload and submit values with bad-request and keeps serving', async (t) => {
+    const { sessionId, server, errors, close } = await realServer(t);
     const raw = await rawSocket(server.port);
     const frames = {
       act: `{"id":"deep-act","type":"actionCards.act","params":{"sessionId":"${sessionId}","callId":"c1","verb":"confirm","payload":${nested(3000)}}}`,
@@ -108,8 +110,8 @@ describe('WebSocket server: deeply nested frames', () => {
     raw.close();
   });
 
-  it('answers a host input error (session.open with an empty title) as bad-request naming the field', async () => {
-    const { server, errors, close } = await realServer();
+  it('answers a host input error (session.open with an empty title) as bad-request naming the field', async (t) => {
+    const { server, errors, close } = await realServer(t);
     const raw = await rawSocket(server.port);
     const answer = await raw.ask('{"id":"o","type":"session.open","params":{"title":""}}');
     assert.deepEqual(answer, {
