@@ -8,7 +8,9 @@ import * as z from 'zod/mini';
 import { actRefusal, runCardOperation } from '../host/actionCards/operation.js';
 import type { CardKind } from '../host/types.js';
 import {
+  issueText,
   JsonValueSchema,
+  OWN_WORDS,
   SYSTEM_PRINCIPAL,
   type ActResult,
   type CallId,
@@ -122,10 +124,10 @@ export function createActionCardActs(options: ActionCardActsOptions): ActionCard
 
   return {
     act(input) {
-      const parsed = ActionCardActRequestSchema.safeParse(input);
+      const parsed = ActionCardActRequestSchema.safeParse(input, OWN_WORDS);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        const message = `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}`;
+        const message = `${issue?.path.join('.') || '(root)'}: ${issue === undefined ? '' : issueText(issue)}`;
         return Promise.resolve({ ok: false, reason: 'invalid-request', message });
       }
       const key = `${parsed.data.chatId}\u0000${parsed.data.callId}`;

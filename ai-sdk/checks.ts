@@ -7,6 +7,8 @@ import * as z from 'zod/mini';
 import { decideDismissal, decideSubmission } from '../host/taskSurface/decide.js';
 import {
   formatSubmission,
+  issueText,
+  OWN_WORDS,
   submissionLocaleOf,
   TaskSurfaceDismissalIdSchema,
   TaskSurfaceIdSchema,
@@ -81,10 +83,13 @@ function checkMessage(messages: readonly UIMessage[], incoming: unknown): TaskSu
     return { accepted: true, repeated: true, kind, messageId: message.id, messages: [...messages] };
   if (asked === undefined) return { accepted: true, repeated: false, kind, messageId: message.id, messages: [...messages, message] };
 
-  const correlation = TaskSurfaceSubmissionMetadataSchema.safeParse(asked);
+  const correlation = TaskSurfaceSubmissionMetadataSchema.safeParse(asked, OWN_WORDS);
   if (!correlation.success) {
     const issue = correlation.error.issues[0];
-    return refuse('invalid-submission', `metadata.taskSurface is malformed: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}`);
+    return refuse(
+      'invalid-submission',
+      `metadata.taskSurface is malformed: ${issue?.path.join('.') || '(root)'}: ${issue === undefined ? '' : issueText(issue)}`,
+    );
   }
   const { submissionId, callId, surfaceId, values, note } = correlation.data;
   const decision = decideSubmission(
@@ -197,10 +202,14 @@ export type TaskSurfaceDismissalResult =
  * idempotent by `dismissalId`, refused when no surface is open or another one is. Pure; never throws.
  */
 export function dismissTaskSurface(messages: readonly UIMessage[], request: unknown): TaskSurfaceDismissalResult {
-  const parsed = TaskSurfaceDismissalRequestSchema.safeParse(request);
+  const parsed = TaskSurfaceDismissalRequestSchema.safeParse(request, OWN_WORDS);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { dismissed: false, reason: 'invalid-request', message: `${issue?.path.join('.') || '(root)'}: ${issue?.message ?? ''}` };
+    return {
+      dismissed: false,
+      reason: 'invalid-request',
+      message: `${issue?.path.join('.') || '(root)'}: ${issue === undefined ? '' : issueText(issue)}`,
+    };
   }
   const state = foldTaskSurface(messages);
   const decision = decideDismissal(state.fold, parsed.data);

@@ -2,7 +2,9 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import * as z from 'zod/mini';
 import {
   formatIssuePath,
+  issueText,
   JsonValueSchema,
+  OWN_WORDS,
   SessionIdSchema,
   TaskSurfaceDismissalIdSchema,
   TaskSurfaceSubmissionIdSchema,
@@ -54,9 +56,9 @@ const answer = (state: PanelState | { status: 'invalid'; reason: string }): Call
 
 /** Runs one view call: every input is checked here, and a bad one names what is wrong. */
 export async function handleViewCall(ledger: PanelLedger, args: unknown): Promise<CallToolResult> {
-  const parsed = ViewCallSchema.safeParse(args);
+  const parsed = ViewCallSchema.safeParse(args, OWN_WORDS);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${formatIssuePath(i.path as (string | number)[], 'arguments')}: ${i.message}`);
+    const issues = parsed.error.issues.map((i) => `${formatIssuePath(i.path as (string | number)[], 'arguments')}: ${issueText(i)}`);
     return { isError: true, content: [{ type: 'text', text: `${issues.join('\n')}` }] };
   }
   const call = parsed.data;

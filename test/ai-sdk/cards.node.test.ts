@@ -132,7 +132,7 @@ describe('createActionCardActs: the decision, exactly once', () => {
     assert.deepEqual(((await act('create')) as any).result, { status: 'refused', reason: 'read-only' });
     assert.deepEqual(((await act('dismiss')) as any).result, { status: 'refused', reason: 'read-only' });
     const bad = await acts.act({ chatId: 'chat-1', callId: 'call-card-1' });
-    assert.deepEqual(bad, { ok: false, reason: 'invalid-request', message: 'verb: Invalid input: expected string, received undefined' });
+    assert.deepEqual(bad, { ok: false, reason: 'invalid-request', message: 'verb: expected string' });
   });
 
   it('the fold after a reload (the messages through JSON) gives the same cards and decisions', async () => {

@@ -80,9 +80,11 @@ describe('foldTaskSurface and checkTaskSurfaceMessage', () => {
     const forgedCheck = checkTaskSurfaceMessage(shown, forged);
     assert.deepEqual(!forgedCheck.accepted && forgedCheck.reason, 'invalid-submission');
     const malformed = checkTaskSurfaceMessage(shown, userText('x', { taskSurface: { version: 2 } }));
-    assert.ok(
-      !malformed.accepted && malformed.reason === 'invalid-submission' && /metadata.taskSurface is malformed/.test(malformed.message),
-    );
+    assert.deepEqual(malformed, {
+      accepted: false,
+      reason: 'invalid-submission',
+      message: 'metadata.taskSurface is malformed: version: expected 1',
+    });
     for (const bad of [null, 'hi', { id: 'x', role: 'assistant', parts: [] }, { role: 'user', parts: [] }, { id: 'y', role: 'user' }]) {
       const check = checkTaskSurfaceMessage(shown, bad);
       assert.deepEqual(!check.accepted && check.reason, 'invalid-message');

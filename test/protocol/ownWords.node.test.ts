@@ -11,6 +11,8 @@ import { createProposeActionTool, type ToolDeps } from '../../host/actionCards/t
 import { createCardsState } from '../../host/actionCards/projection.js';
 import type { ToolContext, ToolOutcome } from '../../host/types.js';
 import { parseClientRequest, type CallId, type SessionId, type TurnId } from '../../protocol/index.js';
+import { dismissTaskSurface } from '../../ai-sdk/checks.js';
+import { handleViewCall } from '../../mcp/viewTool.js';
 import { testKind } from '../action-cards/helpers.js';
 import { ScriptedDriver } from '../host/helpers.js';
 
@@ -71,5 +73,15 @@ it('host code’s malformed input is refused in the project’s words', async (t
   assert.throws(() => host.openSession({ colour: 'red' } as never), {
     name: 'HostInputError',
     message: 'openSession: invalid input: unknown field "colour"',
+  });
+});
+
+it('the MCP view tool and the AI SDK dismissal refuse malformed input in the project’s words', async () => {
+  const view = await handleViewCall({} as never, { action: 'read', viewId: 'v1', extra: 1 });
+  assert.deepEqual(view, { isError: true, content: [{ type: 'text', text: 'arguments: unknown field "extra"' }] });
+  assert.deepEqual(dismissTaskSurface([], { surfaceId: 's1', dismissalId: 'd1', extra: 1 }), {
+    dismissed: false,
+    reason: 'invalid-request',
+    message: '(root): unknown field "extra"',
   });
 });
