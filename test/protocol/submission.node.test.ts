@@ -12,18 +12,9 @@ import {
 import { modelArb } from './fixtures/arbitraries.js';
 import { everyKindModel } from '../../fixtures/models.js';
 import { modelOf } from './fixtures/parsing.js';
+import { goodValues as good } from './fixtures/values.js';
 
 const normalized = (input: unknown = everyKindModel()): NormalizedTaskSurfaceModel => modelOf(input);
-
-/** Values of the every-kind model that pass. */
-const good = (): Record<string, JsonValue> => ({
-  env: 'prod',
-  targets: ['web', 'api'],
-  migrate: false,
-  sequence: ['worker', 'api', 'web'],
-  reason: 'Because\nreasons',
-  ticket: 'OPS-1',
-});
 
 function issues(values: unknown, note?: unknown, limits = DEFAULT_LIMITS): [string, string][] {
   const input = note === undefined ? { values } : { values, note };
