@@ -67,7 +67,7 @@ describe('failover: kill -9 of the process that owns a session', { timeout: 60_0
     let surfaceId: TaskSurfaceId | undefined;
     const views: SessionView[] = [];
     onShower.watchSession(sessionId, (view) => views.push(view));
-    await until(() => (surfaceId = views.at(-1)?.taskSurface.active?.surfaceId as TaskSurfaceId | undefined) !== undefined, 10);
+    await until(() => (surfaceId = views.at(-1)?.taskSurface.active?.surfaceId as TaskSurfaceId | undefined) !== undefined, 10, 20_000);
     await untilDurable(cluster.db.pool, cluster.db.schema, sessionId, views.at(-1)!.lastSeq);
     await shower.kill('SIGKILL');
 

@@ -34,11 +34,11 @@ describe('several host processes on one database: any process serves any client'
     const onA = client(a);
     const views: SessionView[] = [];
     onA.watchSession(sessionId, (view) => views.push(view));
-    await until(() => views.length > 0);
+    await until(() => views.length > 0, 5, 20_000);
 
     const sent = await onA.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
     assert.equal(sent.accepted, true);
-    await until(() => views.at(-1)?.taskSurface.active != null && views.at(-1)!.queue.length === 0);
+    await until(() => views.at(-1)?.taskSurface.active != null && views.at(-1)!.queue.length === 0, 5, 20_000);
     const surfaceId = views.at(-1)!.taskSurface.active!.surfaceId as TaskSurfaceId;
 
     const active = await onA.taskSurface.getActive({ sessionId, surfaceId });
@@ -53,7 +53,11 @@ describe('several host processes on one database: any process serves any client'
     assert.deepEqual(again, first);
 
     // The watcher on A sees the surface close and the agent's next answer.
-    await until(() => views.at(-1)?.taskSurface.active == null && views.at(-1)!.queue.length === 0 && views.at(-1)!.turn === 'idle', 20);
+    await until(
+      () => views.at(-1)?.taskSurface.active == null && views.at(-1)!.queue.length === 0 && views.at(-1)!.turn === 'idle',
+      20,
+      20_000,
+    );
     const log = await onA.readLog(sessionId, { limit: 500 });
     const admitted = log.events.filter((e) => e.type === 'user/message' && e.source.taskSurface?.submissionId === submissionId);
     assert.equal(admitted.length, 1, 'admitted exactly once');

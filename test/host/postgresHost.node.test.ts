@@ -118,7 +118,7 @@ if (TEST_DATABASE_URL) {
       await blocked(application);
       assert.equal(driver.turns.length, 1, 'the model is not asked about a message that is not durable');
       await release();
-      await until(() => driver.turns.length === 2);
+      await until(() => driver.turns.length === 2, 5, 20_000);
       await host.whenIdle(sessionId);
       await host.whenDurable(sessionId);
       assert.ok((await storedTypes(schema, sessionId)).some((e) => e.type === 'user/message' && e.messageId === result.messageId));
@@ -148,7 +148,7 @@ if (TEST_DATABASE_URL) {
       assert.ok(errors.some((e) => e instanceof HostStoreError && /reloaded from what is durable/.test(e.message)));
       await release();
       // Loaded again from what is durable: the message that was never committed is not there.
-      await until(() => views.length > seen);
+      await until(() => views.length > seen, 5, 20_000);
       assert.equal(views.at(-1)!.queue.length, 0);
       // The same message again is accepted afresh, and durable.
       const again = await host.session.send({ sessionId, messageId, rpcId: ids.rpc(), text: 'hello' });
@@ -168,7 +168,7 @@ if (TEST_DATABASE_URL) {
       // It runs until the process stops (here: until the abandoned host is disposed at the end).
       hang.then((turn) => new Promise<void>((resolve) => turn.signal.addEventListener('abort', () => resolve())));
       await first.host.session.send({ sessionId: busy, messageId: ids.message(), rpcId: ids.rpc(), text: 'go' });
-      await until(() => hang.turns.length === 2);
+      await until(() => hang.turns.length === 2, 5, 20_000);
       await first.host.whenDurable(busy);
       // "kill -9": a second process over the same schema; the first is abandoned as it is.
       const second = await start(schema);
@@ -178,7 +178,7 @@ if (TEST_DATABASE_URL) {
       assert.equal(active.pending, null, 'the surface is editable again');
       assert.equal(await second.host.load(busy), true);
       second.host.getView(busy); // its inbox starts: recovery runs
-      await until(() => second.driver.turns.length === 1);
+      await until(() => second.driver.turns.length === 1, 5, 20_000);
       await second.host.whenIdle(busy);
       await second.host.whenDurable(busy);
       const log = await storedTypes(schema, busy);
@@ -215,7 +215,7 @@ if (TEST_DATABASE_URL) {
       for (const id of [elsewhere, late]) {
         let view: SessionView | undefined;
         const stop = client.watchSession(id, (v) => (view = v));
-        await until(() => view !== undefined);
+        await until(() => view !== undefined, 5, 20_000);
         assert.equal(view!.sessionId, id);
         stop();
       }

@@ -1,3 +1,4 @@
+import type { TestContext } from 'node:test';
 import { WebSocket } from 'ws';
 import type { SessionId } from '../../protocol/index.js';
 import { createWebSocketTransport, type WebSocketConstructor, type WebSocketTransportOptions } from '../../transport/ws/client.js';
@@ -24,15 +25,31 @@ export function connectClient(port: number, options: Partial<WebSocketTransportO
 }
 
 /**
- * Resolves once `check` returns true, polling; after 20 s (within the 30 s a test has) it fails with
- * the check's source, so a wait that never ends is a named failure, not a test timeout.
+ * How long a test waits for something a local server does in milliseconds (an answer, a close, a
+ * count reached): long enough for a loaded two-core machine, short enough that a wait for what never
+ * comes fails by name in seconds, not at the runner's timeout.
  */
-export async function until(check: () => boolean, everyMs = 5, limitMs = 20_000): Promise<void> {
+export const WAIT_MS = 5_000;
+
+/**
+ * Resolves once `check` returns true, polling; after `limitMs` it fails naming `what` (by default the
+ * check's source), so a wait that never ends is a named failure, not a test timeout.
+ */
+export async function until(check: () => boolean, everyMs = 5, limitMs = WAIT_MS, what = check.toString()): Promise<void> {
   const deadline = performance.now() + limitMs;
   while (!check()) {
-    if (performance.now() > deadline) throw new Error(`not within ${limitMs} ms: ${check.toString()}`);
+    if (performance.now() > deadline) throw new Error(`not within ${limitMs} ms: ${what}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
+}
+
+/** `promise`, or a failure naming `what` once `limitMs` pass without it settling. */
+export function inTime<T>(promise: Promise<T>, what: string, limitMs = WAIT_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not within ${limitMs} ms: ${what}`)), limitMs);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 /** A raw socket that sends frames and collects every answer, for malformed-input tests. */
@@ -52,9 +69,16 @@ export async function rawSocket(port: number, options: { autoPong?: boolean; pat
     async ask(frame: string | Buffer): Promise<Record<string, unknown>> {
       const before = received.length;
       socket.send(frame);
-      await until(() => received.length > before);
+      await until(() => received.length > before, 5, WAIT_MS, `an answer to ${String(frame).slice(0, 80)}`);
       return received[before]!;
     },
     close: () => socket.close(),
   };
+}
+
+/** A raw socket (`rawSocket`) terminated when the test ends, whatever happens in it. */
+export async function rawSocketFor(t: TestContext, port: number, options: Parameters<typeof rawSocket>[1] = {}) {
+  const raw = await rawSocket(port, options);
+  t.after(() => raw.socket.terminate());
+  return raw;
 }

@@ -7,7 +7,7 @@ import type { LogPage, SessionEvent } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 import { createFakeHost, type FakeHost } from './fakeHost.js';
-import { rawSocket, until } from './helpers.js';
+import { inTime, rawSocketFor, until } from './helpers.js';
 
 /** A server with only `host` and `allowAnonymous`, closed when the test ends. */
 async function defaultServer(t: TestContext, host: FakeHost = createFakeHost()) {
@@ -16,20 +16,13 @@ async function defaultServer(t: TestContext, host: FakeHost = createFakeHost()) 
   return server;
 }
 
-/** A raw socket closed when the test ends. */
-async function socketTo(t: TestContext, port: number) {
-  const raw = await rawSocket(port);
-  t.after(() => raw.close());
-  return raw;
-}
-
 describe('WebSocket server defaults', () => {
   it('rate-limits each connection at 100 frames a second, in bursts of 200', async (t) => {
     const server = await defaultServer(t);
-    const raw = await socketTo(t, server.port);
+    const raw = await rawSocketFor(t, server.port);
     const started = performance.now();
     for (let i = 0; i < 300; i++) raw.socket.send(JSON.stringify({ id: `p${i}`, type: 'ping' }));
-    await until(() => raw.received.length === 300);
+    await until(() => raw.received.length === 300, 5, undefined, 'an answer to each of 300 pings');
     const refilled = Math.ceil(((performance.now() - started) * 100) / 1000);
     const limited = raw.received.filter((m) => m.code === 'rate-limited');
     // 200 at once, then 100 a second: while the 300 frames arrive, a few tokens refill.
@@ -48,15 +41,15 @@ describe('WebSocket server defaults', () => {
   it('answers busy past 32 requests of one connection running at once', async (t) => {
     const host = createFakeHost();
     const server = await defaultServer(t, host);
-    const raw = await socketTo(t, server.port);
+    const raw = await rawSocketFor(t, server.port);
     const held = host.hold('send');
     t.after(() => held.release());
     const send = (id: string) =>
       raw.socket.send(JSON.stringify({ id, type: 'session.send', params: { sessionId: 's1', messageId: id, rpcId: 'r', text: 'hi' } }));
     for (let i = 0; i < 32; i++) send(`m${i}`);
-    await until(() => host.calls.send === 32);
+    await until(() => host.calls.send === 32, 5, undefined, '32 sends running at once');
     send('m32');
-    await until(() => raw.received.length === 1);
+    await until(() => raw.received.length === 1, 5, undefined, 'an answer to the 33rd send');
     assert.deepEqual(raw.received[0], {
       type: 'error',
       id: 'm32',
@@ -68,7 +61,7 @@ describe('WebSocket server defaults', () => {
 
   it('answers a frame over 256 KiB too-large, keeps the connection, and closes it (1009) past 320 KiB', async (t) => {
     const server = await defaultServer(t);
-    const raw = await socketTo(t, server.port);
+    const raw = await rawSocketFor(t, server.port);
     const frame = (bytes: number, id: string) => {
       const head = `{"id":"${id}","type":"ping","pad":"`;
       return `${head}${'x'.repeat(bytes - head.length - 2)}"}`;
@@ -85,20 +78,20 @@ describe('WebSocket server defaults', () => {
     assert.equal((await raw.ask(frame(320 * 1024, 'cap'))).code, 'too-large', 'up to 320 KiB the connection stays');
     const closed = new Promise<number>((resolve) => raw.socket.once('close', (code) => resolve(code)));
     raw.socket.send(frame(320 * 1024 + 1, 'cut'));
-    assert.equal(await closed, 1009);
+    assert.equal(await inTime(closed, 'the close of the connection after a frame over 320 KiB'), 1009);
   });
 
   it('lets one connection watch 256 sessions at once, not 257', async (t) => {
     const ids = Array.from({ length: 257 }, (_, i) => `s${i}`);
     const server = await defaultServer(t, createFakeHost(ids));
-    const raw = await socketTo(t, server.port);
+    const raw = await rawSocketFor(t, server.port);
     // One at a time: more than 32 requests at once would be answered busy.
     for (const id of ids.slice(0, 256)) {
       const answer = await raw.ask(JSON.stringify({ id: `w-${id}`, type: 'session.watch', params: { sessionId: id } }));
       assert.equal(answer.result, 'watching', JSON.stringify(answer));
     }
     raw.socket.send(JSON.stringify({ id: 'one-more', type: 'session.watch', params: { sessionId: 's256' } }));
-    await until(() => raw.received.some((m) => m.id === 'one-more'));
+    await until(() => raw.received.some((m) => m.id === 'one-more'), 5, undefined, 'an answer to the 257th watch');
     assert.deepEqual(
       raw.received.find((m) => m.id === 'one-more'),
       {
@@ -113,7 +106,7 @@ describe('WebSocket server defaults', () => {
   it('caps a log.read answer at 1 MiB: the newest events that fit, and hasMore', async (t) => {
     const host = createFakeHost();
     const server = await defaultServer(t, host);
-    const raw = await socketTo(t, server.port);
+    const raw = await rawSocketFor(t, server.port);
     const event = (seq: number) =>
       ({ seq, at: 0, type: 'assistant/message', turnId: 't', messageId: `m${seq}`, text: 'x'.repeat(300_000) }) as unknown as SessionEvent;
     // Three events of ~300 KB fit in 1 MiB, four do not.
@@ -129,12 +122,16 @@ describe('WebSocket server defaults', () => {
   it('allows only its own origin: another page gets HTTP 403 at the upgrade', async (t) => {
     const server = await defaultServer(t);
     const status = (origin: string) =>
-      new Promise<number>((resolve, reject) => {
-        const socket = new WebSocket(`ws://127.0.0.1:${server.port}`, { headers: { Origin: origin } });
-        socket.once('open', () => (socket.close(), resolve(101)));
-        socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
-        socket.once('error', reject);
-      });
+      inTime(
+        new Promise<number>((resolve, reject) => {
+          const socket = new WebSocket(`ws://127.0.0.1:${server.port}`, { headers: { Origin: origin } });
+          t.after(() => socket.terminate());
+          socket.once('open', () => resolve(101));
+          socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+          socket.once('error', reject);
+        }),
+        `the answer to an upgrade from ${origin}`,
+      );
     assert.equal(await status(`http://127.0.0.1:${server.port}`), 101);
     assert.equal(await status('https://evil.example'), 403);
   });
@@ -146,15 +143,17 @@ describe('WebSocket server defaults', () => {
       authenticate: (request) => ({ id: new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? 'nobody' }),
     });
     closeWhenDone(t, server);
-    const open: WebSocket[] = [];
-    t.after(() => open.forEach((socket) => socket.close()));
     const connect = (user: string) =>
-      new Promise<number>((resolve, reject) => {
-        const socket = new WebSocket(`ws://127.0.0.1:${server.port}/?user=${user}`);
-        socket.once('open', () => (open.push(socket), resolve(101)));
-        socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
-        socket.once('error', reject);
-      });
+      inTime(
+        new Promise<number>((resolve, reject) => {
+          const socket = new WebSocket(`ws://127.0.0.1:${server.port}/?user=${user}`);
+          t.after(() => socket.terminate());
+          socket.once('open', () => resolve(101));
+          socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+          socket.once('error', reject);
+        }),
+        `the answer to an upgrade of ${user}`,
+      );
     for (let i = 0; i < 16; i++) assert.equal(await connect('ada'), 101, `socket ${i} of ada`);
     assert.equal(await connect('ada'), 429, 'a 17th socket of one principal');
     for (let i = 0; i < 48; i++) assert.equal(await connect(`p${i}`), 101, `socket ${16 + i} of the address`);

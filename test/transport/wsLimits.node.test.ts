@@ -6,7 +6,7 @@ import type { LogPage, MessageId, RpcId, SessionEvent, SessionId, SessionView } 
 import type { SessionListener } from '../../transport/types.js';
 import { CLOSE_NOT_READING, createWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost } from './fakeHost.js';
-import { connectClient, rawSocket, sid, until } from './helpers.js';
+import { connectClient, inTime, rawSocketFor, sid, until } from './helpers.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 
 /** Stops reading the socket (the kernel buffers fill, then the server's send buffer). */
@@ -30,17 +30,17 @@ describe('WebSocket server: backpressure', () => {
       maxBufferedBytes: 1024 * 1024,
     });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     pause(raw.socket);
     for (let i = 0; i < 400; i++)
       raw.socket.send(JSON.stringify({ id: `r${i}`, type: 'log.read', params: { sessionId: 's1', limit: 10 } }));
     // 400 answers of 200 KB (80 MB) were asked for; the server cuts the reader off instead of holding them.
-    await until(() => server.connectionCount === 0, 20);
+    await until(() => server.connectionCount === 0, 20, undefined, 'the server cutting off the reader that does not read');
     const closed = new Promise<{ code: number; reason: string }>((resolve) =>
       raw.socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
     );
     resume(raw.socket);
-    const { code } = await closed;
+    const { code } = await inTime(closed, 'the close of the cut-off reader');
     // The close frame sits behind the unread data; when the socket is cut first the client sees 1006.
     assert.ok(code === CLOSE_NOT_READING || code === 1006, `close code ${code}`);
   });
@@ -65,7 +65,7 @@ describe('WebSocket server: backpressure', () => {
       maxBufferedBytes: 512 * 1024,
     });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     await raw.ask(JSON.stringify({ id: 'w', type: 'session.watch', params: { sessionId: 's1' } }));
     pause(raw.socket);
     // 500 views of 100 KB, each in its own event-loop turn (50 MB if each were written).
@@ -77,17 +77,21 @@ describe('WebSocket server: backpressure', () => {
     assert.equal(server.connectionCount, 1, 'the stalled watcher was not cut off: its views did not pile up');
     const before = raw.received.length;
     resume(raw.socket);
-    await until(() => raw.received.at(-1)?.view !== undefined && (raw.received.at(-1)!.view as { lastSeq: number }).lastSeq === 500);
+    await until(
+      () => raw.received.at(-1)?.view !== undefined && (raw.received.at(-1)!.view as { lastSeq: number }).lastSeq === 500,
+      5,
+      undefined,
+      'the newest view (lastSeq 500) after the watcher reads again',
+    );
     const views = raw.received.slice(before).length;
     assert.ok(views < 100, `${views} of 500 views were written`);
-    raw.close();
   });
 
   it('caps a log.read answer by bytes: fewer events and hasMore; a single oversized event comes alone', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxLogPageBytes: 350_000 });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     host.answerWith('readLog', {
       events: Array.from({ length: 10 }, (_, i) => event(i + 1, 100_000)),
       hasMore: false,
@@ -106,7 +110,6 @@ describe('WebSocket server: backpressure', () => {
       [2],
     );
     assert.equal(alone.hasMore, true);
-    raw.close();
   });
 });
 
@@ -115,8 +118,9 @@ describe('WebSocket server: per-connection bounds', () => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxInFlight: 2 });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     const held = host.hold('send');
+    t.after(() => held.release());
     const send = (id: string) =>
       raw.socket.send(JSON.stringify({ id, type: 'session.send', params: { sessionId: 's1', messageId: id, rpcId: 'r', text: 'hi' } }));
     send('a');
@@ -135,7 +139,6 @@ describe('WebSocket server: per-connection bounds', () => {
     held.release();
     await until(() => raw.received.filter((m) => m.type === 'result').length === 2);
     assert.equal(host.calls.send, 2);
-    raw.close();
   });
 
   it('rate-limits frames per connection with a retry hint; the client transport waits and retries by itself', async (t) => {
@@ -148,7 +151,7 @@ describe('WebSocket server: per-connection bounds', () => {
       rateLimit: { perSecond: 20, burst: 3 },
     });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     for (let i = 0; i < 5; i++) raw.socket.send(JSON.stringify({ id: `p${i}`, type: 'ping' }));
     await until(() => raw.received.length === 5);
     assert.equal(raw.received.filter((m) => m.result === 'pong').length, 3);
@@ -161,22 +164,21 @@ describe('WebSocket server: per-connection bounds', () => {
       assert.ok(typeof m.retryAfterMs === 'number' && m.retryAfterMs > 0 && m.retryAfterMs <= 50, String(m.retryAfterMs));
       assert.match(String(m.message), /^too many messages: at most 20 per second \(bursts of 3\); retry in \d+ ms$/);
     }
-    raw.close();
     const client = connectClient(server.port, { heartbeatMs: 0 });
+    t.after(() => client.dispose());
     const sends = Array.from({ length: 10 }, (_, i) =>
       client.session.send({ sessionId: sid('s1'), messageId: `m${i}` as MessageId, rpcId: `r${i}` as RpcId, text: 'hi' }),
     );
-    const results = await Promise.all(sends);
+    const results = await inTime(Promise.all(sends), 'the 10 sends, retried past the rate limit');
     assert.ok(results.every((r) => r.accepted));
     assert.equal(host.calls.send, 10, 'each ran once');
-    client.dispose();
   });
 
   it('bounds the sessions one connection watches', async (t) => {
     const host = createFakeHost(['s1', 's2']);
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxWatches: 1 });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     assert.equal((await raw.ask(JSON.stringify({ id: 'a', type: 'session.watch', params: { sessionId: 's1' } }))).result, 'watching');
     await sleep(5);
     const refused = await raw.ask(JSON.stringify({ id: 'b', type: 'session.watch', params: { sessionId: 's2' } }));
@@ -188,20 +190,22 @@ describe('WebSocket server: per-connection bounds', () => {
     });
     await raw.ask(JSON.stringify({ id: 'c', type: 'session.unwatch', params: { sessionId: 's1' } }));
     assert.equal((await raw.ask(JSON.stringify({ id: 'd', type: 'session.watch', params: { sessionId: 's2' } }))).result, 'watching');
-    raw.close();
   });
 
   it('refuses upgrades past maxConnections with HTTP 503', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0, maxConnections: 2 });
     closeWhenDone(t, server);
-    const open = [await rawSocket(server.port), await rawSocket(server.port)];
-    const status = await new Promise<number>((resolve) => {
+    await rawSocketFor(t, server.port);
+    await rawSocketFor(t, server.port);
+    const status = new Promise<number>((resolve, reject) => {
       const socket = new WebSocket(`ws://127.0.0.1:${server.port}`);
+      t.after(() => socket.terminate());
+      socket.once('open', () => resolve(101));
       socket.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      socket.once('error', reject);
     });
-    assert.equal(status, 503);
-    for (const raw of open) raw.close();
+    assert.equal(await inTime(status, 'the answer to a third upgrade'), 503);
   });
 });
 
@@ -216,7 +220,7 @@ describe('WebSocket server: the Host policy', () => {
     });
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'u' }) });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     assert.deepEqual(await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 's1', limit: 1 } })), {
       type: 'error',
       id: 'a',
@@ -224,7 +228,6 @@ describe('WebSocket server: the Host policy', () => {
       message: 'unknown session "s1"',
     });
     assert.equal(errors.length, 1);
-    raw.close();
   });
 
   it('answers a canOpenSession that throws like a refusal', async (t) => {
@@ -240,7 +243,7 @@ describe('WebSocket server: the Host policy', () => {
       },
     });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     assert.deepEqual(await raw.ask(JSON.stringify({ id: 'o', type: 'session.open', params: {} })), {
       type: 'error',
       id: 'o',
@@ -248,7 +251,6 @@ describe('WebSocket server: the Host policy', () => {
       message: 'this connection may not open sessions',
     });
     assert.equal(errors.length, 1);
-    raw.close();
   });
 
   it('asks the policy before the existence check, for missing sessions too', async (t) => {
@@ -267,13 +269,12 @@ describe('WebSocket server: the Host policy', () => {
     };
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'u' }) });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     const missing = await raw.ask(JSON.stringify({ id: 'a', type: 'log.read', params: { sessionId: 'nope', limit: 1 } }));
     assert.equal(missing.code, 'unknown-session');
     assert.deepEqual(order, ['policy nope owner=null']);
     order.length = 0;
     await raw.ask(JSON.stringify({ id: 'b', type: 'log.read', params: { sessionId: 's1', limit: 1 } }));
     assert.deepEqual(order.slice(0, 2), ['policy s1 owner=u', 'exists s1']);
-    raw.close();
   });
 });
