@@ -5,13 +5,15 @@ import { createMemoryStore } from '../../host/store/memory.js';
 import { mintMessageId, mintRpcId, type InboxItemId, type SessionView } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { connectClient, until } from './helpers.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 describe('one busy session', () => {
-  it('refuses session.send past maxQueuedMessages with queue-full, over the wire, and adds nothing', async () => {
+  it('refuses session.send past maxQueuedMessages with queue-full, over the wire, and adds nothing', async (t) => {
     const host = createHost({ store: createMemoryStore(), autoAdmit: false, maxQueuedMessages: 3 });
     const sessionId = host.openSession({ title: 'busy' });
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     const client = connectClient(server.port, { heartbeatMs: 0 });
+    closeWhenDone(t, { close: () => (client.dispose(), server.close().then(() => host.dispose())) });
     const send = (messageId = mintMessageId()) => client.session.send({ sessionId, messageId, rpcId: mintRpcId(), text: 'more' });
     const accepted = [await send(), await send(), await send()];
     assert.ok(accepted.every((r) => r.accepted));
@@ -24,13 +26,11 @@ describe('one busy session', () => {
     // Room again once a row leaves the queue.
     assert.deepEqual(await client.session.updateQueue({ sessionId, op: 'remove', itemId: first.itemId as InboxItemId }), { ok: true });
     assert.equal((await send()).accepted, true);
-    client.dispose();
-    await server.close();
-    await host.dispose();
   });
 
-  it('a retry of a message sent thousands of messages ago is still admitted once', async () => {
+  it('a retry of a message sent thousands of messages ago is still admitted once', async (t) => {
     const host = createHost({ store: createMemoryStore() });
+    closeWhenDone(t, { close: () => host.dispose() });
     const sessionId = host.openSession({ title: 'long' });
     const firstId = mintMessageId();
     const first = await host.session.send({ sessionId, messageId: firstId, rpcId: mintRpcId(), text: 'first' });
@@ -44,11 +44,11 @@ describe('one busy session', () => {
     await host.whenIdle(sessionId);
     const all = (await host.readLog(sessionId, { limit: 100_000 })).events;
     assert.equal(all.filter((e) => e.type === 'user/message' && e.messageId === firstId).length, 1);
-    await host.dispose();
   });
 
-  it('a publish copies only rows that changed: unchanged rows are the same objects in the next view', async () => {
+  it('a publish copies only rows that changed: unchanged rows are the same objects in the next view', async (t) => {
     const host = createHost({ store: createMemoryStore(), autoAdmit: false });
+    closeWhenDone(t, { close: () => host.dispose() });
     const sessionId = host.openSession({ title: 'views' });
     const views: SessionView[] = [];
     const stop = host.watchSession(sessionId, (view) => views.push(view));
@@ -62,10 +62,9 @@ describe('one busy session', () => {
     assert.equal(next[1]!.text, 'edited');
     assert.equal(b!.text, 'm1', 'an earlier view is never changed afterwards');
     stop();
-    await host.dispose();
   });
 
-  it('a flooding connection does not keep another client from its answers', async () => {
+  it('a flooding connection does not keep another client from its answers', async (t) => {
     const host = createHost({ store: createMemoryStore(), autoAdmit: false, maxQueuedMessages: 50 });
     const flooded = host.openSession({ title: 'flooded' });
     const calm = host.openSession({ title: 'calm' });
@@ -78,6 +77,7 @@ describe('one busy session', () => {
     });
     const flooder = connectClient(server.port, { heartbeatMs: 0 });
     const healthy = connectClient(server.port, { heartbeatMs: 0 });
+    closeWhenDone(t, { close: () => (flooder.dispose(), healthy.dispose(), server.close().then(() => host.dispose())) });
     let floodViews = 0;
     flooder.watchSession(flooded, () => floodViews++);
     const flood = Array.from({ length: 300 }, () =>
@@ -89,9 +89,5 @@ describe('one busy session', () => {
     assert.equal(results.filter((r) => r.accepted).length, 50);
     assert.equal(results.filter((r) => !r.accepted && r.reason === 'queue-full').length, 250);
     await until(() => floodViews > 0);
-    flooder.dispose();
-    healthy.dispose();
-    await server.close();
-    await host.dispose();
   });
 });

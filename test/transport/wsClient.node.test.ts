@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { SessionView, TaskSurfaceId, TaskSurfaceSubmissionId, MessageId, RpcId } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { backoffDelay } from '../../transport/ws/backoff.js';
 import { createFakeHost } from './fakeHost.js';
 import { connectClient, sid, until } from './helpers.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 
 const submitInput = (submissionId: string) => ({
   sessionId: sid('s1'),
@@ -14,24 +15,24 @@ const submitInput = (submissionId: string) => ({
   values: { pick: 'a' },
 });
 
-async function setup(options: Parameters<typeof createFakeHost>[0] = undefined) {
+/** A fake host served, and a client connected to it: both closed when the test ends, whatever happens. */
+async function setup(t: TestContext, options: Parameters<typeof createFakeHost>[0] = undefined) {
   const host = createFakeHost(options);
   const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
   const client = connectClient(server.port);
-  return {
-    host,
-    server,
-    client,
-    async close() {
+  // The client first: closed after the server, it would be reconnecting to it meanwhile.
+  closeWhenDone(t, {
+    close: async () => {
       client.dispose();
       await server.close();
     },
-  };
+  });
+  return { host, server, client };
 }
 
 describe('WebSocket client', () => {
-  it('watches a session and gets every new view', async () => {
-    const { host, client, close } = await setup();
+  it('watches a session and gets every new view', async (t) => {
+    const { host, client } = await setup(t);
     const seen: SessionView[] = [];
     const stop = client.watchSession(sid('s1'), (view) => seen.push(view));
     await until(() => seen.length === 1);
@@ -43,11 +44,10 @@ describe('WebSocket client', () => {
     );
     stop();
     await until(() => host.watcherCount() === 0);
-    await close();
   });
 
-  it('calls every HostTransport method and returns the host answers', async () => {
-    const { host, client, close } = await setup();
+  it('calls every HostTransport method and returns the host answers', async (t) => {
+    const { host, client } = await setup(t);
     assert.deepEqual(await client.taskSurface.submit(submitInput('sub1')), { accepted: true, messageId: 'm-sub1', phase: 'queued' });
     assert.deepEqual(await client.taskSurface.getActive({ sessionId: sid('s1'), surfaceId: 'f1' as TaskSurfaceId }), {
       active: false,
@@ -65,41 +65,37 @@ describe('WebSocket client', () => {
     );
     assert.equal((await client.openSession({ title: 'Third' })).sessionId, 'new1');
     assert.equal(host.calls.submit, 1);
-    await close();
   });
 
-  it('rejects a missing session with unknown-session', async () => {
-    const { client, close } = await setup();
+  it('rejects a missing session with unknown-session', async (t) => {
+    const { client } = await setup(t);
     await assert.rejects(
       client.readLog(sid('gone'), { limit: 5 }),
       (e: unknown) => e instanceof TransportError && e.code === 'unknown-session' && e.message === 'unknown session "gone"',
     );
-    await close();
   });
 
-  it('rejects an invalid request before sending it', async () => {
-    const { host, client, close } = await setup();
+  it('rejects an invalid request before sending it', async (t) => {
+    const { host, client } = await setup(t);
     await assert.rejects(
       client.taskSurface.submit({ ...submitInput('s'), surfaceId: '' as TaskSurfaceId }),
       (e: unknown) =>
         e instanceof TransportError && e.code === 'bad-request' && /params.surfaceId: surfaceId must not be empty/.test(e.message),
     );
     assert.equal(host.calls.submit, undefined);
-    await close();
   });
 
-  it('rejects an answer that breaks the result schema', async () => {
-    const { host, client, close } = await setup();
+  it('rejects an answer that breaks the result schema', async (t) => {
+    const { host, client } = await setup(t);
     host.answerWith('dismiss', { dismissed: 'maybe' });
     await assert.rejects(
       client.taskSurface.dismiss({ sessionId: sid('s1'), surfaceId: 'f' as TaskSurfaceId, dismissalId: 'd' as never }),
       (e: unknown) => e instanceof TransportError && e.code === 'server-error' && /invalid taskSurface.dismiss answer/.test(e.message),
     );
-    await close();
   });
 
-  it('retries a submission whose answer was lost with the same request, and the host runs it once', async () => {
-    const { host, server, client, close } = await setup();
+  it('retries a submission whose answer was lost with the same request, and the host runs it once', async (t) => {
+    const { host, server, client } = await setup(t);
     const held = host.hold('submit');
     const answer = client.taskSurface.submit(submitInput('sub-drop'));
     await held.reached;
@@ -108,11 +104,10 @@ describe('WebSocket client', () => {
     held.release();
     assert.deepEqual(await answer, { accepted: true, messageId: 'm-sub-drop', phase: 'queued' });
     assert.equal(host.calls.submit, 1);
-    await close();
   });
 
-  it('retries a lost session.send without sending the message twice', async () => {
-    const { host, server, client, close } = await setup();
+  it('retries a lost session.send without sending the message twice', async (t) => {
+    const { host, server, client } = await setup(t);
     const held = host.hold('send');
     const sent = client.session.send({ sessionId: sid('s1'), messageId: 'msg1' as MessageId, rpcId: 'rpc1' as RpcId, text: 'hello' });
     await held.reached;
@@ -121,11 +116,10 @@ describe('WebSocket client', () => {
     assert.equal((await sent).accepted, true);
     assert.equal(host.calls.send, 1);
     assert.equal((await client.readLog(sid('s1'), { limit: 10 })).lastSeq, 1);
-    await close();
   });
 
-  it('re-subscribes its sessions after a reconnect', async () => {
-    const { host, server, client, close } = await setup();
+  it('re-subscribes its sessions after a reconnect', async (t) => {
+    const { host, server, client } = await setup(t);
     const seen: number[] = [];
     client.watchSession(sid('s2'), (view) => seen.push(view.lastSeq));
     await until(() => seen.length === 1);
@@ -135,11 +129,10 @@ describe('WebSocket client', () => {
     assert.equal(host.watcherCount(), 1);
     host.bump(sid('s2'));
     await until(() => seen.includes(1));
-    await close();
   });
 
-  it('rejects pending calls when disposed and releases its watches', async () => {
-    const { host, client, close } = await setup();
+  it('rejects pending calls when disposed and releases its watches', async (t) => {
+    const { host, client } = await setup(t);
     client.watchSession(sid('s1'), () => {});
     await until(() => host.watcherCount() === 1);
     const held = host.hold('getActive');
@@ -150,7 +143,6 @@ describe('WebSocket client', () => {
     await assert.rejects(client.readLog(sid('s1'), { limit: 1 }), (e: unknown) => e instanceof TransportError && e.code === 'disposed');
     await until(() => host.watcherCount() === 0);
     held.release();
-    await close();
   });
 
   it('backs off exponentially with jitter up to the cap', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost, type FakeHost } from './fakeHost.js';
-import { rawSocket, until } from './helpers.js';
+import { rawSocketFor, until } from './helpers.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 
 describe('WebSocket server: bad input', () => {
@@ -14,32 +14,29 @@ describe('WebSocket server: bad input', () => {
   });
   after(() => server.close());
 
-  it('answers text that is not JSON with a clear error and stays up', async () => {
-    const raw = await rawSocket(server.port);
+  it('answers text that is not JSON with a clear error and stays up', async (t) => {
+    const raw = await rawSocketFor(t, server.port);
     assert.deepEqual(await raw.ask('{nope'), { type: 'error', id: null, code: 'bad-request', message: 'message is not valid JSON' });
     assert.equal((await raw.ask(JSON.stringify({ id: 'a', type: 'ping' }))).result, 'pong');
-    raw.close();
   });
 
-  it('names the unknown message type and lists the known ones', async () => {
-    const raw = await rawSocket(server.port);
+  it('names the unknown message type and lists the known ones', async (t) => {
+    const raw = await rawSocketFor(t, server.port);
     const answer = await raw.ask(JSON.stringify({ id: 'r1', type: 'session.delete', params: {} }));
     assert.equal(answer.id, 'r1');
     assert.equal(answer.code, 'bad-request');
     assert.match(String(answer.message), /unknown message type "session.delete"; expected one of ping, session.watch/);
-    raw.close();
   });
 
-  it('rejects a request without an id, an array, and a binary frame', async () => {
-    const raw = await rawSocket(server.port);
+  it('rejects a request without an id, an array, and a binary frame', async (t) => {
+    const raw = await rawSocketFor(t, server.port);
     assert.match(String((await raw.ask(JSON.stringify({ type: 'ping' }))).message), /needs a string "id"/);
     assert.match(String((await raw.ask('[1,2]')).message), /must be a JSON object/);
     assert.match(String((await raw.ask(Buffer.from('{}'))).message), /binary frames are not supported/);
-    raw.close();
   });
 
-  it('points at the invalid field of a request and calls nothing on the host', async () => {
-    const raw = await rawSocket(server.port);
+  it('points at the invalid field of a request and calls nothing on the host', async (t) => {
+    const raw = await rawSocketFor(t, server.port);
     const answer = await raw.ask(
       JSON.stringify({
         id: 'r2',
@@ -58,11 +55,10 @@ describe('WebSocket server: bad input', () => {
     assert.equal(extra.message, `invalid session.send request: params: unknown field "admin"`);
     assert.equal(host.calls.submit, undefined);
     assert.equal(host.calls.send, undefined);
-    raw.close();
   });
 
-  it('answers an oversized frame with too-large and keeps the connection', async () => {
-    const raw = await rawSocket(server.port);
+  it('answers an oversized frame with too-large and keeps the connection', async (t) => {
+    const raw = await rawSocketFor(t, server.port);
     const big = JSON.stringify({
       id: 'big',
       type: 'session.send',
@@ -73,11 +69,9 @@ describe('WebSocket server: bad input', () => {
     assert.match(String(answer.message), /over the limit of 4096 bytes/);
     assert.equal(host.calls.send, undefined);
     assert.equal((await raw.ask(JSON.stringify({ id: 'p', type: 'ping' }))).result, 'pong');
-    raw.close();
   });
 
-  it('answers a host failure with server-error and keeps serving', async () => {
-    const raw = await rawSocket(server.port);
+  it('answers a host failure with server-error and keeps serving', async (t) => {
     const failing = createFakeHost();
     const other = await createWebSocketServer({
       allowAnonymous: true,
@@ -86,13 +80,11 @@ describe('WebSocket server: bad input', () => {
       heartbeatMs: 0,
       onError: () => {},
     });
-    const r = await rawSocket(other.port);
+    closeWhenDone(t, other);
+    const r = await rawSocketFor(t, other.port);
     const answer = await r.ask(JSON.stringify({ id: 'l', type: 'log.read', params: { sessionId: 's1', limit: 5 } }));
     assert.deepEqual(answer, { type: 'error', id: 'l', code: 'server-error', message: 'the host failed to handle this request' });
     assert.equal((await r.ask(JSON.stringify({ id: 'p', type: 'ping' }))).result, 'pong');
-    r.close();
-    raw.close();
-    await other.close();
   });
 });
 
@@ -107,7 +99,7 @@ describe('WebSocket server: policy, heartbeat, release', () => {
       authenticate: (request) => ({ id: new URL(request.url ?? '/', 'http://x').searchParams.get('user') ?? 'nobody' }),
     });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     const missing = await raw.ask(
       JSON.stringify({ id: '1', type: 'taskSurface.getActive', params: { sessionId: 'nosuch', surfaceId: 'f' } }),
     );
@@ -122,17 +114,16 @@ describe('WebSocket server: policy, heartbeat, release', () => {
     const list = await raw.ask(JSON.stringify({ id: '3', type: 'session.list' }));
     assert.deepEqual(list.result, []);
     assert.equal(host.calls.getActive, undefined);
-    raw.close();
   });
 
   it('closes a connection that stops answering pings', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 20 });
     closeWhenDone(t, server);
-    const silent = await rawSocket(server.port, { autoPong: false });
+    const silent = await rawSocketFor(t, server.port, { autoPong: false });
     let closed = false;
     silent.socket.on('close', () => (closed = true));
-    await until(() => closed);
+    await until(() => closed, 5, undefined, 'the server closing a connection that does not answer pings');
     assert.equal(server.connectionCount, 0);
   });
 
@@ -140,7 +131,7 @@ describe('WebSocket server: policy, heartbeat, release', () => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     await raw.ask(JSON.stringify({ id: 'w1', type: 'session.watch', params: { sessionId: 's1' } }));
     await raw.ask(JSON.stringify({ id: 'w2', type: 'session.watch', params: { sessionId: 's2' } }));
     assert.equal(host.watcherCount(), 2);
