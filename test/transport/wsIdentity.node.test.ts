@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { WebSocket } from 'ws';
 import { createHost } from '../../host/createHost.js';
 import type { SessionPolicy } from '../../host/principal.js';
@@ -44,19 +44,18 @@ function connect(port: number, headers: Record<string, string> = {}) {
   });
 }
 
-async function setup(policy?: SessionPolicy) {
+/** A real host served with bearer identities, closed when the test ends (its sockets with it), whatever happens. */
+async function setup(t: TestContext, policy?: SessionPolicy) {
   const host = createHost({ store: createMemoryStore(), ...(policy ? { policy } : {}) });
   const errors: unknown[] = [];
   const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: bearer, onError: (e) => errors.push(e) });
-  return {
-    host,
-    server,
-    errors,
+  closeWhenDone(t, {
     async close() {
       await server.close();
       await host.dispose();
     },
-  };
+  });
+  return { host, server, errors };
 }
 
 describe('WebSocket server: who is connecting', () => {
@@ -64,12 +63,11 @@ describe('WebSocket server: who is connecting', () => {
     await assert.rejects(createWebSocketServer({ host: createFakeHost(), port: 0 }), /pass `authenticate`.*or.*`allowAnonymous: true`/);
   });
 
-  it('refuses a connection without a valid identity with HTTP 401 before the upgrade', async () => {
-    const h = await setup();
+  it('refuses a connection without a valid identity with HTTP 401 before the upgrade', async (t) => {
+    const h = await setup(t);
     assert.deepEqual(await connect(h.server.port), { status: 401, body: 'who is connecting is not known: sign in first' });
     assert.equal(((await connect(h.server.port, { Authorization: 'Bearer forged' })) as { status: number }).status, 401);
     assert.equal(h.server.connectionCount, 0);
-    await h.close();
   });
 
   it('answers an authenticate that throws, or that answers no principal, with 401 and reports it', async (t) => {
@@ -93,8 +91,8 @@ describe('WebSocket server: who is connecting', () => {
     assert.match(String(errors[1]), /not a principal: id: principal id must not be empty/);
   });
 
-  it('each connection acts as its principal: owns what it opens, sees only its own, records who sent', async () => {
-    const h = await setup();
+  it('each connection acts as its principal: owns what it opens, sees only its own, records who sent', async (t) => {
+    const h = await setup(t);
     const alice = await connect(h.server.port, { Authorization: 'Bearer token-alice' });
     const bob = await connect(h.server.port, { Authorization: 'Bearer token-bob' });
     assert.ok('ask' in alice && 'ask' in bob);
@@ -115,12 +113,11 @@ describe('WebSocket server: who is connecting', () => {
     assert.equal(message?.type === 'user/message' && message.source.by, 'alice');
     alice.close();
     bob.close();
-    await h.close();
   });
 
-  it('asks the policy the same way for a missing and a refused session (call order), answering both unknown-session', async () => {
+  it('asks the policy the same way for a missing and a refused session (call order), answering both unknown-session', async (t) => {
     const calls: string[] = [];
-    const h = await setup((principal, session) => {
+    const h = await setup(t, (principal, session) => {
       calls.push(`${principal.id} ${session.sessionId} ${session.owner}`);
       return session.owner === principal.id ? 'write' : 'none';
     });
@@ -137,6 +134,5 @@ describe('WebSocket server: who is connecting', () => {
     assert.deepEqual(answers[0], answers[1]);
     assert.equal(answers[0]!.code, 'unknown-session');
     bob.close();
-    await h.close();
   });
 });
