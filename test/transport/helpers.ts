@@ -31,15 +31,19 @@ export function connectClient(port: number, options: Partial<WebSocketTransportO
  */
 export const WAIT_MS = 5_000;
 
+// Taken when this module loads, before a test mocks timers (`t.mock.timers`) or freezes
+// `performance.now` (limitRules' `frozenClock`): a limit on a wait stays one of real time.
+const real = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, now: performance.now.bind(performance) };
+
 /**
  * Resolves once `check` returns true, polling; after `limitMs` it fails naming `what` (by default the
  * check's source), so a wait that never ends is a named failure, not a test timeout.
  */
 export async function until(check: () => boolean, everyMs = 5, limitMs = WAIT_MS, what = check.toString()): Promise<void> {
-  const deadline = performance.now() + limitMs;
+  const deadline = real.now() + limitMs;
   while (!check()) {
-    if (performance.now() > deadline) throw new Error(`not within ${limitMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
+    if (real.now() > deadline) throw new Error(`not within ${limitMs} ms: ${what}`);
+    await new Promise((r) => real.setTimeout(r, everyMs));
   }
 }
 
@@ -47,9 +51,9 @@ export async function until(check: () => boolean, everyMs = 5, limitMs = WAIT_MS
 export function inTime<T>(promise: Promise<T>, what: string, limitMs = WAIT_MS): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`not within ${limitMs} ms: ${what}`)), limitMs);
+    timer = real.setTimeout(() => reject(new Error(`not within ${limitMs} ms: ${what}`)), limitMs);
   });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, late]).finally(() => real.clearTimeout(timer));
 }
 
 /** A raw socket that sends frames and collects every answer, for malformed-input tests. */
@@ -58,9 +62,15 @@ export async function rawSocket(port: number, options: { autoPong?: boolean; pat
   const socket = new WebSocket(`ws://127.0.0.1:${port}${path}`, socketOptions);
   const received: Record<string, unknown>[] = [];
   socket.on('message', (data) => received.push(JSON.parse(String(data)) as Record<string, unknown>));
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
+  await inTime(
+    new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    }),
+    `a socket to port ${port} to open`,
+  ).catch((error: unknown) => {
+    socket.terminate();
+    throw error;
   });
   return {
     socket,

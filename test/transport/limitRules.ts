@@ -8,7 +8,7 @@ import { eventJsonBytes } from '../../protocol/logPage.js';
 import { createWebSocketServer, PEER_HEADER, type WebSocketCluster, type WebSocketServerOptions } from '../../transport/ws/server.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 import { createFakeHost } from './fakeHost.js';
-import { rawSocket } from './helpers.js';
+import { inTime, rawSocket } from './helpers.js';
 
 /** A server (a fake Host, anonymous, no heartbeat unless given), closed when the test ends. */
 export async function serverFor(t: TestContext, options: Partial<WebSocketServerOptions> = {}) {
@@ -17,14 +17,19 @@ export async function serverFor(t: TestContext, options: Partial<WebSocketServer
   return server;
 }
 
-/** A raw socket terminated when the test ends; `next()` is its next answer, `ask` sends a frame and waits for it. */
+/**
+ * A raw socket terminated when the test ends; `next()` is its next answer, `ask` sends a frame and
+ * waits for it, `closed` is how the server closed it. Each wait fails by name after `WAIT_MS` of
+ * real time (mocked timers and a frozen clock do not stretch it).
+ */
 export async function socketFor(t: TestContext, port: number, options: { autoPong?: boolean; headers?: Record<string, string> } = {}) {
   const raw = await rawSocket(port, options);
   t.after(() => raw.socket.terminate());
   /** The next answer; views pushed to a watched session in between are skipped. */
-  const next = () =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      const onMessage = (data: unknown) => {
+  const next = (what = 'the next answer') => {
+    let onMessage = (_data: unknown) => {};
+    const answer = new Promise<Record<string, unknown>>((resolve) => {
+      onMessage = (data: unknown) => {
         const message = JSON.parse(String(data)) as Record<string, unknown>;
         if (message.type === 'session.view') return;
         raw.socket.off('message', onMessage);
@@ -32,21 +37,30 @@ export async function socketFor(t: TestContext, port: number, options: { autoPon
       };
       raw.socket.on('message', onMessage);
     });
+    return inTime(answer, what).finally(() => raw.socket.off('message', onMessage));
+  };
   const ask = (frame: string | Buffer) => {
-    const answer = next();
+    const answer = next(`an answer to ${String(frame).slice(0, 80)}`);
     raw.socket.send(frame);
     return answer;
   };
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
     raw.socket.once('close', (code, reason) => resolve({ code, reason: String(reason) })),
   );
-  return { ...raw, next, ask, closed };
+  return {
+    ...raw,
+    next,
+    ask,
+    get closed() {
+      return inTime(closed, 'the socket to be closed');
+    },
+  };
 }
 
 /**
  * Freezes `performance.now` (the rate limiter's clock) at 0 for the test: the token bucket refills
- * only when `advance` says so, so counts and retry hints are exact. Waits in such a test must not
- * read `performance.now` (the `until` helper does).
+ * only when `advance` says so, so counts and retry hints are exact. The helpers' waits (`until`,
+ * `inTime`, `next`) keep a clock of their own.
  */
 export function frozenClock(t: TestContext) {
   let now = 0;
