@@ -17,3 +17,24 @@ export function closeWhenDone(t: TestContext, resource: Closable): () => Promise
   t.after(close);
   return close;
 }
+
+/**
+ * Closes what a test opens when it ends, last opened first (a client before the server it reaches, a
+ * server before its Host): pass each resource to the returned `opened` as soon as it exists. Every
+ * one is closed even if another's close fails; the first failure is then reported.
+ */
+export function closeLastFirst(t: TestContext): <T extends Closable>(resource: T) => T {
+  const resources: Closable[] = [];
+  t.after(async () => {
+    let failure: { error: unknown } | undefined;
+    for (const resource of resources.reverse()) {
+      try {
+        await resource.close();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  });
+  return (resource) => (resources.push(resource), resource);
+}

@@ -7,7 +7,8 @@ import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import type { AgentTurn } from '../../host/types.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
-import { PICK_ONE as MODEL, rawSocket, until } from './helpers.js';
+import { inTime, PICK_ONE as MODEL, rawSocket, until } from './helpers.js';
+import { closeLastFirst } from '../closeWhenDone.js';
 
 /** TCP writes made on sockets whose local port is `port` (the server's side of its connections). */
 function countWrites(t: TestContext, port: () => number) {
@@ -33,6 +34,8 @@ async function cycle(t: TestContext, coalesceWrites?: boolean) {
       },
     },
   });
+  const opened = closeLastFirst(t);
+  opened({ close: () => host.dispose() });
   const server = await createWebSocketServer({
     allowAnonymous: true,
     host,
@@ -40,16 +43,13 @@ async function cycle(t: TestContext, coalesceWrites?: boolean) {
     heartbeatMs: 0,
     ...(coalesceWrites === undefined ? {} : { coalesceWrites }),
   });
+  opened(server);
   const client = await rawSocket(server.port);
-  t.after(async () => {
-    client.close();
-    await server.close();
-    await host.dispose();
-  });
+  opened({ close: () => client.socket.terminate() });
   const sessionId = host.openSession({ title: 'coalesce' });
   await client.ask(JSON.stringify({ id: 'w', type: 'session.watch', params: { sessionId } }));
   await client.ask(JSON.stringify({ id: 's', type: 'session.send', params: { sessionId, messageId: 'm1', rpcId: 'r1', text: 'go' } }));
-  await host.whenIdle(sessionId);
+  await inTime(host.whenIdle(sessionId), 'the host to be idle');
   await until(() => client.received.some((f) => f.type === 'session.view' && JSON.stringify(f).includes('"active":{')));
   await new Promise((r) => setTimeout(r, 50));
   const surfaceId = host.getView(sessionId).taskSurface.active!.surfaceId;
@@ -58,7 +58,7 @@ async function cycle(t: TestContext, coalesceWrites?: boolean) {
   client.socket.send(
     JSON.stringify({ id: 'a', type: 'taskSurface.submit', params: { sessionId, surfaceId, submissionId: 'sub1', values: { pick: 'a' } } }),
   );
-  await host.whenIdle(sessionId);
+  await inTime(host.whenIdle(sessionId), 'the host to be idle');
   await until(() => client.received.slice(from).some((f) => f.type === 'session.view'));
   await new Promise((r) => setTimeout(r, 50)); // anything written later would be counted too
   return { frames: client.received.slice(from).map((f) => f.type), writes: counted.writes };
