@@ -88,10 +88,11 @@ async function freshClient() {
 }
 
 describe('frames that arrive before the client has its checks', () => {
-  it('are handled in order once the checks are here, an invalid one left out', async () => {
+  it('are handled in order once the checks are here, an invalid one left out', async (t) => {
     const { createWebSocketTransport } = await freshClient();
     const { Socket, sockets } = fakeSocket();
     const client = createWebSocketTransport({ url: 'ws://test/ws', WebSocket: Socket, heartbeatMs: 0 });
+    t.after(() => client.dispose());
     const seen: number[] = [];
     client.watchSession(sid('s1'), (v: SessionView) => seen.push(v.lastSeq));
     await until(() => client.status === 'open');
@@ -103,13 +104,13 @@ describe('frames that arrive before the client has its checks', () => {
     assert.deepEqual(seen, [], 'nothing reaches a listener unchecked');
     await until(() => seen.length === 3);
     assert.deepEqual(seen, [1, 3, 4]);
-    client.dispose();
   });
 
-  it('are kept up to 1,000; later ones are dropped with a warning', async () => {
+  it('are kept up to 1,000; later ones are dropped with a warning', async (t) => {
     const { createWebSocketTransport } = await freshClient();
     const { Socket, sockets } = fakeSocket();
     const client = createWebSocketTransport({ url: 'ws://test/ws', WebSocket: Socket, heartbeatMs: 0 });
+    t.after(() => client.dispose());
     const seen: number[] = [];
     client.watchSession(sid('s1'), (v: SessionView) => seen.push(v.lastSeq));
     await until(() => client.status === 'open');
@@ -127,13 +128,13 @@ describe('frames that arrive before the client has its checks', () => {
     ]);
     await until(() => seen.length === 1000);
     assert.equal(seen.at(-1), 1000);
-    client.dispose();
   });
 
-  it('makes a call wait for the checks, then checks it before sending', async () => {
+  it('makes a call wait for the checks, then checks it before sending', async (t) => {
     const { createWebSocketTransport } = await freshClient();
     const { Socket, sockets } = fakeSocket();
     const client = createWebSocketTransport({ url: 'ws://test/ws', WebSocket: Socket, heartbeatMs: 0 });
+    t.after(() => client.dispose());
     await until(() => client.status === 'open');
     await assert.rejects(client.openSession({ title: '' }), {
       name: 'TransportError',
@@ -146,6 +147,5 @@ describe('frames that arrive before the client has its checks', () => {
     const { id } = JSON.parse(sockets[0]!.sent[0]!) as { id: string };
     sockets[0]!.push({ type: 'result', id, result: [{ sessionId: 's1', title: 'One' }] });
     await assert.rejects(listed, { name: 'TransportError', code: 'server-error', message: /^invalid session.list answer: / });
-    client.dispose();
   });
 });

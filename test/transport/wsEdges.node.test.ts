@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { describe, it, mock } from 'node:test';
+import { describe, it } from 'node:test';
 import { WebSocketServer } from 'ws';
 import type { MessageId, RpcId, TaskSurfaceId } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { createFakeHost } from './fakeHost.js';
-import { connectClient, rawSocket, sid, until } from './helpers.js';
+import { connectClient, rawSocketFor, sid, until } from './helpers.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 
 /** A WebSocket server that accepts connections and never answers a frame (a hung host). */
@@ -26,40 +26,37 @@ async function silentServer() {
 }
 
 describe('WebSocket client: timeouts, heartbeat, refused watches', () => {
-  it('rejects a call nobody answers as unreachable, naming the request', async () => {
+  it('rejects a call nobody answers as unreachable, naming the request', async (t) => {
     const server = await silentServer();
     const client = connectClient(server.port, { requestTimeoutMs: 50, heartbeatMs: 0 });
+    // The client first: closed after the server, it would be reconnecting to it meanwhile.
+    closeWhenDone(t, { close: () => (client.dispose(), server.close()) });
     await assert.rejects(
       client.readLog(sid('s1'), { limit: 1 }),
       (e: unknown) => e instanceof TransportError && e.code === 'unreachable' && /no answer to log.read .* within 50 ms/.test(e.message),
     );
-    client.dispose();
-    await server.close();
   });
 
-  it('reconnects when its ping goes unanswered', async () => {
+  it('reconnects when its ping goes unanswered', async (t) => {
     const server = await silentServer();
     const client = connectClient(server.port, { heartbeatMs: 20 });
+    closeWhenDone(t, { close: () => (client.dispose(), server.close()) });
     const seen: string[] = [];
     client.onStatus((status) => seen.push(status));
     await until(() => server.connections() >= 2);
     assert.ok(seen.includes('closed'), `statuses: ${seen.join(', ')}`);
-    client.dispose();
-    await server.close();
   });
 
   it('reports a watch the server refuses instead of waiting silently', async (t) => {
     const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'alice', theirs: 'bob' } });
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'alice' }) });
-    closeWhenDone(t, server);
-    const warn = mock.method(console, 'warn', () => {});
+    const warn = t.mock.method(console, 'warn', () => {});
     const client = connectClient(server.port, { heartbeatMs: 0 });
+    closeWhenDone(t, { close: () => (client.dispose(), server.close()) });
     client.watchSession(sid('theirs'), () => assert.fail('no view of a refused session'));
     await until(() => warn.mock.callCount() > 0);
     assert.equal(warn.mock.calls[0]!.arguments[0], '[task-surface] cannot watch session "theirs": unknown session "theirs"');
     assert.equal(host.watcherCount(), 0);
-    warn.mock.restore();
-    client.dispose();
   });
 });
 
@@ -68,7 +65,7 @@ describe('WebSocket server: ids and authorization change nothing', () => {
     const host = createFakeHost(['mine', 'theirs'], { owners: { mine: 'alice', theirs: 'bob' } });
     const server = await createWebSocketServer({ host, port: 0, heartbeatMs: 0, authenticate: () => ({ id: 'alice' }) });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     const theirs = { sessionId: 'theirs' };
     const frames = [
       { type: 'session.watch', params: theirs },
@@ -86,14 +83,13 @@ describe('WebSocket server: ids and authorization change nothing', () => {
     }
     assert.deepEqual(host.calls, {});
     assert.equal(host.watcherCount(), 0);
-    raw.close();
   });
 
   it('rejects an id that is too long or not a string', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     for (const id of ['x'.repeat(129), 42, '']) {
       const answer = await raw.ask(JSON.stringify({ id, type: 'ping' }));
       assert.deepEqual(answer, {
@@ -103,14 +99,13 @@ describe('WebSocket server: ids and authorization change nothing', () => {
         message: 'message needs a string "id" of 1–128 characters',
       });
     }
-    raw.close();
   });
 
   it('does not answer a request with the remembered result of another type that reused its id', async (t) => {
     const host = createFakeHost();
     const server = await createWebSocketServer({ allowAnonymous: true, host, port: 0, heartbeatMs: 0 });
     closeWhenDone(t, server);
-    const raw = await rawSocket(server.port);
+    const raw = await rawSocketFor(t, server.port);
     const sent = await raw.ask(
       JSON.stringify({ id: 'same', type: 'session.send', params: { sessionId: 's1', messageId: 'm1', rpcId: 'r1', text: 'hi' } }),
     );
@@ -124,7 +119,6 @@ describe('WebSocket server: ids and authorization change nothing', () => {
       JSON.stringify({ id: 'same', type: 'session.send', params: { sessionId: 's1', messageId: 'm1', rpcId: 'r1', text: 'hi' } }),
     );
     assert.equal(host.calls.send, 1);
-    raw.close();
   });
 
   it('runs a retry again when the first call failed (a failure is not an answer)', async (t) => {
@@ -139,13 +133,12 @@ describe('WebSocket server: ids and authorization change nothing', () => {
       },
     };
     const server = await createWebSocketServer({ allowAnonymous: true, host: flaky, port: 0, heartbeatMs: 0, onError: () => {} });
-    closeWhenDone(t, server);
     const client = connectClient(server.port, { heartbeatMs: 0 });
+    closeWhenDone(t, { close: () => (client.dispose(), server.close()) });
     const input = { sessionId: sid('s1'), messageId: 'm2' as MessageId, rpcId: 'r2' as RpcId, text: 'again' };
     await assert.rejects(client.session.send(input), (e: unknown) => e instanceof TransportError && e.code === 'server-error');
     assert.equal((await client.session.send(input)).accepted, true);
     assert.equal(host.calls.send, 1);
     assert.equal((await client.taskSurface.getActive({ sessionId: sid('s1'), surfaceId: 'f' as TaskSurfaceId })).active, false);
-    client.dispose();
   });
 });
