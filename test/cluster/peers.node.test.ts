@@ -8,6 +8,7 @@ import { challengeFor } from '../../transport/cluster/handshake.js';
 import { encodePrincipal, PEER_HEADER } from '../../transport/ws/peerWire.js';
 import { ClusterNode } from '../../transport/cluster/node.js';
 import { createDemoHttpServer } from '../../demo/http.js';
+import { closeLastFirst } from '../closeWhenDone.js';
 import { SECRET, within } from './helpers.js';
 
 /**
@@ -29,7 +30,13 @@ async function fakeOwner() {
       socket.on('message', (data) => frames.push(String(data)));
     });
   });
-  return { url, upgrades, frames, close: () => new Promise((r) => wss.close(r)) };
+  // Its connections end with it: a peer still connected would keep `close` waiting.
+  const close = () =>
+    new Promise<void>((r) => {
+      for (const socket of wss.clients) socket.terminate();
+      wss.close(() => r());
+    });
+  return { url, upgrades, frames, close };
 }
 
 const limits = { maxConnections: 2, maxInFlight: 2, timeoutMs: 100, idleMs: 60_000, stallMs: 2_000 };
@@ -47,9 +54,10 @@ describe('peer connections: bounded, timed out, and unreachable owners answered 
     await owner.close();
   });
 
-  it("sends no secret in the upgrade, and names each request's principal (host code as a flag, never its id)", async () => {
+  it("sends no secret in the upgrade, and names each request's principal (host code as a flag, never its id)", async (t) => {
     // A patient pool: on a loaded machine the handshake may take longer than the suite's 100 ms timeout.
     const patient = new Peers(SECRET, { ...limits, timeoutMs: 10_000 });
+    t.after(() => patient.close());
     const connection = patient.connection(owner.url)!;
     const answers = Promise.all([connection.request(SYSTEM_PRINCIPAL, frame('a1')), connection.request({ id: 'system' }, frame('a1'))]);
     await within(
@@ -98,14 +106,11 @@ describe('peer connections: bounded, timed out, and unreachable owners answered 
     assert.match(answer.type === 'error' ? answer.message : '', /did not answer within 100 ms/);
   });
 
-  it('opens one connection per peer, at most maxConnections, closing an idle one to make room, else none', async () => {
-    const second = await fakeOwner();
-    const third = await fakeOwner();
-    after(async () => {
-      await second.close();
-      await third.close();
-    });
-    const busy = new Peers(SECRET, { ...limits, timeoutMs: 5_000 });
+  it('opens one connection per peer, at most maxConnections, closing an idle one to make room, else none', async (t) => {
+    const opened = closeLastFirst(t);
+    const second = opened(await fakeOwner());
+    const third = opened(await fakeOwner());
+    const busy = opened(new Peers(SECRET, { ...limits, timeoutMs: 5_000 }));
     const a = busy.connection(owner.url)!;
     assert.equal(busy.connection(owner.url), a, 'one connection per peer, whoever asks');
     const b = busy.connection(second.url)!;
@@ -113,12 +118,11 @@ describe('peer connections: bounded, timed out, and unreachable owners answered 
     assert.equal(busy.connection(third.url), null, 'every connection is busy: no room');
     busy.close();
     await Promise.all(waiting);
-    const idle = new Peers(SECRET, limits);
+    const idle = opened(new Peers(SECRET, limits));
     idle.connection(owner.url);
     idle.connection(second.url);
     assert.ok(idle.connection(third.url), 'an idle connection made room');
     assert.equal(idle.size, 2);
-    idle.close();
   });
 
   it('answers busy (retry) when the owner cannot be reached', async () => {
@@ -142,7 +146,7 @@ describe('joinCluster options and the health check', () => {
     assert.throws(() => new ClusterNode({ ...base, secret: SECRET, heartbeatMs: 500, expiryMs: 1_000 }), /at least three heartbeats/);
   });
 
-  it('answers /healthz 200 ok while serving, 503 with the reason otherwise', async () => {
+  it('answers /healthz 200 ok while serving, 503 with the reason otherwise', async (t) => {
     let problem: string | null = null;
     const server = createDemoHttpServer(
       '/nonexistent',
@@ -150,6 +154,7 @@ describe('joinCluster options and the health check', () => {
       undefined,
       () => problem,
     );
+    t.after(() => (server.closeAllConnections(), new Promise((r) => server.close(r))));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/healthz`;
     const ok = await fetch(url);
@@ -157,6 +162,5 @@ describe('joinCluster options and the health check', () => {
     problem = 'database unreachable';
     const down = await fetch(url);
     assert.deepEqual([down.status, await down.text()], [503, 'not serving: database unreachable']);
-    server.close();
   });
 });
