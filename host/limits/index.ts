@@ -85,8 +85,11 @@ export function createPrincipalLimits(deps: PrincipalLimitsDeps): PrincipalLimit
     if (owner === null || quotas.turnsPerPrincipal === Infinity) return null;
     let active = running.get(owner);
     if (active) for (const id of active) if (id !== sessionId && !deps.busy(id)) active.delete(id);
-    if (active?.has(sessionId) || deps.busy(sessionId)) return null; // it runs already: a message more queues there
-    if (active && active.size >= quotas.turnsPerPrincipal) {
+    if (active?.has(sessionId)) return null; // admitted already: a message more queues there
+    // A turn host code started runs there already: the message queues behind it, and from now on that
+    // turn counts against the owner, as one this message had started would.
+    const runs = deps.busy(sessionId);
+    if (!runs && active && active.size >= quotas.turnsPerPrincipal) {
       return {
         reason: 'too-busy',
         message: `${active.size} sessions of this principal are running a turn (at most ${quotas.turnsPerPrincipal}); send again when one finishes`,

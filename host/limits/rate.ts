@@ -31,12 +31,6 @@ export class MessageRate {
     return Math.ceil(((1 - bucket.tokens) * 60_000) / this.perMinute);
   }
 
-  /** Gives back a token taken for a message that was then refused for another reason. */
-  refund(principal: string): void {
-    const bucket = this.#buckets.get(principal);
-    if (bucket) bucket.tokens = Math.min(this.perMinute, bucket.tokens + 1);
-  }
-
   #fill(principal: string, now: number): Bucket {
     let bucket = this.#buckets.get(principal);
     if (!bucket) {

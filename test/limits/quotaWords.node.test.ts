@@ -127,6 +127,20 @@ it('turns: a principal at its quota is too-busy, a session admitted again is not
   assert.equal(limits.admitMessage('host', h2), null);
 });
 
+it('a turn host code started counts against the owner once a message reaches its session', () => {
+  const { limits, session, busy } = limitsOver({ turnsPerPrincipal: 1 });
+  const [a1, a2] = [session('a1', 'ann'), session('a2', 'ann')];
+  busy.add(a1); // host code started a turn in ann's session
+  assert.equal(limits.admitMessage('ann', a1), null, 'the message queues behind the running turn');
+  assert.deepEqual(limits.admitMessage('ann', a2), {
+    reason: 'too-busy',
+    message: '1 sessions of this principal are running a turn (at most 1); send again when one finishes',
+    retryAfterMs: 1_000,
+  });
+  busy.delete(a1);
+  assert.equal(limits.admitMessage('ann', a2), null, 'once that turn ends another may start');
+});
+
 it('past 10,000 owners the idle ones are forgotten, but not an owner with a running turn', () => {
   const { limits, session, busy } = limitsOver({ turnsPerPrincipal: 2, messagesPerMinute: Infinity, bytesPerPrincipal: Infinity });
   const [a1, a2, b1, b2] = [session('a1', 'ann'), session('a2', 'ann'), session('b1', 'bob'), session('b2', 'bob')];

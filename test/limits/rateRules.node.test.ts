@@ -1,5 +1,4 @@
-// The messages-per-minute bucket to the millisecond: a switched-off rate never waits, a refund never
-// fills past the burst, and the sweep past 10,000 principals forgets only the ones full again.
+// The messages-per-minute bucket to the millisecond: a switched-off rate never waits, and the sweep past 10,000 principals forgets only the ones full again.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { MessageRate } from '../../host/limits/index.js';
@@ -7,16 +6,6 @@ import { MessageRate } from '../../host/limits/index.js';
 it('a rate of Infinity admits every message, even two in the same millisecond', () => {
   const rate = new MessageRate(Infinity, () => 5_000);
   assert.deepEqual([rate.take('ann'), rate.take('ann'), rate.take('ann')], [0, 0, 0]);
-});
-
-it('a refund gives back one token and never more than the burst; an unknown principal is a no-op', () => {
-  const rate = new MessageRate(2, () => 5_000);
-  rate.refund('nobody');
-  assert.deepEqual([rate.take('ann'), rate.take('ann')], [0, 0]);
-  rate.refund('ann'); // one token back, not a full bucket
-  assert.deepEqual([rate.take('ann'), rate.take('ann')], [0, 30_000]);
-  for (let i = 0; i < 3; i++) rate.refund('ann'); // the third finds it full: no third token
-  assert.deepEqual([rate.take('ann'), rate.take('ann'), rate.take('ann')], [0, 0, 30_000]);
 });
 
 it('past 10,000 principals a drained one is still drained; full ones are forgotten', () => {
