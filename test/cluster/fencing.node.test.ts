@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import { createHost } from '../../host/createHost.js';
 import { createPostgresStore, FencedError } from '../../host/store/postgres/index.js';
 import { mintMessageId, mintRpcId, type NewSessionEvent, type SessionId } from '../../protocol/index.js';
 import { joinCluster } from '../../transport/cluster/node.js';
 import { acquire, tablesIn } from '../../transport/cluster/ownership.js';
+import { closeLastFirst, closeWhenDone } from '../closeWhenDone.js';
+import { until, WAIT_MS } from '../transport/helpers.js';
 import { freshSchema, SECRET, testDatabaseUrl } from './helpers.js';
 
 const noDriver = { async runTurn() {} };
@@ -22,11 +24,16 @@ describe('fencing and heartbeats', () => {
     await db?.drop();
   });
 
-  /** A host process in this test process, joined to the cluster; `cut()` stops its heartbeat reaching the database. */
-  async function member(workerId: string) {
-    const store = await createPostgresStore({ connectionString: testDatabaseUrl(), schema: db.schema });
-    const host = createHost({ store, driver: noDriver, autoAdmit: false });
+  /**
+   * A host process in this test process, joined to the cluster and closed when the test ends; `cut()`
+   * stops its heartbeat reaching the database.
+   */
+  async function member(t: TestContext, workerId: string) {
     let cut = false;
+    const opened = closeLastFirst(t);
+    const store = opened(await createPostgresStore({ connectionString: testDatabaseUrl(), schema: db.schema }));
+    const host = createHost({ store, driver: noDriver, autoAdmit: false });
+    opened({ close: () => host.dispose() });
     const unloaded: SessionId[] = [];
     const node = await joinCluster({
       db: { query: (text, values) => (cut ? new Promise<never>(() => {}) : store.pool.query(text, values)) },
@@ -44,25 +51,17 @@ describe('fencing and heartbeats', () => {
       expiryMs: 400,
       onError: () => {},
     });
-    return {
-      store,
-      host,
-      node,
-      unloaded,
-      cut: () => (cut = true),
-      async close() {
-        cut = false;
-        await node.close();
-        await host.dispose();
-        await store.close();
-      },
-    };
+    opened(node);
+    // Closed first: its queries answered again, leaving the cluster does not wait on one that never settles.
+    opened({ close: () => (cut = false) });
+    return { store, host, node, unloaded, cut: () => (cut = true) };
   }
 
-  it('an old owner whose session was taken over cannot append: FencedError, the session is lost there, the log is not forked', async () => {
+  it('an old owner whose session was taken over cannot append: FencedError, the session is lost there, the log is not forked', async (t) => {
     // The old owner is a process that stopped (a long pause, a partition) without knowing it.
     const old = await createPostgresStore({ connectionString: testDatabaseUrl(), schema: db.schema });
     const oldHost = createHost({ store: old, driver: noDriver, autoAdmit: false });
+    closeWhenDone(t, { close: () => oldHost.dispose().then(() => old.close()) });
     const sessionId = oldHost.openSession({ title: 'fenced' });
     await old.flush(sessionId);
     const mine = await acquire(db.pool, tablesIn(db.schema), sessionId, 'old-paused', 400);
@@ -71,7 +70,7 @@ describe('fencing and heartbeats', () => {
     old.append(sessionId, message('before'), Date.now());
     await old.flush(sessionId);
 
-    const next = await member('next');
+    const next = await member(t, 'next');
     // 'old-paused' has no live heartbeat: the next process takes the session and raises the token.
     assert.deepEqual(await next.node.route(sessionId, false), { kind: 'local' });
     const lost: SessionId[] = [];
@@ -89,13 +88,10 @@ describe('fencing and heartbeats', () => {
     );
     const owner = await db.pool.query(`SELECT owner_id, token FROM "${db.schema}".ts_session_owners WHERE session_id = $1`, [sessionId]);
     assert.deepEqual(owner.rows[0], { owner_id: 'next', token: '2' });
-    await oldHost.dispose();
-    await old.close();
-    await next.close();
   });
 
-  it('a session opened here (adopt) is fenced too: after a takeover its stale event and inbox writes are refused', async () => {
-    const a = await member('a-opened');
+  it('a session opened here (adopt) is fenced too: after a takeover its stale event and inbox writes are refused', async (t) => {
+    const a = await member(t, 'a-opened');
     const sessionId = a.host.openSession({ title: 'opened here' });
     await a.node.adopt(sessionId);
     a.store.append(sessionId, message('before'), Date.now());
@@ -110,11 +106,10 @@ describe('fencing and heartbeats', () => {
     assert.ok(!texts.rows.some((r) => String(r.body).includes('stale event')), 'the stale event was not committed');
     const inbox = await db.pool.query(`SELECT count(*)::int AS n FROM "${db.schema}".ts_inbox WHERE session_id = $1`, [sessionId]);
     assert.equal(inbox.rows[0]!.n, 0);
-    await a.close();
   });
 
-  it('a queued row of an opened session is fenced like an event', async () => {
-    const a = await member('a-queue');
+  it('a queued row of an opened session is fenced like an event', async (t) => {
+    const a = await member(t, 'a-queue');
     const sessionId = a.host.openSession({ title: 'queue here' });
     await a.node.adopt(sessionId);
     await db.pool.query(`UPDATE "${db.schema}".ts_session_owners SET owner_id = 'b-peer', token = token + 1 WHERE session_id = $1`, [
@@ -127,18 +122,17 @@ describe('fencing and heartbeats', () => {
     );
     const inbox = await db.pool.query(`SELECT count(*)::int AS n FROM "${db.schema}".ts_inbox WHERE session_id = $1`, [sessionId]);
     assert.equal(inbox.rows[0]!.n, 0, 'the stale inbox row was not committed');
-    await a.close();
   });
 
-  it('a process that cannot renew its heartbeat stops serving its sessions before peers may take them', async () => {
-    const a = await member('a-cut');
-    const b = await member('b-alive');
+  it('a process that cannot renew its heartbeat stops serving its sessions before peers may take them', async (t) => {
+    const a = await member(t, 'a-cut');
+    const b = await member(t, 'b-alive');
     const sessionId = a.host.openSession({ title: 'cut off' });
     await a.node.adopt(sessionId);
     assert.equal(a.node.owns(sessionId), true);
     a.cut();
     const cutAt = Date.now();
-    while (a.node.owns(sessionId)) await new Promise((r) => setTimeout(r, 10));
+    await until(() => !a.node.owns(sessionId), 10, WAIT_MS, 'the cut-off process to let its session go');
     const letGoMs = Date.now() - cutAt;
     assert.ok(letGoMs < 400 + 100, `let go after ${letGoMs} ms, within the expiry`);
     assert.deepEqual(a.unloaded, [sessionId]);
@@ -146,7 +140,5 @@ describe('fencing and heartbeats', () => {
     // Once the expiry passed (by the database's clock), the other process takes it.
     await new Promise((r) => setTimeout(r, 450));
     assert.deepEqual(await b.node.route(sessionId, false), { kind: 'local' });
-    await a.close();
-    await b.close();
   });
 });
