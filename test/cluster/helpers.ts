@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import pg from 'pg';
-import { connectClient } from '../transport/helpers.js';
+import { connectClient, inTime } from '../transport/helpers.js';
 
 /** The test database (scripts/ensure-postgres.mjs provides one to `npm test`). */
 export function testDatabaseUrl(): string {
@@ -39,6 +39,24 @@ export interface Worker {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
+/**
+ * `started`, or, past `ms` (a loaded two-core machine compiling, not forever), a failure naming what
+ * `child` printed, the child stopped with `signal` (the `--workers` wrapper passes SIGTERM on to its demo).
+ */
+function startedInTime<T>(
+  started: Promise<T>,
+  child: ChildProcess,
+  what: string,
+  output: () => string,
+  ms: number,
+  signal: NodeJS.Signals,
+) {
+  return inTime(started, what, ms).catch((error: unknown) => {
+    child.kill(signal);
+    throw new Error(`${(error as Error).message}: ${output()}`);
+  });
+}
+
 /** Starts one host process of the cluster (test/cluster/worker.ts). */
 export async function startWorker(schema: string, env: Record<string, string> = {}): Promise<Worker> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/cluster/worker.ts'], {
@@ -49,7 +67,7 @@ export async function startWorker(schema: string, env: Record<string, string> = 
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
-  const [port, workerId] = await new Promise<[number, string]>((resolve, reject) => {
+  const listening = new Promise<[number, string]>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       stdout += String(chunk);
       const match = /listening (\d+) (\S+)/.exec(stdout);
@@ -57,6 +75,7 @@ export async function startWorker(schema: string, env: Record<string, string> = 
     });
     child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before listening: ${stdout}${stderr}`)));
   });
+  const [port, workerId] = await startedInTime(listening, child, 'a worker to listen', () => stdout + stderr, 60_000, 'SIGKILL');
   return {
     port,
     workerId,
@@ -132,7 +151,7 @@ export async function startWorkersDemo(schema: string, count = 3): Promise<Worke
   });
   let output = '';
   child.stderr!.on('data', (chunk) => (output += String(chunk)));
-  await new Promise<void>((resolve, reject) => {
+  const started = new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk) => {
       output += String(chunk);
       if (output.includes('Ctrl+C')) resolve();
@@ -143,6 +162,8 @@ export async function startWorkersDemo(schema: string, count = 3): Promise<Worke
       reject(new Error(`--workers exited (${code}): ${output}`));
     });
   });
+  // It builds the docs site first: slower than one worker.
+  await startedInTime(started, child, 'the --workers demo to start', () => output, 120_000, 'SIGTERM');
   const line = output.split('\n').find((l) => l.startsWith('task-surface demo on')) ?? '';
   const workers = [...line.matchAll(/(\S+-(\d+)-[0-9a-f]+) :(\d+)/g)].map((m) => ({
     workerId: m[1]!,
