@@ -2,22 +2,31 @@
 // connections stop reaching it, its sessions answer from another process within the heartbeat
 // expiry + 3 s, and once it wakes it serves no read from its stale copy.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import { WebSocket } from 'ws';
+import { inTime } from '../transport/helpers.js';
 import { freshSchema, startWorkersDemo, type WorkersDemo } from './helpers.js';
 
 const EXPIRY_MS = 10_000; // joinCluster's default, which the demo keeps
 
 type Answer = { type: string; id?: string; code?: string; retryAfterMs?: number; result?: unknown };
 
-/** A socket to `port` with the balancer's Origin; `ask` waits at most `ms` for the answer to its id. */
-async function socketTo(port: number, headers: Record<string, string>) {
+/**
+ * A socket to `port` with the balancer's Origin, terminated when the test ends; `ask` waits at most
+ * `ms` for the answer to its id.
+ */
+async function socketTo(t: TestContext, port: number, headers: Record<string, string>) {
   const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+  t.after(() => socket.terminate());
   socket.on('error', () => {});
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
+  await inTime(
+    new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    }),
+    `a socket to port ${port} to open`,
+    30_000,
+  );
   let next = 0;
   return {
     ask(type: string, params: unknown, ms = 30_000): Promise<Answer | 'silent'> {
@@ -63,13 +72,14 @@ describe('a SIGSTOPped worker behind the --workers balancer', { timeout: 180_000
     await db?.drop();
   });
 
-  it('loses new connections at once, its sessions answer elsewhere within expiry + 3 s, and it wakes without stale reads', async () => {
-    const cookie = (await fetch(`http://127.0.0.1:${demo.port}/`)).headers.get('set-cookie')!.split(';')[0]!;
+  it('loses new connections at once, its sessions answer elsewhere within expiry + 3 s, and it wakes without stale reads', async (t) => {
+    const first = await inTime(fetch(`http://127.0.0.1:${demo.port}/`), 'the demo page', 30_000);
+    const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
     const headers = { Cookie: cookie, Origin: `http://127.0.0.1:${demo.port}` };
     // One session on each worker (the balancer goes round-robin).
     const opened: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const socket = await socketTo(demo.port, headers);
+      const socket = await socketTo(t, demo.port, headers);
       const answer = await socket.ask('session.open', { title: `frozen ${i}` });
       assert.ok(answer !== 'silent' && answer.type === 'result', JSON.stringify(answer));
       opened.push((answer.result as { sessionId: string }).sessionId);
@@ -81,14 +91,14 @@ describe('a SIGSTOPped worker behind the --workers balancer', { timeout: 180_000
     const victim = demo.workers.find((w) => w.workerId === rows[0]!.owner_id)!;
     const lost = rows.filter((row) => row.owner_id === victim.workerId).map((row) => row.session_id as string);
     const other = demo.workers.find((w) => w !== victim)!;
-    const elsewhere = await socketTo(other.port, headers);
+    const elsewhere = await socketTo(t, other.port, headers);
 
     process.kill(victim.pid, 'SIGSTOP');
     const frozenAt = Date.now();
     // The balancer asks /healthz every 500 ms and gives up on an answer after 1 s.
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     for (let i = 0; i < 6; i++) {
-      const socket = await socketTo(demo.port, headers);
+      const socket = await socketTo(t, demo.port, headers);
       assert.notEqual(await socket.ask('ping', {}, 2_000), 'silent', `new connection ${i} reached the frozen worker`);
       socket.close();
     }
@@ -110,7 +120,7 @@ describe('a SIGSTOPped worker behind the --workers balancer', { timeout: 180_000
     const lastSeq = ((fresh.answer as Answer).result as { lastSeq: number }).lastSeq;
 
     process.kill(victim.pid, 'SIGCONT');
-    const woken = await socketTo(victim.port, headers);
+    const woken = await socketTo(t, victim.port, headers);
     const read = await askUntilAnswered(woken, 'log.read', { sessionId: lost[0], limit: 50 }, Date.now() + 20_000);
     assert.ok(read.answer !== 'silent' && read.answer.type === 'result', JSON.stringify(read.answer));
     const page = read.answer.result as { lastSeq: number; events: { type: string; text?: string }[] };
@@ -119,7 +129,5 @@ describe('a SIGSTOPped worker behind the --workers balancer', { timeout: 180_000
       page.events.some((e) => e.type === 'user/message' && e.text === 'while it slept'),
       'the woken worker serves what the new owner wrote',
     );
-    woken.close();
-    elsewhere.close();
   });
 });

@@ -4,22 +4,28 @@
 // before a session is acquired or routed: a principal without access never makes a process take,
 // load or forward a session.
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { before, describe, it, type TestContext } from 'node:test';
 import { WebSocket } from 'ws';
+import { inTime } from '../transport/helpers.js';
 import { clusterFixture, within, type Worker } from './helpers.js';
 
 type Frame = { type: string; id?: string | null; code?: string; result?: unknown; sessionId?: string };
 
-/** A socket as `principal` to a worker; `ask` resolves with the answer to its id. */
-async function as(worker: Worker, principal: string) {
+/** A socket as `principal` to a worker, terminated when the test ends; `ask` resolves with the answer to its id. */
+async function as(t: TestContext, worker: Worker, principal: string) {
   const socket = new WebSocket(`ws://127.0.0.1:${worker.port}/ws`, { headers: { 'x-test-principal': principal } });
+  t.after(() => socket.terminate());
   socket.on('error', () => {});
   const frames: Frame[] = [];
   socket.on('message', (data) => frames.push(JSON.parse(String(data)) as Frame));
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
+  await inTime(
+    new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    }),
+    `a socket as ${principal} to open`,
+    30_000,
+  );
   let next = 0;
   return {
     frames,
@@ -51,13 +57,12 @@ describe('the peer pool: one connection per peer, whatever the number of princip
 
   it('300 identities watching sessions A owns through B leave another person answered', async (t) => {
     const sockets: Awaited<ReturnType<typeof as>>[] = [];
-    t.after(() => sockets.forEach((s) => s.close()));
     const count = 300;
     const sessions: string[] = [];
     for (let batch = 0; batch < count; batch += 25) {
       const opened = await Promise.all(
         Array.from({ length: Math.min(25, count - batch) }, async (_, i) => {
-          const socket = await as(a, `visitor-${batch + i}`);
+          const socket = await as(t, a, `visitor-${batch + i}`);
           const answer = await socket.ask('session.open', { title: 'mine' });
           socket.close();
           assert.equal(answer.type, 'result', JSON.stringify(answer));
@@ -69,7 +74,7 @@ describe('the peer pool: one connection per peer, whatever the number of princip
     for (let batch = 0; batch < count; batch += 25) {
       await Promise.all(
         sessions.slice(batch, batch + 25).map(async (sessionId, i) => {
-          const socket = await as(b, `visitor-${batch + i}`);
+          const socket = await as(t, b, `visitor-${batch + i}`);
           sockets.push(socket);
           const answer = await socket.ask('session.watch', { sessionId });
           assert.deepEqual([answer.type, answer.result], ['result', 'watching'], JSON.stringify(answer));
@@ -84,10 +89,10 @@ describe('the peer pool: one connection per peer, whatever the number of princip
     assert.equal((await stats(b)).peerConnections, 1, 'one connection from B to A carries every principal');
 
     // Someone else, arriving now: a session on A, asked through B.
-    const onA = await as(a, 'late');
+    const onA = await as(t, a, 'late');
     const { sessionId } = (await onA.ask('session.open', { title: 'late' })).result as { sessionId: string };
     onA.close();
-    const onB = await as(b, 'late');
+    const onB = await as(t, b, 'late');
     sockets.push(onB);
     const read = await onB.ask('log.read', { sessionId, limit: 5 });
     assert.equal(read.type, 'result', JSON.stringify(read));
@@ -112,15 +117,15 @@ describe('the policy before the cluster acquires or routes a session', { timeout
     (await cluster.db.pool.query(`SELECT owner_id FROM "${cluster.db.schema}".ts_session_owners WHERE session_id = $1`, [sessionId]))
       .rows[0]?.owner_id as string | undefined;
 
-  it('a principal without access never makes a process take, load or forward a session', async () => {
-    const alice = await as(a, 'alice');
+  it('a principal without access never makes a process take, load or forward a session', async (t) => {
+    const alice = await as(t, a, 'alice');
     const { sessionId } = (await alice.ask('session.open', { title: "alice's" })).result as { sessionId: string };
     alice.close();
     // A stops gracefully: its sessions have no owner now, and the next request would take them.
     await a.kill('SIGTERM');
     assert.equal(await ownerOf(sessionId), undefined);
 
-    const mallory = await as(b, 'mallory');
+    const mallory = await as(t, b, 'mallory');
     for (const [type, params] of [
       ['log.read', { sessionId, limit: 5 }],
       ['session.watch', { sessionId }],
@@ -135,10 +140,9 @@ describe('the policy before the cluster acquires or routes a session', { timeout
     assert.equal((await stats(b)).owned, 0, 'B serves nothing for mallory');
 
     // Alice, through B: the same session is taken and served.
-    const again = await as(b, 'alice');
+    const again = await as(t, b, 'alice');
     const read = await again.ask('log.read', { sessionId, limit: 5 });
     assert.equal(read.type, 'result', JSON.stringify(read));
     assert.equal(await ownerOf(sessionId), b.workerId);
-    again.close();
   });
 });
