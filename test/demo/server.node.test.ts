@@ -8,6 +8,8 @@ import { startDemoServer } from '../../demo/app.js';
 import { HistoryWindow } from '../../demo/page/history.js';
 import { mintMessageId, mintRpcId, type LogPage, type SessionEvent, type SessionId } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
+import { closeWhenDone } from '../closeWhenDone.js';
+import { inTime, until, WAIT_MS } from '../transport/helpers.js';
 
 let root: string;
 let data: string;
@@ -23,8 +25,9 @@ after(() => {
 });
 
 describe('demo server', () => {
-  it('serves the page with a strict CSP and Trusted Types, and nothing outside its root', async () => {
+  it('serves the page with a strict CSP and Trusted Types, and nothing outside its root', async (t) => {
     const server = await startDemoServer({ root, store: 'memory' });
+    closeWhenDone(t, server);
     const page = await fetch(server.url);
     const csp = page.headers.get('content-security-policy')!;
     for (const directive of [
@@ -39,38 +42,38 @@ describe('demo server', () => {
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'));
     assert.equal((await fetch(`${server.url}assets/..%2f..%2fetc%2fpasswd`)).status, 404);
     assert.equal((await fetch(`${server.url}nope`)).status, 404);
-    await server.close();
   });
 
-  it('keeps every session across a restart on SQLite', async () => {
+  it('keeps every session across a restart on SQLite', async (t) => {
     const first = await startDemoServer({ root, store: 'sqlite', dataDir: data });
+    const closeFirst = closeWhenDone(t, first);
     first.demo.welcome(first.identities.issue().principal);
     const extra = first.demo.host.openSession({ title: 'Kept' });
     await first.demo.host.session.send({ sessionId: extra, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
-    await first.demo.host.whenIdle(extra);
+    await inTime(first.demo.host.whenIdle(extra), 'the first server to be idle');
     const lastSeq = first.demo.host.getView(extra).lastSeq;
-    await first.close();
+    await closeFirst();
     const second = await startDemoServer({ root, store: 'sqlite', dataDir: data });
+    closeWhenDone(t, second);
     const titles = second.demo.host.listSessions().map((s) => s.title);
     assert.deepEqual(titles, ['Welcome', 'Kept']);
     assert.equal(second.demo.host.getView(extra).lastSeq, lastSeq);
     assert.notEqual(second.demo.host.getView(extra).taskSurface.active, null);
-    await second.close();
   });
 
-  it('relays the host actors to /inspect pages with --inspect', async () => {
+  it('relays the host actors to /inspect pages with --inspect', async (t) => {
     const server = await startDemoServer({ root, store: 'memory', inspectHost: true });
     const { principal, cookie } = server.identities.issue();
     const socket = new WebSocket(`ws://127.0.0.1:${server.port}/inspect`, { headers: { Cookie: `${cookie.name}=${cookie.value}` } });
+    // The socket first: the server's close would otherwise wait for it.
+    closeWhenDone(t, { close: () => (socket.terminate(), server.close()) });
     const types = new Set<string>();
     socket.on('message', (data) => types.add(String(JSON.parse(String(data)).type)));
-    await new Promise((r) => socket.once('open', r));
+    await inTime(new Promise((r) => socket.once('open', r)), 'the /inspect socket to open');
     const sessionId = server.demo.host.as(principal).openSession({ title: 'Inspected' });
     await server.demo.host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
-    await server.demo.host.whenIdle(sessionId);
-    while (!types.has('@xstate.actor') || !types.has('@xstate.snapshot')) await new Promise((r) => setTimeout(r, 10));
-    socket.close();
-    await server.close();
+    await inTime(server.demo.host.whenIdle(sessionId), 'the server to be idle');
+    await until(() => types.has('@xstate.actor') && types.has('@xstate.snapshot'), 10, WAIT_MS, 'an actor and a snapshot relayed');
   });
 });
 
