@@ -5,10 +5,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, describe, it, type TestContext } from 'node:test';
 import { mintMessageId, mintRpcId } from '../../protocol/index.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL, testPool } from '../host/stores.js';
-import { rawSocket } from '../transport/helpers.js';
+import { inTime, rawSocketFor } from '../transport/helpers.js';
 
 const databaseUrl = TEST_DATABASE_URL;
 if (databaseUrl) {
@@ -23,10 +23,20 @@ if (databaseUrl) {
       await testPool().end();
     });
 
-    /** Starts `demo/server.ts` and resolves with its banner and port once it listens. */
-    const startDemo = (url: string) =>
-      new Promise<{ child: ChildProcess; banner: string; port: number }>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
+    /**
+     * Starts `demo/server.ts` and resolves with its banner and port once it listens (within a minute
+     * of compiling); a demo still running when the test ends is killed.
+     */
+    const startDemo = (t: TestContext, url: string) => {
+      let child: ChildProcess | undefined;
+      t.after(() => {
+        if (!child || child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child!.once('exit', resolve));
+        child.kill('SIGKILL');
+        return exited;
+      });
+      const started = new Promise<{ child: ChildProcess; banner: string; port: number }>((resolve, reject) => {
+        child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
           env: {
             ...process.env,
             PORT: '0',
@@ -44,27 +54,29 @@ if (databaseUrl) {
         const collect = (chunk: Buffer) => {
           text += String(chunk);
           const match = /demo on http:\/\/127\.0\.0\.1:(\d+)\/ {2}\(store: [^\n]*\)/.exec(text);
-          if (match) resolve({ child, banner: match[0], port: Number(match[1]) });
+          if (match) resolve({ child: child!, banner: match[0], port: Number(match[1]) });
         };
         child.stdout!.on('data', collect);
         child.stderr!.on('data', collect);
         child.once('exit', (code) => reject(new Error(`the demo exited (${code}): ${text}`)));
       });
+      return inTime(started, 'the demo to listen', 60_000);
+    };
     const stopDemo = (child: ChildProcess) =>
       new Promise<number | null>((resolve) => {
         child.once('exit', (code) => resolve(code));
         child.kill('SIGTERM');
       });
 
-    it('keeps the chats in PostgreSQL, names the store at startup and finds them after a restart', async () => {
-      const first = await startDemo(databaseUrl.replace('postgres://postgres@', 'postgres://postgres:secret@'));
+    it('keeps the chats in PostgreSQL, names the store at startup and finds them after a restart', async (t) => {
+      const first = await startDemo(t, databaseUrl.replace('postgres://postgres@', 'postgres://postgres:secret@'));
       assert.match(
         first.banner,
         new RegExp(`store: PostgreSQL postgres://postgres@127\\.0\\.0\\.1:\\d+/postgres, schema ${schema}, 0 sessions`),
       );
       assert.doesNotMatch(first.banner, /secret/, 'the password is not printed');
       const cookie = (await fetch(`http://127.0.0.1:${first.port}/`)).headers.get('set-cookie')!.split(';')[0]!;
-      const socket = await rawSocket(first.port, { path: '/ws', headers: { Cookie: cookie } });
+      const socket = await rawSocketFor(t, first.port, { path: '/ws', headers: { Cookie: cookie } });
       const list = (await socket.ask('{"id":"l1","type":"session.list"}')).result as { sessionId: string }[];
       assert.equal(list.length, 1, 'the Welcome chat');
       const sessionId = list[0]!.sessionId;
@@ -86,9 +98,9 @@ if (databaseUrl) {
       socket.close();
       assert.equal(await stopDemo(first.child), 0);
 
-      const second = await startDemo(databaseUrl);
+      const second = await startDemo(t, databaseUrl);
       assert.match(second.banner, /, 1 session\)/);
-      const again = await rawSocket(second.port, { path: '/ws', headers: { Cookie: cookie } });
+      const again = await rawSocketFor(t, second.port, { path: '/ws', headers: { Cookie: cookie } });
       const relisted = (await again.ask('{"id":"l2","type":"session.list"}')).result as { sessionId: string; lastSeq: number }[];
       assert.deepEqual(
         relisted.map((s) => s.sessionId),
@@ -99,12 +111,11 @@ if (databaseUrl) {
         events: { type: string; text?: string }[];
       };
       assert.ok(page.events.some((e) => e.type === 'user/message' && e.text === 'remind me to follow up'));
-      again.close();
       assert.equal(await stopDemo(second.child), 0);
     });
 
-    it('says in one line when the database cannot be reached', async () => {
-      await assert.rejects(startDemo('postgres://postgres@127.0.0.1:1/none'), /could not start the demo: .*ECONNREFUSED/);
+    it('says in one line when the database cannot be reached', async (t) => {
+      await assert.rejects(startDemo(t, 'postgres://postgres@127.0.0.1:1/none'), /could not start the demo: .*ECONNREFUSED/);
     });
   });
 }
