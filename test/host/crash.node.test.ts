@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../../host/createHost.js';
 import { INTERRUPTED_CALL_TEXT, INTERRUPTED_TURN_TEXT } from '../../host/recovery.js';
@@ -14,23 +14,33 @@ import { createSqliteStore } from '../../host/store/sqlite.js';
 import type { SessionLogStore } from '../../host/store/types.js';
 import type { AgentTurn } from '../../host/types.js';
 import type { SessionEvent, SessionId } from '../../protocol/index.js';
+import { closeWhenDone } from '../closeWhenDone.js';
+import { inTime } from '../transport/helpers.js';
 import { ScriptedDriver, say } from './helpers.js';
 import { dropSchema, freshSchema, openPostgresStore, TEST_DATABASE_URL, testPool } from './stores.js';
 
 const child = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
 
-/** Runs the child until its turn blocks, then kills it with SIGKILL. */
+/**
+ * Runs the child until its turn blocks, then kills it with SIGKILL; a child that has not blocked
+ * within a minute (compiling on a loaded machine) is killed and fails the test by name.
+ */
 function runAndKill(target: string, sessionId: SessionId, mode: 'first' | 'again'): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, target, sessionId, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let proc: ReturnType<typeof spawn> | undefined;
+  const killed = new Promise<void>((resolve, reject) => {
+    proc = spawn(process.execPath, ['--import', 'tsx', child, target, sessionId, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    proc.stdout.on('data', (chunk: Buffer) => {
+    proc.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('blocked')) proc.kill('SIGKILL');
+      if (out.includes('blocked')) proc!.kill('SIGKILL');
     });
-    proc.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    proc.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
     proc.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited ${code}: ${err}`))));
+  });
+  return inTime(killed, `the ${mode} child's turn to block`, 60_000).catch((error: unknown) => {
+    proc?.kill('SIGKILL');
+    throw error;
   });
 }
 
@@ -104,6 +114,9 @@ const backends: { name: string; create(): Backend }[] = [
     : []),
 ];
 
+/** A host error fails the test. */
+const strict = { onError: (e: Error) => assert.fail(e) };
+
 for (const { name, create } of backends) {
   describe(`a turn interrupted by kill -9 (${name}, real process)`, () => {
     let backend: Backend;
@@ -115,17 +128,27 @@ for (const { name, create } of backends) {
     });
     after(() => backend.cleanup());
 
-    /** A host in this process over the same data; `use` touches the session first (its inbox starts). */
-    async function reopen(driver: ScriptedDriver) {
-      const { store, close } = await backend.open();
-      const host = createHost({ store, driver, onError: (e) => assert.fail(e) });
+    /**
+     * A host in this process over the same data and its store, both closed when the test ends (or
+     * by the returned `close`, the host first).
+     */
+    async function hostOver(t: TestContext, driver: ScriptedDriver, options: Pick<Parameters<typeof createHost>[0], 'onError'> = strict) {
+      const opened = await backend.open();
+      const host = createHost({ store: opened.store, driver, ...options });
+      const close = closeWhenDone(t, { close: () => host.dispose().then(() => opened.close()) });
+      return { store: opened.store, host, close };
+    }
+
+    /** `hostOver`, having touched the session first (its inbox starts). */
+    async function reopen(t: TestContext, driver: ScriptedDriver) {
+      const { store, host, close } = await hostOver(t, driver);
       assert.equal(host.getView(sessionId).turn, 'running');
-      await host.whenIdle(sessionId);
+      await inTime(host.whenIdle(sessionId), 'the reopened host to be idle');
       await host.whenDurable(sessionId);
       return { store, host, close };
     }
 
-    it('is ended interrupted and run again once; the rerun sees the partial turn marked incomplete', async () => {
+    it('is ended interrupted and run again once; the rerun sees the partial turn marked incomplete', async (t) => {
       await runAndKill(path, sessionId, 'first');
       const driver = new ScriptedDriver();
       let prompt: { role: string; text: string }[] = [];
@@ -133,7 +156,7 @@ for (const { name, create } of backends) {
         prompt = turn.step().messages;
         turn.reply('done');
       });
-      const { store, host, close } = await reopen(driver);
+      const { store, host, close } = await reopen(t, driver);
       const events = store.read(sessionId);
       const [first] = events.filter((e) => e.type === 'turn/started');
       const turnId = first!.type === 'turn/started' ? first!.turnId : '';
@@ -166,27 +189,22 @@ for (const { name, create } of backends) {
       assert.match(prompt[3]!.text, /^\[result wait_forever \S+ failed\] The call was interrupted/);
       assert.equal(prompt[4]!.text, INTERRUPTED_TURN_TEXT);
       assert.equal(host.getView(sessionId).turn, 'idle');
-      await host.dispose();
       await close();
       // A later host finds nothing unfinished: the turn is not run a second time.
-      const reopened = await backend.open();
-      const later = createHost({ store: reopened.store, driver: new ScriptedDriver() });
-      assert.equal(later.getView(sessionId).turn, 'idle');
-      await later.whenIdle(sessionId);
-      assert.equal(reopened.store.read(sessionId).length, 9);
-      await later.dispose();
-      await reopened.close();
+      const later = await hostOver(t, new ScriptedDriver(), {});
+      assert.equal(later.host.getView(sessionId).turn, 'idle');
+      await inTime(later.host.whenIdle(sessionId), 'the later host to be idle');
+      assert.equal(later.store.read(sessionId).length, 9);
     });
 
-    it('a crash during the rerun ends it interrupted and does not run it again; the next message starts a fresh turn', async () => {
+    it('a crash during the rerun ends it interrupted and does not run it again; the next message starts a fresh turn', async (t) => {
       const fresh = 'crash-again' as SessionId;
       await runAndKill(path, fresh, 'first');
       await runAndKill(path, fresh, 'again'); // the rerun blocks too, and is killed
       const driver = new ScriptedDriver();
-      const { store, close } = await backend.open();
-      const host = createHost({ store, driver, onError: (e) => assert.fail(e) });
+      const { store, host } = await hostOver(t, driver);
       assert.equal(host.getView(fresh).turn, 'idle');
-      await host.whenIdle(fresh);
+      await inTime(host.whenIdle(fresh), 'the host to be idle');
       assert.equal(driver.turns.length, 0);
       const ended = store
         .read(fresh)
@@ -195,11 +213,9 @@ for (const { name, create } of backends) {
       assert.deepEqual(ended, ['interrupted', 'interrupted']);
       assert.equal(store.read(fresh).filter((e) => e.type === 'turn/started' && e.rerunOf).length, 1);
       await say(host, fresh, 'try again');
-      await host.whenIdle(fresh);
+      await inTime(host.whenIdle(fresh), 'the host to be idle');
       assert.equal(driver.turns.length, 1);
       assert.equal(summary(store.read(fresh)).at(-1)?.endsWith('completed'), true);
-      await host.dispose();
-      await close();
     });
   });
 }
