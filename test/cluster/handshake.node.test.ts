@@ -3,26 +3,40 @@
 // that does not know the secret) learns nothing, and a proof relayed to another process fails there.
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, type TestContext } from 'node:test';
 import { WebSocket, WebSocketServer } from 'ws';
 import { SYSTEM_PRINCIPAL } from '../../protocol/index.js';
 import { answerChallenge, nonce, proof } from '../../transport/cluster/handshake.js';
 import { DEFAULT_PEER_LIMITS, Peers } from '../../transport/cluster/peers.js';
 import { CLOSE_PEER_REFUSED, encodePrincipal, PEER_HEADER } from '../../transport/ws/peerWire.js';
+import { inTime } from '../transport/helpers.js';
 import { clusterFixture, SECRET, within, type Worker } from './helpers.js';
 
-/** A socket that claims to be a peer of `worker`: the frames it got and how it closed. */
-async function claimPeer(worker: Worker, peerNonce: string) {
+/** A socket that claims to be a peer of `worker`, terminated when the test ends: the frames it got and how it closed. */
+async function claimPeer(t: TestContext, worker: Worker, peerNonce: string) {
   const socket = new WebSocket(`ws://127.0.0.1:${worker.port}/ws`, { headers: { [PEER_HEADER]: peerNonce } });
+  t.after(() => socket.terminate());
   const frames: string[] = [];
   socket.on('message', (data) => frames.push(String(data)));
   socket.on('error', () => {});
   const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-  const status = await new Promise<number>((resolve) => {
-    socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
-    socket.once('open', () => resolve(101));
-  });
-  return { socket, frames, closed, status };
+  const status = await inTime(
+    new Promise<number>((resolve) => {
+      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.once('open', () => resolve(101));
+    }),
+    'an answer to the peer upgrade',
+    10_000,
+  );
+  return {
+    socket,
+    frames,
+    status,
+    /** How the server closed it: an unproven peer within 5 s, so 10 s on a loaded machine at most. */
+    get closed() {
+      return inTime(closed, 'the claimed peer to be closed', 10_000);
+    },
+  };
 }
 
 const ping = (id: string) => `${encodePrincipal(SYSTEM_PRINCIPAL)} ${JSON.stringify({ id, type: 'ping', params: {} })}`;
@@ -36,18 +50,16 @@ describe('peer authentication: a challenge, never the secret', { timeout: 90_000
     url = `ws://127.0.0.1:${a.port}/ws`;
   });
 
-  it('refuses a peer upgrade without a well-formed nonce (401)', async () => {
+  it('refuses a peer upgrade without a well-formed nonce (401)', async (t) => {
     for (const bad of ['', 'short', 'cluster-test-secret-0123456789!']) {
-      const claim = await claimPeer(a, bad);
+      const claim = await claimPeer(t, a, bad);
       assert.equal(claim.status, 401, JSON.stringify(bad));
-      claim.socket.terminate();
     }
   });
 
   it('serves a peer that answers the challenge, and reads nothing from one whose proof is wrong', async (t) => {
     const mine = nonce();
-    const good = await claimPeer(a, mine);
-    t.after(() => good.socket.terminate());
+    const good = await claimPeer(t, a, mine);
     await within(
       10_000,
       () => good.frames.length === 1,
@@ -72,7 +84,7 @@ describe('peer authentication: a challenge, never the secret', { timeout: 90_000
       () => ping('p0'),
     ]) {
       const peerNonce = nonce();
-      const claim = await claimPeer(a, peerNonce);
+      const claim = await claimPeer(t, a, peerNonce);
       await within(
         10_000,
         () => claim.frames.length === 1,
@@ -86,8 +98,8 @@ describe('peer authentication: a challenge, never the secret', { timeout: 90_000
     }
   });
 
-  it('closes a claimed peer that does not answer within 5 s', async () => {
-    const claim = await claimPeer(a, nonce());
+  it('closes a claimed peer that does not answer within 5 s', async (t) => {
+    const claim = await claimPeer(t, a, nonce());
     const started = Date.now();
     assert.equal(await claim.closed, CLOSE_PEER_REFUSED);
     assert.ok(Date.now() - started >= 4_000, `closed after ${Date.now() - started} ms`);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { rawSocket } from '../transport/helpers.js';
+import { rawSocketFor } from '../transport/helpers.js';
 import { freshSchema, startWorkersDemo, testDatabaseUrl, type WorkersDemo } from './helpers.js';
 
 describe('npm start -- --workers 3: several demo host processes behind a round-robin balancer', { timeout: 120_000 }, () => {
@@ -37,13 +37,13 @@ describe('npm start -- --workers 3: several demo host processes behind a round-r
     }
   });
 
-  it('spreads connections over the workers, and each serves the sessions the others own', async () => {
+  it('spreads connections over the workers, and each serves the sessions the others own', async (t) => {
     const cookie = (await fetch(`http://127.0.0.1:${port}/`)).headers.get('set-cookie')!.split(';')[0]!;
     const headers = { Cookie: cookie, Origin: `http://127.0.0.1:${port}` };
     const sockets = [];
     const opened: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const socket = await rawSocket(port, { path: '/ws', headers });
+      const socket = await rawSocketFor(t, port, { path: '/ws', headers });
       sockets.push(socket);
       const answer = await socket.ask(JSON.stringify({ id: `o${i}`, type: 'session.open', params: { title: `spread ${i}` } }));
       opened.push((answer.result as { sessionId: string }).sessionId);
@@ -61,13 +61,11 @@ describe('npm start -- --workers 3: several demo host processes behind a round-r
     }
     // A browser that comes back on any worker lists every chat it opened, on whichever worker.
     for (let i = 0; i < 3; i++) {
-      const again = await rawSocket(port, { path: '/ws', headers });
+      const again = await rawSocketFor(t, port, { path: '/ws', headers });
       const list = await again.ask(JSON.stringify({ id: `l${i}`, type: 'session.list' }));
       const listed = (list.result as { sessionId: string }[]).map((s) => s.sessionId);
       for (const sessionId of opened) assert.ok(listed.includes(sessionId), `${sessionId} listed on connection ${i}: ${listed.join(', ')}`);
-      again.close();
     }
-    for (const socket of sockets) socket.close();
   });
 
   it('refuses to start without DATABASE_URL, or with a bad count, in one line', async () => {
