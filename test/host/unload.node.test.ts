@@ -6,6 +6,7 @@ import { createWebSocketServer } from '../../transport/ws/server.js';
 import { connectClient, until } from '../transport/helpers.js';
 import { admitNext, goodValues, ids, makeHost, manualSurface, say, ScriptedDriver } from './helpers.js';
 import { storeFactories } from './stores.js';
+import { closeLastFirst } from '../closeWhenDone.js';
 
 const tick = (ms = 5) => new Promise((r) => setTimeout(r, ms));
 
@@ -21,9 +22,12 @@ async function snapshot(host: ReturnType<typeof makeHost>, sessionId: SessionId,
 
 for (const factory of storeFactories) {
   describe(`unloading idle sessions (${factory.name} store)`, () => {
-    it('keeps the sessions in memory bounded when many are opened', async () => {
+    it('keeps the sessions in memory bounded when many are opened', async (t) => {
       const handle = await factory.create();
+      const closing = closeLastFirst(t);
+      closing({ close: () => handle.cleanup() });
       const host = makeHost(handle, { maxLoadedSessions: 50 });
+      closing({ close: () => host.dispose() });
       const opened = Array.from({ length: 400 }, (_, i) => host.openSession({ title: `s${i}` }));
       // Unloading runs once the burst of opens is over (never inside a load).
       await until(() => host.loadedSessionCount() <= 50);
@@ -31,14 +35,15 @@ for (const factory of storeFactories) {
       // Each comes back on its next use (after `load`: a PostgreSQL store dropped its copy too).
       assert.equal(await host.load(opened[0]!), true);
       assert.deepEqual(host.sessionSummary(opened[0]!), { sessionId: opened[0], title: 's0', lastSeq: host.getView(opened[0]!).lastSeq });
-      await host.dispose();
-      await handle.cleanup();
     });
 
-    it('an unloaded session answers exactly as before: view, log, getActive, summary, queued rows', async () => {
+    it('an unloaded session answers exactly as before: view, log, getActive, summary, queued rows', async (t) => {
       const handle = await factory.create();
+      const closing = closeLastFirst(t);
+      closing({ close: () => handle.cleanup() });
       const driver = new ScriptedDriver();
       const host = makeHost(handle, { driver, autoAdmit: false, maxLoadedSessions: 1 });
+      closing({ close: () => host.dispose() });
       const { sessionId, surfaceId } = await manualSurface(host, driver);
       const queued = await say(host, sessionId, 'one more thing');
       assert.ok(queued.accepted);
@@ -50,14 +55,15 @@ for (const factory of storeFactories) {
       // The stored row is the same row: admitting it makes the same message durable, once.
       const event = host.inbox.claimNext(sessionId)!.commit();
       assert.equal(event.messageId, queued.messageId);
-      await host.dispose();
-      await handle.cleanup();
     });
 
-    it('never unloads a session with a watcher or a pending submission; unloads idle ones after sessionIdleMs', async () => {
+    it('never unloads a session with a watcher or a pending submission; unloads idle ones after sessionIdleMs', async (t) => {
       const handle = await factory.create();
+      const closing = closeLastFirst(t);
+      closing({ close: () => handle.cleanup() });
       const driver = new ScriptedDriver();
       const host = makeHost(handle, { driver, autoAdmit: false, sessionIdleMs: 20 });
+      closing({ close: () => host.dispose() });
       const watched = host.openSession({ title: 'watched' });
       const stop = host.watchSession(watched, () => {});
       // Watched while it is set up: between a message and its claim an idle session may leave
@@ -85,12 +91,12 @@ for (const factory of storeFactories) {
       assert.equal(await host.load(idle), true);
       assert.equal(host.getView(idle).sessionId, idle);
       stop();
-      await host.dispose();
-      await handle.cleanup();
     });
 
-    it('a session unloaded mid-turn stops its turn quietly: the driver is aborted, nothing more is written', async () => {
+    it('a session unloaded mid-turn stops its turn quietly: the driver is aborted, nothing more is written', async (t) => {
       const handle = await factory.create();
+      const closing = closeLastFirst(t);
+      closing({ close: () => handle.cleanup() });
       const errors: Error[] = [];
       let signal: AbortSignal | undefined;
       let settled!: () => void;
@@ -110,6 +116,7 @@ for (const factory of storeFactories) {
         },
       };
       const host = makeHost(handle, { driver, onError: (error) => errors.push(error) });
+      closing({ close: () => host.dispose() });
       const sessionId = host.openSession({ title: 'T' });
       await say(host, sessionId, 'start a turn');
       await until(() => signal !== undefined);
@@ -126,16 +133,17 @@ for (const factory of storeFactories) {
         after.every((event) => event.type !== 'assistant/message' && !(event.type === 'turn/ended' && event.outcome === 'cancelled')),
         `nothing written by the stopped turn: ${JSON.stringify(after.map((event) => event.type))}`,
       );
-      await host.dispose();
-      await handle.cleanup();
     });
   });
 }
 
 describe('session.open over WebSocket', () => {
-  it('opens 2,000 sessions with memory bounded, each answered with its summary', async () => {
+  it('opens 2,000 sessions with memory bounded, each answered with its summary', async (t) => {
     const handle = await storeFactories[0]!.create();
+    const closing = closeLastFirst(t);
+    closing({ close: () => handle.cleanup() });
     const host = makeHost(handle, { maxLoadedSessions: 100 });
+    closing({ close: () => host.dispose() });
     let listed = 0;
     const counted = {
       ...host,
@@ -144,8 +152,9 @@ describe('session.open over WebSocket', () => {
         return host.listSessions();
       },
     };
-    const server = await createWebSocketServer({ allowAnonymous: true, host: counted, port: 0, heartbeatMs: 0, rateLimit: false });
+    const server = closing(await createWebSocketServer({ allowAnonymous: true, host: counted, port: 0, heartbeatMs: 0, rateLimit: false }));
     const client = connectClient(server.port, { heartbeatMs: 0 });
+    closing({ close: () => client.dispose() });
     for (let i = 0; i < 2_000; i++) {
       const summary = await client.openSession({ title: `chat ${i}` });
       assert.equal(summary.title, `chat ${i}`);
@@ -154,9 +163,5 @@ describe('session.open over WebSocket', () => {
     assert.equal(listed, 0, 'session.open never lists the store');
     await until(() => host.loadedSessionCount() <= 100);
     assert.equal(host.listSessions().length, 2_000);
-    client.dispose();
-    await server.close();
-    await host.dispose();
-    await handle.cleanup();
   });
 });
