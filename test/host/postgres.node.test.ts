@@ -8,6 +8,7 @@ import { createPostgresStore, migrate, migrations, SessionNotLoadedError, type P
 import { ConflictError, FencedError } from '../../host/store/postgres/writer.js';
 import type { SessionRecord } from '../../host/store/types.js';
 import type { NewSessionEvent, SessionId } from '../../protocol/index.js';
+import { closeWhenDone } from '../closeWhenDone.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL, testPool } from './stores.js';
 
 const S = 'pg-session' as SessionId;
@@ -359,7 +360,7 @@ if (TEST_DATABASE_URL) {
       );
     });
 
-    it('close flushes what is queued, and ends only a pool it made', async () => {
+    it('close flushes what is queued, and ends only a pool it made', async (t) => {
       const name = schema();
       const own = await createPostgresStore({ connectionString: TEST_DATABASE_URL, schema: name });
       own.createSession(record());
@@ -368,10 +369,11 @@ if (TEST_DATABASE_URL) {
       assert.equal((await stored(name)).length, 1);
       assert.equal(own.pool.ended, true);
       const given = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+      const endGiven = closeWhenDone(t, { close: () => given.end() });
       const shared = await createPostgresStore({ pool: given, schema: name });
       await shared.close();
       assert.equal((await given.query('SELECT 1 AS one')).rows[0].one, 1, 'a given pool stays open');
-      await given.end();
+      await endGiven();
     });
   });
 }
