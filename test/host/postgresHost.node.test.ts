@@ -6,11 +6,14 @@ import pg from 'pg';
 import { createHost } from '../../host/createHost.js';
 import { HostStoreError } from '../../host/errors.js';
 import { createPostgresStore } from '../../host/store/postgres/index.js';
-import type { SessionView } from '../../protocol/index.js';
+import type { SessionId, SessionView } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
-import { connectClient, until } from '../transport/helpers.js';
+import { connectClient, inTime, until, WAIT_MS } from '../transport/helpers.js';
 import { counterIds, goodValues, ids, ScriptedDriver, withOpenSurface } from './helpers.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL, testPool } from './stores.js';
+
+/** How long a wait on this PostgreSQL (a write, a turn, a view) may take on a loaded machine before it fails by name. */
+const PG_WAIT_MS = 20_000;
 
 if (TEST_DATABASE_URL) {
   describe('the Host over PostgreSQL', () => {
@@ -66,14 +69,19 @@ if (TEST_DATABASE_URL) {
         await testPool().query<{ body: string }>(`SELECT body FROM "${schema}".ts_events WHERE session_id = $1 ORDER BY seq`, [sessionId])
       ).rows.map((r) => JSON.parse(r.body) as { type: string; messageId?: string; outcome?: string; rerunOf?: string });
 
-    /** Waits until one of the store's connections waits on a lock (its write is blocked). */
+    /** Waits until one of the store's connections waits on a lock (its write is blocked), at once or by name within `WAIT_MS`. */
     const blocked = async (application: string) => {
+      const deadline = Date.now() + WAIT_MS;
       for (;;) {
         const pids = await waitingOnLock(application);
         if (pids.length > 0) return pids;
+        if (Date.now() > deadline) throw new Error(`not within ${WAIT_MS} ms: a write of ${application} to wait on the lock`);
         await new Promise((r) => setTimeout(r, 10));
       }
     };
+    /** The session's turns done, or a failure naming it after `PG_WAIT_MS`. */
+    const idle = (host: { whenIdle(id: SessionId): Promise<void> }, sessionId: SessionId) =>
+      inTime(host.whenIdle(sessionId), `session ${sessionId} to be idle`, PG_WAIT_MS);
 
     it('answers session.send only once its queue row is committed', async () => {
       const schema = newSchema();
@@ -118,8 +126,8 @@ if (TEST_DATABASE_URL) {
       await blocked(application);
       assert.equal(driver.turns.length, 1, 'the model is not asked about a message that is not durable');
       await release();
-      await until(() => driver.turns.length === 2, 5, 20_000);
-      await host.whenIdle(sessionId);
+      await until(() => driver.turns.length === 2, 5, PG_WAIT_MS);
+      await idle(host, sessionId);
       await host.whenDurable(sessionId);
       assert.ok((await storedTypes(schema, sessionId)).some((e) => e.type === 'user/message' && e.messageId === result.messageId));
     });
@@ -148,12 +156,12 @@ if (TEST_DATABASE_URL) {
       assert.ok(errors.some((e) => e instanceof HostStoreError && /reloaded from what is durable/.test(e.message)));
       await release();
       // Loaded again from what is durable: the message that was never committed is not there.
-      await until(() => views.length > seen, 5, 20_000);
+      await until(() => views.length > seen, 5, PG_WAIT_MS);
       assert.equal(views.at(-1)!.queue.length, 0);
       // The same message again is accepted afresh, and durable.
       const again = await host.session.send({ sessionId, messageId, rpcId: ids.rpc(), text: 'hello' });
       assert.ok(again.accepted);
-      await host.whenIdle(sessionId);
+      await idle(host, sessionId);
       assert.equal((await storedTypes(schema, sessionId)).filter((e) => e.messageId === messageId).length, 1);
       stop();
     });
@@ -168,7 +176,7 @@ if (TEST_DATABASE_URL) {
       // It runs until the process stops (here: until the abandoned host is disposed at the end).
       hang.then((turn) => new Promise<void>((resolve) => turn.signal.addEventListener('abort', () => resolve())));
       await first.host.session.send({ sessionId: busy, messageId: ids.message(), rpcId: ids.rpc(), text: 'go' });
-      await until(() => hang.turns.length === 2, 5, 20_000);
+      await until(() => hang.turns.length === 2, 5, PG_WAIT_MS);
       await first.host.whenDurable(busy);
       // "kill -9": a second process over the same schema; the first is abandoned as it is.
       const second = await start(schema);
@@ -178,8 +186,8 @@ if (TEST_DATABASE_URL) {
       assert.equal(active.pending, null, 'the surface is editable again');
       assert.equal(await second.host.load(busy), true);
       second.host.getView(busy); // its inbox starts: recovery runs
-      await until(() => second.driver.turns.length === 1, 5, 20_000);
-      await second.host.whenIdle(busy);
+      await until(() => second.driver.turns.length === 1, 5, PG_WAIT_MS);
+      await idle(second.host, busy);
       await second.host.whenDurable(busy);
       const log = await storedTypes(schema, busy);
       const started = log.filter((e) => e.type === 'turn/started');
@@ -215,7 +223,7 @@ if (TEST_DATABASE_URL) {
       for (const id of [elsewhere, late]) {
         let view: SessionView | undefined;
         const stop = client.watchSession(id, (v) => (view = v));
-        await until(() => view !== undefined, 5, 20_000);
+        await until(() => view !== undefined, 5, PG_WAIT_MS);
         assert.equal(view!.sessionId, id);
         stop();
       }
