@@ -12,6 +12,7 @@ import { createHost } from '../../host/createHost.js';
 import { createSqliteStore, StoreLockedError } from '../../host/store/sqlite.js';
 import type { SessionId } from '../../protocol/index.js';
 import { closeWhenDone } from '../closeWhenDone.js';
+import { inTime } from '../transport/helpers.js';
 import { ScriptedDriver } from './helpers.js';
 
 const crashChild = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
@@ -22,23 +23,30 @@ function tempFile(t: { after(fn: () => void): void }): string {
   return join(dir, 'log.db');
 }
 
-/** Starts a host process on `path` whose turn blocks (it stays alive, holding the file). */
+/**
+ * Starts a host process on `path` whose turn blocks (it stays alive, holding the file); one that has
+ * not blocked within 20 s (compiling on a loaded machine) is killed and fails the test by name.
+ */
 function liveHolder(t: { after(fn: () => void): void }, path: string, sessionId: SessionId): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', crashChild, path, sessionId, 'first'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    t.after(() => child.kill('SIGKILL'));
+  const child = spawn(process.execPath, ['--import', 'tsx', crashChild, path, sessionId, 'first'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => child.kill('SIGKILL'));
+  const blocked = new Promise<ChildProcess>((resolve, reject) => {
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('blocked') && resolve(child));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     child.on('exit', (code) => reject(new Error(`the holder exited (${code}): ${err}`)));
   });
+  return inTime(blocked, "the holder's turn to block", 20_000);
 }
 
 const killed = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
+  inTime(
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    }),
+    'the holder to exit on SIGKILL',
+  );
 
 describe('a SQLite store file belongs to one process', () => {
   it('a second store on the file in this process fails at once, naming the file and this process', (t) => {
@@ -91,7 +99,7 @@ describe('a SQLite store file belongs to one process', () => {
     const host = createHost({ store, driver });
     const dispose = closeWhenDone(t, { close: () => host.dispose() });
     host.getView(sessionId);
-    await host.whenIdle(sessionId);
+    await inTime(host.whenIdle(sessionId), 'the recovered session to be idle');
     const ends = store.read(sessionId).flatMap((e) => (e.type === 'turn/ended' ? [e.outcome] : []));
     assert.deepEqual(ends, ['interrupted', 'completed']);
     assert.equal(driver.turns.length, 1, 'run again exactly once');
