@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { mintMessageId, mintRpcId, type SessionId, type SessionView } from '../../protocol/index.js';
 import { removeIfDead, tablesIn } from '../../transport/cluster/ownership.js';
+import { inTime } from '../transport/helpers.js';
 import { clusterFixture, within } from './helpers.js';
 
 const LONG = { EXPIRY_MS: '30000' };
@@ -36,7 +37,11 @@ describe('liveness lock: a killed process is known dead at once', { timeout: 60_
     const killedAt = Date.now();
     await b.kill('SIGKILL');
     // The send is forwarded to b until a finds b dead, then served by a itself.
-    const sent = await onA.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' });
+    const sent = await inTime(
+      onA.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'compare databases' }),
+      'the send to be answered once b is killed',
+      10_000,
+    );
     assert.equal(sent.accepted, true);
     await within(
       10_000,
