@@ -5,6 +5,7 @@ import '../../components/view/task-surface-view.js';
 import type { TaskSurfaceView } from '../../components/view/task-surface-view.js';
 import { DIFF_PAGE_LINES } from '../../components/view/diffLines.js';
 import { everyKindModel } from './models.js';
+import { nextEvent } from '../browser/waits.js';
 
 const q = <E extends Element = HTMLElement>(el: TaskSurfaceView, sel: string) => el.shadowRoot!.querySelector<E>(sel)!;
 const qa = <E extends Element = HTMLElement>(el: TaskSurfaceView, sel: string) => [...el.shadowRoot!.querySelectorAll<E>(sel)];
@@ -337,7 +338,7 @@ describe('task-surface-view: reordering', () => {
     expect(qa(el, '[role="option"]').map((o) => o.dataset['value'])).to.deep.equal(['test', 'deploy', 'build']);
     el.disabled = false;
     await el.updateComplete;
-    const changed = new Promise((resolve) => el.addEventListener('task-surface-value-change', resolve, { once: true }));
+    const changed = nextEvent(el, 'task-surface-value-change');
     q<HTMLButtonElement>(el, 'button[aria-label="Move Build up"]').click();
     await changed;
   });

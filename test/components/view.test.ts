@@ -1,9 +1,10 @@
-import { aTimeout, expect, fixture, fixtureSync, html, oneEvent } from '@open-wc/testing';
+import { aTimeout, expect, fixture, fixtureSync, html } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import '../../components/view/task-surface-view.js';
 import type { TaskSurfaceView } from '../../components/view/task-surface-view.js';
 import { everyKindModel, maximalModel } from './models.js';
+import { nextEvent } from '../browser/waits.js';
 
 const q = <E extends Element = HTMLElement>(el: TaskSurfaceView, sel: string) => el.shadowRoot!.querySelector<E>(sel)!;
 const qa = <E extends Element = HTMLElement>(el: TaskSurfaceView, sel: string) => [...el.shadowRoot!.querySelectorAll<E>(sel)];
@@ -124,7 +125,7 @@ describe('task-surface-view fields', () => {
     await sendKeys({ press: 'Tab' }); // Move Build up (only the selected item's pair is a tab stop)
     await sendKeys({ press: 'Tab' }); // Move down is disabled at the end, so: submit
     expect(active(el)?.getAttribute('part')).to.equal('submit');
-    const submitted = oneEvent(el, 'task-surface-submit');
+    const submitted = nextEvent(el, 'task-surface-submit');
     await sendKeys({ press: 'Enter' });
     const { detail } = await submitted;
     expect(detail.values).to.deep.equal({
@@ -166,7 +167,7 @@ describe('task-surface-view fields', () => {
 
   it('reports each change with the whole value set', async () => {
     const el = await view();
-    const changed = oneEvent(el, 'task-surface-value-change');
+    const changed = nextEvent(el, 'task-surface-value-change');
     q(el, '[role="switch"]').click();
     const { detail } = await changed;
     expect(detail).to.deep.include({ fieldId: 'notify', value: true });
