@@ -5,6 +5,7 @@ import type { ActionCard } from '../../components/action-card/action-card.js';
 import { registerCardBodyLoader, type CardBody } from '../../components/action-card/bodies.js';
 import type { CardProposal, SessionView } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
+import { inTime } from '../browser/waits.js';
 
 /** A transport serving one card of `action`. */
 function transportFor(action: string): HostTransport {
@@ -77,7 +78,7 @@ describe('action-card with a body that loads on first use', () => {
       await settle();
       expect(completed, 'updateComplete waits for the body').to.equal(false);
       arrive(tripBody('trip_zh'));
-      await done;
+      await inTime(done, 'updateComplete once the body arrived');
       expect(el.shadowRoot!.querySelector('.where')!.textContent).to.equal('Kyoto');
       expect([...el.shadowRoot!.querySelectorAll('button')].map((b) => b.textContent!.trim())).to.include('出发');
       expect(text(el)).not.to.contain('正在加载卡片…');

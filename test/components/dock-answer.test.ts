@@ -8,6 +8,7 @@ import { formatSubmission, parseTaskSurfaceModel, type SessionId, type UserMessa
 import { createLocalTransport } from '../../transport/local.js';
 import { ScriptedDriver, sampleModel, withOpenSurface } from '../host/helpers.js';
 import { deepActive, inDock, inState, inView, mountDock, statusText, submitButton, typeInto } from './dockHelpers.js';
+import { inTime } from '../browser/waits.js';
 
 async function setup() {
   const driver = new ScriptedDriver();
@@ -17,7 +18,7 @@ async function setup() {
 }
 
 async function answers(host: Host, sessionId: SessionId): Promise<UserMessageEvent[]> {
-  await host.whenIdle(sessionId);
+  await inTime(host.whenIdle(sessionId), "the answer's turn to end");
   const log = await host.readLog(sessionId, { limit: 100 });
   return log.events.filter((e): e is UserMessageEvent => e.type === 'user/message' && e.source.taskSurface !== undefined);
 }

@@ -9,6 +9,7 @@ import type { TaskSurfaceToolview } from '../../components/toolview/task-surface
 import '../../components/toolview/task-surface-toolview.js';
 import { manualSurface, ScriptedDriver, say, withOpenSurface } from '../host/helpers.js';
 import { dismissButton, inState, inView, mountDock, statusText, submitButton, typeInto } from './dockHelpers.js';
+import { inTime } from '../browser/waits.js';
 
 async function setup() {
   const driver = new ScriptedDriver();
@@ -49,7 +50,7 @@ describe('components with the real host (local transport)', () => {
     submitButton(dock).click();
     submitButton(dock).click();
     await inState(dock, 'hidden');
-    await ctx.host.whenIdle(ctx.sessionId);
+    await inTime(ctx.host.whenIdle(ctx.sessionId), "the submission's turn to end");
     const log = await ctx.host.readLog(ctx.sessionId, { limit: 100 });
     const answers = log.events.filter((e) => e.type === 'user/message' && e.source.taskSurface);
     expect(answers.length).to.equal(1);
@@ -146,7 +147,7 @@ describe('components with the real host (local transport)', () => {
     const other = await setup();
     host = other.host;
     await say(other.host, other.sessionId, 'never mind, just do A');
-    await other.host.whenIdle(other.sessionId);
+    await inTime(other.host.whenIdle(other.sessionId), "the chat answer's turn to end");
     const bypassed = await row(other.transport, other.sessionId, other.result);
     await waitUntil(() => statusOf(bypassed).endsWith('Answered in chat'));
     await ctx.host.dispose();
@@ -161,7 +162,7 @@ describe('components with the real host (local transport)', () => {
     ctx.transport.dispose();
     const seen = views;
     await say(ctx.host, ctx.sessionId, 'after dispose');
-    await ctx.host.whenIdle(ctx.sessionId);
+    await inTime(ctx.host.whenIdle(ctx.sessionId), 'the turn after dispose to end');
     expect(views).to.equal(seen);
     const error = await ctx.transport.taskSurface.getActive({ sessionId: ctx.sessionId, surfaceId: 'x' as never }).catch((e: unknown) => e);
     expect((error as TransportError).code).to.equal('disposed');
