@@ -7,7 +7,10 @@ export default {
   nodeResolve: { browser: true, exportConditions: ['production'] },
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: 'tsconfig.json' })],
   concurrency: 2,
+  // A test that hangs fails by name at mocha's 10 s, long before the runner gives up on its file (120 s);
+  // a wait inside a test is shorter still (test/browser/waits.ts, waitUntil's 1 s).
   testFramework: { config: { timeout: 10000 } },
+  testsFinishTimeout: 120000,
   // readableFailures.js first: a failed assertion about an element fails at once (see the file).
   // The doctype keeps the page in standards mode: in quirks mode tables do not inherit colour or font.
   testRunnerHtml: (testFramework) =>
