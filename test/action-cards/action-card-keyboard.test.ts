@@ -5,6 +5,7 @@ import type { ActionCard } from '../../components/action-card/action-card.js';
 import { registerShippedCardBodies } from '../../components/action-card/kinds/index.js';
 import type { ActRequest, ActResult, CardProposal, SessionView } from '../../protocol/index.js';
 import type { HostTransport, SessionListener } from '../../transport/types.js';
+import { onPage } from '../browser/onPage.js';
 
 registerShippedCardBodies();
 
@@ -51,7 +52,7 @@ const settle = async (el: ActionCard) => {
 };
 /** A plain wrapper, not `fixture`: fixture waits a frame for non-Lit elements, and a background tab draws none. */
 function mountIn(transport: HostTransport, attrs: { lang?: string; theme?: string }): HTMLDivElement {
-  const wrapper = document.body.appendChild(document.createElement('div'));
+  const wrapper = onPage(document.createElement('div'));
   const before = wrapper.appendChild(document.createElement('button'));
   before.id = 'before';
   before.textContent = 'before';
@@ -87,7 +88,6 @@ describe('action-card keyboard and words', () => {
     await sendKeys({ press: 'Enter' });
     await settle(el);
     expect(fake.calls.map((c) => c.verb)).to.deep.equal(['schedule']);
-    wrapper.remove();
   });
 
   const known = {
@@ -148,7 +148,7 @@ describe('action-card keyboard and words', () => {
         await settle(el);
         expect(seen).to.deep.equal(['task-surface-card-act-request', 'task-surface-card-acted']);
         await expect(el).to.be.accessible();
-        wrapper.remove();
+        wrapper.remove(); // before the next language and theme: one card on the page at a time
       }
     }
     await setViewport({ width: 800, height: 600 });

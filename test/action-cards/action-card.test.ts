@@ -335,6 +335,7 @@ describe('action-card', () => {
     const fake = fakeTransport([page]);
     // A plain wrapper, not `fixture`: fixture waits a frame for non-Lit elements, and a background tab draws none.
     const wrapper = document.body.appendChild(document.createElement('div'));
+    wrappers.push(wrapper);
     new ContextProvider(wrapper, { context: transportContext, initialValue: fake.transport });
     const el = document.createElement('action-card');
     el.sessionId = 's1';
@@ -342,6 +343,5 @@ describe('action-card', () => {
     wrapper.append(el);
     await settle(el);
     expect(buttons(el).length).to.equal(2);
-    wrapper.remove();
   });
 });

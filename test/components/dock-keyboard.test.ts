@@ -4,6 +4,7 @@ import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 import { FakeTransport, sid } from './fakeTransport.js';
 import { everyKindModel } from './models.js';
 import { deepActive, inState, mountDock } from './dockHelpers.js';
+import { onPage } from '../browser/onPage.js';
 
 describe('task-surface-dock keyboard walk', () => {
   // No localStorage.clear(): test files run side by side on one origin and share it. Tabbing
@@ -12,11 +13,11 @@ describe('task-surface-dock keyboard walk', () => {
     it(`every Tab stop of a whole Dock shows a focus ring, forwards and back (${theme})`, async () => {
       const t = new FakeTransport();
       t.open(sid('kb-1'), 'sf-1', everyKindModel as TaskSurfaceModelV1);
-      const before = document.body.appendChild(document.createElement('button'));
+      const before = onPage(document.createElement('button'));
       before.textContent = 'before';
       const el = await mountDock(t, 'kb-1', { theme });
       await inState(el, 'editing');
-      const after = document.body.appendChild(document.createElement('button'));
+      const after = onPage(document.createElement('button'));
       after.textContent = 'after';
       before.focus();
       const stops: HTMLElement[] = [];
@@ -68,8 +69,6 @@ describe('task-surface-dock keyboard walk', () => {
         expect(deepActive()).to.equal(stops[i]);
       }
       await sendKeys({ up: 'Shift' });
-      before.remove();
-      after.remove();
     });
   }
 });

@@ -20,6 +20,7 @@ import {
   typeInto,
   viewOf,
 } from './dockHelpers.js';
+import { onPage } from '../browser/onPage.js';
 
 const simple: TaskSurfaceModelV1 = {
   version: 1,
@@ -316,7 +317,7 @@ describe('task-surface-dock', () => {
     t.update(S1, { queue: [] });
     await Promise.resolve();
     expect(t.calls.getActive.length).to.equal(calls);
-    document.body.append(el);
+    onPage(el);
     await waitUntil(() => t.liveWatches === 1);
     el.remove();
     expect([t.watchCalls, t.liveWatches]).to.deep.equal([2, 0]);

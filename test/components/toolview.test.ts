@@ -7,6 +7,7 @@ import '../../components/toolview/task-surface-toolview.js';
 import type { HostTransport } from '../../transport/types.js';
 import { FakeTransport, sid } from './fakeTransport.js';
 import { everyKindModel } from './models.js';
+import { onPage } from '../browser/onPage.js';
 
 const S1 = sid('s1');
 const meta = (model: unknown = everyKindModel, extra: Record<string, unknown> = {}) => ({
@@ -186,7 +187,7 @@ describe('task-surface-toolview accessibility', () => {
         await waitUntil(() => statusOf(open) !== '');
         await expect(open).to.be.accessible();
         // A plain wrapper, not `fixture`: fixture waits a frame for non-Lit elements, and a background tab draws none.
-        const wrapper = document.body.appendChild(document.createElement('div'));
+        const wrapper = onPage(document.createElement('div'));
         render(
           html`<h1>Chat</h1><task-surface-toolview status="submitted" .meta=${meta()}
           session-id="s1" .transport=${t} lang=${lang} theme=${theme}></task-surface-toolview>`,
@@ -197,7 +198,6 @@ describe('task-surface-toolview accessibility', () => {
         q(el, 'button.toggle')!.click();
         await el.updateComplete;
         await expect(wrapper).to.be.accessible();
-        wrapper.remove();
       });
     }
   }
