@@ -82,12 +82,15 @@ if (TEST_DATABASE_URL) {
     /** The session's turns done, or a failure naming it after `PG_WAIT_MS`. */
     const idle = (host: { whenIdle(id: SessionId): Promise<void> }, sessionId: SessionId) =>
       inTime(host.whenIdle(sessionId), `session ${sessionId} to be idle`, PG_WAIT_MS);
+    /** What the session did so far committed, or a failure naming it after `PG_WAIT_MS`. */
+    const durable = (host: { whenDurable(id: SessionId): Promise<void> }, sessionId: SessionId) =>
+      inTime(host.whenDurable(sessionId), `session ${sessionId} to be durable`, PG_WAIT_MS);
 
     it('answers session.send only once its queue row is committed', async () => {
       const schema = newSchema();
       const { host, application } = await start(schema, new ScriptedDriver());
       const sessionId = host.openSession({ title: 'T' });
-      await host.whenDurable(sessionId);
+      await durable(host, sessionId);
       const release = await lockTable(schema, 'ts_inbox');
       let answered = false;
       const sent = host.session
@@ -96,21 +99,21 @@ if (TEST_DATABASE_URL) {
       await blocked(application);
       assert.equal(answered, false, 'the row is not committed yet, so neither is the answer');
       await release();
-      assert.ok((await sent).accepted);
+      assert.ok((await inTime(sent, 'the answer once the lock is released', PG_WAIT_MS)).accepted);
     });
 
     it('answers a dismissal only once it is committed', async () => {
       const schema = newSchema();
       const { host, driver, application } = await start(schema);
       const { sessionId, surfaceId } = await withOpenSurface(host, driver);
-      await host.whenDurable(sessionId);
+      await durable(host, sessionId);
       const release = await lockTable(schema, 'ts_events');
       let answered = false;
       const dismissed = host.taskSurface.dismiss({ sessionId, surfaceId, dismissalId: ids.dismissal() }).finally(() => (answered = true));
       await blocked(application);
       assert.equal(answered, false);
       await release();
-      assert.ok((await dismissed).dismissed);
+      assert.ok((await inTime(dismissed, 'the dismissal once the lock is released', PG_WAIT_MS)).dismissed);
       assert.ok((await storedTypes(schema, sessionId)).some((e) => e.type === 'task-surface/dismissed'));
     });
 
@@ -118,7 +121,7 @@ if (TEST_DATABASE_URL) {
       const schema = newSchema();
       const { host, driver, application } = await start(schema);
       const { sessionId, surfaceId } = await withOpenSurface(host, driver);
-      await host.whenDurable(sessionId); // the surface's turn is committed: only the claim waits below
+      await durable(host, sessionId); // the surface's turn is committed: only the claim waits below
       const release = await lockTable(schema, 'ts_events');
       const result = await host.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
       assert.ok(result.accepted);
@@ -128,7 +131,7 @@ if (TEST_DATABASE_URL) {
       await release();
       await until(() => driver.turns.length === 2, 5, PG_WAIT_MS);
       await idle(host, sessionId);
-      await host.whenDurable(sessionId);
+      await durable(host, sessionId);
       assert.ok((await storedTypes(schema, sessionId)).some((e) => e.type === 'user/message' && e.messageId === result.messageId));
     });
 
@@ -137,7 +140,7 @@ if (TEST_DATABASE_URL) {
       const errors: Error[] = [];
       const { host, application } = await start(schema, new ScriptedDriver(), (error) => errors.push(error));
       const sessionId = host.openSession({ title: 'T' });
-      await host.whenDurable(sessionId);
+      await durable(host, sessionId);
       const views: SessionView[] = [];
       const stop = host.watchSession(sessionId, (view) => views.push(view));
       const release = await lockTable(schema, 'ts_inbox');
@@ -152,7 +155,7 @@ if (TEST_DATABASE_URL) {
       const pids = await blocked(application);
       const seen = views.length;
       await testPool().query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [pids]);
-      await refused;
+      await inTime(refused, 'the refusal once the connection is cut', PG_WAIT_MS);
       assert.ok(errors.some((e) => e instanceof HostStoreError && /reloaded from what is durable/.test(e.message)));
       await release();
       // Loaded again from what is durable: the message that was never committed is not there.
@@ -177,7 +180,7 @@ if (TEST_DATABASE_URL) {
       hang.then((turn) => new Promise<void>((resolve) => turn.signal.addEventListener('abort', () => resolve())));
       await first.host.session.send({ sessionId: busy, messageId: ids.message(), rpcId: ids.rpc(), text: 'go' });
       await until(() => hang.turns.length === 2, 5, PG_WAIT_MS);
-      await first.host.whenDurable(busy);
+      await durable(first.host, busy);
       // "kill -9": a second process over the same schema; the first is abandoned as it is.
       const second = await start(schema);
       assert.equal(await second.host.load(sessionId), true);
@@ -188,7 +191,7 @@ if (TEST_DATABASE_URL) {
       second.host.getView(busy); // its inbox starts: recovery runs
       await until(() => second.driver.turns.length === 1, 5, PG_WAIT_MS);
       await idle(second.host, busy);
-      await second.host.whenDurable(busy);
+      await durable(second.host, busy);
       const log = await storedTypes(schema, busy);
       const started = log.filter((e) => e.type === 'turn/started');
       assert.deepEqual(
@@ -203,11 +206,11 @@ if (TEST_DATABASE_URL) {
       const schema = newSchema();
       const first = await start(schema);
       const elsewhere = first.host.as({ id: 'alice' }).openSession({ title: 'made elsewhere' });
-      await first.host.whenDurable(elsewhere);
+      await durable(first.host, elsewhere);
       const second = await start(schema);
       const created = await start(schema); // a third process makes it after the second one started
       const late = created.host.as({ id: 'alice' }).openSession({ title: 'made later' });
-      await created.host.whenDurable(late);
+      await durable(created.host, late);
       const server = await createWebSocketServer({
         host: second.host,
         port: 0,
