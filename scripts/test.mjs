@@ -1,7 +1,7 @@
 // `npm test`: type-check, lint, format, node tests, browser tests, build and bundle budget, the docs site, the built
 // package as a user imports it, end-to-end tests.
 // `node scripts/test.mjs node browser` runs only the named steps.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { ensurePostgres } from './ensure-postgres.mjs';
 
@@ -17,9 +17,10 @@ const find = (dir, suffix) =>
     : [];
 const nodeTests = find('test', '.node.test.ts');
 const e2eTests = find('test/e2e', '.e2e.ts');
-// Each test file may take 60 s; each test in it 30 s (scripts/testTimeout.mjs), so a hang is named.
+// Each test file may take 60 s (an end-to-end file 120 s: two run side by side, each with a Chromium);
+// each test in it 30 s (scripts/testTimeout.mjs), so a hang is named.
 // --test-force-exit: a file whose tests are done exits even if a failed test left a server open.
-const nodeTest = (files, concurrency) => [
+const nodeTest = (files, concurrency, fileTimeoutMs = 60_000) => [
   '--import',
   'tsx',
   '--import',
@@ -27,7 +28,7 @@ const nodeTest = (files, concurrency) => [
   '--test',
   '--test-reporter=spec',
   `--test-concurrency=${concurrency}`,
-  '--test-timeout=60000',
+  `--test-timeout=${fileTimeoutMs}`,
   '--test-force-exit',
   ...files,
 ];
@@ -45,7 +46,8 @@ const steps = {
   build: ['build', 'node', ['scripts/build.mjs']],
   docs: ['docs site (dist/docs)', 'node', ['--import', 'tsx', 'site/build.ts']],
   exports: ['package exports (from dist/)', 'node', nodeTest(['test/package/exports.dist.ts'], 1)],
-  e2e: ['end-to-end tests', 'node', nodeTest(e2eTests, 1)],
+  // Two end-to-end files at a time: each waits on its Chromium and its host more than it computes.
+  e2e: ['end-to-end tests', 'node', nodeTest(e2eTests, 2, 120_000)],
 };
 let chosen = process.argv.slice(2);
 if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => s !== 'e2e' || e2eTests.length > 0);
@@ -69,17 +71,51 @@ if (chosen.some((key) => NEEDS_POSTGRES.has(key))) {
 const stopPostgres = () => postgres?.stop();
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (stopPostgres(), process.exit(130)));
 
-for (const key of chosen) {
-  const [name, command, args] = steps[key];
+// The static checks only read the tree: they run side by side, each one's output printed whole when
+// all are done, in order. Every other step runs alone, its output live.
+const SIDE_BY_SIDE = new Set(['typecheck', 'lint', 'format', 'commits']);
+const env = { ...process.env, FORCE_COLOR: '0', ...(postgres ? { TEST_DATABASE_URL: postgres.url } : {}) };
+
+/** Runs one step: its exit status, how long it took, and its output when `keep` (else it is live). */
+function run(key, keep) {
+  const [, command, args] = steps[key];
   const started = Date.now();
-  console.log(`\n== ${name} ==`);
-  const env = { ...process.env, FORCE_COLOR: '0', ...(postgres ? { TEST_DATABASE_URL: postgres.url } : {}) };
-  const { status } = spawnSync(command, args, { stdio: 'inherit', env });
+  const child = spawn(command, args, { env, stdio: keep ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+  let output = '';
+  if (keep) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (output += chunk));
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ status: 1, output: `${output}${error.message}\n`, ms: Date.now() - started }));
+    child.on('close', (status) => resolve({ status, output, ms: Date.now() - started }));
+  });
+}
+
+/** Prints a step's result; on failure stops everything with its exit status. */
+function report(key, { status, ms }) {
+  const [name] = steps[key];
   if (status !== 0) {
     console.error(`\n✗ ${name} failed (exit ${status})`);
     stopPostgres();
     process.exit(status ?? 1);
   }
-  console.log(`✓ ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  console.log(`✓ ${name} (${(ms / 1000).toFixed(1)} s)`);
+}
+
+for (let i = 0; i < chosen.length;) {
+  let together = 0;
+  while (SIDE_BY_SIDE.has(chosen[i + together] ?? '')) together++;
+  if (together > 1) {
+    const keys = chosen.slice(i, i + together);
+    const results = await Promise.all(keys.map((key) => run(key, true)));
+    keys.forEach((key, at) => {
+      console.log(`\n== ${steps[key][0]} ==`);
+      process.stdout.write(results[at].output);
+      report(key, results[at]);
+    });
+    i += together;
+    continue;
+  }
+  const key = chosen[i++];
+  console.log(`\n== ${steps[key][0]} ==`);
+  report(key, await run(key, false));
 }
 stopPostgres();

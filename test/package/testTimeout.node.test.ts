@@ -31,7 +31,9 @@ describe('the test runner settings', () => {
     const script = readFileSync('scripts/test.mjs', 'utf8');
     assert.match(script, /'--import',\s*'\.\/scripts\/testTimeout\.mjs'/);
     assert.match(script, /'--test-force-exit'/);
-    assert.match(script, /'--test-timeout=60000'/);
+    assert.match(script, /`--test-timeout=\$\{fileTimeoutMs\}`/);
+    assert.match(script, /fileTimeoutMs = 60_000\) =>/, 'a node test file has 60 s');
+    assert.match(script, /nodeTest\(e2eTests, 2, 120_000\)/, 'an end-to-end file 120 s, two at a time');
   });
 
   it('fails a hanging test under its own name at the per-test timeout; a suite timeout raises it', (t) => {
