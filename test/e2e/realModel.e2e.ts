@@ -78,33 +78,41 @@ describe('the demo on a model behind OPENAI_BASE_URL (fake provider, real SDK, C
     assert.match(second.at(-1).content, /^Pick a plan\nPlan: Plan B\nWhy: faster/);
   });
 
-  it('`npm start` with the variables set names the driver and the model on its startup line, and answers with it', async () => {
-    const env = {
-      ...process.env,
-      PORT: '0',
-      OPENAI_API_KEY: 'sk-test',
-      OPENAI_BASE_URL: `${fake.url}/v1`,
-      TASK_SURFACE_MODEL: 'fake-model',
-    };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    try {
-      while (!/Ctrl\+C stops/.test(out)) {
-        if (child.exitCode !== null) assert.fail(`the demo exited: ${out}`);
-        await new Promise((r) => setTimeout(r, 50));
+  // A demo process of its own starts here (tsx compiles the host): 60 s, as a cluster worker's start has.
+  it(
+    '`npm start` with the variables set names the driver and the model on its startup line, and answers with it',
+    { timeout: 60_000 },
+    async () => {
+      const env = {
+        ...process.env,
+        PORT: '0',
+        OPENAI_API_KEY: 'sk-test',
+        OPENAI_BASE_URL: `${fake.url}/v1`,
+        TASK_SURFACE_MODEL: 'fake-model',
+      };
+      const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], {
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+      });
+      try {
+        while (!/Ctrl\+C stops/.test(out)) {
+          if (child.exitCode !== null) assert.fail(`the demo exited: ${out}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.match(
+          out,
+          new RegExp(`^agent: OpenAI Chat Completions driver, model fake-model at ${fake.url.replace(/\./g, '\\.')}/v1$`, 'm'),
+        );
+      } finally {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
       }
-      assert.match(
-        out,
-        new RegExp(`^agent: OpenAI Chat Completions driver, model fake-model at ${fake.url.replace(/\./g, '\\.')}/v1$`, 'm'),
-      );
-    } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-    }
-  });
+    },
+  );
 
   it('a refused key ends the turn with the reason in the transcript', async () => {
     fake.script({ status: 401, message: 'Incorrect API key provided' });
