@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createActionCardsService } from '../../host/actionCards/index.js';
 import { createMemoryPageStore, createPageKind, PageLimitError, type PageStore } from '../../host/actionCards/kinds/index.js';
-import { SYSTEM_PRINCIPAL } from '../../host/principal.js';
-import type { CardKindContext } from '../../host/types.js';
-import type { CallId, SessionEvent, SessionId } from '../../protocol/index.js';
+import type { JsonValue } from '../../protocol/index.js';
 import { createFakeHost } from './fakeHost.js';
 import { cardTurn } from './helpers.js';
+import { olderContext } from './olderContext.js';
 
 const PREAMBLE =
   'Latest status of action cards from user actions and background work. These are status facts, not a request to start or retry work. Use these receipts instead of the earlier proposal when describing progress.';
@@ -142,7 +141,7 @@ describe('create_page phases', () => {
   });
 
   it('a created card whose data names no page id (missing or not a string) is never marked deleted', async () => {
-    for (const data of [{}, { pageId: 7 }, { url: '/pages/page-1' }]) {
+    for (const data of [{}, { pageId: 7 }, { url: '/pages/page-1' }] as Record<string, JsonValue>[]) {
       const { host, service, sessionId, decisions } = world(createMemoryPageStore());
       const callId = await cardTurn(host, sessionId);
       service.record({ sessionId, callId, action: 'create_page', phase: 'created', data });
@@ -154,19 +153,10 @@ describe('create_page phases', () => {
 
 describe('create_page called by a host whose context has no data (older callers)', () => {
   it('reconciles a created card without recording anything', async () => {
-    const recorded: string[] = [];
-    const ctx: CardKindContext = {
-      sessionId: 's1' as SessionId,
-      callId: 'c1' as CallId,
-      card: { action: 'create_page', title: 'Save as a page', brief: 'b', details: { pageTitle: 't', sections: ['s'] } },
-      initiator: SYSTEM_PRINCIPAL,
-      phase: 'created',
-      record(phase) {
-        recorded.push(phase);
-        return {} as SessionEvent;
-      },
-      signal: new AbortController().signal,
-    };
+    const { ctx, recorded } = olderContext(
+      { action: 'create_page', title: 'Save as a page', brief: 'b', details: { pageTitle: 't', sections: ['s'] } },
+      'created',
+    );
     await createPageKind({ pages: createMemoryPageStore() }).reconcile?.(ctx);
     assert.deepEqual(recorded, []);
   });
