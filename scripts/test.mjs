@@ -2,8 +2,9 @@
 // package as a user imports it, end-to-end tests.
 // `node scripts/test.mjs node browser` runs only the named steps.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { ensurePostgres } from './ensure-postgres.mjs';
+import { nodeTestPlan } from './nodeTestPlan.mjs';
 
 // The native TypeScript 7 compiler type-checks; the root `typescript` (5.9) is only there for
 // typescript-eslint, which needs the JavaScript compiler API that 7 no longer has.
@@ -17,8 +18,9 @@ const find = (dir, suffix) =>
     : [];
 const nodeTests = find('test', '.node.test.ts');
 const e2eTests = find('test/e2e', '.e2e.ts');
-// Each test file may take 60 s (an end-to-end file 120 s: two run side by side, each with a Chromium);
-// each test in it 30 s (scripts/testTimeout.mjs), so a hang is named.
+// Each test process may take 60 s (an end-to-end file 120 s: two run side by side, each with a
+// Chromium); each test in it 30 s (scripts/testTimeout.mjs), so a hang is named. Node test files of
+// some folders share a process, up to 12 at a time (scripts/nodeTestPlan.mjs says which and why).
 // --test-force-exit: a file whose tests are done exits even if a failed test left a server open.
 const nodeTest = (files, concurrency, fileTimeoutMs = 60_000) => [
   '--import',
@@ -40,7 +42,7 @@ const steps = {
   commits: ['commit subjects', 'node', ['scripts/check-commits.mjs']],
   // The MCP tests serve dist/mcp/panel.html: built once here, not inside a test's time budget.
   panel: ['MCP app document', 'node', ['scripts/mcp-app.mjs', '--if-missing']],
-  node: ['node tests', 'node', nodeTest(nodeTests, 2)],
+  node: ['node tests', 'node', () => nodeTest(nodePlan().paths, 2)],
   chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   browser: ['browser tests', 'npx', ['web-test-runner']],
   build: ['build', 'node', ['scripts/build.mjs']],
@@ -49,6 +51,8 @@ const steps = {
   // Two end-to-end files at a time: each waits on its Chromium and its host more than it computes.
   e2e: ['end-to-end tests', 'node', nodeTest(e2eTests, 2, 120_000)],
 };
+let plan;
+const nodePlan = () => (plan ??= nodeTestPlan(nodeTests));
 let chosen = process.argv.slice(2);
 if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => s !== 'e2e' || e2eTests.length > 0);
 if (chosen.includes('browser') && !chosen.includes('chromium')) chosen.unshift('chromium');
@@ -68,8 +72,11 @@ if (chosen.some((key) => NEEDS_POSTGRES.has(key))) {
   }
   console.log(`✓ PostgreSQL at ${postgres.url}`);
 }
-const stopPostgres = () => postgres?.stop();
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (stopPostgres(), process.exit(130)));
+const cleanUp = () => {
+  postgres?.stop();
+  if (plan) rmSync(plan.dir, { recursive: true, force: true });
+};
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (cleanUp(), process.exit(130)));
 
 // The static checks only read the tree: they run side by side, each one's output printed whole when
 // all are done, in order. Every other step runs alone, its output live.
@@ -78,7 +85,8 @@ const env = { ...process.env, FORCE_COLOR: '0', ...(postgres ? { TEST_DATABASE_U
 
 /** Runs one step: its exit status, how long it took, and its output when `keep` (else it is live). */
 function run(key, keep) {
-  const [, command, args] = steps[key];
+  const [, command, argsOf] = steps[key];
+  const args = typeof argsOf === 'function' ? argsOf() : argsOf;
   const started = Date.now();
   const child = spawn(command, args, { env, stdio: keep ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
   let output = '';
@@ -94,7 +102,7 @@ function report(key, { status, ms }) {
   const [name] = steps[key];
   if (status !== 0) {
     console.error(`\n✗ ${name} failed (exit ${status})`);
-    stopPostgres();
+    cleanUp();
     process.exit(status ?? 1);
   }
   console.log(`✓ ${name} (${(ms / 1000).toFixed(1)} s)`);
@@ -118,4 +126,4 @@ for (let i = 0; i < chosen.length;) {
   console.log(`\n== ${steps[key][0]} ==`);
   report(key, await run(key, false));
 }
-stopPostgres();
+cleanUp();

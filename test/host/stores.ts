@@ -33,7 +33,8 @@ let sharedPool: pg.Pool | undefined;
 /** One pool per test process; it lets the process exit when idle. */
 export function testPool(): pg.Pool {
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
-  sharedPool ??= new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 8, idleTimeoutMillis: 1_000, allowExitOnIdle: true });
+  if (!sharedPool || sharedPool.ended)
+    sharedPool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 8, idleTimeoutMillis: 1_000, allowExitOnIdle: true });
   return sharedPool;
 }
 
