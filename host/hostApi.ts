@@ -1,7 +1,6 @@
 import type { SessionId, SessionView } from '../protocol/index.js';
 import type { ActionCardsHostService } from './actionCards/index.js';
 import type { Durability } from './durability.js';
-import { UnknownSessionError } from './errors.js';
 import { readLogInput, sessionIdInput } from './inputs.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { LiveInboxes } from './liveInboxes.js';
@@ -104,7 +103,7 @@ export function hostApi(parts: HostParts): Host {
     },
     getView(input) {
       const sessionId = sessionIdInput('getView', input);
-      if (!sessions.has(sessionId)) throw new UnknownSessionError(sessionId);
+      // Both read the session first: an unknown one throws UnknownSessionError, before anything starts.
       if (!inboxes.disposed) inboxes.for(sessionId);
       return parts.viewOf(sessionId);
     },

@@ -78,6 +78,7 @@ describe('the Host API with inputs a host developer gets wrong', () => {
     const before = host.getView(sessionId);
     await host.dispose();
     assert.deepEqual(host.getView(sessionId), before);
+    assert.throws(() => host.getView('nobody' as SessionId), { name: 'UnknownSessionError', message: 'unknown session nobody' });
     await host.dispose();
     assert.equal(
       refusal(() => host.openSession()),
