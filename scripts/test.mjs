@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { ensurePostgres } from './ensure-postgres.mjs';
-import { nodeTestPlan } from './nodeTestPlan.mjs';
+import { e2eTestPlan, nodeTestPlan } from './nodeTestPlan.mjs';
 
 // The native TypeScript 7 compiler type-checks; the root `typescript` (5.9) is only there for
 // typescript-eslint, which needs the JavaScript compiler API that 7 no longer has.
@@ -48,11 +48,14 @@ const steps = {
   build: ['build', 'node', ['scripts/build.mjs']],
   docs: ['docs site (dist/docs)', 'node', ['--import', 'tsx', 'site/build.ts']],
   exports: ['package exports (from dist/)', 'node', nodeTest(['test/package/exports.dist.ts'], 1)],
-  // Two end-to-end files at a time: each waits on its Chromium and its host more than it computes.
-  e2e: ['end-to-end tests', 'node', nodeTest(e2eTests, 2, 120_000)],
+  // Two end-to-end processes at a time: each waits on its Chromium and its host more than it computes.
+  // The docs site's files share a process, four at a time (scripts/nodeTestPlan.mjs).
+  e2e: ['end-to-end tests', 'node', () => nodeTest(e2ePlan().paths, 2, 120_000)],
 };
 let plan;
+let e2eFiles;
 const nodePlan = () => (plan ??= nodeTestPlan(nodeTests));
+const e2ePlan = () => (e2eFiles ??= e2eTestPlan(e2eTests));
 let chosen = process.argv.slice(2);
 if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => s !== 'e2e' || e2eTests.length > 0);
 if (chosen.includes('browser') && !chosen.includes('chromium')) chosen.unshift('chromium');
@@ -74,7 +77,7 @@ if (chosen.some((key) => NEEDS_POSTGRES.has(key))) {
 }
 const cleanUp = () => {
   postgres?.stop();
-  if (plan) rmSync(plan.dir, { recursive: true, force: true });
+  for (const made of [plan, e2eFiles]) if (made) rmSync(made.dir, { recursive: true, force: true });
 };
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (cleanUp(), process.exit(130)));
 

@@ -20,28 +20,46 @@ export interface DocsPage {
   problems(): Promise<string[]>;
 }
 
-/** Builds the docs (once per run) and starts the demo server with them for this test file. */
+/** The one site of this process, with the number of test files that use it. */
+let shared: { site: Promise<DocsSite>; contexts: BrowserContext[]; users: number } | undefined;
+
+async function startSite(contexts: BrowserContext[]): Promise<DocsSite> {
+  const e2e = await setupE2E();
+  const docsRoot = await sharedBuild('ts-docs-build-', buildDocs); // once per run, as the demo's
+  const server = await startDemoServer({ root: e2e.root, docsRoot, store: 'memory' });
+  return {
+    e2e,
+    server,
+    docsRoot,
+    async context() {
+      const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } });
+      context.setDefaultTimeout(20_000);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
+      contexts.push(context);
+      return context;
+    },
+  };
+}
+
+/**
+ * Builds the docs (once per run) and starts the demo server with them and a Chromium: once per
+ * process, so the docs files that `npm test` runs in one process share them (scripts/e2eTestPlan.mjs);
+ * the last file's `after` closes them. Each test opens a context of its own.
+ */
 export function docsSuite(): () => DocsSite {
   let site: DocsSite | undefined;
-  const contexts: BrowserContext[] = [];
   before(async () => {
-    const e2e = await setupE2E();
-    const docsRoot = await sharedBuild('ts-docs-build-', buildDocs); // once per run, as the demo's
-    const server = await startDemoServer({ root: e2e.root, docsRoot, store: 'memory' });
-    site = {
-      e2e,
-      server,
-      docsRoot,
-      async context() {
-        const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } });
-        context.setDefaultTimeout(20_000);
-        await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '') });
-        contexts.push(context);
-        return context;
-      },
-    };
+    if (!shared) {
+      const contexts: BrowserContext[] = [];
+      shared = { site: startSite(contexts), contexts, users: 0 };
+    }
+    shared.users++;
+    site = await shared.site;
   });
   after(async () => {
+    if (!shared || --shared.users > 0) return;
+    const { contexts } = shared;
+    shared = undefined;
     for (const context of contexts) await context.close().catch(() => undefined);
     await site?.server.close();
     await site?.e2e.close();

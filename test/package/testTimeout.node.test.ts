@@ -38,7 +38,7 @@ describe('the test runner settings', () => {
       /nodeTest\(nodePlan\(\)\.paths, 2\)/,
       'node test files as scripts/nodeTestPlan.mjs groups them, two processes at a time',
     );
-    assert.match(script, /nodeTest\(e2eTests, 2, 120_000\)/, 'an end-to-end file 120 s, two at a time');
+    assert.match(script, /nodeTest\(e2ePlan\(\)\.paths, 2, 120_000\)/, 'an end-to-end process 120 s, two at a time');
     assert.match(script, /SIDE_BY_SIDE = new Set\(\['typecheck', 'lint', 'format', 'commits'\]\)/, 'the four static checks side by side');
   });
 
