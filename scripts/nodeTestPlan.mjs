@@ -1,4 +1,4 @@
-// How `npm test` runs the node test files: which share a process, and in what order.
+// How `npm test` runs the node test files: which share a process.
 //
 // Starting a test process costs about 0.7 s of CPU (Node, tsx, the preload) before the first test,
 // and each file's imports (zod, xstate, the protocol) cost it again: over 188 files that was about
@@ -12,10 +12,10 @@
 // the OpenAI client keeps the timers it first saw), a library loaded once (test/components: the diff
 // view's placeholder until `diff` arrives), a hook at the top level (components/locales).
 //
-// Long processes go first, so the last ones to finish are short: shared chunks, then the slow folders.
+// No order is chosen here: `node --test` sorts the paths it is given and starts them in that order.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** Folders under test/ whose files may share one process. */
@@ -27,14 +27,11 @@ export const OWN_PROCESS = new Map([['test/host/crash.node.test.ts', 'kills real
 /** Files per shared process: a chunk stays well inside the 60 s a process may take. */
 export const CHUNK = 12;
 
-/** Folders whose files are slow (real processes, real clocks): started before the quick ones. */
-const SLOW_FIRST = ['cluster', 'mcp', 'demo', 'transport'];
-
 const folderOf = (file) => file.split('/')[1];
 
 /**
  * The paths to pass to `node --test` for `files` (test/<folder>/….node.test.ts): a generated file
- * per chunk of a shared folder, then each other file. The generated files are written in a fresh
+ * per chunk of a shared folder, and each other file. The generated files are written in a fresh
  * temporary folder, `dir`, which the caller removes when the run ends.
  */
 export function nodeTestPlan(files) {
@@ -49,13 +46,7 @@ export function nodeTestPlan(files) {
   }
   const chunks = [];
   for (const [folder, members] of shared) chunks.push(...writeGroups(dir, folder, members, CHUNK, `test/${folder}`));
-  const rank = (file) => {
-    const at = SLOW_FIRST.indexOf(folderOf(file));
-    return at === -1 ? SLOW_FIRST.length : at;
-  };
-  const ordered = [...alone].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  chunks.sort((a, b) => b.files.length - a.files.length || basename(a.path).localeCompare(basename(b.path)));
-  return { dir, chunks, paths: [...chunks.map((c) => c.path), ...ordered] };
+  return { dir, chunks, paths: [...chunks.map((c) => c.path), ...alone] };
 }
 
 /**
@@ -80,7 +71,7 @@ function writeGroups(dir, name, members, size, what) {
 // (test/e2e/docs-*.e2e.ts) share one Chromium and one docs server per process
 // (test/docs-site/harness.ts), so E2E_CHUNK of them run in one process, one after another: about
 // 3 s of CPU saved per file. Every other end-to-end file keeps a process of its own (each starts
-// and stops its own demos, servers and workers). The longest files start first.
+// and stops its own demos, servers and workers).
 
 /** End-to-end files that share a process, E2E_CHUNK at a time. */
 export const E2E_SHARED = /^test\/e2e\/docs-[^/]+\.e2e\.ts$/;
@@ -88,16 +79,10 @@ export const E2E_SHARED = /^test\/e2e\/docs-[^/]+\.e2e\.ts$/;
 /** Docs files per process: four take about 20 s on an idle machine, well inside the 120 s a process may take. */
 export const E2E_CHUNK = 4;
 
-/** The longest end-to-end files (25 to 50 s each on two cores), longest first. */
-export const E2E_LONGEST = ['demo-page', 'bundle', 'cluster', 'embed', 'queue', 'mcp'].map((name) => `test/e2e/${name}.e2e.ts`);
-
-/** The paths to pass to `node --test` for the end-to-end `files`: the longest, the docs groups, the rest. */
+/** The paths to pass to `node --test` for the end-to-end `files`: the docs groups and each other file. */
 export function e2eTestPlan(files) {
   const dir = mkdtempSync(join(tmpdir(), 'ts-e2e-tests-'));
   const docs = files.filter((file) => E2E_SHARED.test(file));
   const chunks = writeGroups(dir, 'docs', docs, E2E_CHUNK, 'test/e2e (the docs site)');
-  const alone = files.filter((file) => !E2E_SHARED.test(file));
-  const longest = E2E_LONGEST.filter((file) => alone.includes(file));
-  const rest = alone.filter((file) => !longest.includes(file));
-  return { dir, chunks, paths: [...longest, ...chunks.map((c) => c.path), ...rest] };
+  return { dir, chunks, paths: [...chunks.map((c) => c.path), ...files.filter((file) => !E2E_SHARED.test(file))] };
 }
