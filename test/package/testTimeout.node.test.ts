@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 
 const PRELOAD = resolve('scripts/testTimeout.mjs');
+const DRAIN = resolve('scripts/drainBeforeExit.mjs');
 
 /** Runs one test file the way scripts/test.mjs does, with a per-test timeout of 300 ms. */
 function runFile(t: { after(fn: () => void): void }, source: string) {
@@ -31,6 +32,7 @@ describe('the test runner settings', () => {
     const script = readFileSync('scripts/test.mjs', 'utf8');
     assert.match(script, /'--import',\s*'\.\/scripts\/testTimeout\.mjs'/);
     assert.match(script, /'--test-force-exit'/);
+    assert.match(script, /'--import',\s*'\.\/scripts\/drainBeforeExit\.mjs'/);
     assert.match(script, /`--test-timeout=\$\{fileTimeoutMs\}`/);
     assert.match(script, /fileTimeoutMs = 60_000\) =>/, 'a node test file has 60 s');
     assert.match(
@@ -77,5 +79,35 @@ it('fails with a server open', async () => {
     assert.match(output, /not ok \d+ - fails with a server open/);
     assert.doesNotMatch(output, /test timed out/);
     assert.ok(ms < 10_000, `${ms} ms: well before the file's 20 s`);
+  });
+
+  it('counts every result of every file under --test-force-exit, a failure in the last test too', (t) => {
+    // Node drops the last results of a file at times when --test-force-exit ends it (nodejs/node#64833):
+    // six files of 400 tests with long names, run two at a time as npm test runs them, twice.
+    const dir = mkdtempSync(join(tmpdir(), 'ts-drain-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const files = ['a', 'b', 'c', 'd', 'e', 'f'].map((name) => join(dir, `${name}.test.mjs`));
+    for (const [at, file] of files.entries()) {
+      const last =
+        at === files.length - 1
+          ? `test('the last test', () => { throw new Error('failed on purpose, last'); });`
+          : `test('the last test', () => {});`;
+      writeFileSync(
+        file,
+        `import { test } from 'node:test';\nconst long = 'x'.repeat(2000);\nfor (let i = 0; i < 399; i++) test(\`t\${i} \${long}\`, () => {});\n${last}\n`,
+      );
+    }
+    const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+    for (let run = 0; run < 2; run++) {
+      const { stdout, status } = spawnSync(
+        process.execPath,
+        ['--import', DRAIN, '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-force-exit', ...files],
+        { encoding: 'utf8', env, maxBuffer: 64 * 1024 * 1024 },
+      );
+      assert.equal(status, 1, 'the failed test fails the run');
+      assert.match(stdout, /^ℹ tests 2400$/m, `run ${run + 1}: every result counted`);
+      assert.match(stdout, /^ℹ fail 1$/m);
+      assert.match(stdout, /failed on purpose, last/, 'the failure is reported with its error');
+    }
   });
 });
