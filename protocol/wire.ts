@@ -131,6 +131,13 @@ export type ServerMessage = ServerResult | ServerError | ServerView;
 
 export { WIRE_MAX_MESSAGE_BYTES, WIRE_ERROR_CODES } from './wireConstants.js';
 
+/** What a parsed JSON value is, with its article: "null", "an array", "an object", "a number", "a boolean". */
+function jsonKind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** Reads one client frame: a typed request, or the error answer to send back (with the id when known). */
 export function parseClientRequest(data: string): { ok: true; request: ClientRequest } | { ok: false; error: ServerError } {
   let json: unknown;
@@ -147,11 +154,13 @@ export function parseClientRequest(data: string): { ok: true; request: ClientReq
   if (id === null) return { ok: false, error: wireError(null, 'bad-request', 'message needs a string "id" of 1–128 characters') };
   const type = raw.type;
   if (typeof type !== 'string' || !Object.hasOwn(ClientRequestSchemas, type)) {
-    const shown = typeof type === 'string' ? `"${type.slice(0, 64)}"` : 'missing';
-    return {
-      ok: false,
-      error: wireError(id, 'bad-request', `unknown message type ${shown}; expected one of ${CLIENT_REQUEST_TYPES.join(', ')}`),
-    };
+    const what =
+      type === undefined
+        ? 'message needs a "type"'
+        : typeof type !== 'string'
+          ? `message "type" must be a string, not ${jsonKind(type)}`
+          : `unknown message type "${type.slice(0, 64)}"`;
+    return { ok: false, error: wireError(id, 'bad-request', `${what}; expected one of ${CLIENT_REQUEST_TYPES.join(', ')}`) };
   }
   const parsed = ClientRequestSchemas[type as ClientRequestType].safeParse(raw, OWN_WORDS);
   if (!parsed.success)

@@ -58,9 +58,20 @@ describe('the request type', () => {
     );
   });
 
-  it('calls a type that is not a string missing', () => {
-    for (const type of [undefined, 7, null, { ping: true }, ['ping']])
-      assert.deepEqual(send({ id: 'r1', type }), refused('r1', `unknown message type missing; expected one of ${TYPES_LISTED}`));
+  it('says a type is missing, or names what it is when it is not a string', () => {
+    assert.deepEqual(send({ id: 'r1' }), refused('r1', `message needs a "type"; expected one of ${TYPES_LISTED}`));
+    assert.deepEqual(send({ id: 'r1', type: undefined }), refused('r1', `message needs a "type"; expected one of ${TYPES_LISTED}`));
+    for (const [type, named] of [
+      [7, 'a number'],
+      [null, 'null'],
+      [{ ping: true }, 'an object'],
+      [['ping'], 'an array'],
+      [true, 'a boolean'],
+    ] as const)
+      assert.deepEqual(
+        send({ id: 'r1', type }),
+        refused('r1', `message "type" must be a string, not ${named}; expected one of ${TYPES_LISTED}`),
+      );
   });
 
   it('does not take a property every object inherits for a request type', () => {
