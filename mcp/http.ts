@@ -57,7 +57,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (id !== null) {
       const session = sessions.get(id);
       if (!session) return jsonError(404, -32001, 'Session not found: start a new one with initialize');
+      // Most recently used last: the map's order is the order in which sessions are closed to make room.
       session.usedAt = Date.now();
+      sessions.delete(id);
+      sessions.set(id, session);
       const response = await session.transport.handleRequest(request, { parsedBody: body });
       if (request.method === 'DELETE') sessions.delete(id);
       return response;

@@ -5,7 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { createMemoryStore } from '../../host/store/memory.js';
-import { createMcpHttpHandler } from '../../mcp/http.js';
+import { createMcpHttpHandler, type McpHttpOptions } from '../../mcp/http.js';
 import { createPanelLedger, type PanelLedger } from '../../mcp/ledger.js';
 import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 // @ts-expect-error -- a plain ES module script without declarations
@@ -57,13 +57,20 @@ export async function stdioClient(t: TestContext, options: { capabilities?: Clie
   return client;
 }
 
-/** The MCP handler on a fresh HTTP server at `/mcp` (port 0), closed after the test. */
-export async function httpServer(t: TestContext, ledger?: PanelLedger): Promise<{ url: URL; ledger: PanelLedger }> {
+/**
+ * The MCP handler on a fresh HTTP server at `/mcp` (port 0), closed after the test. `limits`: the
+ * handler's options past the document and the ledger (4 sessions unless given; `{}` for its defaults).
+ */
+export async function httpServer(
+  t: TestContext,
+  ledger?: PanelLedger,
+  limits: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleMs' | 'maxBodyBytes'> = { maxSessions: 4 },
+): Promise<{ url: URL; ledger: PanelLedger }> {
   await ensurePanelBuilt();
   const { readPanelDocument } = await import('../../mcp/document.js');
   const store = createMemoryStore();
   const shared = ledger ?? createPanelLedger({ store });
-  const handler = createMcpHttpHandler({ appHtml: readPanelDocument(), ledger: shared, maxSessions: 4 });
+  const handler = createMcpHttpHandler({ appHtml: readPanelDocument(), ledger: shared, ...limits });
   const server: Server = createServer((req, res) => void handler.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(async () => {

@@ -1,0 +1,90 @@
+// The MCP HTTP handler built without options (`createMcpHttpHandler`, docs/mcp.md): what a host that
+// passes none gets. Bodies over 4 MiB are refused with 413; at most 64 2025-era sessions, the least
+// recently used closed to make room; a session unused for 30 minutes is closed.
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import { ensurePanelBuilt, httpServer } from './helpers.js';
+
+// `npm test` builds the document first; run alone, a file may build it (slow on a busy machine).
+before(ensurePanelBuilt, { timeout: 180_000 });
+
+const MiB = 1024 * 1024;
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Opens a 2025-era session with a bare initialize request; its Mcp-Session-Id. */
+async function openSession(url: URL): Promise<string> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: HEADERS,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test-host', version: '1.0.0' } },
+    }),
+  });
+  await response.text();
+  const id = response.headers.get('mcp-session-id');
+  assert.equal(response.status, 200);
+  assert.ok(id, 'a 2025-era client gets a session');
+  return id;
+}
+
+/** A ping on the session: its HTTP status and body (404 with "Session not found" once it is closed). */
+async function ping(url: URL, sessionId: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { ...HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+const closed = {
+  status: 404,
+  body: JSON.stringify({
+    jsonrpc: '2.0',
+    error: { code: -32001, message: 'Session not found: start a new one with initialize' },
+    id: null,
+  }),
+};
+
+describe('the MCP HTTP handler without options', () => {
+  it('refuses a body over 4 MiB with 413 and reads one of exactly 4 MiB', async (t) => {
+    const { url } = await httpServer(t, undefined, {});
+    const over = await fetch(url, { method: 'POST', headers: HEADERS, body: 'x'.repeat(4 * MiB + 1) });
+    assert.equal(over.status, 413);
+    assert.deepEqual(await over.json(), {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Request body larger than 4194304 bytes' },
+      id: null,
+    });
+    // Exactly at the limit it is read: this one is JSON, not a JSON-RPC message, so the SDK answers it.
+    const at = await fetch(url, { method: 'POST', headers: HEADERS, body: JSON.stringify('x'.repeat(4 * MiB - 2)) });
+    await at.text();
+    assert.notEqual(at.status, 413);
+  });
+
+  it('holds 64 sessions; the 65th closes the least recently used one', async (t) => {
+    const { url } = await httpServer(t, undefined, {});
+    const ids: string[] = [];
+    for (let i = 0; i < 64; i++) ids.push(await openSession(url));
+    // The first is used again: the second is now the least recently used.
+    assert.equal((await ping(url, ids[0]!)).status, 200);
+    ids.push(await openSession(url));
+    assert.deepEqual(await ping(url, ids[1]!), closed);
+    for (const id of [ids[0]!, ...ids.slice(2)]) assert.equal((await ping(url, id)).status, 200, `session ${ids.indexOf(id) + 1} is kept`);
+  });
+
+  it('closes a session unused for 30 minutes, not before (checked every minute); a request keeps it', async (t) => {
+    t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
+    const { url } = await httpServer(t, undefined, {});
+    const used = await openSession(url);
+    const idle = await openSession(url);
+    t.mock.timers.tick(30 * 60_000);
+    assert.equal((await ping(url, used)).status, 200, 'still open after exactly 30 minutes');
+    t.mock.timers.tick(60_000);
+    assert.deepEqual(await ping(url, idle), closed, 'closed at the check after 30 minutes unused');
+    assert.equal((await ping(url, used)).status, 200, 'used a minute ago');
+  });
+});
