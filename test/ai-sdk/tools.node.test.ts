@@ -4,6 +4,11 @@ import assert from 'node:assert/strict';
 import { foldTaskSurface, taskSurfaceTools } from '../../ai-sdk/index.js';
 import { respond, sampleModel, scriptedModel, showStep, textParts, userText } from './helpers.js';
 
+/** The Host's refusal while a panel is open, word for word. */
+const alreadyOpen = (surfaceId: string) =>
+  `A task surface (${surfaceId}) is already open in this conversation. Wait for the user to submit or dismiss it ` +
+  '(or to answer with an ordinary message) before showing another.';
+
 const showPart = (messages: { parts: { type: string }[] }[]) =>
   messages.flatMap((m) => m.parts).filter((p) => p.type === 'tool-show_task_surface') as unknown as { state: string; output: any }[];
 
@@ -56,14 +61,14 @@ describe('taskSurfaceTools + taskSurfaceStopWhen', () => {
     const tools = taskSurfaceTools({ messages });
     const again: any = await tools.show_task_surface.execute!({ model: sampleModel() }, { toolCallId: 'c2', messages: [], context: {} });
     assert.equal(again.ok, false);
-    assert.match(again.text, new RegExp(`A task surface \\(${open.surfaceId}\\) is already open`));
+    assert.equal(again.text, alreadyOpen(open.surfaceId));
 
     const fresh = taskSurfaceTools();
     const first: any = await fresh.show_task_surface.execute!({ model: sampleModel() }, { toolCallId: 'c1', messages: [], context: {} });
     const second: any = await fresh.show_task_surface.execute!({ model: sampleModel() }, { toolCallId: 'c2', messages: [], context: {} });
     assert.equal(first.ok, true);
     assert.equal(second.ok, false);
-    assert.match(second.text, /already open/);
+    assert.equal(second.text, alreadyOpen(first.surfaceId));
   });
 
   it('two calls in one step: one opens, the other is refused, and the turn still ends', async () => {
@@ -82,7 +87,10 @@ describe('taskSurfaceTools + taskSurfaceStopWhen', () => {
     const tools = taskSurfaceTools({ toolMode: 'code' });
     const out: any = await tools.show_task_surface.execute!({ model: sampleModel() }, { toolCallId: 'c', messages: [], context: {} });
     assert.equal(out.ok, false);
-    assert.match(out.text, /cannot be called from code/);
+    assert.equal(
+      out.text,
+      'show_task_surface cannot be called from code: a nested call cannot carry its panel to the conversation. Call it directly as a tool.',
+    );
   });
 
   it('larger limits travel in the output, so the page renders what was accepted', async () => {
