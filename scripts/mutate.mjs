@@ -60,7 +60,7 @@ export const GROUPS = {
     // runs in a process of its own.
     isolated: true,
   },
-  identity: { mutate: ['demo/identity.ts'], tests: ['test/demo/identityCookie.node.test.ts'] },
+  identity: { mutate: ['demo/identity.ts'], tests: ['test/demo/identityCookie.node.test.ts', 'test/limits/fileModes.node.test.ts'] },
   drafts: { mutate: ['components/drafts/**/*.ts'], tests: ['test/components/draftStore.node.test.ts'] },
 };
 
