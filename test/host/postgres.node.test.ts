@@ -203,14 +203,32 @@ if (TEST_DATABASE_URL) {
       assert.deepEqual(await bodies(s3), [`first of ${s3}`, 'b wrote s3 first']);
     });
 
-    it('flush resolves only when the write is committed (seen from another connection)', async () => {
+    it('flush resolves only when the write is committed (seen from another connection)', async (t) => {
       const name = schema();
       const a = await store(name);
+      // Another connection holds the sessions table, so the write cannot commit until it lets go.
+      const holder = await testPool().connect();
+      let held = true;
+      const letGo = async () => {
+        if (!held) return;
+        held = false;
+        await holder.query('COMMIT');
+        holder.release();
+      };
+      t.after(letGo);
+      await holder.query('BEGIN');
+      await holder.query(`LOCK TABLE "${name}".ts_sessions IN ACCESS EXCLUSIVE MODE`);
       a.createSession(record());
       a.append(S, note('one'), 1);
-      assert.equal((await testPool().query(`SELECT 1 FROM "${name}".ts_sessions`)).rowCount, 0, 'not yet: queued for this turn');
-      await a.flush(S);
-      assert.equal((await stored(name)).length, 1);
+      let flushed = false;
+      const flushing = a.flush(S).then(() => {
+        flushed = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(flushed, false, 'not while the write cannot commit');
+      await letGo();
+      await flushing;
+      assert.equal((await stored(name)).length, 1, 'committed when flush resolved');
     });
 
     it('a session known but not loaded answers listing and its owner, and refuses everything else clearly', async () => {
