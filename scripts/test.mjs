@@ -18,7 +18,7 @@ const find = (dir, suffix) =>
     : [];
 const nodeTests = find('test', '.node.test.ts');
 const e2eTests = find('test/e2e', '.e2e.ts');
-// Each test process may take 60 s (an end-to-end file 120 s: two run side by side, each with a
+// Each test process may take 60 s (an end-to-end process 120 s: two run side by side, each with a
 // Chromium); each test in it 30 s (scripts/testTimeout.mjs), so a hang is named. Node test files of
 // some folders share a process, up to 12 at a time (scripts/nodeTestPlan.mjs says which and why).
 // --test-force-exit: a file whose tests are done exits even if a failed test left a server open, once its
@@ -51,14 +51,14 @@ const steps = {
   build: ['build', 'node', ['scripts/build.mjs']],
   docs: ['docs site (dist/docs)', 'node', ['--import', 'tsx', 'site/build.ts']],
   exports: ['package exports (from dist/)', 'node', nodeTest(['test/package/exports.dist.ts'], 1)],
-  // Two end-to-end processes at a time: each waits on its Chromium and its host more than it computes.
-  // The docs site's files share a process, four at a time (scripts/nodeTestPlan.mjs).
+  // Two end-to-end processes at a time (three took longer: their Chromiums keep both cores busy). The
+  // docs site's files share a process, four at a time (scripts/nodeTestPlan.mjs).
   e2e: ['end-to-end tests', 'node', () => nodeTest(e2ePlan().paths, 2, 120_000)],
 };
 let plan;
-let e2eFiles;
+let e2eGroups;
 const nodePlan = () => (plan ??= nodeTestPlan(nodeTests));
-const e2ePlan = () => (e2eFiles ??= e2eTestPlan(e2eTests));
+const e2ePlan = () => (e2eGroups ??= e2eTestPlan(e2eTests));
 let chosen = process.argv.slice(2);
 if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => s !== 'e2e' || e2eTests.length > 0);
 if (chosen.includes('browser') && !chosen.includes('chromium')) chosen.unshift('chromium');
@@ -80,7 +80,7 @@ if (chosen.some((key) => NEEDS_POSTGRES.has(key))) {
 }
 const cleanUp = () => {
   postgres?.stop();
-  for (const made of [plan, e2eFiles]) if (made) rmSync(made.dir, { recursive: true, force: true });
+  for (const made of [plan, e2eGroups]) if (made) rmSync(made.dir, { recursive: true, force: true });
 };
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (cleanUp(), process.exit(130)));
 
