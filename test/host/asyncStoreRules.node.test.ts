@@ -6,9 +6,9 @@ import { describe, it, mock } from 'node:test';
 import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import type { AsyncSessionLogStore } from '../../host/store/types.js';
-import type { AgentDriver, CreateHostOptions, Host } from '../../host/types.js';
+import type { CreateHostOptions, Host } from '../../host/types.js';
 import type { SessionId, SessionView } from '../../protocol/index.js';
-import { counterIds, say } from './helpers.js';
+import { counterIds, heldDriver, say } from './helpers.js';
 
 /** A memory store behind the asynchronous store's rules; `lose` plays a failed write. */
 function asyncStore() {
@@ -68,20 +68,6 @@ function hostOver(t: { after(fn: () => unknown): void }, options: Partial<Create
   return { ...s, host, errors };
 }
 
-/** A driver whose turns run until they are cancelled; `running` settles when the first starts. */
-function untilCancelled() {
-  let started = () => {};
-  const running = new Promise<void>((resolve) => (started = resolve));
-  const driver: AgentDriver = {
-    runTurn: (turn) =>
-      new Promise<void>((resolve) => {
-        started();
-        turn.signal.addEventListener('abort', () => resolve());
-      }),
-  };
-  return { driver, running };
-}
-
 const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the Host over an asynchronous store', () => {
@@ -99,7 +85,7 @@ describe('the Host over an asynchronous store', () => {
   });
 
   it('a lost session with a turn running: its watcher gets the reloaded view, and nothing is logged as broken', async (t) => {
-    const { driver, running } = untilCancelled();
+    const { driver, running } = heldDriver();
     const { host, lose, errors, reads } = hostOver(t, { driver });
     const consoleError = mock.method(console, 'error', () => {});
     t.after(() => consoleError.mock.restore());
@@ -137,7 +123,7 @@ describe('the Host over an asynchronous store', () => {
   });
 
   it('over a synchronous store, a watched session unloaded mid-turn: the watcher sees the turn end', async (t) => {
-    const { driver, running } = untilCancelled();
+    const { driver, running } = heldDriver();
     const store = createMemoryStore();
     const host = createHost({ store, driver, ids: counterIds() });
     t.after(async () => {

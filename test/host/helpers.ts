@@ -134,3 +134,25 @@ export async function manualSurface(host: Host, driver: ScriptedDriver, model?: 
   if (!active) throw new Error('the scripted turn did not open a surface');
   return { sessionId, surfaceId: active.surfaceId as TaskSurfaceId, callId: active.callId };
 }
+
+/**
+ * A driver whose turns run until `release()` (the turn replies "done") or until they are cancelled;
+ * `running` settles when the first turn starts.
+ */
+export function heldDriver(): { driver: AgentDriver; running: Promise<void>; release(): void } {
+  let started = () => {};
+  let release = () => {};
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const driver: AgentDriver = {
+    runTurn: (turn) =>
+      new Promise<void>((resolve) => {
+        started();
+        release = () => {
+          turn.reply('done');
+          resolve();
+        };
+        turn.signal.addEventListener('abort', () => resolve());
+      }),
+  };
+  return { driver, running, release: () => release() };
+}

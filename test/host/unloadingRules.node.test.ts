@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
-import type { AgentDriver, CreateHostOptions, Host } from '../../host/types.js';
+import type { CreateHostOptions, Host } from '../../host/types.js';
 import type { InboxItemId, MessageId, RpcId, SessionId } from '../../protocol/index.js';
-import { counterIds } from './helpers.js';
+import { counterIds, heldDriver } from './helpers.js';
 
 function hostFor(t: { after(fn: () => unknown): void }, options: Partial<CreateHostOptions> = {}): Host {
   const store = createMemoryStore();
@@ -25,19 +25,7 @@ const send = (host: Host, sessionId: SessionId, n: number) =>
 
 describe('residency keeps sessions with work in flight', () => {
   it('never unloads a session whose turn is running; unloads it once the turn ended', async (t) => {
-    let release = () => {};
-    let started = () => {};
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const driver: AgentDriver = {
-      runTurn: (turn) =>
-        new Promise<void>((resolve) => {
-          started();
-          release = () => {
-            turn.reply('done');
-            resolve();
-          };
-        }),
-    };
+    const { driver, running, release } = heldDriver();
     const host = hostFor(t, { driver, maxLoadedSessions: 1 });
     const busy = host.openSession();
     await send(host, busy, 1);
