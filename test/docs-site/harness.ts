@@ -92,9 +92,19 @@ export async function openDocs(site: DocsSite, context: BrowserContext, file: st
   };
 }
 
-/** Waits until every live example of an element page is on screen (none loading, none failed). */
+/**
+ * Waits until every live example of an element page is on screen (none loading, none failed) and its
+ * API tables are drawn: the API arrives by a fetch of its own, so it may come after the examples.
+ */
 export async function examplesReady(page: Page): Promise<void> {
   await page.locator('.example').first().waitFor();
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#api-title') !== null ||
+      [...document.querySelectorAll('.api [role="alert"]')].some((a) => a.textContent !== 'Loading the API…'),
+  );
+  const apiFailed = await page.locator('.api [role="alert"]').allTextContents();
+  if (apiFailed.length > 0) throw new Error(`the API tables failed: ${apiFailed.join('; ')}`);
   await page.waitForFunction(() => {
     const stages = [...document.querySelectorAll('.example .stage')];
     // No named function in here: tsx would wrap it in a helper the page does not have.
