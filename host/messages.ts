@@ -8,7 +8,7 @@ import {
 import { parseInput } from './errors.js';
 import type { HostIds } from './ids.js';
 import type { LiveInboxes } from './liveInboxes.js';
-import type { AdmitMessage } from './limits/index.js';
+import { refusal, type AdmitMessage } from './limits/index.js';
 import type { Sessions } from './sessions.js';
 
 export interface MessagesDeps {
@@ -58,12 +58,7 @@ export function createMessages(deps: MessagesDeps): Messages {
       if (live) return { accepted: true, messageId: request.messageId, itemId: live.id };
       if (inbox.rows.length >= deps.maxQueuedMessages) return { accepted: false, reason: 'queue-full' };
       const refused = deps.admit?.(request.sessionId, by);
-      if (refused)
-        return {
-          accepted: false,
-          reason: refused.reason,
-          ...(refused.retryAfterMs === undefined ? {} : { retryAfterMs: refused.retryAfterMs }),
-        };
+      if (refused) return refusal(refused);
       const row = inbox.enqueue({
         messageId: request.messageId,
         text: request.text,

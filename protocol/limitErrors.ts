@@ -14,6 +14,20 @@ export type LimitCode = 'quota-exceeded' | 'too-busy' | 'too-many-connections';
 export const LIMIT_CODES = ['quota-exceeded', 'too-busy', 'too-many-connections'] as const satisfies readonly LimitCode[];
 
 /**
+ * A limit of the principal refused a message or a submission (`session.send`, `taskSurface.submit`;
+ * docs/security.md): `quota-exceeded` (stored bytes, messages per minute) or `too-busy` (turns running
+ * at once). `message` is the limit's own sentence in English, for logs and developers (which limit,
+ * its value, what to do); a UI words the reason in the person's language. `retryAfterMs` when waiting
+ * helps. Nothing was added.
+ */
+export type PrincipalLimitRefusal = {
+  accepted: false;
+  reason: Extract<LimitCode, 'quota-exceeded' | 'too-busy'>;
+  message: string;
+  retryAfterMs?: number;
+};
+
+/**
  * A request refused because a limit was reached; nothing was changed. `limit` names which one
  * (`sessions`, `session-bytes`, `principal-bytes`, `messages-per-minute`, `concurrent-turns`, …);
  * `retryAfterMs`, when given, is when the same request may succeed (a rate, not a stored amount).

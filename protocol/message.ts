@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { InboxItemIdSchema, MessageIdSchema, RpcIdSchema, SessionIdSchema, type InboxItemId, type MessageId } from './ids.js';
 import { PrincipalIdSchema } from './principal.js';
+import type { PrincipalLimitRefusal } from './limitErrors.js';
 import { TaskSurfaceCorrelationSchema } from './taskSurface.js';
 
 /**
@@ -48,11 +49,7 @@ export type SendMessageResult =
   | { accepted: true; messageId: MessageId; itemId: InboxItemId }
   /** `queue-full`: the session already holds the host's `maxQueuedMessages` rows; nothing was added. */
   | { accepted: false; reason: 'unknown-session' | 'read-only' | 'queue-full' }
-  /**
-   * A limit of the principal (docs/security.md): `quota-exceeded` (stored bytes, messages per
-   * minute) or `too-busy` (turns running at once); `retryAfterMs` when waiting helps. Nothing was added.
-   */
-  | { accepted: false; reason: 'quota-exceeded' | 'too-busy'; retryAfterMs?: number };
+  | PrincipalLimitRefusal;
 
 export const UpdateQueueRequestSchema = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('remove'), sessionId: SessionIdSchema, itemId: InboxItemIdSchema }),

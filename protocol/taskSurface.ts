@@ -12,6 +12,7 @@ import {
   type TaskSurfaceSubmissionId,
 } from './ids.js';
 import { JsonValueSchema, type JsonValue } from './json.js';
+import type { PrincipalLimitRefusal } from './limitErrors.js';
 import type { TaskSurfaceLimits } from './limits.js';
 import type { TaskSurfaceModelV1 } from './model.js';
 
@@ -94,7 +95,9 @@ export type SubmitTaskSurfaceRequest = z.infer<typeof SubmitTaskSurfaceRequestSc
 /** `quota-exceeded` / `too-busy`: a limit of the principal (docs/security.md); the surface stays open. */
 export type SubmitTaskSurfaceRejection = 'not-open' | 'stale' | 'invalid-submission' | 'submission-pending' | 'quota-exceeded' | 'too-busy';
 export type SubmitTaskSurfaceResult =
-  { accepted: true; messageId: MessageId; phase: 'queued' } | { accepted: false; reason: SubmitTaskSurfaceRejection };
+  | { accepted: true; messageId: MessageId; phase: 'queued' }
+  | { accepted: false; reason: Exclude<SubmitTaskSurfaceRejection, PrincipalLimitRefusal['reason']> }
+  | PrincipalLimitRefusal;
 
 export const DismissTaskSurfaceRequestSchema = z.strictObject({
   sessionId: SessionIdSchema,

@@ -110,6 +110,8 @@ export const SubmitResultSchema = z.discriminatedUnion('accepted', [
   z.looseObject({
     accepted: z.literal(false),
     reason: z.enum(['not-open', 'stale', 'invalid-submission', 'submission-pending', 'quota-exceeded', 'too-busy']),
+    message: z.optional(z.string()),
+    retryAfterMs: z.optional(z.int().check(z.nonnegative())),
   }),
 ]);
 
@@ -123,6 +125,7 @@ export const SendMessageResultSchema = z.discriminatedUnion('accepted', [
   z.looseObject({
     accepted: z.literal(false),
     reason: z.enum(['unknown-session', 'read-only', 'queue-full', 'quota-exceeded', 'too-busy']),
+    message: z.optional(z.string()),
     retryAfterMs: z.optional(z.int().check(z.nonnegative())),
   }),
 ]);

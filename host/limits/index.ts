@@ -2,7 +2,7 @@
  * The Host's per-principal limits (docs/security.md): what one principal may own, store, send and
  * run at once. The checks answer before anything changes; the model-call gate makes calls wait.
  */
-import { LimitExceededError, type SessionId } from '../../protocol/index.js';
+import { LimitExceededError, type PrincipalLimitRefusal, type SessionId } from '../../protocol/index.js';
 import type { SessionLogStore } from '../store/types.js';
 import type { AgentDriver, AgentTurn } from '../types.js';
 import { ModelCallGate } from './modelCalls.js';
@@ -33,6 +33,16 @@ export interface MessageRefusal {
   reason: 'quota-exceeded' | 'too-busy';
   message: string;
   retryAfterMs?: number;
+}
+
+/** A refused message as its sender's answer: the reason, the limit's sentence, and when to retry if waiting helps. */
+export function refusal(refused: MessageRefusal): PrincipalLimitRefusal {
+  return {
+    accepted: false,
+    reason: refused.reason,
+    message: refused.message,
+    ...(refused.retryAfterMs === undefined ? {} : { retryAfterMs: refused.retryAfterMs }),
+  };
 }
 
 export interface PrincipalLimits {
@@ -92,7 +102,7 @@ export function createPrincipalLimits(deps: PrincipalLimitsDeps): PrincipalLimit
     if (!runs && active && active.size >= quotas.turnsPerPrincipal) {
       return {
         reason: 'too-busy',
-        message: `${active.size} sessions of this principal are running a turn (at most ${quotas.turnsPerPrincipal}); send again when one finishes`,
+        message: `${active.size === 1 ? '1 session of this principal is' : `${active.size} sessions of this principal are`} running a turn (at most ${quotas.turnsPerPrincipal}); send again when one finishes`,
         retryAfterMs: 1_000,
       };
     }
@@ -129,7 +139,7 @@ export function createPrincipalLimits(deps: PrincipalLimitsDeps): PrincipalLimit
       if (wait === 0) return null;
       return {
         reason: 'quota-exceeded',
-        message: `this principal sent ${quotas.messagesPerMinute} messages in the last minute (at most ${quotas.messagesPerMinute}); send again in ${Math.ceil(wait / 1000)} s`,
+        message: `this principal sent ${quotas.messagesPerMinute} message${quotas.messagesPerMinute === 1 ? '' : 's'} in the last minute (at most ${quotas.messagesPerMinute}); send again in ${Math.ceil(wait / 1000)} s`,
         retryAfterMs: wait,
       };
     },

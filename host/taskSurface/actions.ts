@@ -10,7 +10,7 @@ import {
 import { parseInput, storeStep } from '../errors.js';
 import { freshId, type HostIds } from '../ids.js';
 import type { Inbox } from '../inbox.js';
-import type { AdmitMessage } from '../limits/index.js';
+import { refusal, type AdmitMessage } from '../limits/index.js';
 import type { LoadedSession, Sessions } from '../sessions.js';
 import { decideDismissal, decideSubmission } from './decide.js';
 import type { OccurrenceModels } from './occurrences.js';
@@ -57,7 +57,7 @@ export async function submitSurface(deps: SurfaceActionsDeps, input: unknown, by
   if (decision.decision === 'repeat') return { accepted: true, messageId: decision.messageId, phase: 'queued' };
   if (decision.decision === 'refuse') return { accepted: false, reason: decision.reason };
   const refused = deps.admit?.(sessionId, by);
-  if (refused) return { accepted: false, reason: refused.reason };
+  if (refused) return refusal(refused);
   const active = decision;
   // Nothing above awaited the store: the checks and the admission below see one consistent state.
   const inbox = deps.inbox(sessionId);

@@ -98,11 +98,16 @@ describe('the Host API with inputs a host developer gets wrong', () => {
     }
   });
 
-  it('a refusal by a quota with no retry time carries no retryAfterMs', async (t) => {
+  it('a refusal by a quota with no retry time carries its sentence and no retryAfterMs', async (t) => {
     const host = hostFor(t, { quotas: { bytesPerSession: 1 } });
     const alice = host.as({ id: 'alice' });
     const sessionId = alice.openSession();
-    assert.deepEqual(await alice.session.send(message(sessionId, 1)), { accepted: false, reason: 'quota-exceeded' });
+    assert.deepEqual(await alice.session.send(message(sessionId, 1)), {
+      accepted: false,
+      reason: 'quota-exceeded',
+      // The log holds a few hundred bytes (the session's opening), past a limit of one byte.
+      message: "this session's log holds 0.0 MiB (at most 0.0 MiB): it takes no more input; start a new session",
+    });
   });
 
   it('forgets the answers of an unloaded session: a retry after it gets a fresh item id', async (t) => {

@@ -149,11 +149,18 @@ describe('the submission message', () => {
   });
 });
 
-it('a submission over the principal’s message quota is refused quota-exceeded, and no record stays pending', async (t) => {
+it('a submission over the principal’s message quota is refused quota-exceeded, saying why and when, and no record stays pending', async (t) => {
   const { host: h, driver } = host(t, { quotas: { messagesPerMinute: 1 } });
   const { alice, sessionId, surfaceId } = await aliceSurface(h, driver);
   const refused = await alice.taskSurface.submit({ sessionId, surfaceId, submissionId: ids.submission(), values: goodValues });
-  assert.deepEqual(refused, { accepted: false, reason: 'quota-exceeded' });
+  assert.ok(!refused.accepted && refused.reason === 'quota-exceeded' && 'retryAfterMs' in refused, JSON.stringify(refused));
+  assert.ok(refused.retryAfterMs! > 0 && refused.retryAfterMs! <= 60_000, String(refused.retryAfterMs));
+  assert.deepEqual(refused, {
+    accepted: false,
+    reason: 'quota-exceeded',
+    message: `this principal sent 1 message in the last minute (at most 1); send again in ${Math.ceil(refused.retryAfterMs! / 1000)} s`,
+    retryAfterMs: refused.retryAfterMs,
+  });
   assert.equal(h.getView(sessionId).taskSurface.active?.pending ?? null, null);
   assert.equal((await events(h, sessionId)).filter((e) => e.type === 'user/message').length, 1);
 });

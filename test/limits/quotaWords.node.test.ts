@@ -110,6 +110,17 @@ it('past its messages per minute a principal is told how many and how long to wa
   });
 });
 
+it('one message a minute is said in the singular', () => {
+  const { limits, session } = limitsOver({ messagesPerMinute: 1 });
+  const id = session('a1', 'ann');
+  assert.equal(limits.admitMessage('ann', id), null);
+  assert.deepEqual(limits.admitMessage('ann', id), {
+    reason: 'quota-exceeded',
+    message: 'this principal sent 1 message in the last minute (at most 1); send again in 60 s',
+    retryAfterMs: 60_000,
+  });
+});
+
 it('turns: a principal at its quota is too-busy, a session admitted again is not, host code never is', () => {
   const { limits, session, busy } = limitsOver({ turnsPerPrincipal: 1 });
   const [a1, a2] = [session('a1', 'ann'), session('a2', 'ann')];
@@ -118,7 +129,7 @@ it('turns: a principal at its quota is too-busy, a session admitted again is not
   busy.add(a1);
   assert.deepEqual(limits.admitMessage('ann', a2), {
     reason: 'too-busy',
-    message: '1 sessions of this principal are running a turn (at most 1); send again when one finishes',
+    message: '1 session of this principal is running a turn (at most 1); send again when one finishes',
     retryAfterMs: 1_000,
   });
   const [h1, h2] = [session('h1', null), session('h2', null)];
@@ -134,7 +145,7 @@ it('a turn host code started counts against the owner once a message reaches its
   assert.equal(limits.admitMessage('ann', a1), null, 'the message queues behind the running turn');
   assert.deepEqual(limits.admitMessage('ann', a2), {
     reason: 'too-busy',
-    message: '1 sessions of this principal are running a turn (at most 1); send again when one finishes',
+    message: '1 session of this principal is running a turn (at most 1); send again when one finishes',
     retryAfterMs: 1_000,
   });
   busy.delete(a1);

@@ -29,6 +29,10 @@ describe('per-principal limits over WebSocket, at their defaults', () => {
     const refused = await say(mallory, sessionId, 'too many');
     assert.equal(refused.accepted, false);
     assert.ok(!refused.accepted && refused.reason === 'quota-exceeded' && refused.retryAfterMs! > 0 && refused.retryAfterMs! <= 2_000);
+    assert.equal(
+      refused.message,
+      `this principal sent 30 messages in the last minute (at most 30); send again in ${Math.ceil(refused.retryAfterMs! / 1000)} s`,
+    );
     assert.ok(first.accepted);
     assert.deepEqual(await say(mallory, sessionId, 'one', first.messageId), first, 'the same message again: its first answer');
     const alice = as('alice');
@@ -49,7 +53,12 @@ describe('per-principal limits over WebSocket, at their defaults', () => {
     const sessions = await Promise.all(Array.from({ length: 5 }, () => mallory.openSession()));
     for (const s of sessions.slice(0, 4)) assert.equal((await say(mallory, s.sessionId)).accepted, true);
     const busy = await say(mallory, sessions[4]!.sessionId);
-    assert.ok(!busy.accepted && busy.reason === 'too-busy', JSON.stringify(busy));
+    assert.deepEqual(busy, {
+      accepted: false,
+      reason: 'too-busy',
+      message: '4 sessions of this principal are running a turn (at most 4); send again when one finishes',
+      retryAfterMs: 1_000,
+    });
     assert.equal((await say(mallory, sessions[0]!.sessionId, 'more')).accepted, true, 'queued behind its running turn');
     const alice = as('alice');
     assert.equal((await say(alice, (await alice.openSession()).sessionId)).accepted, true, 'others run theirs');
@@ -72,12 +81,18 @@ describe('per-principal limits over WebSocket, at their defaults', () => {
     const [full, other] = [await mallory.openSession(), await mallory.openSession()];
     inflated.set(full.sessionId, 16 * 1024 * 1024);
     const refused = await say(mallory, full.sessionId);
-    assert.ok(!refused.accepted && refused.reason === 'quota-exceeded', JSON.stringify(refused));
+    assert.deepEqual(refused, {
+      accepted: false,
+      reason: 'quota-exceeded',
+      message: "this session's log holds 16.0 MiB (at most 16.0 MiB): it takes no more input; start a new session",
+    });
     assert.equal((await say(mallory, other.sessionId)).accepted, true, 'another session of the same principal still takes input');
     inflated.set(full.sessionId, 0);
     inflated.set(other.sessionId, 128 * 1024 * 1024);
     const [a, b] = [await say(mallory, full.sessionId), await say(mallory, other.sessionId)];
     assert.ok(!a.accepted && a.reason === 'quota-exceeded' && !b.accepted && b.reason === 'quota-exceeded');
+    assert.equal(a.message, 'the sessions of this principal hold 128.0 MiB (at most 128.0 MiB): they take no more input');
+    assert.equal(b.message, "this session's log holds 128.0 MiB (at most 16.0 MiB): it takes no more input; start a new session");
     const opened = await mallory.openSession().catch((e: unknown) => e);
     assert.ok(opened instanceof TransportError && opened.code === 'quota-exceeded', 'no new session either');
     const alice = as('alice');

@@ -211,12 +211,18 @@ const rows: SchemaRow[] = [
   {
     name: 'submit: refused',
     schemas: [SubmitResultSchema],
-    valid: ['not-open', 'stale', 'invalid-submission', 'submission-pending', 'quota-exceeded', 'too-busy'].map((reason) => ({
-      accepted: false,
-      reason,
-    })),
-    wrong: { accepted: ['false', null], reason: ['queue-full', '', null] },
+    valid: [
+      ...['not-open', 'stale', 'invalid-submission', 'submission-pending', 'quota-exceeded', 'too-busy'].map((reason) => ({
+        accepted: false,
+        reason,
+        message: 'why',
+        retryAfterMs: 0,
+      })),
+      { accepted: false, reason: 'quota-exceeded', message: 'this principal sent 30 messages in the last minute', retryAfterMs: 2000 },
+    ],
+    wrong: { accepted: ['false', null], reason: ['queue-full', '', null], message: [1, null], retryAfterMs: [-1, 0.5, '10', null] },
     strict: false,
+    optional: ['message', 'retryAfterMs'],
   },
   {
     name: 'dismiss: dismissed',
@@ -246,13 +252,14 @@ const rows: SchemaRow[] = [
       ...['unknown-session', 'read-only', 'queue-full', 'quota-exceeded', 'too-busy'].map((reason) => ({
         accepted: false,
         reason,
+        message: 'why',
         retryAfterMs: 0,
       })),
-      { accepted: false, reason: 'too-busy', retryAfterMs: 1500 },
+      { accepted: false, reason: 'too-busy', message: '4 sessions of this principal are running a turn', retryAfterMs: 1500 },
     ],
-    wrong: { accepted: ['false', null], reason: ['stale', '', null], retryAfterMs: [-1, 0.5, '10', null] },
+    wrong: { accepted: ['false', null], reason: ['stale', '', null], message: [1, null], retryAfterMs: [-1, 0.5, '10', null] },
     strict: false,
-    optional: ['retryAfterMs'],
+    optional: ['message', 'retryAfterMs'],
   },
   {
     name: 'updateQueue: done',
