@@ -1,7 +1,8 @@
 /*
  * The look every live example takes: the chrome language (each shipped locale) and the theme. Kept
  * in localStorage (`docs.lang`, `docs.theme`) so it follows the reader from page to page; the
- * controls sit in the header of every page.
+ * controls sit in the header of every page. Until the reader picks a theme, the system's light or
+ * dark setting (`prefers-color-scheme`) chooses it.
  */
 import { html, render } from 'lit';
 import { SHIPPED_LOCALES } from '../components/i18n/index.js';
@@ -30,9 +31,15 @@ const stored = (key: string) => {
   }
 };
 
+/** A theme the reader chose, else the system's. */
+function themeOf(chosen: string | null): Theme {
+  if (chosen === 'light' || chosen === 'dark') return chosen;
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
 const look: Look = {
   lang: (SHIPPED_LOCALES as readonly string[]).includes(stored('docs.lang') ?? '') ? stored('docs.lang')! : 'en',
-  theme: stored('docs.theme') === 'dark' ? 'dark' : 'light',
+  theme: themeOf(stored('docs.theme')),
 };
 const listeners = new Set<(look: Look) => void>();
 
@@ -45,12 +52,12 @@ export function onLook(listener: (look: Look) => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** Changes the look (and remembers it). */
+/** Changes the look (and remembers what changed: a theme never picked still follows the system's). */
 export function setLook(change: Partial<Look>): void {
   Object.assign(look, change);
   try {
-    localStorage.setItem('docs.lang', look.lang);
-    localStorage.setItem('docs.theme', look.theme);
+    if (change.lang !== undefined) localStorage.setItem('docs.lang', change.lang);
+    if (change.theme !== undefined) localStorage.setItem('docs.theme', change.theme);
   } catch {
     /* not remembered */
   }

@@ -21,6 +21,12 @@ import './transcript.js';
 
 type Theme = 'light' | 'dark';
 
+/** A theme picked before, else the system's (a theme never picked follows the system's on each visit). */
+function themeOf(picked: string | null): Theme {
+  if (picked === 'light' || picked === 'dark') return picked;
+  return matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
 /** A refusal by one of the server's limits reads in the page's language; other failures as they came. */
 const errorText = (error: unknown, lang: PageLang) => {
   if (!(error instanceof TransportError)) return String(error);
@@ -44,7 +50,8 @@ export class DemoChatApp extends LitElement {
   @state() accessor sessionId: SessionId | undefined = undefined;
   @state() accessor view: SessionView | undefined = undefined;
   @state() accessor uiLang: PageLang = pageLangOf(localStorage.getItem('demo.lang'));
-  @state() accessor theme: Theme = localStorage.getItem('demo.theme') === 'dark' ? 'dark' : 'light';
+  /** The theme picked on this page before (`demo.theme`), else the system's light or dark setting. */
+  @state() accessor theme: Theme = themeOf(localStorage.getItem('demo.theme'));
   @state() accessor status: ConnectionStatus = 'connecting';
   /** "Connecting…" until the first open, "Reconnecting…" after a drop. */
   @state() accessor connectedOnce = false;
@@ -110,10 +117,13 @@ export class DemoChatApp extends LitElement {
     document.documentElement.lang = langTag(this.uiLang);
     document.documentElement.dir = dirOf(this.uiLang);
     if (changed.has('uiLang')) localStorage.setItem('demo.lang', this.uiLang);
-    if (changed.has('theme')) {
-      document.documentElement.dataset.theme = this.theme;
-      localStorage.setItem('demo.theme', this.theme);
-    }
+    if (changed.has('theme')) document.documentElement.dataset.theme = this.theme;
+  }
+
+  /** The person picked a theme: it is kept for the next visit. */
+  private pickTheme(theme: Theme) {
+    this.theme = theme;
+    localStorage.setItem('demo.theme', theme);
   }
 
   /** A refusal about a row, or its edit box, goes once the row left the queue (claimed, removed). */
@@ -243,8 +253,8 @@ export class DemoChatApp extends LitElement {
             ${PAGE_LANGS.map((tag) => html`<option value=${tag} lang=${langTag(tag)} ?selected=${tag === this.uiLang}>${languageName(tag)}</option>`)}
           </select>
           <div class="switch" role="group" aria-label=${s.theme}>
-            <button aria-pressed=${this.theme === 'light'} @click=${() => (this.theme = 'light')}>${s.light}</button>
-            <button aria-pressed=${this.theme === 'dark'} @click=${() => (this.theme = 'dark')}>${s.dark}</button>
+            <button aria-pressed=${this.theme === 'light'} @click=${() => this.pickTheme('light')}>${s.light}</button>
+            <button aria-pressed=${this.theme === 'dark'} @click=${() => this.pickTheme('dark')}>${s.dark}</button>
           </div>
         </header>
         <div class="scroller" role="region" aria-label=${s.messages} tabindex=${this.transcriptOverflow.scrolls ? '0' : nothing}>

@@ -167,6 +167,33 @@ export function languagesCase(site: () => DocsSite, langs: readonly string[]): v
   });
 }
 
+/** The theme: the system's until the reader picks one; picking a language picks no theme. */
+export function systemThemeCase(site: () => DocsSite): void {
+  it('takes the system’s light or dark until the reader picks a theme; a language change picks none', async () => {
+    const { page, problems } = await openDocs(site(), await site().context(), 'index.html');
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const reload = async () => {
+      await page.reload();
+      await page.locator('#controls select').waitFor();
+    };
+    await page.locator('#controls select').waitFor();
+    assert.equal(await theme(), 'light', 'the system is light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await reload();
+    assert.equal(await theme(), 'dark', 'no theme picked: the system’s dark');
+    await page.locator('#controls select').selectOption('de');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await reload();
+    assert.equal(await page.locator('#controls select').inputValue(), 'de', 'the language is kept');
+    assert.equal(await theme(), 'light', 'a language change picked no theme');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await setTheme(page, 'Light');
+    await reload();
+    assert.equal(await theme(), 'light', 'a theme picked wins over the system’s');
+    assert.deepEqual(await problems(), []);
+  });
+}
+
 /** Copy by keyboard. */
 export function copyCase(site: () => DocsSite): void {
   it('a Copy button works by keyboard: Tab to it, Enter, and the clipboard holds the snippet', async () => {

@@ -33,18 +33,35 @@ describe('Embedding the elements (README quick starts) and the demo chrome', () 
     await roundTrip(demo, page);
   });
 
-  it('switches language and theme, for the page and the elements', async () => {
+  it('switches language and theme, for the page and the elements; a theme never picked is the system’s', async () => {
     const demo = await suite.start();
     const page = await demo.open();
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    const reload = async () => {
+      await page.reload();
+      await page.locator('demo-chat-app demo-transcript .top').waitFor();
+    };
+    assert.equal(await theme(), 'light', 'the system is light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await reload();
+    assert.equal(await theme(), 'dark', 'no theme picked: the system’s dark');
+    await page.getByRole('button', { name: 'Light', exact: true }).click();
+    assert.equal(await theme(), 'light');
+    await reload();
+    assert.equal(await theme(), 'light', 'a theme picked wins over the system’s');
+
     await say(page, '比较数据库');
     await dock(page).getByRole('heading', { name: '为账本服务选择数据库' }).waitFor();
     await page.getByRole('combobox', { name: 'Language' }).selectOption('zh');
     await dock(page).getByRole('button', { name: '关闭任务' }).waitFor();
     await page.getByRole('button', { name: '深色' }).click();
     assert.equal(await dock(page).getAttribute('theme'), 'dark');
-    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-    await page.reload();
+    assert.equal(await theme(), 'dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await reload();
     await dock(page).getByRole('button', { name: '关闭任务' }).waitFor();
+    assert.equal(await theme(), 'dark', 'kept across a reload, whatever the system says');
+    assert.equal(await dock(page).getAttribute('theme'), 'dark');
   });
 
   it('switches sessions without carrying the surface along', async () => {
