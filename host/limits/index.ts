@@ -28,22 +28,11 @@ export interface PrincipalLimitsDeps {
 /** Asked before a message (a send or a submission) is queued, after its retries were answered: null admits it. */
 export type AdmitMessage = (sessionId: SessionId, by: string | undefined) => MessageRefusal | null;
 
-/** Why a message was refused: the `reason` of a send's or a submission's answer. */
-export interface MessageRefusal {
-  reason: 'quota-exceeded' | 'too-busy';
-  message: string;
-  retryAfterMs?: number;
-}
+/** Why a message was refused: a send's or a submission's answer without its `accepted`. */
+export type MessageRefusal = Omit<PrincipalLimitRefusal, 'accepted'>;
 
 /** A refused message as its sender's answer: the reason, the limit's sentence, and when to retry if waiting helps. */
-export function refusal(refused: MessageRefusal): PrincipalLimitRefusal {
-  return {
-    accepted: false,
-    reason: refused.reason,
-    message: refused.message,
-    ...(refused.retryAfterMs === undefined ? {} : { retryAfterMs: refused.retryAfterMs }),
-  };
-}
+export const refusal = (refused: MessageRefusal): PrincipalLimitRefusal => ({ accepted: false, ...refused });
 
 export interface PrincipalLimits {
   readonly quotas: Quotas;
