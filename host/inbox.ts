@@ -11,11 +11,13 @@ import { TurnLoop } from './turnLoop.js';
 import type { AgentDriver, ClaimHandle, InspectObserver, StepContext } from './types.js';
 import { inspectSession } from './inspect.js';
 
-/** Learns every row's fate without knowing what the row is for (the Task Surface service listens). */
+/**
+ * Learns every row's fate without knowing what the row is for (the Task Surface service listens). A
+ * committed row's fate is its logged user message, which listeners of the log already see.
+ */
 export interface InboxObserver {
   /** Synchronously, before the queue snapshot without the row is published. */
   claimed(sessionId: SessionId, row: QueuedMessage): void;
-  committed(sessionId: SessionId, row: QueuedMessage, event: UserMessageEvent): void;
   /** A queued row was removed, or a claimed row was rejected, cancelled or disposed. */
   discarded(sessionId: SessionId, row: QueuedMessage, reason: string): void;
 }
@@ -265,7 +267,6 @@ export class Inbox {
     }
     // After the append: a stop (or a store error) here leaves a stored row the next start drops as durable.
     if (isKept(row)) this.#tolerate("deleting an admitted message's queue row", () => this.#store.deleteQueued(this.sessionId, row.id));
-    this.deps.observer.committed(this.sessionId, row, event);
     // Starts a turn once every claim has settled (the machine decides; a running turn takes it as steering).
     const wasRunning = this.actor.getSnapshot().hasTag('running');
     this.actor.send({ type: 'admission.committed', itemId, message: event });

@@ -27,7 +27,7 @@ export interface SurfaceActionsDeps {
   /** Throws once the service is disposed (after the input was checked). */
   assertLive(): void;
   /** The principal's limits (host/limits): asked for a new submission only, never for a retry. */
-  admit?: AdmitMessage;
+  admit: AdmitMessage;
 }
 
 /** The session if it exists and accepts Task Surface actions (read-only sessions do not). */
@@ -56,7 +56,7 @@ export async function submitSurface(deps: SurfaceActionsDeps, input: unknown, by
   });
   if (decision.decision === 'repeat') return { accepted: true, messageId: decision.messageId, phase: 'queued' };
   if (decision.decision === 'refuse') return { accepted: false, reason: decision.reason };
-  const refused = deps.admit?.(sessionId, by);
+  const refused = deps.admit(sessionId, by);
   if (refused) return refusal(refused);
   const active = decision;
   // Nothing above awaited the store: the checks and the admission below see one consistent state.

@@ -28,7 +28,7 @@ export interface TaskSurfaceServiceDeps {
   /** The session's live inbox (created on demand). */
   inbox(sessionId: SessionId): Inbox;
   /** The principal's limits, asked before a submission is queued (host/limits). */
-  admit?: AdmitMessage;
+  admit: AdmitMessage;
 }
 
 /** The service as createHost holds it: the public contract, the inbox's observer, the log's listener. */
@@ -109,15 +109,11 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       models.noticed(session, event);
       records.follow(session.record.sessionId, event);
     },
-    reset: (session) => service.unload(session.record.sessionId),
-    unload(sessionId) {
-      records.forget(sessionId);
-      models.forget(sessionId);
-    },
+    reset: (session) => records.forget(session.record.sessionId),
+    unload: (sessionId) => records.forget(sessionId),
     dispose() {
       disposed = true;
       records.dispose();
-      models.clear();
     },
 
     /* ---- inbox outcomes (generic; only correlated rows concern this service) ---- */
@@ -125,8 +121,6 @@ export function createTaskSurfaceService(deps: TaskSurfaceServiceDeps): TaskSurf
       const correlation = row.source.taskSurface;
       if (correlation) records.send(sessionId, correlation.callId, { type: 'queue.claimed' });
     },
-    // Durable now: the fold answers retries of this submissionId from here on.
-    committed: (sessionId) => records.collect(sessionId),
     discarded(sessionId, row, reason) {
       const correlation = row.source.taskSurface;
       if (correlation) records.send(sessionId, correlation.callId, { type: 'submission.discarded', reason });

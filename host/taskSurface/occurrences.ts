@@ -4,7 +4,6 @@ import {
   type CallId,
   type NormalizedTaskSurfaceModel,
   type SessionEvent,
-  type SessionId,
   type TaskSurfaceLimits,
 } from '../../protocol/index.js';
 import { storeStep } from '../errors.js';
@@ -13,11 +12,13 @@ import { modelBuiltHere } from './tools.js';
 
 /**
  * The model of each session's open surface, read by callId (an index, never a scan) and revalidated.
- * A stored tool/result never changes, so the last valid model per session is kept (one open surface
- * each), and the one this process's tool just built is taken as it is.
+ * A stored tool/result never changes, so the last valid model per loaded session is kept (one open
+ * surface each), and the one this process's tool just built is taken as it is. The cache is held by
+ * the loaded session itself: an unloaded or reloaded session's model goes with its fold, so nothing
+ * here needs forgetting, and a rewind's cut cannot make it wrong (the Host mints every callId once).
  */
 export class OccurrenceModels {
-  readonly #models = new Map<SessionId, { callId: CallId; model: NormalizedTaskSurfaceModel }>();
+  readonly #models = new WeakMap<LoadedSession, { callId: CallId; model: NormalizedTaskSurfaceModel }>();
 
   constructor(
     private readonly sessions: Sessions,
@@ -26,16 +27,16 @@ export class OccurrenceModels {
 
   /** The occurrence's model, or null when its result is missing, failed or no longer valid. */
   model(session: LoadedSession, callId: CallId): NormalizedTaskSurfaceModel | null {
-    const sessionId = session.record.sessionId;
-    const cached = this.#models.get(sessionId);
+    const cached = this.#models.get(session);
     if (cached?.callId === callId) return cached.model;
+    const sessionId = session.record.sessionId;
     const { result } = storeStep(sessionId, "reading the surface's tool result", () => this.sessions.store.findCall(sessionId, callId));
     if (result?.type !== 'tool/result' || !result.ok) return null;
     const meta = TaskSurfacePresentationMetaEnvelopeSchema.safeParse(result.meta);
     if (!meta.success) return null;
     const parsed = parseTaskSurfaceModel(meta.data.model, this.limits);
     if (!parsed.ok) return null;
-    this.#models.set(sessionId, { callId, model: parsed.model });
+    this.#models.set(session, { callId, model: parsed.model });
     return parsed.model;
   }
 
@@ -43,14 +44,6 @@ export class OccurrenceModels {
   noticed(session: LoadedSession, event: SessionEvent): void {
     if (event.type !== 'tool/result' || session.surface.active?.callId !== event.callId) return;
     const built = modelBuiltHere(event.meta);
-    if (built) this.#models.set(session.record.sessionId, { callId: event.callId, model: built });
-  }
-
-  forget(sessionId: SessionId): void {
-    this.#models.delete(sessionId);
-  }
-
-  clear(): void {
-    this.#models.clear();
+    if (built) this.#models.set(session, { callId: event.callId, model: built });
   }
 }

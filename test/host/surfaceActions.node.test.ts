@@ -6,7 +6,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { createHost } from '../../host/createHost.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import type { CreateHostOptions, Host } from '../../host/types.js';
-import type { JsonValue, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
+import type { JsonValue, NewSessionEvent, SessionEvent, SessionId, TaskSurfaceId } from '../../protocol/index.js';
 import { DEFAULT_LIMITS } from '../../protocol/index.js';
 import { counterIds, goodValues, ids, sampleModel, say, ScriptedDriver, withOpenSurface } from './helpers.js';
 
@@ -165,9 +165,22 @@ it('a submission over the principal’s message quota is refused quota-exceeded,
   assert.equal((await events(h, sessionId)).filter((e) => e.type === 'user/message').length, 1);
 });
 
-it('a malformed dismissal names the method in its error', async (t) => {
+it('a malformed dismissal or getActive names the method in its error', async (t) => {
   const { host: h } = host(t);
   await assert.rejects(h.taskSurface.dismiss({ sessionId: 42 } as never), /^[^\n]*taskSurface\.dismiss/);
+  await assert.rejects(h.taskSurface.getActive({ sessionId: 42 } as never), /^[^\n]*taskSurface\.getActive/);
+});
+
+it('getActive answers not-open for a surface that is not the open one: another surfaceId, no surface, no session', async (t) => {
+  const { host: h, driver } = host(t);
+  const { sessionId, surfaceId } = await withOpenSurface(h, driver);
+  const open = await h.taskSurface.getActive({ sessionId, surfaceId });
+  assert.ok(open.active, 'the open surface is active');
+  const notOpen = { active: false, reason: 'not-open' };
+  assert.deepEqual(await h.taskSurface.getActive({ sessionId, surfaceId: 'surface-stale' as TaskSurfaceId }), notOpen);
+  const quiet = h.openSession();
+  assert.deepEqual(await h.taskSurface.getActive({ sessionId: quiet, surfaceId }), notOpen);
+  assert.deepEqual(await h.taskSurface.getActive({ sessionId: 'session-none' as SessionId, surfaceId }), notOpen);
 });
 
 it('a read-only session with a surface open in its log takes neither a submission nor a dismissal: not-open', async (t) => {

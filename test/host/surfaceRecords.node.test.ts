@@ -87,6 +87,19 @@ describe('the pending-submission records', () => {
     assert.equal(running(), 0, 'unloading stops the spare');
   });
 
+  it('a rewind stops the surface actors of the session it cuts, the queued submission’s with them', async () => {
+    const { sessionId, surfaceId } = await manualSurface(host, driver);
+    const openSeq = host.getView(sessionId).lastSeq;
+    await submit(sessionId, surfaceId);
+    assert.equal(running(), 1);
+    host.rewind(sessionId, openSeq);
+    assert.equal(running(), 0, 'no actor is kept for a cut log');
+    assert.deepEqual((host.taskSurface as TaskSurfaceHostService).pendingRecords(sessionId), []);
+    const active = await host.taskSurface.getActive({ sessionId, surfaceId });
+    assert.ok(active.active, 'the surface is open again');
+    assert.equal(active.pending, null);
+  });
+
   it('dispose stops the surface actors', async () => {
     const { sessionId, surfaceId } = await manualSurface(host, driver);
     await submit(sessionId, surfaceId);
