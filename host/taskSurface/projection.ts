@@ -94,8 +94,8 @@ function closingOf(event: SessionEvent, active: { callId: CallId; surfaceId: Tas
   return null;
 }
 
-/** Folds one effective-log event into the unit (mutates `fold`). Returns whether `active` changed. */
-export function foldTaskSurfaceEvent(fold: TaskSurfaceFold, event: SessionEvent): boolean {
+/** Folds one effective-log event into the unit (mutates `fold`). */
+export function foldTaskSurfaceEvent(fold: TaskSurfaceFold, event: SessionEvent): void {
   if (event.type === 'user/message' && event.source.taskSurface) {
     fold.submissions.set(event.source.taskSurface.submissionId, event.messageId);
   } else if (event.type === 'task-surface/dismissed') {
@@ -104,24 +104,23 @@ export function foldTaskSurfaceEvent(fold: TaskSurfaceFold, event: SessionEvent)
   const active = fold.active;
   if (active === null || fold.state === null) {
     const opened = openedBy(event);
-    if (opened === null) return false;
+    if (opened === null) return;
     fold.surfaceIds.add(opened.surfaceId);
     fold.active = opened;
     fold.state = 'open';
-    return true;
+    return;
   }
   const closing = closingOf(event, active);
-  if (closing === null) return false;
+  if (closing === null) return;
   const next = durableTransition(closing[0]);
   if (typeof next === 'string') {
     fold.state = next;
-    return false;
+    return;
   }
   // A closed.* state: the occurrence is over, and this is how.
   fold.outcomes.set(active.surfaceId, closing[1]);
   fold.active = null;
   fold.state = null;
-  return true;
 }
 
 /** A fresh fold of an effective log. */

@@ -209,3 +209,21 @@ it('a stored show_task_surface result whose meta lacks its surfaceId opens no su
   assert.equal(h.getView(sessionId).taskSurface.active, null);
   assert.deepEqual(await h.taskSurface.getActive({ sessionId, surfaceId: source.surfaceId }), { active: false, reason: 'not-open' });
 });
+
+for (const [name, result, call] of [
+  ['of another tool', { name: 'other_tool' }, { name: 'other_tool' }],
+  ['that failed', { ok: false, content: 'the tool failed' }, {}],
+] as const) {
+  it(`a stored result ${name} opens no surface, though its meta is a surface's`, async (t) => {
+    const { store, source, sessionId } = await copiedSurfaceLog({}, (event) => {
+      if (event.type === 'tool/result') return { ...event, ...result } as NewSessionEvent;
+      return event.type === 'tool/call' ? ({ ...event, ...call } as NewSessionEvent) : event;
+    });
+    const h = createHost({ store, driver: new ScriptedDriver(), ids: counterIds() });
+    t.after(() => h.dispose());
+    const stored = (await resultOf(h, sessionId)).meta as Record<string, unknown>;
+    assert.equal(stored.surfaceId, source.surfaceId, 'the copied result still carries the surface meta');
+    assert.equal(h.getView(sessionId).taskSurface.active, null);
+    assert.deepEqual(await h.taskSurface.getActive({ sessionId, surfaceId: source.surfaceId }), { active: false, reason: 'not-open' });
+  });
+}
