@@ -21,8 +21,11 @@ export interface ShowTaskSurfaceDeps {
   activeSurface(sessionId: SessionId): { surfaceId: TaskSurfaceId } | null;
 }
 
-/** The presentation metas this process's tool built (the objects themselves) and their parsed models. */
-const builtMetas = new WeakMap<object, NormalizedTaskSurfaceModel>();
+/**
+ * The presentation metas this process's tool built (the objects themselves) and their parsed models.
+ * Asked about any value: a WeakMap answers false and undefined for null and primitives, never throws.
+ */
+const builtMetas = new WeakMap<WeakKey, NormalizedTaskSurfaceModel>();
 
 /**
  * A `tool/result` meta this tool built in this process (the same object, not a copy read back from
@@ -30,12 +33,12 @@ const builtMetas = new WeakMap<object, NormalizedTaskSurfaceModel>();
  * read and parsed again. Anything else (a meta read from the store) gives null.
  */
 export function builtMeta(meta: unknown): TaskSurfacePresentationMeta | null {
-  return typeof meta === 'object' && meta !== null && builtMetas.has(meta) ? (meta as TaskSurfacePresentationMeta) : null;
+  return builtMetas.has(meta as WeakKey) ? (meta as TaskSurfacePresentationMeta) : null;
 }
 
 /** The normalized model of a meta this tool built (see `builtMeta`); null for anything else. */
 export function modelBuiltHere(meta: unknown): NormalizedTaskSurfaceModel | null {
-  return (typeof meta === 'object' && meta !== null && builtMetas.get(meta)) || null;
+  return builtMetas.get(meta as WeakKey) ?? null;
 }
 
 /** What one show_task_surface call comes to: the panel to publish, or the text the model gets back. */
