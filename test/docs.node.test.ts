@@ -1,5 +1,6 @@
 // The project's docs stand on their own: every relative link in the README and docs/ points at a
-// file inside this repository that exists (a clone has nothing beside it).
+// file inside this repository that exists (a clone has nothing beside it), and every test
+// docs/defaults.md names as pinning a default is there.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -31,4 +32,59 @@ it('every relative link in the README and docs/ resolves to a file in the reposi
   }
   assert.ok(pages.length > 5, 'the docs were found');
   assert.deepEqual(broken, []);
+});
+
+/** The test files under test/, as paths from the repository's root. */
+const testFiles = readdirSync(join(root, 'test'), { recursive: true })
+  .map(String)
+  .filter((f) => /\.test\.ts$/.test(f))
+  .map((f) => join('test', f));
+
+/** A `ref` of docs/defaults.md: a path (`{a,b}` for several), or the end of one (`wsDefaults`, `agents/defaults`). */
+function filesNamed(ref: string): string[] {
+  const brace = /\{([^}]+)\}/.exec(ref);
+  if (brace) return brace[1]!.split(',').flatMap((one) => filesNamed(ref.replace(brace[0], one)));
+  if (ref.startsWith('test/')) return existsSync(join(root, ref)) ? [ref] : [];
+  const found = testFiles.filter((f) => f.endsWith(`/${ref}`) || f.endsWith(`/${ref}.node.test.ts`) || f.endsWith(`/${ref}.test.ts`));
+  return found.length === 1 ? found : [];
+}
+
+it('every test docs/defaults.md names for a default exists and has the test the row quotes', () => {
+  const text = readFileSync(join(root, 'docs/defaults.md'), 'utf8');
+  const wrong: string[] = [];
+  let rows = 0;
+  let pinnedBy = false;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('|')) {
+      pinnedBy = false;
+      continue;
+    }
+    const cells = line
+      .slice(1, -1)
+      .split(' | ')
+      .map((cell) => cell.trim());
+    if (cells.at(-1) === 'pinned by') pinnedBy = true;
+    if (!pinnedBy || cells.at(-1) === 'pinned by' || line.startsWith('|---')) continue;
+    rows++;
+    // "`file`: title … title; title; `other`: title (remark)": a part without a file is in the one
+    // before; each stretch of a title between ellipses is in the test file word for word.
+    let files: string[] = [];
+    for (const part of cells.at(-1)!.split(/; (?![^(]*\))/)) {
+      const [, ref, rest] = /^(?:`([^`]+)`)?:? ?(.*)$/.exec(part)!;
+      if (ref !== undefined) files = filesNamed(ref);
+      if (files.length === 0) wrong.push(`${cells[0]}: no one test file is named \`${ref}\``);
+      const stretches = rest!
+        .replace(/ \([^()]*\)$/, '')
+        .split('…')
+        .map((stretch) => stretch.trim())
+        .filter((stretch) => stretch !== '');
+      if (stretches.length === 0) wrong.push(`${cells[0]}: \`${ref}\` names no test`);
+      for (const file of files) {
+        const source = readFileSync(join(root, file), 'utf8');
+        for (const stretch of stretches) if (!source.includes(stretch)) wrong.push(`${cells[0]}: ${file} has no test "${stretch}"`);
+      }
+    }
+  }
+  assert.ok(rows > 30, `the defaults were found (${rows} rows)`);
+  assert.deepEqual(wrong, []);
 });
