@@ -26,7 +26,18 @@ export default tseslint.config(
   {
     files: ['test/**'],
     languageOptions: { globals: { ...globals.mocha } },
-    // Tests read provider frames, fakes and internals loosely typed on purpose.
-    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+    rules: {
+      // Tests read provider frames, fakes and internals loosely typed on purpose.
+      '@typescript-eslint/no-explicit-any': 'off',
+      // A focused test runs alone in Mocha (the browser suites) and hides every other one; a skipped one
+      // says why (`{ skip: 'why' }`, `t.skip('why')`, Mocha's `this.skip()` after a comment).
+      'no-restricted-properties': [
+        'error',
+        ...['it', 'describe', 'test', 'suite', 'context'].flatMap((object) => [
+          { object, property: 'only', message: 'a focused test hides the rest of the suite: remove .only before committing' },
+          { object, property: 'skip', message: "say why it is skipped: { skip: 'why' } or t.skip('why')" },
+        ]),
+      ],
+    },
   },
 );
