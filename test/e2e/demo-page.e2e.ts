@@ -204,10 +204,20 @@ describe('The demo page (real Chromium, real WebSocket host)', () => {
       'ja',
       'ar',
     ]);
+    // A language other than English loads as its own chunk: the page takes it when the chunk lands.
+    const langAndDir = async (expected: [string, string]) => {
+      const read = () => page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]);
+      await page
+        .waitForFunction(([lang, dir]) => document.documentElement.lang === lang && document.documentElement.dir === dir, expected, {
+          timeout: 5_000,
+        })
+        .catch(() => undefined);
+      assert.deepEqual(await read(), expected);
+    };
     await switcher.selectOption('ar');
-    assert.deepEqual(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), ['ar', 'rtl']);
+    await langAndDir(['ar', 'rtl']);
     await switcher.selectOption('de');
-    assert.deepEqual(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), ['de', 'ltr']);
+    await langAndDir(['de', 'ltr']);
   });
 
   it('needs no CJK or symbol font for the English chrome', async () => {
