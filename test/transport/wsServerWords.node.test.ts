@@ -450,3 +450,99 @@ describe('with a cluster', () => {
     assert.equal((await raw.ask(JSON.stringify({ id: 'p', type: 'ping' }))).type, 'result');
   });
 });
+
+describe('what a server holds', () => {
+  it('close() stops every timer it started: the heartbeat and the fragment guard', async (t) => {
+    const running = new Set<unknown>();
+    const set = globalThis.setInterval;
+    const clear = globalThis.clearInterval;
+    t.mock.method(globalThis, 'setInterval', (...args: Parameters<typeof setInterval>) => {
+      const timer = set(...args);
+      running.add(timer);
+      return timer;
+    });
+    t.mock.method(globalThis, 'clearInterval', (timer: ReturnType<typeof setInterval>) => {
+      running.delete(timer);
+      clear(timer);
+    });
+    const server = await createWebSocketServer({ host: createFakeHost(), allowAnonymous: true });
+    closeWhenDone(t, server);
+    assert.equal(running.size, 2);
+    await server.close();
+    assert.equal(running.size, 0);
+  });
+
+  it('a frame whose reading throws is answered server-error and reported; the connection stays', async (t) => {
+    const reported: unknown[] = [];
+    const server = await serverFor(t, { onError: (e) => reported.push(e) });
+    const raw = await socketFor(t, server.port);
+    const failure = new Error('decoding failed');
+    const toString = Buffer.prototype.toString;
+    t.mock.method(Buffer.prototype, 'toString', function (this: Buffer, ...args: Parameters<Buffer['toString']>) {
+      if (this.includes('"explode"')) throw failure;
+      return toString.apply(this, args);
+    });
+    assert.deepEqual(await raw.ask(JSON.stringify({ id: 'explode', type: 'ping' })), {
+      type: 'error',
+      id: null,
+      code: 'server-error',
+      message: 'the server failed to read this message',
+    });
+    assert.deepEqual(reported, [failure]);
+    assert.equal((await raw.ask(JSON.stringify({ id: 'p', type: 'ping' }))).result, 'pong');
+  });
+});
+
+/** A cluster whose router watches in this process, as the owner of every session does. */
+const localCluster = {
+  ...provingCluster,
+  createRouter: () => ({
+    ...provingCluster.createRouter(),
+    watch: async (
+      request: { id: string; params: { sessionId: string } },
+      ctx: { watches: Map<string, () => void> },
+      local: (listener: () => void) => () => void,
+    ) => {
+      ctx.watches.set(
+        request.params.sessionId,
+        local(() => {}),
+      );
+      return { type: 'result' as const, id: request.id, result: 'watching' as const };
+    },
+  }),
+} as unknown as WebSocketServerOptions['cluster'];
+
+describe('the principals a peer carries', () => {
+  it('each is a connection of its own, named after the peer’s: c1:1, c1:2', async (t) => {
+    const seen: string[] = [];
+    const server = await serverFor(t, { cluster: provingCluster, canOpenSession: (connection) => (seen.push(connection.id), true) });
+    const peer = await claimedPeer(t, server.port);
+    const answers: string[] = [];
+    peer.socket.on('message', (data) => answers.push(String(data)));
+    peer.socket.send('ok');
+    for (const id of ['alice', 'bob'])
+      peer.socket.send(`${encodePrincipal({ id })} ${JSON.stringify({ id, type: 'session.open', params: {} })}`);
+    await until(() => answers.length === 2, 5, undefined, 'both opens answered');
+    assert.deepEqual(seen, ['c1:1', 'c1:2']);
+  });
+
+  it('a principal that watched through a peer has its watch released when the peer closes', async (t) => {
+    const host = createFakeHost(['s1'], { owners: { s1: 'alice' } });
+    const server = await serverFor(t, { host, cluster: localCluster });
+    const peer = await claimedPeer(t, server.port);
+    const answers: string[] = [];
+    peer.socket.on('message', (data) => answers.push(String(data)));
+    peer.socket.send('ok');
+    const alice = encodePrincipal({ id: 'alice' });
+    peer.socket.send(`${alice} ${JSON.stringify({ id: 'w', type: 'session.watch', params: { sessionId: 's1' } })}`);
+    peer.socket.send(`${alice} ${JSON.stringify({ id: 'p', type: 'ping' })}`);
+    await until(() => answers.length === 2, 5, undefined, 'the watch and the ping answered');
+    assert.ok(
+      answers.every((a) => a.includes('"type":"result"')),
+      answers.join('\n'),
+    );
+    assert.equal(host.watcherCount(), 1);
+    peer.socket.close();
+    await until(() => host.watcherCount() === 0, 5, undefined, 'the watch released');
+  });
+});
