@@ -282,6 +282,32 @@ describe('views and watches', () => {
     assert.deepEqual(views.sort(), ['s1', 's2']);
   });
 
+  it('a view queued in the turn a session is unwatched is not sent', async (t) => {
+    const serverSockets: WebSocket[] = [];
+    const on = WebSocket.prototype.on;
+    t.mock.method(WebSocket.prototype, 'on', function (this: WebSocket & { _isServer: boolean }, ...args: Parameters<WebSocket['on']>) {
+      if (this._isServer && args[0] === 'message' && !serverSockets.includes(this)) serverSockets.push(this);
+      return on.apply(this, args);
+    });
+    const host = createFakeHost();
+    const server = await serverFor(t, { host });
+    const raw = await socketFor(t, server.port);
+    await raw.ask(JSON.stringify({ id: 'w', type: 'session.watch', params: { sessionId: 's1' } }));
+    await until(() => raw.received.length === 2, 5, undefined, 'the first view');
+    host.bump('s1' as never);
+    serverSockets[0]!.emit(
+      'message',
+      Buffer.from(JSON.stringify({ id: 'u', type: 'session.unwatch', params: { sessionId: 's1' } })),
+      false,
+    );
+    await raw.ask(JSON.stringify({ id: 'p', type: 'ping' }));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(
+      raw.received.map((m) => (m.type === 'session.view' ? `view ${(m.view as { lastSeq: number }).lastSeq}` : m.id)),
+      ['w', 'view 0', 'u', 'p'],
+    );
+  });
+
   it('a client that watched and made requests releases every watch when it closes', async (t) => {
     const host = createFakeHost();
     const server = await serverFor(t, { host });
