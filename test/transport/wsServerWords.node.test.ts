@@ -572,3 +572,45 @@ describe('the principals a peer carries', () => {
     await until(() => host.watcherCount() === 0, 5, undefined, 'the watch released');
   });
 });
+
+describe('counting by address and by principal on a peer', () => {
+  it('two loopback addresses are two addresses', async (t) => {
+    const server = await serverFor(t, { allowAnonymous: false, authenticate: () => ({ id: 'alice' }), maxConnectionsPerAddress: 1 });
+    const sockets = ['127.0.0.1', '127.0.0.2'].map((localAddress) => {
+      const socket = new WebSocket(`ws://127.0.0.1:${server.port}`, { localAddress });
+      t.after(() => socket.terminate());
+      return inTime(
+        new Promise((resolve, reject) => {
+          socket.once('open', resolve);
+          socket.once('error', reject);
+        }),
+        `a socket from ${localAddress}`,
+      );
+    });
+    await Promise.all(sockets);
+  });
+
+  it('a principal’s count of requests in flight on a peer survives one of them ending', async (t) => {
+    const host = createFakeHost(['s1'], { owners: { s1: 'alice' } });
+    const server = await serverFor(t, { host, cluster: provingCluster, maxInFlight: 4 });
+    const peer = await claimedPeer(t, server.port);
+    const answers: string[] = [];
+    peer.socket.on('message', (data) => answers.push(String(data)));
+    peer.socket.send('ok');
+    const held = host.hold('send');
+    t.after(() => held.release());
+    const alice = encodePrincipal({ id: 'alice' });
+    const send = (id: string) =>
+      peer.socket.send(
+        `${alice} ${JSON.stringify({ id, type: 'session.send', params: { sessionId: 's1', messageId: id, rpcId: 'r', text: 'hi' } })}`,
+      );
+    for (let i = 0; i < 8_191; i++) send(`m${i}`);
+    await until(() => host.calls.send === 8_191, 5, 10_000, '8,191 sends running');
+    peer.socket.send(`${alice} ${JSON.stringify({ id: 'p', type: 'ping' })}`);
+    await until(() => answers.length === 1, 5, undefined, 'the ping answered');
+    send('m8191');
+    send('m8192');
+    await until(() => answers.length === 2, 5, undefined, 'the 8,193rd refused');
+    assert.match(answers[1]!, /"id":"m8192","code":"busy"/);
+  });
+});
