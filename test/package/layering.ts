@@ -21,6 +21,8 @@ export const PACKAGE_LAYERS: Record<string, readonly string[]> = {
   // Beside agents: the host's pure fold and decisions over an app's messages; the React layer
   // mounts the elements.
   'ai-sdk': ['protocol', 'machines', 'host', 'transport', 'components'],
+  // The rulebook runs the same scenarios through every path, so its drivers stand on all of them.
+  conformance: ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp', 'ai-sdk'],
 };
 
 /** Folders outside the package and what they may import besides the package itself. */

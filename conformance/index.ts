@@ -1,0 +1,24 @@
+/*
+ * `task-surface/conformance`: the rulebook of the two specifications as scenarios, and the driver
+ * interface a path implements to run them (driver.ts). A product that writes its own adapter
+ * implements `ConformanceDriver` and runs every scenario on it.
+ */
+export type {
+  ActiveSurface,
+  CallRead,
+  Capability,
+  ConformanceDriver,
+  Conversation,
+  ConversationOptions,
+  DismissOutcome,
+  ModelCall,
+  ModelStep,
+  SeenMessage,
+  SeenRequest,
+  SendOutcome,
+  SubmitOutcome,
+  Supports,
+  SurfaceStatus,
+  CardSeen,
+} from './driver.js';
+export { ConformanceError, expectEqual, expectThat, type Scenario, type ScenarioContext, type Specification } from './scenario.js';
