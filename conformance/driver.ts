@@ -29,6 +29,11 @@ export interface ModelCall {
 export interface ModelStep {
   calls?: readonly ModelCall[];
   text?: string;
+  /**
+   * What the person does while the model works on this step, before its request (say, messages
+   * that queue up behind the running turn: use `queue`, which does not wait for the turn).
+   */
+  during?: (conversation: Conversation) => Promise<void>;
 }
 
 /** What the model read back from one call it made (the text exactly, and whether it failed). */
@@ -107,6 +112,8 @@ export interface Conversation {
   script(...steps: ModelStep[]): void;
   /** The person writes an ordinary message (the model answers it with the next scripted response). */
   say(text: string): Promise<SendOutcome>;
+  /** The person writes while a turn runs: resolves once the message is admitted to the queue (or refused), without waiting for a turn. */
+  queue(text: string): Promise<SendOutcome>;
   /**
    * The person submits the open panel (or `surfaceId`'s, for a stale one) with these ids, as the
    * panel would send it, in the conversation's locale; resolves when the model has answered it.

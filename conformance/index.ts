@@ -22,3 +22,6 @@ export type {
   CardSeen,
 } from './driver.js';
 export { ConformanceError, expectEqual, expectThat, type Scenario, type ScenarioContext, type Specification } from './scenario.js';
+export { conformanceSuite, notApplicable, runScenario, SCENARIOS, type TestFunction } from './run.js';
+export { LOCALES, PRODUCT_LOCALE, PRODUCT_WORDS, registerProductLocale, SHIPPED_LOCALES } from './fixtures.js';
+export * as texts from './texts.js';

@@ -24,8 +24,8 @@ export interface Scenario {
   spec: Specification;
   /** What the scenario needs of a path (a path without it reports the scenario not applicable, with its reason). */
   needs?: readonly Capability[];
-  /** Options of the conversation besides the locale (limits, tool mode, kinds). */
-  options?: Omit<ConversationOptions, 'locale'>;
+  /** Options of the conversation besides the locale (limits, tool mode, kinds): made again for each conversation. */
+  options?: () => Omit<ConversationOptions, 'locale'>;
   /** Paths that differ on purpose, and why (the scenario still runs: it checks the documented difference). */
   differs?: Readonly<Record<string, string>>;
   run(conversation: Conversation, context: ScenarioContext): Promise<void>;
