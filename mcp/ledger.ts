@@ -27,7 +27,7 @@ import {
 } from '../protocol/index.js';
 import { mintCallId, mintSessionId, mintTaskSurfaceId, mintTurnId } from '../protocol/mint.js';
 
-import { VIEW_TOOL } from './constants.js';
+import { ANSWER_TOOL, VIEW_TOOL } from './constants.js';
 
 export { VIEW_TOOL };
 
@@ -43,10 +43,41 @@ export type PanelState =
       values: Record<string, JsonValue>;
       /** The user message's text: exactly what the view sends as `ui/message`. */
       text: string;
-      /** Whether the view saw the host accept that `ui/message`. */
+      /** Whether the answer reached the model: the host accepted its `ui/message`, or the model read it. */
       delivered: boolean;
+      /** The channel that delivered it first (`sending`: a `ui/message` was under way, not confirmed). */
+      channel: AnswerChannel;
     }
   | { status: 'dismissed'; surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel };
+
+/** Which of the two channels carried an answer to the model first (see `channelOf`). */
+export type AnswerChannel = 'message' | 'sending' | 'answer-tool' | null;
+
+/** A step of an answer's delivery, recorded in the panel's log. */
+export type DeliveryMark = 'sending' | 'delivered' | 'rejected' | 'answer-tool';
+
+/**
+ * The channel that delivered `submissionId` first, folded from its delivery marks in log order: the
+ * view's `ui/message` (claimed while under way, released when the host rejects it) or the model's
+ * own read through `task_surface_answer`. Whichever comes first wins; the other then reports it.
+ */
+function channelOf(events: readonly SessionEvent[], submissionId: string): AnswerChannel {
+  let channel: AnswerChannel = null;
+  let readWhileSending = false;
+  for (const e of events) {
+    if (e.type !== 'tool/call' || (e.name !== VIEW_TOOL && e.name !== ANSWER_TOOL)) continue;
+    const args = typeof e.args === 'object' && e.args !== null && !Array.isArray(e.args) ? e.args : {};
+    if (args['submissionId'] !== submissionId) continue;
+    const mark = args['action'];
+    if (mark === 'answer-tool') {
+      if (channel === null) channel = 'answer-tool';
+      else if (channel === 'sending') readWhileSending = true;
+    } else if (mark === 'sending' && channel === null) channel = 'sending';
+    else if (mark === 'delivered' && (channel === null || channel === 'sending')) channel = 'message';
+    else if (mark === 'rejected' && channel === 'sending') channel = readWhileSending ? 'answer-tool' : null;
+  }
+  return channel;
+}
 
 /** A shown panel: the tool result's parts. */
 export type ShowOutcome =
@@ -77,6 +108,8 @@ export interface PanelLedger {
   ): Promise<PanelState | { status: 'invalid'; reason: string }>;
   /** Records that the host accepted the `ui/message` of this submission. */
   delivered(viewId: string, submissionId: TaskSurfaceSubmissionId): Promise<PanelState>;
+  /** Records a step of the answer's delivery (see `channelOf`); the panel's state after it. */
+  mark(viewId: string, submissionId: TaskSurfaceSubmissionId, mark: DeliveryMark): Promise<PanelState>;
   dismiss(viewId: string, dismissalId: TaskSurfaceDismissalId): Promise<PanelState>;
   close(): Promise<void>;
 }
@@ -109,22 +142,15 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
     const message = events.find((e) => e.type === 'user/message' && e.messageId === outcome.messageId);
     const correlation = message?.type === 'user/message' ? message.source.taskSurface : undefined;
     if (message?.type !== 'user/message' || !correlation) return { status: 'open', ...panel };
-    const delivered = events.some(
-      (e) =>
-        e.type === 'tool/call' &&
-        e.name === VIEW_TOOL &&
-        typeof e.args === 'object' &&
-        e.args !== null &&
-        !Array.isArray(e.args) &&
-        e.args['submissionId'] === correlation.submissionId,
-    );
+    const channel = channelOf(events, correlation.submissionId);
     return {
       status: 'submitted',
       ...panel,
       submissionId: correlation.submissionId,
       values: outcome.values,
       text: message.text,
-      delivered,
+      delivered: channel === 'message' || channel === 'answer-tool',
+      channel,
     };
   };
 
@@ -133,6 +159,14 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
     const turnId = mintTurnId();
     host.plugins.append(sessionId, { type: 'tool/call', callId, turnId, name, args, origin: 'model', agent: 'root' });
     host.plugins.append(sessionId, { type: 'tool/result', callId, turnId, name, ...result });
+  };
+
+  const mark = async (viewId: string, submissionId: TaskSurfaceSubmissionId, step: DeliveryMark): Promise<PanelState> => {
+    const now = await state(viewId);
+    if (now.status !== 'submitted' || now.submissionId !== submissionId || now.delivered) return now;
+    const name = step === 'answer-tool' ? ANSWER_TOOL : VIEW_TOOL;
+    append(viewId as SessionId, name, { action: step, submissionId }, { ok: true, content: step });
+    return state(viewId);
   };
 
   return {
@@ -178,12 +212,9 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
       return state(viewId);
     },
 
-    async delivered(viewId, submissionId) {
-      const now = await state(viewId);
-      if (now.status !== 'submitted' || now.submissionId !== submissionId || now.delivered) return now;
-      append(viewId as SessionId, VIEW_TOOL, { action: 'delivered', submissionId }, { ok: true, content: 'delivered' });
-      return state(viewId);
-    },
+    delivered: (viewId, submissionId) => mark(viewId, submissionId, 'delivered'),
+
+    mark,
 
     async dismiss(viewId, dismissalId) {
       const now = await state(viewId);

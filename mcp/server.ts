@@ -10,6 +10,7 @@ import {
 import { createMemoryStore } from '../host/store/memory.js';
 import type { SessionLogStore } from '../host/store/types.js';
 import { SHOW_TASK_SURFACE, showTaskSurfaceTool, type TaskSurfaceLimitsInput, type ToolMode } from '../protocol/index.js';
+import { ANSWER_TOOL_ANNOTATIONS, handleAnswerCall, shownText, taskSurfaceAnswerTool } from './answerTool.js';
 import { answerWithoutApps, clientCapabilities, supportsApps } from './fallbacks.js';
 import { PANEL_URI, VIEW_TOOL } from './constants.js';
 import { createPanelLedger, type PanelLedger } from './ledger.js';
@@ -74,11 +75,12 @@ export function createTaskSurfaceMcpServer(options: TaskSurfaceMcpServerOptions)
     async (args, ctx): Promise<CallToolResult> => {
       const capabilities = clientCapabilities(server, ctx);
       const apps = supportsApps(capabilities);
-      const shown = await ledger.show(args, 'model', { record: apps });
+      // Code-only mode refuses the call here too when the ledger was made elsewhere (and shared).
+      const shown = await ledger.show(args, toolMode === 'code' ? 'code' : 'model', { record: apps });
       if (!shown.ok) return { isError: true, content: text(shown.content) };
       if (!apps) return answerWithoutApps(shown.model, capabilities, ctx, ledger.limits);
       return {
-        content: text(shown.content),
+        content: text(shownText(shown.viewId, shown.model.title)),
         structuredContent: { surfaceId: shown.surfaceId, model: shown.model },
         _meta: { viewUUID: shown.viewId },
       };
@@ -93,6 +95,15 @@ export function createTaskSurfaceMcpServer(options: TaskSurfaceMcpServerOptions)
       _meta: viewMeta,
     },
     (args) => handleViewCall(ledger, args),
+  );
+  server.registerTool(
+    taskSurfaceAnswerTool.name,
+    {
+      description: taskSurfaceAnswerTool.description,
+      inputSchema: schemaOf(taskSurfaceAnswerTool.inputSchema),
+      annotations: ANSWER_TOOL_ANNOTATIONS,
+    },
+    (args) => handleAnswerCall(ledger, args),
   );
 
   // tools/list carries the project's JSON Schema object itself (the SDK's own listing would copy it),
@@ -110,6 +121,7 @@ export function createTaskSurfaceMcpServer(options: TaskSurfaceMcpServerOptions)
               _meta: toolMeta,
             },
           ]),
+      ...(toolMode === 'code' ? [] : [{ ...taskSurfaceAnswerTool, annotations: ANSWER_TOOL_ANNOTATIONS }]),
       {
         name: VIEW_TOOL,
         description: 'The Task Surface panel state (for the panel itself).',

@@ -4,11 +4,13 @@ import {
   formatIssuePath,
   issueText,
   JsonValueSchema,
+  LocaleTagSchema,
   OWN_WORDS,
   SessionIdSchema,
   TaskSurfaceDismissalIdSchema,
   TaskSurfaceSubmissionIdSchema,
 } from '../protocol/index.js';
+import { saveDraft, withDraft } from './drafts.js';
 import type { PanelLedger, PanelState } from './ledger.js';
 
 /*
@@ -25,9 +27,10 @@ const ViewCallSchema = z.discriminatedUnion('action', [
     viewId,
     submissionId: TaskSurfaceSubmissionIdSchema,
     values: z.record(z.string(), JsonValueSchema),
-    locale: z.optional(z.enum(['en', 'zh'])),
+    locale: z.optional(LocaleTagSchema),
   }),
-  z.strictObject({ action: z.literal('delivered'), viewId, submissionId: TaskSurfaceSubmissionIdSchema }),
+  z.strictObject({ action: z.enum(['sending', 'delivered', 'rejected']), viewId, submissionId: TaskSurfaceSubmissionIdSchema }),
+  z.strictObject({ action: z.literal('draft'), viewId, values: z.record(z.string(), JsonValueSchema) }),
   z.strictObject({ action: z.literal('dismiss'), viewId, dismissalId: TaskSurfaceDismissalIdSchema }),
 ]);
 export type ViewCall = z.infer<typeof ViewCallSchema>;
@@ -37,12 +40,12 @@ const id = { type: 'string', minLength: 1, maxLength: 128 };
 export const VIEW_TOOL_INPUT_SCHEMA = {
   type: 'object',
   properties: {
-    action: { enum: ['read', 'submit', 'delivered', 'dismiss'] },
+    action: { enum: ['read', 'submit', 'sending', 'delivered', 'rejected', 'draft', 'dismiss'] },
     viewId: id,
     submissionId: id,
     dismissalId: id,
     values: { type: 'object' },
-    locale: { enum: ['en', 'zh'] },
+    locale: { type: 'string', maxLength: 35, description: 'BCP 47 tag of the language the answer is written in' },
   },
   required: ['action', 'viewId'],
   additionalProperties: false,
@@ -64,7 +67,9 @@ export async function handleViewCall(ledger: PanelLedger, args: unknown): Promis
   const call = parsed.data;
   switch (call.action) {
     case 'read':
-      return answer(await ledger.state(call.viewId));
+      return answer(withDraft(ledger, call.viewId, await ledger.state(call.viewId)));
+    case 'draft':
+      return answer(saveDraft(ledger, call.viewId, call.values, await ledger.state(call.viewId)));
     case 'submit':
       return answer(
         await ledger.submit(call.viewId, {
@@ -73,8 +78,10 @@ export async function handleViewCall(ledger: PanelLedger, args: unknown): Promis
           ...(call.locale ? { locale: call.locale } : {}),
         }),
       );
+    case 'sending':
     case 'delivered':
-      return answer(await ledger.delivered(call.viewId, call.submissionId));
+    case 'rejected':
+      return answer(await ledger.mark(call.viewId, call.submissionId, call.action));
     case 'dismiss':
       return answer(await ledger.dismiss(call.viewId, call.dismissalId));
   }

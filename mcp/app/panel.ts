@@ -9,20 +9,22 @@ import '../../components/view/task-surface-view.js';
 import { langOf, langTag, loadLocale, strings, type Lang } from '../../components/i18n/index.js';
 import { parseShowTaskSurfaceArgs, type NormalizedTaskSurfaceModel, type TaskSurfaceValues } from '../../protocol/index.js';
 import { PanelSession, type Phase } from './panelApp.js';
-import { appStrings } from './strings.js';
+import { appStrings, dismissedContext } from './strings.js';
 
 const root = document.querySelector('main')!;
 let lang: Lang = 'en';
 let theme: 'light' | 'dark' | undefined;
 let fullscreen = false;
 
+let hostLocale: string | undefined;
+
 const app = new App({ name: 'task-surface-panel', version: '1.0.0' }, {}, { autoResize: true });
-const session = new PanelSession(
-  app,
-  () => draw(),
-  () => lang,
-  (title) => appStrings('en').dismissedContext(title),
-);
+const session = new PanelSession(app, {
+  onChange: () => draw(),
+  // The host's own tag: the server writes the answer in it when it knows the language (a registered one too).
+  locale: () => hostLocale ?? lang,
+  dismissedText: dismissedContext,
+});
 
 /** Counts contexts applied, so a language that loads late applies only if no newer context came meanwhile. */
 let applied = 0;
@@ -30,6 +32,7 @@ let applied = 0;
 function applyContext(context: McpUiHostContext | undefined): void {
   const current = ++applied;
   lang = langOf(context?.locale);
+  hostLocale = context?.locale;
   theme = context?.theme === 'dark' || context?.theme === 'light' ? context.theme : undefined;
   if (theme) applyDocumentTheme(theme);
   const variables = context?.styles?.variables;
@@ -49,7 +52,15 @@ function statusText(phase: Phase): string {
   const t = appStrings(lang);
   if (phase.kind === 'dismissed') return t.dismissedNote;
   if (phase.kind !== 'submitted') return '';
-  return { sending: t.sending, delivered: t.submittedNote, failed: t.notTaken, unsure: t.unsure }[phase.delivery];
+  return {
+    sending: t.sending,
+    delivered: t.submittedNote,
+    prefilled: t.prefilledNote,
+    read: t.readNote,
+    'no-channel': t.noChannelNote,
+    failed: t.notTaken,
+    unsure: t.unsure,
+  }[phase.delivery];
 }
 
 function view(model: NormalizedTaskSurfaceModel, phase: Phase) {
@@ -64,11 +75,16 @@ function view(model: NormalizedTaskSurfaceModel, phase: Phase) {
         heading-level="1"
         ?all-rows=${fullscreen}
         ?disabled=${phase.busy}
-        @task-surface-value-change=${(e: CustomEvent<{ values: TaskSurfaceValues }>) => (session.values = e.detail.values)}
+        @task-surface-value-change=${(e: CustomEvent<{ values: TaskSurfaceValues }>) => session.edit(e.detail.values)}
         @task-surface-submit=${(e: CustomEvent<{ values: TaskSurfaceValues }>) => void session.submit(e.detail.values)}
         ><button slot="actions" type="button" class="secondary" ?disabled=${phase.busy} @click=${() => void session.dismiss()}>${s.dismiss}</button></task-surface-view
       >
-      <p class="problem" role="alert">${phase.problem ? t[phase.problem] : ''}</p>`;
+      <p class="problem" role="alert">${phase.problem ? t[phase.problem] : ''}</p>
+      ${
+        phase.problem === 'unreachable'
+          ? html`<button type="button" class="secondary" ?disabled=${phase.busy} @click=${() => void session.retry()}>${t.tryAgain}</button>`
+          : nothing
+      }`;
   }
   const values = phase.kind === 'submitted' ? phase.values : undefined;
   const status = phase.kind === 'submitted' ? s.status.submitted : s.status.dismissed;

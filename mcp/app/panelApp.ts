@@ -1,4 +1,3 @@
-import type { App } from '@modelcontextprotocol/ext-apps';
 import { mintTaskSurfaceDismissalId, mintTaskSurfaceSubmissionId } from '../../protocol/mint.js';
 import type { NormalizedTaskSurfaceModel, TaskSurfaceSubmissionId, TaskSurfaceValues } from '../../protocol/index.js';
 import type { PanelState } from '../ledger.js';
@@ -6,14 +5,19 @@ import { VIEW_TOOL } from '../constants.js';
 
 /*
  * The panel's life inside the host, apart from its rendering: what it knows of its call, and the
- * rule that a person's answer becomes exactly one `ui/message`. The server is the authority on
- * whether the call was answered (the view's own storage may not exist); the view records its
- * submissionId there before it sends the message, and never sends again on its own: a send it
- * cannot confirm is left to the person, who can see the chat ("Send again").
+ * rule that a person's answer reaches the model exactly once. The server is the authority on
+ * whether the call was answered and on how the answer reached the model (the view's own storage
+ * may not exist): the view claims the `ui/message` channel there before it sends, and never sends
+ * again on its own. The model may read the answer itself (`task_surface_answer`); whichever comes
+ * first delivers it, so a view that finds the answer already read sends nothing.
  */
 
-/** Where the answer's message stands, as far as this view knows. */
-export type Delivery = 'sending' | 'delivered' | 'failed' | 'unsure';
+/**
+ * Where the answer stands, as far as this view knows: `prefilled` the host put it into the chat
+ * input (VS Code), `read` the model read it through its tool, `no-channel` the host takes no
+ * `ui/message` and the model reads the answer when told.
+ */
+export type Delivery = 'sending' | 'delivered' | 'prefilled' | 'read' | 'no-channel' | 'failed' | 'unsure';
 
 export type Phase =
   | { kind: 'waiting' }
@@ -24,9 +28,33 @@ export type Phase =
   | { kind: 'submitted'; values: TaskSurfaceValues; text: string; submissionId: TaskSurfaceSubmissionId; delivery: Delivery }
   | { kind: 'dismissed' };
 
-type ViewAnswer = PanelState | { status: 'invalid'; reason: string };
+type ViewAnswer = (PanelState & { draft?: TaskSurfaceValues }) | { status: 'invalid'; reason: string };
+type TextContent = { content: { type: 'text'; text: string }[] };
 
-/** The panel's state machine over an `App`; `onChange` renders. */
+/** The few host requests the panel makes (ext-apps' `App` fits it, and so does any client of the same messages). */
+export interface PanelHost {
+  callServerTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{ structuredContent?: unknown }>;
+  sendMessage(params: { role: 'user' } & TextContent): Promise<{ isError?: boolean }>;
+  updateModelContext(params: TextContent): Promise<unknown>;
+  getHostCapabilities(): { message?: unknown } | undefined;
+  getHostVersion(): { name: string } | undefined;
+}
+
+/** Hosts that put an App's message into the chat input for the person to send, rather than sending it. */
+const PREFILLS = /visual studio code|vs ?code/i;
+
+export interface PanelSessionOptions {
+  /** Renders the panel again. */
+  onChange: () => void;
+  /** The person's language tag for the answer's text (the server's formatter matches it). */
+  locale: () => string;
+  /** Text the model reads when the person dismisses the panel. */
+  dismissedText: (title: string) => string;
+  /** How long typing pauses before the draft is kept on the server. Default 400 ms. */
+  draftDelayMs?: number;
+}
+
+/** The panel's state machine over a host; `onChange` renders. */
 export class PanelSession {
   model: NormalizedTaskSurfaceModel | null = null;
   values: TaskSurfaceValues | undefined;
@@ -36,19 +64,16 @@ export class PanelSession {
   #dismissalId = mintTaskSurfaceDismissalId();
   #busy = false;
   #delivering = false;
+  #draftTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
-    private readonly app: Pick<App, 'callServerTool' | 'sendMessage' | 'updateModelContext'>,
-    private readonly onChange: () => void,
-    /** The person's language for the answer's text (`en` or `zh`). */
-    private readonly locale: () => string,
-    /** Text the model reads when the person dismisses the panel. */
-    private readonly dismissedText: (title: string) => string,
+    private readonly host: PanelHost,
+    private readonly options: PanelSessionOptions,
   ) {}
 
   #set(phase: Phase) {
     this.phase = phase;
-    this.onChange();
+    this.options.onChange();
   }
 
   /** Partial tool input: a quiet "preparing" until there is a model. */
@@ -73,24 +98,50 @@ export class PanelSession {
     this.model = model;
     this.viewId = viewId;
     this.#submissionId = cached(viewId);
+    await this.retry();
+  }
+
+  /**
+   * Reads the panel's state again (after a read that failed). Until a read succeeds the panel stays
+   * answerable: a submit is idempotent on the server, which answers with its record if there is one.
+   */
+  async retry(): Promise<void> {
+    if (this.viewId === null || this.#busy) return;
+    this.#busy = true;
+    if (this.phase.kind === 'open') this.#set({ ...this.phase, busy: true });
     try {
-      this.#apply(await this.#call({ action: 'read', viewId }));
+      this.#apply(await this.#call({ action: 'read', viewId: this.viewId }));
     } catch {
-      this.#set({ kind: 'open', busy: true, problem: 'unreachable' });
+      this.#set({ kind: 'open', busy: false, problem: 'unreachable' });
+    } finally {
+      this.#busy = false;
     }
+  }
+
+  /** The person changed a value: kept here at once, and on the server when typing pauses. */
+  edit(values: TaskSurfaceValues): void {
+    this.values = values;
+    clearTimeout(this.#draftTimer);
+    const viewId = this.viewId;
+    if (viewId === null) return;
+    this.#draftTimer = setTimeout(
+      () => void this.#call({ action: 'draft', viewId, values }).catch(() => undefined),
+      this.options.draftDelayMs ?? 400,
+    );
   }
 
   /** The person pressed Submit (the view checked the required fields). */
   async submit(values: TaskSurfaceValues): Promise<void> {
     if (this.#busy || this.viewId === null || this.phase.kind !== 'open') return;
     this.#busy = true;
+    clearTimeout(this.#draftTimer);
     this.values = values;
     const viewId = this.viewId;
     const submissionId = (this.#submissionId ??= mintTaskSurfaceSubmissionId());
     remember(viewId, submissionId);
     this.#set({ kind: 'open', busy: true, problem: null });
     try {
-      const answer = await this.#call({ action: 'submit', viewId, submissionId, values, locale: this.locale() });
+      const answer = await this.#call({ action: 'submit', viewId, submissionId, values, locale: this.options.locale() });
       if (answer.status === 'invalid') return this.#set({ kind: 'open', busy: false, problem: 'refused' });
       this.#apply(answer, submissionId);
     } catch {
@@ -102,18 +153,20 @@ export class PanelSession {
 
   /** The person asked to send the recorded answer again (after a refusal or an unknowable send). */
   async sendAgain(): Promise<void> {
-    if (this.phase.kind === 'submitted' && this.phase.delivery !== 'delivered') await this.#deliver(this.phase);
+    if (this.phase.kind !== 'submitted' || ['delivered', 'read', 'prefilled', 'no-channel'].includes(this.phase.delivery)) return;
+    await this.#deliver(this.phase);
   }
 
   async dismiss(): Promise<void> {
     if (this.#busy || this.viewId === null || this.phase.kind !== 'open') return;
     this.#busy = true;
+    clearTimeout(this.#draftTimer);
     const title = this.model?.title ?? '';
     try {
       const answer = await this.#call({ action: 'dismiss', viewId: this.viewId, dismissalId: this.#dismissalId });
-      // No message and no turn: the model learns it from its context the next time it runs.
+      // No message and no turn: the model learns it from its context, or from task_surface_answer.
       if (answer.status === 'dismissed')
-        await this.app.updateModelContext({ content: [{ type: 'text', text: this.dismissedText(title) }] }).catch(() => undefined);
+        await this.host.updateModelContext({ content: [{ type: 'text', text: this.options.dismissedText(title) }] }).catch(() => undefined);
       this.#apply(answer);
     } catch {
       this.#set({ kind: 'open', busy: false, problem: 'unreachable' });
@@ -122,25 +175,26 @@ export class PanelSession {
     }
   }
 
-  /** Shows what the server says; sends the message only for this view's own fresh submission. */
+  /** Shows what the server says; delivers only this view's own fresh submission. */
   #apply(answer: ViewAnswer, ownSubmission?: TaskSurfaceSubmissionId): void {
     switch (answer.status) {
       case 'open':
         this.model = answer.model;
+        if (answer.draft && this.values === undefined) this.values = answer.draft;
         return this.#set({ kind: 'open', busy: false, problem: null });
       case 'dismissed':
         this.model = answer.model;
         return this.#set({ kind: 'dismissed' });
       case 'submitted': {
         this.model = answer.model;
-        const mine = ownSubmission !== undefined && answer.submissionId === ownSubmission && !answer.delivered;
+        const mine = ownSubmission !== undefined && answer.submissionId === ownSubmission && answer.channel === null;
         const phase = {
           kind: 'submitted',
           values: answer.values as TaskSurfaceValues,
           text: answer.text,
           submissionId: answer.submissionId,
           // This view's own fresh answer is on its way (never a flash of "unsure" before the send).
-          delivery: answer.delivered ? 'delivered' : mine ? 'sending' : 'unsure',
+          delivery: deliveryOf(answer.channel, mine),
         } as const;
         this.#set(phase);
         if (mine) void this.#deliver(phase);
@@ -153,30 +207,53 @@ export class PanelSession {
     }
   }
 
-  /** One `ui/message` with the server's text; its acceptance is recorded on the server. */
+  /**
+   * One `ui/message` with the server's text, when the host takes messages: the channel is claimed
+   * on the server first (if the model has read the answer meanwhile, nothing is sent), and the
+   * host's acceptance or refusal is recorded after.
+   */
   async #deliver(phase: Extract<Phase, { kind: 'submitted' }>): Promise<void> {
     if (this.#delivering || this.viewId === null) return;
+    const viewId = this.viewId;
+    const submissionId = phase.submissionId;
+    const record = (action: string) => this.#call({ action, viewId, submissionId }).catch(() => null);
     this.#delivering = true;
-    this.#set({ ...phase, delivery: 'sending' });
     try {
-      const reply = await this.app.sendMessage({ role: 'user', content: [{ type: 'text', text: phase.text }] });
-      if (reply.isError) throw new Error('the host refused the message');
-    } catch {
+      if (!this.host.getHostCapabilities()?.message) return this.#set({ ...phase, delivery: 'no-channel' });
+      this.#set({ ...phase, delivery: 'sending' });
+      const claimed = await record('sending');
+      if (claimed?.status === 'submitted' && claimed.channel === 'answer-tool') return this.#set({ ...phase, delivery: 'read' });
+      let refused = false;
+      try {
+        refused = (await this.host.sendMessage({ role: 'user', content: [{ type: 'text', text: phase.text }] })).isError === true;
+      } catch {
+        refused = true;
+      }
+      if (refused) {
+        await record('rejected');
+        return this.#set({ ...phase, delivery: 'failed' });
+      }
+      this.#set({ ...phase, delivery: PREFILLS.test(this.host.getHostVersion()?.name ?? '') ? 'prefilled' : 'delivered' });
+      // The message went; if this record is lost, a later mount says "unsure" rather than send again.
+      await record('delivered');
+    } finally {
       this.#delivering = false;
-      return this.#set({ ...phase, delivery: 'failed' });
     }
-    this.#set({ ...phase, delivery: 'delivered' });
-    // The message went; if this record is lost, a later mount says "unsure" rather than send again.
-    await this.#call({ action: 'delivered', viewId: this.viewId, submissionId: phase.submissionId }).catch(() => undefined);
-    this.#delivering = false;
   }
 
   async #call(args: Record<string, unknown>): Promise<ViewAnswer> {
-    const result = await this.app.callServerTool({ name: VIEW_TOOL, arguments: args });
+    const result = await this.host.callServerTool({ name: VIEW_TOOL, arguments: args });
     const state = result.structuredContent as ViewAnswer | undefined;
     if (!state || typeof state.status !== 'string') throw new Error('the view tool gave no state');
     return state;
   }
+}
+
+/** What a view shows of a recorded answer's delivery. */
+function deliveryOf(channel: Extract<PanelState, { status: 'submitted' }>['channel'], mine: boolean): Delivery {
+  if (channel === 'answer-tool') return 'read';
+  if (channel === 'message') return 'delivered';
+  return mine ? 'sending' : 'unsure';
 }
 
 /* The view's own storage is a cache at most: a sandboxed iframe with an opaque origin has none. */

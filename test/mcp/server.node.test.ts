@@ -122,6 +122,7 @@ test('over stdio, an answered panel stays answered across a restart (SQLite unde
       submissionId: 'sub-1',
       values: { db: 'pg', why: 'joins' },
       delivered: true,
+      channel: 'message',
       model: undefined,
       surfaceId: undefined,
       text: undefined,
