@@ -104,7 +104,7 @@ export interface PanelLedger {
   /** Records the answer (idempotent by submissionId); the panel's state after it, or why not. */
   submit(
     viewId: string,
-    answer: { submissionId: TaskSurfaceSubmissionId; values: Record<string, JsonValue>; locale?: string },
+    answer: { submissionId: TaskSurfaceSubmissionId; values: Record<string, JsonValue>; locale?: string; note?: string },
   ): Promise<PanelState | { status: 'invalid'; reason: string }>;
   /** Records that the host accepted the `ui/message` of this submission. */
   delivered(viewId: string, submissionId: TaskSurfaceSubmissionId): Promise<PanelState>;

@@ -28,6 +28,7 @@ const ViewCallSchema = z.discriminatedUnion('action', [
     submissionId: TaskSurfaceSubmissionIdSchema,
     values: z.record(z.string(), JsonValueSchema),
     locale: z.optional(LocaleTagSchema),
+    note: z.optional(z.string()),
   }),
   z.strictObject({ action: z.enum(['sending', 'delivered', 'rejected']), viewId, submissionId: TaskSurfaceSubmissionIdSchema }),
   z.strictObject({ action: z.literal('draft'), viewId, values: z.record(z.string(), JsonValueSchema) }),
@@ -45,6 +46,7 @@ export const VIEW_TOOL_INPUT_SCHEMA = {
     submissionId: id,
     dismissalId: id,
     values: { type: 'object' },
+    note: { type: 'string', description: "the person's note beside their answer" },
     locale: { type: 'string', maxLength: 35, description: 'BCP 47 tag of the language the answer is written in' },
   },
   required: ['action', 'viewId'],
@@ -76,6 +78,7 @@ export async function handleViewCall(ledger: PanelLedger, args: unknown): Promis
           submissionId: call.submissionId,
           values: call.values,
           ...(call.locale ? { locale: call.locale } : {}),
+          ...(call.note ? { note: call.note } : {}),
         }),
       );
     case 'sending':
