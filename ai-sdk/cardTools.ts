@@ -11,6 +11,7 @@ import type { CallId, JsonValue, SessionId, TurnId } from '../protocol/index.js'
 import type { UIMessage } from 'ai';
 import { registryOf } from './cards.js';
 import { taskSurfaceEvents } from './messages.js';
+import { createRequestTurn, type RequestTurn } from './requestTurn.js';
 
 /** What `propose_action` and `skill` output: the text the model reads, and whether the call succeeded. */
 export type ActionCardToolOutput = { ok: boolean; text: string };
@@ -24,8 +25,14 @@ export interface ActionCardToolsOptions {
 
 const CHAT = 'ai-sdk' as SessionId;
 
-/** The two tools for one request (make them again for the next one). */
-export function actionCardTools(options: ActionCardToolsOptions): {
+/**
+ * The two tools for one request (make them again for the next one). `turn`: the request's sequence
+ * of calls, shared with `show_task_surface` (`taskSurfaceTools` passes it); a new one by default.
+ */
+export function actionCardTools(
+  options: ActionCardToolsOptions,
+  turn: RequestTurn = createRequestTurn(),
+): {
   skill: Tool<{ name: string }, ActionCardToolOutput>;
   propose_action: Tool<Record<string, unknown>, ActionCardToolOutput>;
 } {
@@ -51,29 +58,30 @@ export function actionCardTools(options: ActionCardToolsOptions): {
     state.skillLoads.set(turnId, loads.add(name));
   };
   return {
-    skill: asAiSdkTool<{ name: string }>(skill, turnId, origin, loaded),
-    propose_action: asAiSdkTool<Record<string, unknown>>(createProposeActionTool(deps), turnId, origin),
+    skill: asAiSdkTool<{ name: string }>(skill, { turnId, origin, turn }, loaded),
+    propose_action: asAiSdkTool<Record<string, unknown>>(createProposeActionTool(deps), { turnId, origin, turn }),
   };
 }
 
 /** A Host tool as an AI SDK tool: its declaration, its execute, its text back to the model (failures as `error-text`). */
 function asAiSdkTool<I>(
   host: HostTool,
-  turnId: TurnId,
-  origin: 'model' | 'code',
+  { turnId, origin, turn }: { turnId: TurnId; origin: 'model' | 'code'; turn: RequestTurn },
   after?: (args: unknown, output: ActionCardToolOutput) => void,
 ): Tool<I, ActionCardToolOutput> {
   const { description, inputSchema } = host.definition;
   return tool({
     description,
     inputSchema: jsonSchema<I>(inputSchema as JSONSchema7),
-    async execute(input: I, { toolCallId }): Promise<ActionCardToolOutput> {
-      const ctx = { sessionId: CHAT, callId: toolCallId as CallId, turnId, origin, agent: 'root' as const, concludeTurn() {} };
-      const outcome = await host.execute(input as JsonValue, ctx);
-      const output = { ok: outcome.ok, text: outcome.content };
-      after?.(input, output);
-      return output;
-    },
+    // One at a time, in the model's order: a skill load is recorded before the proposal after it runs.
+    execute: (input: I, { toolCallId }): Promise<ActionCardToolOutput> =>
+      turn.run(async () => {
+        const ctx = { sessionId: CHAT, callId: toolCallId as CallId, turnId, origin, agent: 'root' as const, concludeTurn() {} };
+        const outcome = await host.execute(input as JsonValue, ctx);
+        const output = { ok: outcome.ok, text: outcome.content };
+        after?.(input, output);
+        return output;
+      }),
     toModelOutput: textForModel,
   }) as Tool<I, ActionCardToolOutput>;
 }

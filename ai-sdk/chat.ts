@@ -73,17 +73,24 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
   const sessionId = initial.id as SessionId;
   const listeners = new Set<SessionListener>();
   /** A submission sent and not yet in the messages: the panel shows it pending, never sends it twice. */
-  let sent: (TaskSurfacePendingSubmission & { surfaceId: string }) | null = null;
+  let sent: (TaskSurfacePendingSubmission & { surfaceId: string; done?: boolean }) | null = null;
   let lastView = '';
   /** Decisions the server recorded that the chat's messages lack (added when no reply streams). */
   let decided: ActionCardDecisionPart[] = [];
 
   const busy = () => chat.status === 'submitted' || chat.status === 'streaming';
+  /**
+   * The chat's messages as the server has them: `Chat` puts a message into `messages` before its
+   * request starts, so a submission still in flight (and one the server refused) is not counted as
+   * closing the surface. Until its request succeeded, the panel shows it pending and keeps its values.
+   */
+  const accepted = () => (sent ? chat.messages.filter((m) => m.id !== sent!.messageId) : chat.messages);
   const view = (): SessionView => {
-    const state = foldTaskSurface(chat.messages);
+    const state = foldTaskSurface(accepted());
     if (sent && state.open?.surfaceId !== sent.surfaceId) sent = null;
-    // The panel waits for the reply to finish: a message sent mid-stream would race the stream's own.
-    const open = busy() ? null : state.open;
+    // The panel waits for a reply to finish (a message sent mid-stream would race the stream's own),
+    // except the reply to its own submission, which it shows pending.
+    const open = busy() && !sent ? null : state.open;
     const pending = sent && { submissionId: sent.submissionId, messageId: sent.messageId, phase: sent.phase };
     return {
       sessionId,
@@ -94,6 +101,18 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
       queue: [],
       actionCards: foldActionCards(decided.reduce(withDecision, chat.messages)).view,
     };
+  };
+  /**
+   * Once the submission's request is over: a success leaves its message in the chat (the surface is
+   * submitted); a refused or failed one takes it out again, so the panel is open with its values
+   * and can be sent again (a retry with the same submissionId is answered as the first).
+   */
+  const settleSubmission = () => {
+    if (!sent?.done || busy()) return;
+    const failed = chat.status === 'error';
+    const { messageId } = sent;
+    sent = null;
+    if (failed) chat.setMessages(chat.messages.filter((m) => m.id !== messageId));
   };
   /** Adds the decisions the server recorded to the chat's messages, unless a reply is streaming. */
   const settleDecisions = () => {
@@ -161,7 +180,16 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
         const { message } = built;
         sent = { submissionId: request.submissionId, messageId: message.id as never, phase: 'queued', surfaceId: request.surfaceId };
         publish();
-        chat.sendMessage(message).catch((error: unknown) => options.onError?.(error));
+        const mine = sent;
+        chat
+          .sendMessage(message)
+          .catch((error: unknown) => options.onError?.(error))
+          .finally(() => {
+            if (sent !== mine) return;
+            mine.done = true;
+            settleSubmission();
+            publish();
+          });
         return { accepted: true, messageId: message.id as never, phase: 'queued' };
       },
       async dismiss(request): Promise<DismissTaskSurfaceResult> {
@@ -205,6 +233,7 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     update(next) {
       chat = next;
       if (disposed) return;
+      settleSubmission();
       settleDecisions();
       publish();
     },

@@ -9,12 +9,15 @@ import {
   formatSubmission,
   issueText,
   OWN_WORDS,
+  resolveLimits,
   submissionLocaleOf,
+  submissionLocales,
   TaskSurfaceDismissalIdSchema,
   TaskSurfaceIdSchema,
   type CallId,
   type JsonValue,
   type TaskSurfaceId,
+  type TaskSurfaceLimitsInput,
   type TaskSurfaceSubmissionId,
 } from '../protocol/index.js';
 import type { CardKind } from '../host/types.js';
@@ -59,15 +62,19 @@ const refuse = (reason: TaskSurfaceMessageRejection, message: string): TaskSurfa
 export function checkTaskSurfaceMessage(
   messages: readonly UIMessage[],
   incoming: unknown,
-  options: { kinds?: readonly CardKind[] } = {},
+  options: { kinds?: readonly CardKind[] | undefined; limits?: TaskSurfaceLimitsInput | undefined } = {},
 ): TaskSurfaceMessageCheck {
-  const check = checkMessage(messages, incoming);
+  const check = checkMessage(messages, incoming, options.limits);
   // A new message carries the card decisions no request reported yet: exactly once, in place.
   if (!check.accepted || check.repeated || !options.kinds) return check;
   return { ...check, messages: withActionCardsNotice(check.messages, options.kinds) };
 }
 
-function checkMessage(messages: readonly UIMessage[], incoming: unknown): TaskSurfaceMessageCheck {
+function checkMessage(
+  messages: readonly UIMessage[],
+  incoming: unknown,
+  limits: TaskSurfaceLimitsInput | undefined,
+): TaskSurfaceMessageCheck {
   const shape = MessageShapeSchema.safeParse(incoming);
   if (!shape.success) {
     return refuse('invalid-message', 'the incoming message must be a user message { id, role: "user", parts: [...] }');
@@ -97,6 +104,8 @@ function checkMessage(messages: readonly UIMessage[], incoming: unknown): TaskSu
     note === undefined ? { submissionId, surfaceId, values } : { submissionId, surfaceId, values, note },
     {
       model: (open) => (state.open?.callId === open ? state.open.model : null),
+      // The configured limits, or those the show wrote beside its model (the same, when the route passes them to both).
+      limits: limits === undefined ? state.open?.limits : resolveLimits(limits),
     },
   );
   if (decision.decision === 'repeat')
@@ -105,8 +114,9 @@ function checkMessage(messages: readonly UIMessage[], incoming: unknown): TaskSu
   if (decision.decision === 'refuse') return refuse(decision.reason as TaskSurfaceMessageRejection, refusalText(decision.reason));
   if (decision.callId !== (callId as CallId)) return refuse('stale', refusalText('stale'));
   const text = message.parts.map((p) => (p.type === 'text' ? p.text : '\u0000')).join('');
-  const expected = (['en', 'zh'] as const).map((locale) => formatSubmission(decision.model, decision.values, decision.note, { locale }));
-  if (!expected.includes(text)) {
+  // In any language the formatter knows (the six shipped, and those the app registered): the page writes the person's.
+  const written = (locale: string) => formatSubmission(decision.model, decision.values, decision.note, { locale }) === text;
+  if (!submissionLocales().some(written)) {
     return refuse('invalid-submission', "the submission's text must be formatSubmission's text of its values (and nothing but text parts)");
   }
   const canonical = { version: 1 as const, submissionId, callId, surfaceId, values: decision.values as Record<string, JsonValue> };
@@ -134,7 +144,7 @@ export interface TaskSurfaceSubmissionRequest {
   submissionId: string;
   values: Record<string, JsonValue>;
   note?: string | undefined;
-  /** The language of the text (`zh` or `en`, the default). */
+  /** The language of the text: a shipped tag (en, zh, es, de, ja, ar) or one the app registered; default `en`. */
   locale?: string | undefined;
 }
 
@@ -158,7 +168,10 @@ export function taskSurfaceSubmissionMessage(
     values: request.values,
     note: request.note,
   };
-  const decision = decideSubmission(state.fold, asked, { model: (open) => (state.open?.callId === open ? state.open.model : null) });
+  const decision = decideSubmission(state.fold, asked, {
+    model: (open) => (state.open?.callId === open ? state.open.model : null),
+    ...(state.open ? { limits: state.open.limits } : {}),
+  });
   if (decision.decision === 'repeat') return { accepted: true, repeated: true, messageId: decision.messageId };
   if (decision.decision === 'refuse') {
     const reason = decision.reason === 'submission-pending' ? 'stale' : decision.reason;

@@ -6,6 +6,7 @@ import type { UIMessage } from 'ai';
 import { parseToolResultMeta } from '../components/toolview/toolviewParse.js';
 import { foldTaskSurface as foldLog, type ClosedSurface, type TaskSurfaceFold } from '../host/taskSurface/projection.js';
 import type { CallId, JsonValue, NormalizedTaskSurfaceModel, TaskSurfaceId, TaskSurfaceOutcome } from '../protocol/index.js';
+import { effectiveLimits, type TaskSurfaceLimitValues } from '../protocol/limitDefaults.js';
 import { taskSurfaceEvents } from './messages.js';
 
 /** The open surface: its call, its id, its model (normalised) and the assistant message that holds it. */
@@ -14,6 +15,8 @@ export interface OpenTaskSurface {
   surfaceId: TaskSurfaceId;
   model: NormalizedTaskSurfaceModel;
   messageId: string;
+  /** The limits the tool parsed the model with (its output names them when they are not the defaults). */
+  limits: TaskSurfaceLimitValues;
 }
 
 /** A surface that closed, how, and by which message (the submission, the ordinary message, or the one holding the dismissal). */
@@ -54,8 +57,10 @@ export function foldTaskSurface(messages: readonly UIMessage[]): TaskSurfaceStat
     // The model is read as the transcript row reads it (with the limits the tool wrote beside it);
     // one that does not parse is not open (the Host's getActive answers not-open for it too).
     const parsed = opening?.type === 'tool/result' ? parseToolResultMeta(opening.meta) : null;
-    if (opening && parsed)
-      open = { callId: fold.active.callId, surfaceId: fold.active.surfaceId, model: parsed.model, messageId: at(opening.seq) };
+    if (opening && parsed) {
+      const limits = effectiveLimits(limitsOf(opening.type === 'tool/result' ? opening.meta : undefined));
+      open = { callId: fold.active.callId, surfaceId: fold.active.surfaceId, model: parsed.model, messageId: at(opening.seq), limits };
+    }
   }
   const state: TaskSurfaceState = {
     open,
@@ -69,6 +74,12 @@ export function foldTaskSurface(messages: readonly UIMessage[]): TaskSurfaceStat
   };
   if (Array.isArray(messages)) cache.set(messages, state);
   return state;
+}
+
+/** The `limits` a show's output wrote beside its model (positive integers only; the rest default). */
+function limitsOf(meta: unknown): Partial<TaskSurfaceLimitValues> | undefined {
+  const limits = typeof meta === 'object' && meta !== null ? (meta as { limits?: unknown }).limits : undefined;
+  return typeof limits === 'object' && limits !== null && !Array.isArray(limits) ? (limits as Partial<TaskSurfaceLimitValues>) : undefined;
 }
 
 function closedOf(surfaceId: TaskSurfaceId, outcome: ClosedSurface, messageId: string): ClosedTaskSurface {

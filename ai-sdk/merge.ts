@@ -17,13 +17,26 @@ function withStoredData(next: UIMessage, stored: UIMessage): UIMessage {
 }
 
 /**
- * `stored` and `next` as one conversation, matched by message id: no message of either is lost
+ * `message` with an id to match by. A route without `generateMessageId` gets its reply with id `""`:
+ * an empty id matches no other message (it would replace whichever stored message has one), so the
+ * reply gets a fresh id, unless it is a stored message with the empty id, unchanged (an older save).
+ */
+function withId(message: UIMessage, stored: readonly UIMessage[]): UIMessage {
+  if (typeof message.id === 'string' && message.id !== '') return message;
+  const same = JSON.stringify(message);
+  if (stored.some((m) => !m.id && JSON.stringify(m) === same)) return message;
+  return { ...message, id: crypto.randomUUID() };
+}
+
+/**
+ * `stored` and `next` as one conversation, matched by message id (never by an empty one): no message of either is lost
  * (each keeps its place; a message only `next` has follows the message it follows in `next`), a
  * message in both is `next`'s version plus any data part (a decision, a dismissal) only the stored
  * one has, and nothing is ever removed. Save with `save(id, mergeChatMessages(load(id), messages))`
  * wherever a chat is saved: in `onFinish`, and in `createActionCardActs`'s `save` (which does so itself).
  */
 export function mergeChatMessages(stored: readonly UIMessage[], next: readonly UIMessage[]): UIMessage[] {
+  next = next.map((message) => withId(message, stored));
   const fromNext = new Map(next.map((message) => [message.id, message]));
   const merged = stored.map((message) => {
     const newer = fromNext.get(message.id);

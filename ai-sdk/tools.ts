@@ -17,6 +17,7 @@ import type { CardKind } from '../host/types.js';
 import { actionCardTools, textForModel, type ActionCardToolOutput } from './cardTools.js';
 import { foldTaskSurface } from './fold.js';
 import { isShown } from './messages.js';
+import { createRequestTurn } from './requestTurn.js';
 
 /** A successful show: the presentation meta (what the toolview renders) and the text the model reads. */
 export type ShowTaskSurfaceSuccess = TaskSurfacePresentationMeta & { ok: true; text: string };
@@ -70,32 +71,35 @@ export function taskSurfaceTools(options: TaskSurfaceToolsOptions = {}): TaskSur
   const state = foldTaskSurface(options.messages ?? []);
   let open: { surfaceId: TaskSurfaceId } | null = state.fold.active;
   const used = new Set<string>(state.fold.surfaceIds);
+  const turn = createRequestTurn();
   const show = tool({
     description: showTaskSurfaceTool.description,
     inputSchema: jsonSchema<{ model: unknown }>(showTaskSurfaceTool.inputSchema as JSONSchema7),
-    execute(input: unknown): ShowTaskSurfaceOutput {
-      const decision = decideShow(input, {
-        origin: options.toolMode === 'code' ? 'code' : 'model',
-        agent: 'root',
-        open,
-        limits,
-        mintSurfaceId() {
-          let id = mintTaskSurfaceId();
-          while (used.has(id)) id = mintTaskSurfaceId();
-          used.add(id);
-          return id;
-        },
-      });
-      if (!decision.ok) return { ok: false, text: decision.content };
-      // A second call in the same step or request is refused: the first one is open now.
-      open = { surfaceId: decision.meta.surfaceId };
-      return { ok: true, text: decision.content, ...decision.meta };
-    },
+    execute: (input: unknown): Promise<ShowTaskSurfaceOutput> => turn.run(() => decide(input)),
     toModelOutput: textForModel,
   });
+  function decide(input: unknown): ShowTaskSurfaceOutput {
+    const decision = decideShow(input, {
+      origin: options.toolMode === 'code' ? 'code' : 'model',
+      agent: 'root',
+      open,
+      limits,
+      mintSurfaceId() {
+        let id = mintTaskSurfaceId();
+        while (used.has(id)) id = mintTaskSurfaceId();
+        used.add(id);
+        return id;
+      },
+    });
+    if (!decision.ok) return { ok: false, text: decision.content };
+    // The show concludes the turn: no later call of this request runs (a second show neither).
+    open = { surfaceId: decision.meta.surfaceId };
+    turn.conclude();
+    return { ok: true, text: decision.content, ...decision.meta };
+  }
   const tools = { [SHOW_TASK_SURFACE]: show } as TaskSurfaceTools;
   if (!options.kinds) return tools;
-  const cards = actionCardTools({ messages: options.messages ?? [], kinds: options.kinds, toolMode: options.toolMode ?? 'native' });
+  const cards = actionCardTools({ messages: options.messages ?? [], kinds: options.kinds, toolMode: options.toolMode ?? 'native' }, turn);
   return { ...tools, ...cards };
 }
 

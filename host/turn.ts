@@ -97,16 +97,16 @@ class CallScheduler {
   }
 }
 
+/** What a call made after a tool concluded the turn reads (the AI SDK path's tools say the same). */
+export const TURN_CONCLUDED_TEXT = 'The turn has concluded (a human checkpoint); no further tool calls run in it.';
+
 /** The AgentTurn a driver sees for one turn, plus `close()` for the host when the turn ends. */
 export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): void } {
   let concluded = false;
   let closed = false;
   const scheduler = new CallScheduler();
   const ended = () => closed || o.signal.aborted;
-  const refusal = () =>
-    concluded
-      ? 'The turn has concluded (a human checkpoint); no further tool calls run in it.'
-      : 'The turn has ended; the call did not run.';
+  const refusal = () => (concluded ? TURN_CONCLUDED_TEXT : 'The turn has ended; the call did not run.');
 
   const partial = (text: string | null) => o.onPartial?.(text);
 

@@ -62,6 +62,11 @@ export function registerSubmissionWords(tag: LocaleTag, words: SubmissionWords):
   };
 }
 
+/** Every language the formatter writes now: the shipped ones and those registered (`registerLocale`, `registerSubmissionWords`). */
+export function submissionLocales(): string[] {
+  return [...registered.keys()];
+}
+
 /**
  * The formatter's language for a locale tag: the first of `localeChain(locale)` it has words for
  * (`zh-Hans-CN` → `zh`, `es-MX` → `es`, anything unknown → `en`).

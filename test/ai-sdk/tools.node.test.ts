@@ -1,4 +1,5 @@
 // The tool and the stop rule inside streamText, with the AI SDK's own mock model.
+import { TURN_CONCLUDED_TEXT } from '../../host/turn.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { foldTaskSurface, taskSurfaceTools } from '../../ai-sdk/index.js';
@@ -68,7 +69,8 @@ describe('taskSurfaceTools + taskSurfaceStopWhen', () => {
     const second: any = await fresh.show_task_surface.execute!({ model: sampleModel() }, { toolCallId: 'c2', messages: [], context: {} });
     assert.equal(first.ok, true);
     assert.equal(second.ok, false);
-    assert.equal(second.text, alreadyOpen(first.surfaceId));
+    // The first show concluded the request's turn, as on the Host (the kit's surface.second-in-one-response).
+    assert.equal(second.text, TURN_CONCLUDED_TEXT);
   });
 
   it('two calls in one step: one opens, the other is refused, and the turn still ends', async () => {

@@ -1,0 +1,281 @@
+/*
+ * The AI SDK path: the docs' chat route (aiSdkApp.ts) with a scripted `MockLanguageModelV4`, and the
+ * page side in Node: the AI SDK's own `Chat` (@ai-sdk/react) with `DefaultChatTransport` as the docs'
+ * page configures it, its fetch answered by the route, and `createChatTaskSurface(chat)` as the
+ * Dock's and the card's transport. No browser: the elements' calls are made on that transport.
+ */
+import type { LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { Chat } from '@ai-sdk/react';
+import { DefaultChatTransport, type UIMessage } from 'ai';
+import { createActionCardActs } from '../../ai-sdk/act.js';
+import { foldActionCards } from '../../ai-sdk/cards.js';
+import { createChatTaskSurface, type ChatTaskSurface, type TaskSurfaceChat } from '../../ai-sdk/chat.js';
+import { dismissTaskSurface } from '../../ai-sdk/checks.js';
+import { foldTaskSurface } from '../../ai-sdk/fold.js';
+import type {
+  JsonValue,
+  SessionId,
+  SessionView,
+  TaskSurfaceDismissalId,
+  TaskSurfaceId,
+  TaskSurfaceSubmissionId,
+} from '../../protocol/index.js';
+import type { CallRead, ConformanceDriver, Conversation, ConversationOptions, ModelStep, SeenMessage, Supports } from '../driver.js';
+import { asApp, loadDocsRoute, type AppContext } from './aiSdkApp.js';
+import { ModelScript } from './script.js';
+
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+
+/** One scripted step as the stream a provider sends: its calls, its text, the finish. */
+function stepParts(step: ModelStep | undefined): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  if (step?.text !== undefined) {
+    parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: step.text }, { type: 'text-end', id: 't' });
+  }
+  for (const call of step?.calls ?? []) {
+    parts.push({ type: 'tool-call', toolCallId: `call_${crypto.randomUUID()}`, toolName: call.tool, input: JSON.stringify(call.input) });
+  }
+  const calls = (step?.calls?.length ?? 0) > 0;
+  parts.push({ type: 'finish', finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage });
+  return parts;
+}
+
+const streamOf = (parts: LanguageModelV4StreamPart[]) =>
+  new ReadableStream<LanguageModelV4StreamPart>({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+
+/** The prompt as the kit reads it: each user text part its own message (a notice is a part of its own). */
+function seen(prompt: LanguageModelV4Prompt): SeenMessage[] {
+  return prompt.flatMap((message): SeenMessage[] => {
+    if (message.role === 'system') return [{ role: 'system', text: message.content }];
+    if (message.role === 'user')
+      return message.content.flatMap((p) => (p.type === 'text' ? [{ role: 'user' as const, text: p.text }] : []));
+    if (message.role === 'assistant') {
+      const text = message.content
+        .map((p) => (p.type === 'text' ? p.text : p.type === 'tool-call' ? JSON.stringify(p.input) : ''))
+        .join('');
+      return [{ role: 'assistant', text }];
+    }
+    return message.content.flatMap((p) =>
+      p.type === 'tool-result' && 'value' in p.output ? [{ role: 'tool' as const, text: String(p.output.value) }] : [],
+    );
+  });
+}
+
+/** Every call the model made in `messages`, with what it read back. */
+function callsIn(messages: readonly UIMessage[]): CallRead[] {
+  return messages.flatMap((m) =>
+    m.parts.flatMap((part): CallRead[] => {
+      const p = part as { type: string; toolName?: string; state?: string; output?: { ok?: boolean; text?: string }; errorText?: string };
+      const tool = p.type === 'dynamic-tool' ? p.toolName : p.type.startsWith('tool-') ? p.type.slice(5) : undefined;
+      if (tool === undefined) return [];
+      if (p.state === 'output-available') return [{ tool, ok: p.output?.ok === true, text: p.output?.text ?? '' }];
+      if (p.state === 'output-error') return [{ tool, ok: false, text: p.errorText ?? '' }];
+      return [];
+    }),
+  );
+}
+
+/** The refusal reason in a failed request's error (the route answers `{ error: reason, message }`). */
+function reasonOf(error: Error | undefined): string {
+  try {
+    return (JSON.parse(error?.message ?? '') as { error?: string }).error ?? 'failed';
+  } catch {
+    return 'failed';
+  }
+}
+
+const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+let chats = 0;
+
+async function aiSdkConversation(options: ConversationOptions): Promise<Conversation> {
+  const { POST, configure } = await loadDocsRoute();
+  const script = new ModelScript();
+  const chatId = `chat-${++chats}`;
+  let steps: ModelStep[] | null = null;
+  const context: AppContext = {
+    chats: new Map(),
+    kinds: options.kinds,
+    limits: options.limits,
+    async doStream(call: LanguageModelV4CallOptions) {
+      // The first model call of a request takes the next scripted response; a refused request takes none.
+      steps ??= script.next();
+      const step = steps.shift();
+      if (!step) return { stream: streamOf(stepParts(undefined)) };
+      await step.during?.(conversation);
+      script.requests.push({ messages: seen(call.prompt) });
+      return { stream: streamOf(stepParts(step)) };
+    },
+  };
+  const stored = () => context.chats.get(chatId) ?? [];
+  const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+    steps = null;
+    configure(context);
+    return asApp(context, () => POST(new Request('http://app.test/api/chat', init)));
+  };
+  let acts = createActionCardActs({
+    kinds: options.kinds ?? [],
+    load: async (id) => asApp(context, () => structuredClone(context.chats.get(id) ?? [])),
+    save: async (id, messages) => void context.chats.set(id, structuredClone(messages)),
+    readOnly: () => options.readOnly ?? false,
+  });
+  let view: SessionView | null = null;
+  const open = () => {
+    const chat = new Chat({
+      id: chatId,
+      messages: structuredClone(stored()),
+      transport: new DefaultChatTransport({
+        api: '/api/chat',
+        prepareSendMessagesRequest: ({ id, messages }) => ({ body: { id, message: messages.at(-1) } }),
+        fetch,
+      }),
+    });
+    // `Chat` sets its messages with a setter; `useChat` hands pages `setMessages`.
+    const chatSide: TaskSurfaceChat = {
+      id: chatId,
+      get messages() {
+        return chat.messages;
+      },
+      get status() {
+        return chat.status;
+      },
+      sendMessage: (message) => chat.sendMessage(message),
+      setMessages: (messages) => void (chat.messages = messages),
+    };
+    const adapter = createChatTaskSurface(chatSide, {
+      async onDismiss({ chatId: id, surfaceId, dismissalId }) {
+        const result = dismissTaskSurface(stored(), { surfaceId, dismissalId });
+        if (!result.dismissed) throw new Error(result.message);
+        if (!result.repeated) context.chats.set(id, result.messages);
+      },
+      onAct: (request) =>
+        acts.act(request).then((answer) => {
+          if (!answer.ok) throw new Error(answer.message);
+          return answer;
+        }),
+    });
+    const hooks = chat as unknown as Record<'~registerMessagesCallback' | '~registerStatusCallback', (f: () => void) => () => void>;
+    const off = [
+      hooks['~registerMessagesCallback'](() => adapter.update(chatSide)),
+      hooks['~registerStatusCallback'](() => adapter.update(chatSide)),
+    ];
+    adapter.transport.watchSession(chatId as SessionId, (next) => (view = next));
+    return { chat, adapter, close: () => (off.forEach((f) => f()), adapter.dispose()) };
+  };
+  let page: { chat: Chat<UIMessage>; adapter: ChatTaskSurface; close(): void } = open();
+  const busy = () => page.chat.status === 'submitted' || page.chat.status === 'streaming';
+  /** Until the page has settled what it sent: no request running, no submission shown pending. */
+  const idle = async () => {
+    for (let i = 0; i < 2000 && (busy() || view?.taskSurface.active?.pending); i++) await settle();
+    await settle();
+  };
+  const sessionId = chatId as SessionId;
+
+  const conversation: Conversation = {
+    script: (...response) => script.push(response),
+    async say(text) {
+      await page.chat.sendMessage({ text });
+      await idle();
+      return page.chat.status === 'error' ? { accepted: false, reason: reasonOf(page.chat.error) } : { accepted: true };
+    },
+    queue: () => Promise.reject(new Error('the AI SDK path has no server-side queue (see supports.queue)')),
+    async submit({ submissionId, values, note, surfaceId }) {
+      const asked = surfaceId ?? view?.taskSurface.active?.surfaceId ?? foldTaskSurface(page.chat.messages).open?.surfaceId ?? 'ts_none';
+      const result = await page.adapter.transport.taskSurface.submit({
+        sessionId,
+        surfaceId: asked as TaskSurfaceId,
+        submissionId: submissionId as TaskSurfaceSubmissionId,
+        values: values as Record<string, JsonValue>,
+        locale: options.locale,
+        ...(note === undefined ? {} : { note }),
+      });
+      if (!result.accepted) return { accepted: false, reason: result.reason };
+      await idle();
+      return page.chat.status === 'error' ? { accepted: false, reason: reasonOf(page.chat.error) } : { accepted: true };
+    },
+    async dismiss({ dismissalId, surfaceId }) {
+      const asked = surfaceId ?? view?.taskSurface.active?.surfaceId ?? 'ts_none';
+      const result = await page.adapter.transport.taskSurface.dismiss({
+        sessionId,
+        surfaceId: asked as TaskSurfaceId,
+        dismissalId: dismissalId as TaskSurfaceDismissalId,
+      });
+      return result.dismissed ? { dismissed: true } : { dismissed: false, reason: result.reason };
+    },
+    async active() {
+      const shown = view?.taskSurface.active;
+      if (!shown) return null;
+      const got = await page.adapter.transport.taskSurface.getActive({ sessionId, surfaceId: shown.surfaceId });
+      if (!got.active) return null;
+      const pending = got.pending && { submissionId: got.pending.submissionId, phase: got.pending.phase };
+      return { surfaceId: got.surfaceId, callId: got.callId, title: got.model.title, pending };
+    },
+    async surfaces() {
+      const { fold } = foldTaskSurface(stored());
+      return [...fold.surfaceIds].map((surfaceId) => ({
+        surfaceId,
+        status: fold.active?.surfaceId === surfaceId ? ('open' as const) : (fold.outcomes.get(surfaceId)?.status ?? 'open'),
+      }));
+    },
+    async act({ callId, verb, payload }) {
+      const result = await page.adapter.transport.actionCards.act({
+        sessionId,
+        callId: callId as never,
+        verb,
+        ...(payload === undefined ? {} : { payload }),
+      });
+      await idle();
+      return result;
+    },
+    async cards() {
+      const cardView = foldActionCards(stored()).view;
+      return cardView.proposals.map((p) => ({
+        callId: p.callId,
+        action: p.action,
+        phase: cardView.decisions[p.callId]?.phase ?? 'proposed',
+      }));
+    },
+    calls: () => callsIn(stored()),
+    requests: () => script.requests,
+    async reload() {
+      page.close();
+      page = open();
+    },
+    async restart() {
+      // The route keeps nothing in memory; the card acts do (one per process).
+      acts = createActionCardActs({
+        kinds: options.kinds ?? [],
+        load: async (id) => structuredClone(context.chats.get(id) ?? []),
+        save: async (id, messages) => void context.chats.set(id, structuredClone(messages)),
+        readOnly: () => options.readOnly ?? false,
+      });
+    },
+    async close() {
+      page.close();
+    },
+  };
+  return conversation;
+}
+
+export const AI_SDK_SUPPORTS: Supports = {
+  conversation: true,
+  queue:
+    "an AI SDK app has no server-side queue: the page's Chat holds messages sent while a reply streams (experimental_queue) and sends each as its own request, so no request runs while later ones wait on the server",
+  cards: true,
+  toolModes:
+    "the docs' route declares its tools to the model directly (native); `taskSurfaceTools({ toolMode: 'code' })` is for tools a program calls, and refuses every call (test/ai-sdk/tools.node.test.ts)",
+  restart: true,
+};
+
+export const aiSdkDriver: ConformanceDriver = {
+  path: 'ai-sdk',
+  description:
+    "The POST route of docs/ai-sdk.md as written, a scripted `MockLanguageModelV4`; the page in Node: @ai-sdk/react's `Chat`, `DefaultChatTransport`, `createChatTaskSurface`.",
+  supports: AI_SDK_SUPPORTS,
+  open: aiSdkConversation,
+};
