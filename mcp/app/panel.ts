@@ -1,13 +1,14 @@
 /*
- * The app document's script (`ui://task-surface/panel`): an ext-apps `App` talks to the host over
- * postMessage, and the project's own `task-surface-view` renders the panel, with the same limits
- * and markdown rules as everywhere else. Built into one self-contained HTML file (scripts/mcp-app.mjs).
+ * The app document's script (`ui://task-surface/panel`): a small MCP Apps client (hostClient.ts)
+ * talks to the host over postMessage, and the project's own `task-surface-view` renders the panel,
+ * with the same limits and markdown rules as everywhere else. Built into one self-contained HTML
+ * file (scripts/mcp-app.mjs).
  */
-import { App, applyDocumentTheme, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
 import { html, nothing, render } from 'lit';
 import '../../components/view/task-surface-view.js';
-import { langOf, langTag, loadLocale, strings, type Lang } from '../../components/i18n/index.js';
-import { parseShowTaskSurfaceArgs, type NormalizedTaskSurfaceModel, type TaskSurfaceValues } from '../../protocol/index.js';
+import { dirOf, langOf, langTag, loadLocale, strings, type Lang } from '../../components/i18n/index.js';
+import type { NormalizedTaskSurfaceModel, TaskSurfaceValues } from '../../protocol/index.js';
+import { HostClient, type HostContext } from './hostClient.js';
 import { PanelSession, type Phase } from './panelApp.js';
 import { appStrings, dismissedContext } from './strings.js';
 
@@ -18,7 +19,7 @@ let fullscreen = false;
 
 let hostLocale: string | undefined;
 
-const app = new App({ name: 'task-surface-panel', version: '1.0.0' }, {}, { autoResize: true });
+const app = new HostClient();
 const session = new PanelSession(app, {
   onChange: () => draw(),
   // The host's own tag: the server writes the answer in it when it knows the language (a registered one too).
@@ -29,22 +30,27 @@ const session = new PanelSession(app, {
 /** Counts contexts applied, so a language that loads late applies only if no newer context came meanwhile. */
 let applied = 0;
 
-function applyContext(context: McpUiHostContext | undefined): void {
+function applyContext(context: HostContext): void {
   const current = ++applied;
-  lang = langOf(context?.locale);
-  hostLocale = context?.locale;
-  theme = context?.theme === 'dark' || context?.theme === 'light' ? context.theme : undefined;
-  if (theme) applyDocumentTheme(theme);
-  const variables = context?.styles?.variables;
-  if (variables) applyHostStyleVariables(variables);
-  fullscreen = context?.displayMode === 'fullscreen';
-  document.documentElement.lang = langTag(lang);
+  const doc = document.documentElement;
+  lang = langOf(context.locale);
+  hostLocale = context.locale;
+  theme = context.theme === 'dark' || context.theme === 'light' ? context.theme : undefined;
+  if (theme) {
+    doc.setAttribute('data-theme', theme);
+    doc.style.colorScheme = theme;
+  }
+  // The host's CSS variables (`--color-background-primary` …), as ext-apps' applyHostStyleVariables sets them.
+  for (const [name, value] of Object.entries(context.styles?.variables ?? {})) if (value !== undefined) doc.style.setProperty(name, value);
+  fullscreen = context.displayMode === 'fullscreen';
+  doc.lang = langTag(lang);
+  doc.dir = dirOf(lang);
   document.title = session.model?.title ?? appStrings(lang).documentTitle;
   draw();
   // Every language but English is a module of its own: once the host's has loaded, apply it again.
   const shown = lang;
-  void loadLocale(context?.locale).then(() => {
-    if (current === applied && langOf(context?.locale) !== shown) applyContext(context);
+  void loadLocale(context.locale).then(() => {
+    if (current === applied && langOf(context.locale) !== shown) applyContext(context);
   });
 }
 
@@ -122,12 +128,11 @@ root.addEventListener('click', (event) => {
   void app.openLink({ url: link.href }).catch(() => undefined);
 });
 
+// The input only says a panel is coming: the panel shows from the result, whose normalised model the
+// server checked against its own limits (and answering needs the result's viewId anyway). Not
+// parsing here keeps the model parser out of the document.
 app.ontoolinputpartial = () => session.preparing();
-app.ontoolinput = ({ arguments: args }) => {
-  // The server's limits may be larger than the defaults: a model that does not parse here waits for the result.
-  const parsed = parseShowTaskSurfaceArgs(args);
-  if (parsed.ok) session.input(parsed.model);
-};
+app.ontoolinput = () => session.preparing();
 app.ontoolresult = (result) => {
   const content = result.structuredContent as { model?: NormalizedTaskSurfaceModel } | undefined;
   const viewId = (result._meta as { viewUUID?: unknown } | undefined)?.viewUUID;
@@ -135,8 +140,8 @@ app.ontoolresult = (result) => {
   document.title = content.model.title;
   void session.result(content.model, viewId);
 };
-app.onhostcontextchanged = () => applyContext(app.getHostContext());
+app.onhostcontextchanged = applyContext;
 
 draw();
-await app.connect();
+await app.connect({ name: 'task-surface-panel', version: '1.0.0' });
 applyContext(app.getHostContext());

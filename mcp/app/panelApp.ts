@@ -76,16 +76,9 @@ export class PanelSession {
     this.options.onChange();
   }
 
-  /** Partial tool input: a quiet "preparing" until there is a model. */
+  /** Tool input (partial or whole): a quiet "preparing" until the result brings the model. */
   preparing(): void {
     if (this.model === null && this.phase.kind === 'waiting') this.#set({ kind: 'preparing' });
-  }
-
-  /** The full tool input, already parsed: the panel shows; answering waits for the result's id. */
-  input(model: NormalizedTaskSurfaceModel): void {
-    if (this.model !== null) return;
-    this.model = model;
-    this.#set({ kind: 'open', busy: true, problem: null });
   }
 
   failed(): void {
@@ -223,10 +216,12 @@ export class PanelSession {
       this.#set({ ...phase, delivery: 'sending' });
       const claimed = await record('sending');
       if (claimed?.status === 'submitted' && claimed.channel === 'answer-tool') return this.#set({ ...phase, delivery: 'read' });
-      let refused = false;
+      let refused: boolean;
       try {
         refused = (await this.host.sendMessage({ role: 'user', content: [{ type: 'text', text: phase.text }] })).isError === true;
-      } catch {
+      } catch (error) {
+        // An error answer is the host's refusal; no answer at all (a timeout, a lost frame) may still have been taken.
+        if ((error as Error).name !== 'HostRefusal') return this.#set({ ...phase, delivery: 'unsure' });
         refused = true;
       }
       if (refused) {

@@ -36,7 +36,7 @@ interface FakeHost extends PanelHost {
   /** Tool calls that fail before reaching the server (a host that lost its connection). */
   failCalls: number;
   /** The host's reply to the next messages: `isError` or a thrown error. */
-  replies: ('ok' | 'isError' | 'throw')[];
+  replies: ('ok' | 'isError' | 'throw' | 'lost')[];
 }
 
 function fakeHost(ledger: PanelLedger, options: { message?: boolean; name?: string } = {}): FakeHost {
@@ -53,7 +53,8 @@ function fakeHost(ledger: PanelLedger, options: { message?: boolean; name?: stri
     },
     async sendMessage({ content }) {
       const reply = host.replies.shift() ?? 'ok';
-      if (reply === 'throw') throw new Error('no reply');
+      if (reply === 'throw') throw Object.assign(new Error('the chat is busy'), { name: 'HostRefusal' });
+      if (reply === 'lost') throw new Error('the host did not answer ui/message within 60000 ms');
       host.sent.push(content[0]!.text);
       return reply === 'isError' ? { isError: true } : {};
     },
@@ -127,17 +128,33 @@ describe('the panel view', () => {
     const ledger = newLedger(t);
     const shown = await show(ledger);
     const host = fakeHost(ledger);
-    host.replies.push('isError');
+    host.replies.push('isError', 'throw');
     const view = session(host);
     await view.result(shown.model, shown.viewId);
     await view.submit(values);
     await settle();
     assert.equal(delivery(view), 'failed');
     await view.sendAgain();
+    assert.equal(delivery(view), 'failed', 'an error answer is a refusal too');
+    await view.sendAgain();
     assert.equal(delivery(view), 'delivered');
-    assert.equal(host.sent.length, 2, 'the refused one and the accepted one');
+    assert.equal(host.sent.length, 2, 'the refused one and the accepted one (the error answer sent nothing)');
     const read = await handleAnswerCall(ledger, { panelId: shown.viewId });
     assert.equal((read.structuredContent as { alreadyDelivered: boolean }).alreadyDelivered, true);
+  });
+
+  test('a message the host never answered is not called refused: the view is unsure and does not send by itself', async (t) => {
+    const ledger = newLedger(t);
+    const shown = await show(ledger);
+    const host = fakeHost(ledger);
+    host.replies.push('lost');
+    const view = session(host);
+    await view.result(shown.model, shown.viewId);
+    await view.submit(values);
+    await settle();
+    assert.deepEqual([delivery(view), host.sent.length], ['unsure', 0]);
+    const read = await handleAnswerCall(ledger, { panelId: shown.viewId });
+    assert.equal((read.structuredContent as { alreadyDelivered: boolean }).alreadyDelivered, true, 'it may have reached the chat');
   });
 
   test('the model read the answer first: the view sends nothing and says the assistant has it', async (t) => {
