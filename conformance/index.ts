@@ -25,3 +25,4 @@ export { ConformanceError, expectEqual, expectThat, type Scenario, type Scenario
 export { conformanceSuite, notApplicable, runScenario, SCENARIOS, type TestFunction } from './run.js';
 export { LOCALES, PRODUCT_LOCALE, PRODUCT_WORDS, registerProductLocale, SHIPPED_LOCALES } from './fixtures.js';
 export * as texts from './texts.js';
+export { hostDriver, HOST_SUPPORTS, hostConversation, type HostConnection } from './drivers/host.js';

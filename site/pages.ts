@@ -18,6 +18,7 @@ export const SITE_PAGES: readonly SitePage[] = [
   { file: 'action-card.html', title: '<action-card>', kind: 'element', subject: 'action-card' },
   { file: 'playground.html', title: 'Playground', kind: 'playground' },
   { file: 'rules.html', title: 'Rules', kind: 'markdown', subject: 'rules.md' },
+  { file: 'conformance.html', title: 'Conformance', kind: 'markdown', subject: 'conformance.md' },
   { file: 'spec-task-surface.html', title: 'Spec: Task Surface', kind: 'markdown', subject: 'spec/task-surface-proposal.md' },
   { file: 'spec-action-cards.html', title: 'Spec: action cards', kind: 'markdown', subject: 'spec/action-cards-readme.md' },
   { file: 'spec-mapping.html', title: 'Spec: mapping', kind: 'markdown', subject: 'spec/mapping.md' },

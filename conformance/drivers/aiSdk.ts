@@ -21,7 +21,7 @@ import type {
   TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import type { CallRead, ConformanceDriver, Conversation, ConversationOptions, ModelStep, SeenMessage, Supports } from '../driver.js';
-import { asApp, loadDocsRoute, type AppContext } from './aiSdkApp.js';
+import { asApp, type AppContext, type ChatRoute } from './aiSdkApp.js';
 import { ModelScript } from './script.js';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -93,8 +93,8 @@ const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 let chats = 0;
 
-async function aiSdkConversation(options: ConversationOptions): Promise<Conversation> {
-  const { POST, configure } = await loadDocsRoute();
+async function aiSdkConversation(route: () => Promise<ChatRoute>, options: ConversationOptions): Promise<Conversation> {
+  const { POST, configure } = await route();
   const script = new ModelScript();
   const chatId = `chat-${++chats}`;
   let steps: ModelStep[] | null = null;
@@ -272,10 +272,16 @@ export const AI_SDK_SUPPORTS: Supports = {
   restart: true,
 };
 
-export const aiSdkDriver: ConformanceDriver = {
-  path: 'ai-sdk',
-  description:
-    "The POST route of docs/ai-sdk.md as written, a scripted `MockLanguageModelV4`; the page in Node: @ai-sdk/react's `Chat`, `DefaultChatTransport`, `createChatTaskSurface`.",
-  supports: AI_SDK_SUPPORTS,
-  open: aiSdkConversation,
-};
+/**
+ * The AI SDK path around `route` (an app's POST route: the kit runs docs/ai-sdk.md's, as written),
+ * a scripted `MockLanguageModelV4`, and the page side in Node.
+ */
+export function aiSdkDriver(route: () => Promise<ChatRoute>): ConformanceDriver {
+  return {
+    path: 'ai-sdk',
+    description:
+      "The POST route of docs/ai-sdk.md as written, a scripted `MockLanguageModelV4`; the page in Node: @ai-sdk/react's `Chat`, `DefaultChatTransport`, `createChatTaskSurface`.",
+    supports: AI_SDK_SUPPORTS,
+    open: (options) => aiSdkConversation(route, options),
+  };
+}

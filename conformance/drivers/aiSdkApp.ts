@@ -1,12 +1,8 @@
 /*
- * The app around the docs' chat route (docs/ai-sdk.md, "The server"): the names that route leaves to
- * the app (`loadChat`, `saveChat`, `model`, `instructions`, `yourTools`, `kinds`, `limits`), and the
- * route itself, read from the docs and run exactly as written. Node-only.
+ * The app around a chat route written as docs/ai-sdk.md's ("The server"): the names that route
+ * leaves to the app (`loadChat`, `saveChat`, `model`, `instructions`, `yourTools`), its chats kept
+ * per conversation, and the scripted model.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { ToolSet, UIMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
@@ -43,43 +39,12 @@ export const model = new MockLanguageModelV4({ doStream: (options) => app().doSt
 export const instructions = 'You help plan trips.';
 export const yourTools: ToolSet = {};
 
-const DOCS = fileURLToPath(new URL('../../docs/ai-sdk.md', import.meta.url));
-
-/** The server snippet of docs/ai-sdk.md, as written there. */
-export function docsRoute(): string {
-  const page = readFileSync(DOCS, 'utf8');
-  const section = page.slice(page.indexOf('## The server'));
-  const match = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!match) throw new Error('docs/ai-sdk.md has no ts snippet under "## The server"');
-  return match[1]!;
-}
-
-/** The docs' route, and the setter of the two names it reads per app (`kinds`, `limits`). */
-export interface DocsRoute {
+/**
+ * An app's chat route as a module: `POST` (the route), and `configure`, which sets the two names it
+ * reads per app (`kinds`, `limits`) before each request. test/conformance/docsRoute.ts makes one from
+ * docs/ai-sdk.md's snippet, importing the other names from this module.
+ */
+export interface ChatRoute {
   POST(request: Request): Promise<Response>;
   configure(context: Pick<AppContext, 'kinds' | 'limits'>): void;
-}
-
-let route: Promise<DocsRoute> | undefined;
-
-/**
- * The docs' route as a module: the snippet unchanged, after one import line that gives it the app's
- * names; only its two package specifiers are pointed at files (`task-surface/ai-sdk` at this
- * checkout's source, `ai` at the installed one), since the module is written outside the package.
- */
-export function loadDocsRoute(): Promise<DocsRoute> {
-  route ??= (async () => {
-    const snippet = docsRoute()
-      .replace(/from 'task-surface\/ai-sdk';/, `from ${JSON.stringify(new URL('../../ai-sdk/index.js', import.meta.url).href)};`)
-      .replace(/from 'ai';/, `from ${JSON.stringify(import.meta.resolve('ai'))};`);
-    const prelude =
-      `import { loadChat, saveChat, model, instructions, yourTools } from ${JSON.stringify(import.meta.url)};\n` +
-      'let kinds, limits;\nexport function configure(app) { ({ kinds, limits } = app); }\n';
-    // `.mts`: outside this package a `.ts` file would load as CommonJS, with its own copies of the
-    // modules it imports (another formatter registry than the page's).
-    const file = join(mkdtempSync(join(tmpdir(), 'task-surface-route-')), 'route.mts');
-    writeFileSync(file, prelude + snippet);
-    return (await import(pathToFileURL(file).href)) as DocsRoute;
-  })();
-  return route;
 }

@@ -1,11 +1,12 @@
-// The conformance kit on the Host in-process: the reference every other path is compared with.
-import { after, before, describe, it } from 'node:test';
-import { conformanceSuite, registerProductLocale } from '../../conformance/index.js';
-import { hostDriver } from '../../conformance/drivers/host.js';
+// The conformance kit on the Host in-process, the reference every other path is compared with: the
+// snippet of docs/conformance.md ("Run it on your own adapter") run as written, `myDriver` being
+// the Host's reference driver.
+import { pointImports, importSnippet, snippetOf } from './snippet.js';
 
-describe('conformance: the Host in-process', () => {
-  let unregister = () => {};
-  before(() => (unregister = registerProductLocale()));
-  after(() => unregister());
-  conformanceSuite({ test: it, driver: hostDriver });
-});
+const snippet = snippetOf(new URL('../../docs/conformance.md', import.meta.url), '## Run it on your own adapter');
+await importSnippet(
+  pointImports(snippet, {
+    'task-surface/conformance': new URL('../../conformance/index.js', import.meta.url).href,
+    './myDriver.js': new URL('./myDriver.js', import.meta.url).href,
+  }),
+);

@@ -59,6 +59,7 @@ export const BROWSER_ENTRIES = [
   'components/bundle.ts',
   'ai-sdk/index.ts',
   'ai-sdk/react/index.ts',
+  'conformance/index.ts',
 ];
 const NODE_MODULES = /^(node:|ws$|better-sqlite3$|pg$)/;
 

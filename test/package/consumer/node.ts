@@ -26,6 +26,7 @@ import { createAnthropicDriver } from 'task-surface/agents/anthropic';
 import { createAiSdkDriver } from 'task-surface/agents/ai-sdk';
 import { createPanelLedger, createTaskSurfaceMcpServer, PANEL_URI, readPanelDocument } from 'task-surface/mcp';
 import { checkTaskSurfaceMessage, foldTaskSurface, taskSurfaceStopWhen, taskSurfaceTools } from 'task-surface/ai-sdk';
+import { conformanceSuite, hostDriver, LOCALES, notApplicable, runScenario, SCENARIOS } from 'task-surface/conformance';
 import manifest from 'task-surface/custom-elements.json' with { type: 'json' };
 
 const checks: string[] = [];
@@ -164,6 +165,15 @@ assert.equal(typeof taskSurfaceStopWhen, 'function');
 assert.equal(foldTaskSurface([]).open, null);
 assert.equal(checkTaskSurfaceMessage([], { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }).accepted, true);
 check('ai-sdk');
+
+// conformance: one scenario on the reference driver, and the suite registers every scenario × language
+const open = SCENARIOS.find((s) => s.id === 'surface.open')!;
+assert.equal(notApplicable(hostDriver, open), null);
+await runScenario(hostDriver, open, 'de');
+let registered = 0;
+conformanceSuite({ test: () => void registered++, driver: hostDriver });
+assert.equal(registered, SCENARIOS.length * LOCALES.length);
+check('conformance');
 
 // custom-elements.json
 const tags = manifest.modules.flatMap((m) => (m.declarations ?? []).map((d) => ('tagName' in d ? d.tagName : undefined)));

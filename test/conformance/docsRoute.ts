@@ -1,0 +1,22 @@
+// docs/ai-sdk.md's chat route ("The server") as a module, exactly as written there: a prelude gives
+// it the app's names (conformance/drivers/aiSdkApp.ts), and its package specifiers point at this
+// checkout's source and the installed `ai`.
+import type { ChatRoute } from '../../conformance/drivers/aiSdkApp.js';
+import { importSnippet, pointImports, snippetOf } from './snippet.js';
+
+let route: Promise<ChatRoute> | undefined;
+
+export function loadDocsRoute(): Promise<ChatRoute> {
+  route ??= (async () => {
+    const snippet = pointImports(snippetOf(new URL('../../docs/ai-sdk.md', import.meta.url), '## The server'), {
+      'task-surface/ai-sdk': new URL('../../ai-sdk/index.js', import.meta.url).href,
+      ai: import.meta.resolve('ai'),
+    });
+    const app = new URL('../../conformance/drivers/aiSdkApp.js', import.meta.url).href;
+    const prelude =
+      `import { loadChat, saveChat, model, instructions, yourTools } from ${JSON.stringify(app)};\n` +
+      'let kinds, limits;\nexport function configure(app) { ({ kinds, limits } = app); }\n';
+    return importSnippet<ChatRoute>(prelude + snippet);
+  })();
+  return route;
+}

@@ -1,0 +1,8 @@
+// The paths the conformance table lists, in its column order (a new path's driver joins here).
+import type { ConformanceDriver } from '../../conformance/index.js';
+import { hostDriver } from '../../conformance/drivers/host.js';
+import { hostWebSocketDriver } from '../../conformance/drivers/hostWs.js';
+import { aiSdkDriver } from '../../conformance/drivers/aiSdk.js';
+import { loadDocsRoute } from './docsRoute.js';
+
+export const TABLE_DRIVERS: readonly ConformanceDriver[] = [hostDriver, hostWebSocketDriver, aiSdkDriver(loadDocsRoute)];
