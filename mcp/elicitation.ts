@@ -4,10 +4,17 @@ import { contextText } from './textForm.js';
 
 /*
  * A panel as an MCP form elicitation (`elicitation/create`, mode `form`): the spec allows a flat
- * object of strings, numbers, booleans and (multi-select) enums, so choice, multi-choice, toggle and
- * text fields map, and every block becomes the request's message text. An order field has no flat
- * form: a panel with one is not elicited (the caller falls back to the text form).
+ * object of strings, numbers, booleans and (multi-select) enums, but clients do not render them all:
+ * Codex renders no number, integer or multi-select enum field, so a form that uses one cannot be
+ * answered there. So only the shapes every client renders are used: a string (a text field), a
+ * boolean (a toggle) and a single-select string enum with titles (a choice); a multi-choice field
+ * becomes one boolean per option ("Label: option"), gathered back into the field's list. Every block
+ * becomes the request's message text. An order field has no flat form: a panel with one is not
+ * elicited (the caller falls back to the text form).
  */
+
+/** The property of one option of a multi-choice field (ids cannot hold `/`, so it never collides with a field id). */
+export const optionKey = (fieldId: string, optionId: string): string => `${fieldId}/${optionId}`;
 
 /** The `elicitation/create` params for `model`, or null when a field cannot be asked that way. */
 export function elicitationOf(model: NormalizedTaskSurfaceModel): ElicitRequestFormParams | null {
@@ -32,12 +39,12 @@ export function elicitationOf(model: NormalizedTaskSurfaceModel): ElicitRequestF
         };
         break;
       case 'multi-choice':
-        properties[field.id] = {
-          type: 'array',
-          title,
-          items: { anyOf: field.options.map((o) => ({ const: o.id, title: o.label })) },
-          default: field.initial,
-        };
+        for (const option of field.options)
+          properties[optionKey(field.id, option.id)] = {
+            type: 'boolean',
+            title: `${title}: ${option.label}`,
+            default: field.initial.includes(option.id),
+          };
         break;
       case 'order':
         return null;
@@ -56,9 +63,15 @@ export function valuesOfElicitation(
   content: Record<string, unknown> | undefined,
 ): Record<string, JsonValue> {
   const values: Record<string, JsonValue> = {};
+  const given = (key: string) => (content !== undefined && Object.prototype.hasOwnProperty.call(content, key) ? content[key] : undefined);
   for (const field of model.fields) {
-    const given = content !== undefined && Object.prototype.hasOwnProperty.call(content, field.id) ? content[field.id] : undefined;
-    values[field.id] = (given ?? field.initial ?? null) as JsonValue;
+    if (field.kind === 'multi-choice') {
+      const chosen = (id: string) => {
+        const answer = given(optionKey(field.id, id));
+        return answer === undefined ? field.initial.includes(id) : answer === true;
+      };
+      values[field.id] = field.options.filter((o) => chosen(o.id)).map((o) => o.id);
+    } else values[field.id] = (given(field.id) ?? field.initial ?? null) as JsonValue;
   }
   return values;
 }
