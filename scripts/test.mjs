@@ -23,13 +23,19 @@ const e2eTests = find('test/e2e', '.e2e.ts');
 // some folders share a process, up to 12 at a time (scripts/nodeTestPlan.mjs says which and why).
 // --test-force-exit: a file whose tests are done exits even if a failed test left a server open, once its
 // results are out (scripts/drainBeforeExit.mjs: without it, Node drops the last ones of a file at times).
+// The preloads as file URLs, resolved once here: `--import tsx` makes every test process look up
+// tsx's package.json to find its entry, and on a loaded machine a failed read of it (Node treats an
+// unreadable package.json as none) sent every later process to `node_modules/tsx/index.js`, which
+// does not exist (ERR_MODULE_NOT_FOUND, seen after the first two end-to-end files of a busy run).
+const TSX = import.meta.resolve('tsx');
+const preload = (file) => new URL(file, import.meta.url).href;
 const nodeTest = (files, concurrency, fileTimeoutMs = 60_000) => [
   '--import',
-  'tsx',
+  TSX,
   '--import',
-  './scripts/testTimeout.mjs',
+  preload('./testTimeout.mjs'),
   '--import',
-  './scripts/drainBeforeExit.mjs',
+  preload('./drainBeforeExit.mjs'),
   '--test',
   '--test-reporter=spec',
   `--test-concurrency=${concurrency}`,
@@ -49,7 +55,7 @@ const steps = {
   chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   browser: ['browser tests', 'npx', ['web-test-runner']],
   build: ['build', 'node', ['scripts/build.mjs']],
-  docs: ['docs site (dist/docs)', 'node', ['--import', 'tsx', 'site/build.ts']],
+  docs: ['docs site (dist/docs)', 'node', ['--import', TSX, 'site/build.ts']],
   exports: ['package exports (from dist/)', 'node', nodeTest(['test/package/exports.dist.ts'], 1)],
   // Two end-to-end processes at a time (three took longer: their Chromiums keep both cores busy). The
   // docs site's files share a process, four at a time (scripts/nodeTestPlan.mjs).

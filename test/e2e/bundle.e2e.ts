@@ -264,12 +264,19 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
   });
 
   /** Opens `scenario` with the first request for a chunk matching `chunk` failing (a dropped connection). */
-  async function openFailingOnce(scenario: string, chunk: RegExp) {
+  /**
+   * A page whose first fetch of `chunk` fails. With `holdRetry`, the fetch after it waits until
+   * `release()`, so what the page shows in between is there to see (a fast retry can skip it).
+   */
+  async function openFailingOnce(scenario: string, chunk: RegExp, { holdRetry = false } = {}) {
     const context = await browser.newContext();
     context.setDefaultTimeout(20_000);
     const fetches = { count: 0 };
+    let release = () => {};
+    const held = holdRetry ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
     await context.route(chunk, async (route) => {
       if (fetches.count++ === 0) return route.abort('connectionreset');
+      await held;
       return route.continue();
     });
     const page = await context.newPage();
@@ -277,12 +284,14 @@ describe('the drop-in bundle, built and served under the demo CSP', () => {
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`${origin}/?scenario=${scenario}`);
     await page.locator('body[data-ready="yes"]').waitFor({ state: 'attached' });
-    return { page, fetches, errors, close: () => context.close() };
+    return { page, fetches, errors, release, close: () => context.close() };
   }
 
   it("fetches the Dock's runtime again after a failed fetch, saying it loads the task meanwhile", async () => {
-    const { page, fetches, errors, close } = await openFailingOnce('dock', /\/assets\/chunks\/dockRuntime-/);
+    const { page, fetches, errors, release, close } = await openFailingOnce('dock', /\/assets\/chunks\/dockRuntime-/, { holdRetry: true });
+    // The retry is held: the Dock says it loads until the runtime arrives (the outcome, not a transient).
     await page.locator('task-surface-dock[state="loading"]').waitFor();
+    release();
     await page.locator('task-surface-dock[state="editing"]').waitFor({ timeout: 10_000 });
     assert.equal(fetches.count, 2, 'one failed fetch, then one that arrived');
     assert.deepEqual(errors, []);
