@@ -37,6 +37,11 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   allowedHosts?: readonly string[];
   /** Page origins that may open `/ws` and `/inspect` besides the demo's own. */
   allowedOrigins?: readonly string[];
+  /**
+   * Origins of web-based MCP hosts whose pages may call `/mcp` (CORS; they authenticate with the
+   * bearer token, cookies never cross origins). Default none.
+   */
+  mcpCorsOrigins?: readonly string[];
   /** Relay the host's actors to `?inspect` pages (the `--inspect` flag): each page only its identity's sessions. */
   inspectHost?: boolean;
   /** How fast one address may be given new identities (`GET /` without a valid cookie). Default 60 at once, then 30 a minute. */
@@ -90,7 +95,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   const mint = createMintLimiter(options.identityRate);
   const mcp = createDemoMcp({
     dataDir: options.store === 'memory' ? null : (options.dataDir ?? '.data'),
+    principalOf: (request) => identities.principalOf(request),
     allowedOrigins: options.allowedOrigins,
+    corsOrigins: options.mcpCorsOrigins,
   });
   const http: Server = createDemoHttpServer(
     options.root,

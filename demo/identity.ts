@@ -17,7 +17,10 @@ const SECRET_FILE = 'identity.secret';
  * Not an account system: it only keeps one browser's chats apart from another's.
  */
 export interface DemoIdentities {
-  /** The principal of a request whose cookie is valid; null for none or a forged one. */
+  /**
+   * The principal of a request whose cookie is valid, or (an MCP host has no cookie jar) whose
+   * `Authorization: Bearer <the cookie's value>` is; null for none or a forged one.
+   */
   principalOf(request: IncomingMessage): Principal | null;
   /** Sets a fresh identity cookie on a page response unless the request already has a valid one. */
   ensureCookie(request: IncomingMessage, response: ServerResponse): void;
@@ -44,7 +47,7 @@ export function createDemoIdentities(dataDir: string | undefined): DemoIdentitie
   const principal = (id: string): Principal => ({ id: `demo:${id}`, name: 'Demo visitor' });
   return {
     principalOf(request) {
-      const id = verify(cookieValue(request.headers.cookie, IDENTITY_COOKIE));
+      const id = verify(cookieValue(request.headers.cookie, IDENTITY_COOKIE) ?? bearerToken(request.headers.authorization));
       return id === null ? null : principal(id);
     },
     ensureCookie(request, response) {
@@ -84,4 +87,10 @@ export function cookieValue(header: string | undefined, name: string): string | 
     if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
+  return match ? match[1] : undefined;
 }

@@ -5,6 +5,7 @@ import { createMemoryStore } from '../host/store/memory.js';
 import { createSqliteStore } from '../host/store/sqlite.js';
 import type { SessionLogStore } from '../host/store/types.js';
 import { createMcpHttpHandler, createPanelLedger, panelDocumentPath, readPanelDocument, type McpHttpHandler } from '../mcp/index.js';
+import type { Principal } from '../protocol/index.js';
 import { originAllowed, requestPath } from '../transport/ws/origin.js';
 
 /** SQLite under `dataDir`; memory when none is given or the file cannot be opened (said once on stderr). */
@@ -19,15 +20,37 @@ function openStore(dataDir: string | null): SessionLogStore {
   }
 }
 
+/** The demo's `/mcp` request body limit: a panel's model is at most 64 KiB, its answer 32 KiB. */
+export const DEMO_MCP_MAX_BODY = 1024 * 1024;
+
+/** What a web-based MCP host on a listed origin may send and read (CORS). */
+const CORS_REQUEST_HEADERS = 'authorization, content-type, accept, mcp-session-id, mcp-protocol-version, last-event-id';
+const CORS_EXPOSED_HEADERS = 'mcp-session-id, mcp-protocol-version';
+
+export interface DemoMcpOptions {
+  dataDir: string | null;
+  /** Who sends a request: the demo's identity (its cookie, or `Authorization: Bearer <the cookie's value>`). */
+  principalOf(request: IncomingMessage): Principal | null;
+  /** Page origins that may open `/ws` besides the demo's own: they may use `/mcp` from a page too. */
+  allowedOrigins?: readonly string[] | undefined;
+  /**
+   * Origins of web-based MCP hosts whose pages call `/mcp` (CORS: preflight answered, the session
+   * headers exposed; no cookies cross origins, so such a host sends the bearer token). Default none.
+   */
+  corsOrigins?: readonly string[] | undefined;
+}
+
 /**
  * `/mcp` on the demo server: the Task Surface MCP server over Streamable HTTP, behind the same Host
- * check as every request and the same Origin check as `/ws` (a browser page on another origin is
- * refused; a client that sends no Origin, as MCP hosts do, is let in). Answered panels are kept in
- * `mcp.db` beside the demo's own data (in memory with `--memory`).
+ * check as every request, the same Origin check as `/ws` (a page on another origin gets 403 unless
+ * listed; a client without an Origin, as MCP hosts are, is let in) and the same identity: a request
+ * without a valid identity gets 401, and every panel is its shower's alone. Answered panels are kept
+ * in `mcp.db` beside the demo's own data (in memory with `--memory`).
  */
-export function createDemoMcp(options: { dataDir: string | null; allowedOrigins?: readonly string[] | undefined }) {
+export function createDemoMcp(options: DemoMcpOptions) {
   const store = openStore(options.dataDir);
   const ledger = createPanelLedger({ store });
+  const cors = new Set((options.corsOrigins ?? []).map((o) => o.toLowerCase()));
   let handler: McpHttpHandler | undefined;
   const reply = (response: ServerResponse, status: number, text: string) => {
     response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -37,11 +60,34 @@ export function createDemoMcp(options: { dataDir: string | null; allowedOrigins?
     /** Answers `/mcp` (true), or leaves the request to the page server (false). `host`: the checked Host. */
     route(request: IncomingMessage, response: ServerResponse, host: string): boolean {
       if (requestPath(request) !== '/mcp') return false;
-      if (!originAllowed(request.headers.origin, host, options.allowedOrigins))
-        reply(response, 403, 'forbidden: this Origin may not use /mcp');
-      else if (panelDocumentPath() === null) reply(response, 503, 'the MCP app document is not built: run `npm run build`');
+      const origin = request.headers.origin;
+      const listed = origin !== undefined && cors.has(origin.toLowerCase());
+      if (listed) {
+        response.setHeader('Access-Control-Allow-Origin', origin);
+        response.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED_HEADERS);
+        response.setHeader('Vary', 'Origin');
+      }
+      if (!listed && !originAllowed(origin, host, options.allowedOrigins)) reply(response, 403, 'forbidden: this Origin may not use /mcp');
+      else if (request.method === 'OPTIONS') {
+        response.writeHead(listed ? 204 : 405, {
+          ...(listed
+            ? {
+                'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+                'Access-Control-Allow-Headers': CORS_REQUEST_HEADERS,
+                'Access-Control-Max-Age': '600',
+              }
+            : {}),
+          'Cache-Control': 'no-store',
+        });
+        response.end();
+      } else if (panelDocumentPath() === null) reply(response, 503, 'the MCP app document is not built: run `npm run build`');
       else {
-        handler ??= createMcpHttpHandler({ appHtml: readPanelDocument(), ledger });
+        handler ??= createMcpHttpHandler({
+          appHtml: readPanelDocument(),
+          ledger,
+          authenticate: options.principalOf,
+          maxBodyBytes: DEMO_MCP_MAX_BODY,
+        });
         handler.handle(request, response).catch(() => (response.headersSent ? response.destroy() : reply(response, 500, 'internal error')));
       }
       return true;

@@ -1,23 +1,55 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
+import { createMemoryStore } from '../host/store/memory.js';
+import { SYSTEM_PRINCIPAL, type Principal } from '../protocol/index.js';
+import { identifyRequest, type Authenticate } from '../transport/door.js';
+import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../transport/ws/frames.js';
+import { readBody } from '../transport/body.js';
+import { createPanelLedger } from './ledger.js';
+import { ownedPanels, type PanelOwnerOptions } from './panelOwner.js';
 import { createTaskSurfaceMcpServer, type TaskSurfaceMcpServerOptions } from './server.js';
 
 /*
  * Streamable HTTP for a Node `http` server. A 2026-07-28 client is served per request (the SDK's
  * `createMcpHandler`); a 2025 client gets a session (`Mcp-Session-Id`), because that era states its
  * capabilities (MCP Apps, elicitation) once at initialize and sends server requests back on the
- * session: without one, every call would look like a client that shows nothing. Sessions are
- * bounded in number and expire when idle. Host and Origin are the caller's to check first.
+ * session. Every request is first identified (`authenticate`, as `/ws` does), then bounded: its
+ * body's size, the time it may take to arrive, its nesting, the requests its principal has in
+ * flight, the sessions its principal holds. Panels it shows are its own. Host and Origin are the
+ * caller's to check first (`checkHost`, `originAllowed` from task-surface/transport/ws).
  */
 
-export interface McpHttpOptions extends TaskSurfaceMcpServerOptions {
-  /** 2025-era sessions held at once; the least recently used is closed to make room. Default 64. */
+export interface McpHttpOptions extends TaskSurfaceMcpServerOptions, PanelOwnerOptions {
+  /**
+   * Who sends the request (a cookie, an `Authorization` header…), as `createWebSocketServer`'s
+   * hook: a principal, or null to refuse (HTTP 401). Every panel is shown and answered as it.
+   */
+  authenticate?: Authenticate;
+  /**
+   * Without `authenticate` the handler refuses to start unless this is true: then every request is
+   * host code (one local user, no per-principal limits), as `createWebSocketServer`'s option.
+   */
+  allowAnonymous?: boolean;
+  /** 2025-era sessions held at once; past it `initialize` gets 503. Default 1,024. */
   maxSessions?: number;
+  /** 2025-era sessions one principal holds; its own least recently used one is closed to make room. Default 8. */
+  maxSessionsPerPrincipal?: number;
   /** A 2025-era session unused this long is closed. Default 30 minutes. */
   sessionIdleMs?: number;
   /** Largest request body accepted. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** A body not received in full within this many milliseconds gets 408. Default 10,000. */
+  bodyTimeoutMs?: number;
+  /** Deepest nesting of arrays and objects in a body (the message itself is 1); deeper gets 400. Default 64. */
+  maxDepth?: number;
+  /**
+   * Requests of one principal served at once (a tool call waiting for an elicitation's answer, a
+   * session's event stream); past it 429. Default 32.
+   */
+  maxInFlightPerPrincipal?: number;
+  /** Where failures of `authenticate` go. Default `console.error`. */
+  onError?(error: unknown): void;
 }
 
 export interface McpHttpHandler {
@@ -28,21 +60,51 @@ export interface McpHttpHandler {
 
 interface LegacySession {
   transport: WebStandardStreamableHTTPServerTransport;
+  server: { close(): Promise<void> };
+  principal: string;
   usedAt: number;
+  /** Its responses still streaming (a tool call waiting for an elicitation, the event stream). */
+  open: Set<ServerResponse>;
 }
+
+/** The JSON-RPC error codes of the refusals (the SDK's own where it has one). */
+export const MCP_REFUSAL = { unauthorized: -32001, sessionNotFound: -32001, tooMany: -32000, invalid: -32600, parse: -32700 } as const;
+
+const NOT_FOUND = 'Session not found: start a new one with initialize';
 
 /** An HTTP handler serving the Task Surface MCP server (mount it at `/mcp`). */
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
-  const maxSessions = options.maxSessions ?? 64;
+  if (!options.authenticate && options.allowAnonymous !== true) {
+    throw new Error(
+      'createMcpHttpHandler: pass `authenticate` (who sends a request, from its headers) or, for a local single-user server on which every request is host code, `allowAnonymous: true`',
+    );
+  }
+  const maxSessions = options.maxSessions ?? 1_024;
+  const perPrincipal = options.maxSessionsPerPrincipal ?? 8;
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const modern = createMcpHandler(() => createTaskSurfaceMcpServer(options), { legacy: 'reject' });
+  const bodyMs = options.bodyTimeoutMs ?? 10_000;
+  const maxDepth = options.maxDepth ?? MAX_FRAME_DEPTH;
+  const maxInFlight = options.maxInFlightPerPrincipal ?? 32;
+  const onError = options.onError ?? ((error: unknown) => console.error('[task-surface mcp]', error));
+  const ledger =
+    options.ledger ??
+    createPanelLedger({ store: options.store ?? createMemoryStore(), ...(options.limits ? { limits: options.limits } : {}) });
+  const panels = ownedPanels(ledger, options);
+  const serverFor = (principal: Principal) => createTaskSurfaceMcpServer({ ...options, ledger: panels.as(principal) });
+  const modern = createMcpHandler((ctx) => serverFor(principalOf(ctx.authInfo)), { legacy: 'reject' });
   const sessions = new Map<string, LegacySession>();
+  const inFlight = new Map<string, number>();
 
   const closeSession = (id: string) => {
     const session = sessions.get(id);
     sessions.delete(id);
-    void session?.transport.close();
+    if (!session) return;
+    // The server's requests still waiting (an elicitation) are rejected, and every stream of the
+    // session ends: nothing it started outlives it.
+    void session.server.close().catch(() => undefined);
+    void session.transport.close().catch(() => undefined);
+    for (const response of session.open) response.destroy();
   };
   const sweep = setInterval(
     () => {
@@ -52,71 +114,124 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   );
   sweep.unref();
 
-  const legacy = async (request: Request, body: unknown): Promise<Response> => {
+  /** Makes room for one more session of `principal` (its own oldest goes), or answers why not. */
+  const room = (principal: string): Response | null => {
+    const own = [...sessions].filter(([, s]) => s.principal === principal);
+    // The map's order is least recently used first.
+    for (let i = 0; i <= own.length - perPrincipal; i++) closeSession(own[i]![0]);
+    if (sessions.size < maxSessions) return null;
+    return jsonError(
+      503,
+      MCP_REFUSAL.tooMany,
+      `Server busy: ${maxSessions} MCP sessions are open (at most ${maxSessions}); try again later`,
+    );
+  };
+
+  const legacy = async (request: Request, body: unknown, principal: Principal, outgoing: ServerResponse): Promise<Response> => {
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = sessions.get(id);
-      if (!session) return jsonError(404, -32001, 'Session not found: start a new one with initialize');
-      // Most recently used last: the map's order is the order in which sessions are closed to make room.
+      // Another principal's session is answered exactly as a missing one.
+      if (!session || session.principal !== principal.id) return jsonError(404, MCP_REFUSAL.sessionNotFound, NOT_FOUND);
       session.usedAt = Date.now();
       sessions.delete(id);
       sessions.set(id, session);
+      if (request.method !== 'DELETE') {
+        session.open.add(outgoing);
+        outgoing.once('close', () => session.open.delete(outgoing));
+      }
       const response = await session.transport.handleRequest(request, { parsedBody: body });
-      if (request.method === 'DELETE') sessions.delete(id);
+      if (request.method === 'DELETE') closeSession(id);
       return response;
     }
     if (request.method !== 'POST') return jsonError(400, -32000, 'Bad request: a Mcp-Session-Id header is required');
-    while (sessions.size >= maxSessions) closeSession(sessions.keys().next().value!);
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const full = room(principal.id);
+    if (full) return full;
+    const server = serverFor(principal);
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => void sessions.set(sid, { transport, usedAt: Date.now() }),
-      onsessionclosed: (sid) => void sessions.delete(sid),
+      onsessioninitialized: (sid) =>
+        void sessions.set(sid, { transport, server, principal: principal.id, usedAt: Date.now(), open: new Set() }),
     });
-    await createTaskSurfaceMcpServer(options).connect(transport);
+    await server.connect(transport);
     return transport.handleRequest(request, { parsedBody: body });
+  };
+
+  /** Takes one of the principal's in-flight slots until the response is done, or answers 429. */
+  const takeSlot = (principal: Principal, outgoing: ServerResponse): Response | null => {
+    const held = inFlight.get(principal.id) ?? 0;
+    if (held >= maxInFlight) {
+      return jsonError(
+        429,
+        MCP_REFUSAL.tooMany,
+        `Too many requests: this principal already has ${held} requests in flight (at most ${maxInFlight}); finish one first`,
+      );
+    }
+    inFlight.set(principal.id, held + 1);
+    outgoing.once('close', () => {
+      const left = (inFlight.get(principal.id) ?? 1) - 1;
+      if (left <= 0) inFlight.delete(principal.id);
+      else inFlight.set(principal.id, left);
+    });
+    return null;
+  };
+
+  const serve = async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<Response> => {
+    const principal = options.authenticate ? await identifyRequest(options.authenticate, incoming, onError) : SYSTEM_PRINCIPAL;
+    if (principal === null) return jsonError(401, MCP_REFUSAL.unauthorized, 'Unauthorized: who is calling is not known; sign in first');
+    // Closing a session frees what it holds: never refused for being busy.
+    const busy = incoming.method === 'DELETE' ? null : takeSlot(principal, outgoing);
+    if (busy) return busy;
+    const body = await readBody(incoming, maxBody, bodyMs);
+    if (body === 'too-large') return jsonError(413, MCP_REFUSAL.tooMany, `Request body larger than ${maxBody} bytes`);
+    if (body === 'too-slow') return jsonError(408, MCP_REFUSAL.tooMany, `Request body not received within ${bodyMs} ms`);
+    const request = toWebRequest(incoming, body);
+    let parsed: unknown;
+    if (body.length > 0) {
+      const text = body.toString('utf8');
+      // Before any parser: a deep body would overflow the stack of the recursive schemas after it.
+      if (nestsDeeperThan(text, maxDepth)) {
+        return jsonError(400, MCP_REFUSAL.invalid, `Invalid Request: the body nests arrays and objects deeper than ${maxDepth}`);
+      }
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return jsonError(400, MCP_REFUSAL.parse, 'Parse error: the body is not JSON');
+      }
+    }
+    return (await isLegacyRequest(request, parsed))
+      ? legacy(request, parsed, principal, outgoing)
+      : modern.fetch(request, { authInfo: authInfoOf(principal) });
   };
 
   return {
     async handle(incoming, outgoing) {
-      const body = await readBody(incoming, maxBody);
-      if (body === null) return write(outgoing, jsonError(413, -32000, `Request body larger than ${maxBody} bytes`));
-      const request = toWebRequest(incoming, body);
-      let parsed: unknown;
-      if (body.length > 0) {
-        try {
-          parsed = JSON.parse(body.toString('utf8'));
-        } catch {
-          return write(outgoing, jsonError(400, -32700, 'Parse error: the body is not JSON'));
-        }
-      }
-      const response = (await isLegacyRequest(request, parsed)) ? await legacy(request, parsed) : await modern.fetch(request);
+      const response = await serve(incoming, outgoing);
       await write(outgoing, response);
     },
     async close() {
       clearInterval(sweep);
       for (const id of [...sessions.keys()]) closeSession(id);
       await modern.close();
+      if (!options.ledger) await ledger.close();
     },
   };
+}
+
+/** The principal rides to the per-request server factory as the SDK's pass-through `authInfo`. */
+function authInfoOf(principal: Principal): AuthInfo {
+  return { token: '', clientId: principal.id, scopes: [], extra: { principal } };
+}
+
+function principalOf(authInfo: AuthInfo | undefined): Principal {
+  return (authInfo?.extra?.['principal'] as Principal | undefined) ?? SYSTEM_PRINCIPAL;
 }
 
 function jsonError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
     status,
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(status === 408 || status === 413 ? { connection: 'close' } : {}) },
   });
-}
-
-/** The whole body, or null when it is larger than `max` (reading stops there). */
-async function readBody(request: IncomingMessage, max: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
 }
 
 function toWebRequest(request: IncomingMessage, body: Buffer): Request {

@@ -10,6 +10,7 @@ import { createHost } from '../host/createHost.js';
 import type { SessionLogStore } from '../host/store/types.js';
 import { createShowTaskSurfaceTool } from '../host/taskSurface/tools.js';
 import type { Host } from '../host/types.js';
+import { isSystem, type Principal } from '../protocol/principal.js';
 import {
   resolveLimits,
   SHOW_TASK_SURFACE,
@@ -99,13 +100,15 @@ export interface PanelLedger {
    * Runs the Host's own `show_task_surface` tool on `args`. A valid call with `record` opens a panel
    * the view can answer (without: the model is only checked and normalised, for the fallbacks).
    */
-  show(args: unknown, origin: 'model' | 'code', options: { record: boolean }): Promise<ShowOutcome>;
+  show(args: unknown, origin: 'model' | 'code', options: { record: boolean; owner?: Principal }): Promise<ShowOutcome>;
   state(viewId: string): Promise<PanelState>;
   /** Records the answer (idempotent by submissionId); the panel's state after it, or why not. */
   submit(
     viewId: string,
-    answer: { submissionId: TaskSurfaceSubmissionId; values: Record<string, JsonValue>; locale?: string; note?: string },
+    answer: { submissionId: TaskSurfaceSubmissionId; values: Record<string, JsonValue>; locale?: string; note?: string; by?: Principal },
   ): Promise<PanelState | { status: 'invalid'; reason: string }>;
+  /** Whether `principal` may answer the panel (a panel shown with an `owner` is its owner's alone). */
+  owns(viewId: string, principal: Principal): Promise<boolean>;
   /** Records that the host accepted the `ui/message` of this submission. */
   delivered(viewId: string, submissionId: TaskSurfaceSubmissionId): Promise<PanelState>;
   /** Records a step of the answer's delivery (see `channelOf`); the panel's state after it. */
@@ -172,8 +175,8 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
   return {
     limits,
 
-    async show(args, origin, { record }) {
-      const sessionId = mintSessionId();
+    async show(args, origin, { record, owner }) {
+      let sessionId = mintSessionId();
       const callId = mintCallId();
       const turnId = mintTurnId();
       const ctx = { sessionId, callId, turnId, origin: toolMode === 'code' ? ('code' as const) : origin, agent: 'root' as const };
@@ -183,7 +186,9 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
         const checked = shown([{ type: 'tool/result', seq: 1, at: 0, callId, turnId, name: SHOW_TASK_SURFACE, ...outcome }])!;
         return { ok: true, viewId: sessionId, ...checked, content: outcome.content };
       }
-      host.openSession({ sessionId, title: SHOW_TASK_SURFACE });
+      // A principal's panel is its session: counted against its sessions and stored bytes, and its alone.
+      if (owner && !isSystem(owner)) sessionId = host.as(owner).openSession({ title: SHOW_TASK_SURFACE });
+      else host.openSession({ sessionId, title: SHOW_TASK_SURFACE });
       host.plugins.append(sessionId, {
         type: 'tool/call',
         callId,
@@ -204,10 +209,14 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
       const before = await state(viewId);
       if (before.status !== 'open') return before;
       const sessionId = viewId as SessionId;
-      const result = await host.taskSurface.submit({ sessionId, surfaceId: before.surfaceId, ...answer });
+      const { by, ...given } = answer;
+      const result = await (by ? host.as(by) : host).taskSurface.submit({ sessionId, surfaceId: before.surfaceId, ...given });
       if (!result.accepted && result.reason === 'invalid-submission') {
         return { status: 'invalid', reason: 'the values do not fit the panel' };
       }
+      // The owner's limits (messages per minute, stored bytes): the limit's own sentence.
+      if (!result.accepted && 'message' in result && typeof result.message === 'string')
+        return { status: 'invalid', reason: result.message };
       await host.whenIdle(sessionId);
       return state(viewId);
     },
@@ -221,6 +230,12 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
       if (now.status !== 'open') return now;
       await host.taskSurface.dismiss({ sessionId: viewId as SessionId, surfaceId: now.surfaceId, dismissalId });
       return state(viewId);
+    },
+
+    async owns(viewId, principal) {
+      const scoped = host.as(principal);
+      const id = viewId as SessionId;
+      return (await scoped.load(id).catch(() => false)) && scoped.access(id) === 'write';
     },
 
     async close() {

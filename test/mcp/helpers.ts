@@ -64,13 +64,14 @@ export async function stdioClient(t: TestContext, options: { capabilities?: Clie
 export async function httpServer(
   t: TestContext,
   ledger?: PanelLedger,
-  limits: Pick<McpHttpOptions, 'maxSessions' | 'sessionIdleMs' | 'maxBodyBytes'> = { maxSessions: 4 },
+  limits: Omit<McpHttpOptions, 'appHtml' | 'ledger'> = { maxSessions: 4, maxSessionsPerPrincipal: 4 },
 ): Promise<{ url: URL; ledger: PanelLedger }> {
   await ensurePanelBuilt();
   const { readPanelDocument } = await import('../../mcp/document.js');
   const store = createMemoryStore();
   const shared = ledger ?? createPanelLedger({ store });
-  const handler = createMcpHttpHandler({ appHtml: readPanelDocument(), ledger: shared, ...limits });
+  // Without `authenticate` every request is host code (a local single-user server).
+  const handler = createMcpHttpHandler({ appHtml: readPanelDocument(), ledger: shared, allowAnonymous: true, ...limits });
   const server: Server = createServer((req, res) => void handler.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(async () => {
@@ -84,9 +85,14 @@ export async function httpServer(
 }
 
 /** An SDK client over Streamable HTTP, closed after the test. */
-export async function httpClient(t: TestContext, url: URL, capabilities: ClientCapabilities = {}): Promise<Client> {
+export async function httpClient(
+  t: TestContext,
+  url: URL,
+  capabilities: ClientCapabilities = {},
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: 'test-host', version: '1.0.0' }, { capabilities });
-  await client.connect(new StreamableHTTPClientTransport(url));
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   t.after(() => client.close());
   return client;
 }

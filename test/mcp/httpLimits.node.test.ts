@@ -1,6 +1,7 @@
 // The MCP HTTP handler built without options (`createMcpHttpHandler`, docs/mcp.md): what a host that
-// passes none gets. Bodies over 4 MiB are refused with 413; at most 64 2025-era sessions, the least
-// recently used closed to make room; a session unused for 30 minutes is closed.
+// passes none gets. Bodies over 4 MiB are refused with 413; at most 8 2025-era sessions per principal
+// (its own least recently used closed to make room) and 1,024 in all (then 503); a session unused
+// for 30 minutes is closed.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { ensurePanelBuilt, httpServer } from './helpers.js';
@@ -11,11 +12,11 @@ before(ensurePanelBuilt, { timeout: 180_000 });
 const MiB = 1024 * 1024;
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-/** Opens a 2025-era session with a bare initialize request; its Mcp-Session-Id. */
-async function openSession(url: URL): Promise<string> {
-  const response = await fetch(url, {
+/** A bare 2025-era initialize request as `who` (the test's `x-who` header names the principal). */
+function initialize(url: URL, who = 'a'): Promise<Response> {
+  return fetch(url, {
     method: 'POST',
-    headers: HEADERS,
+    headers: { ...HEADERS, 'x-who': who },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -23,6 +24,11 @@ async function openSession(url: URL): Promise<string> {
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test-host', version: '1.0.0' } },
     }),
   });
+}
+
+/** Opens a 2025-era session as `who`; its Mcp-Session-Id. */
+async function openSession(url: URL, who = 'a'): Promise<string> {
+  const response = await initialize(url, who);
   await response.text();
   const id = response.headers.get('mcp-session-id');
   assert.equal(response.status, 200);
@@ -31,10 +37,10 @@ async function openSession(url: URL): Promise<string> {
 }
 
 /** A ping on the session: its HTTP status and body (404 with "Session not found" once it is closed). */
-async function ping(url: URL, sessionId: string): Promise<{ status: number; body: string }> {
+async function ping(url: URL, sessionId: string, who = 'a'): Promise<{ status: number; body: string }> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { ...HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    headers: { ...HEADERS, 'x-who': who, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
   });
   return { status: response.status, body: await response.text() };
@@ -65,15 +71,38 @@ describe('the MCP HTTP handler without options', () => {
     assert.notEqual(at.status, 413);
   });
 
-  it('holds 64 sessions; the 65th closes the least recently used one', async (t) => {
-    const { url } = await httpServer(t, undefined, {});
+  it("holds 8 sessions per principal: the 9th closes its own least recently used one, never another's", async (t) => {
+    const { url } = await httpServer(t, undefined, { authenticate: (request) => ({ id: String(request.headers['x-who']), name: 'x' }) });
+    const other = await openSession(url, 'b');
     const ids: string[] = [];
-    for (let i = 0; i < 64; i++) ids.push(await openSession(url));
-    // The first is used again: the second is now the least recently used.
-    assert.equal((await ping(url, ids[0]!)).status, 200);
-    ids.push(await openSession(url));
-    assert.deepEqual(await ping(url, ids[1]!), closed);
-    for (const id of [ids[0]!, ...ids.slice(2)]) assert.equal((await ping(url, id)).status, 200, `session ${ids.indexOf(id) + 1} is kept`);
+    for (let i = 0; i < 8; i++) ids.push(await openSession(url, 'a'));
+    // The first is used again: the second is now the least recently used of a's.
+    assert.equal((await ping(url, ids[0]!, 'a')).status, 200);
+    ids.push(await openSession(url, 'a'));
+    assert.deepEqual(await ping(url, ids[1]!, 'a'), closed);
+    for (const id of [ids[0]!, ...ids.slice(2)])
+      assert.equal((await ping(url, id, 'a')).status, 200, `session ${ids.indexOf(id) + 1} is kept`);
+    assert.equal((await ping(url, other, 'b')).status, 200, "b's session outlives a's nine");
+    assert.deepEqual(await ping(url, other, 'a'), closed, "b's session id answers a exactly as a missing one");
+  });
+
+  it("refuses an initialize past 1,024 sessions in all with 503, closing nobody's", async (t) => {
+    const { url } = await httpServer(t, undefined, { authenticate: (request) => ({ id: String(request.headers['x-who']), name: 'x' }) });
+    const ids: string[] = [];
+    for (let i = 0; i < 1_024; i++) ids.push(await openSession(url, `p${i % 128}`));
+    const refused = await initialize(url, 'late');
+    assert.deepEqual(
+      { status: refused.status, body: await refused.json() },
+      {
+        status: 503,
+        body: {
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Server busy: 1024 MCP sessions are open (at most 1024); try again later' },
+          id: null,
+        },
+      },
+    );
+    assert.equal((await ping(url, ids[0]!, 'p0')).status, 200, 'the oldest session is still open');
   });
 
   it('closes a session unused for 30 minutes, not before (checked every minute); a request keeps it', async (t) => {

@@ -1,18 +1,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  describeIssues,
-  isSystem,
-  PrincipalSchema,
-  SYSTEM_PRINCIPAL,
-  type HostApi,
-  type Principal,
-  type PrincipalHostApi,
-  type SessionId,
-} from '../../protocol/index.js';
+import { isSystem, SYSTEM_PRINCIPAL, type HostApi, type Principal, type PrincipalHostApi, type SessionId } from '../../protocol/index.js';
 import { admitPeer, ConnectionCounts, guardFragments } from './admission.js';
-import { OWN_WORDS, WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
+import { WIRE_MAX_MESSAGE_BYTES } from '../../protocol/wire.js';
+import { identifyRequest } from '../door.js';
 import { serveConnection, type ConnectionLimits } from './connection.js';
 import { MAX_FRAME_DEPTH } from './frames.js';
 import { createRequestHandler } from './handler.js';
@@ -260,19 +252,8 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
       });
   };
   /** The connection's principal, or null for a refusal (401). Never rejects. */
-  const identify = async (request: IncomingMessage): Promise<Principal | null> => {
-    if (!options.authenticate) return SYSTEM_PRINCIPAL;
-    try {
-      const principal = await options.authenticate(request);
-      if (principal === null) return null;
-      const parsed = PrincipalSchema.safeParse(principal, OWN_WORDS);
-      if (parsed.success) return principal;
-      onError(new TypeError(`authenticate answered something that is not a principal: ${describeIssues(parsed.error.issues)}`));
-    } catch (error) {
-      onError(error);
-    }
-    return null;
-  };
+  const identify = async (request: IncomingMessage): Promise<Principal | null> =>
+    options.authenticate ? identifyRequest(options.authenticate, request, onError) : SYSTEM_PRINCIPAL;
   http.on('upgrade', onUpgrade);
 
   const handle = createRequestHandler({

@@ -1,0 +1,46 @@
+/*
+ * A request body read whole, within a size and a deadline (Node only): what every door that reads a
+ * body (`/mcp`, an example's JSON routes) does, so that no client holds the server's memory with a
+ * body that never ends, or arrives a byte a second.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** Why a body was not read: over `maxBytes`, or not complete within `timeoutMs` (the request is then stopped). */
+export type BodyRefusal = 'too-large' | 'too-slow';
+
+/**
+ * The whole body, or why not. Reading stops at the first byte past `maxBytes`; a body still
+ * incomplete after `timeoutMs` from the call is abandoned and its socket destroyed once answered
+ * (the caller answers 408, with `Connection: close`).
+ */
+export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer | BodyRefusal> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (answer: Buffer | BodyRefusal) => {
+      clearTimeout(timer);
+      request.off('data', onData);
+      request.off('end', onEnd);
+      request.off('error', onEnd);
+      if (answer === 'too-large' || answer === 'too-slow') request.pause();
+      resolve(answer);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) return finish('too-large');
+      chunks.push(chunk);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks));
+    const timer = setTimeout(() => {
+      finish('too-slow');
+      // Answered by the caller first (its Connection: close ends the socket); a client that never
+      // reads its answer is cut off a second later.
+      setTimeout(() => request.socket.destroy(), 1_000).unref();
+    }, timeoutMs);
+    timer.unref();
+    request.on('data', onData);
+    request.once('end', onEnd);
+    request.once('error', onEnd);
+    if (request.readableEnded) onEnd();
+  });
+}
