@@ -15,6 +15,7 @@ const STYLE = `:root{color-scheme:light dark}
 body{margin:0;padding:12px;font-family:var(--font-sans,system-ui,sans-serif);background:var(--color-background-primary,Canvas);color:var(--color-text-primary,CanvasText)}
 task-surface-view{--task-surface-bg:var(--color-background-primary);--task-surface-fg:var(--color-text-primary);--task-surface-muted:var(--color-text-secondary);--task-surface-border:var(--color-border-primary);--task-surface-radius:var(--border-radius-md);--task-surface-font:var(--font-sans)}
 .quiet{opacity:.75;margin:0}
+h1{font-size:1.1em;margin:0 0 8px}
 .outcome{margin-top:12px}.outcome p{margin:4px 0}#outcome:focus{outline:none}
 button{font:inherit;padding:6px 14px;border-radius:var(--border-radius-md,6px);border:1px solid currentColor;background:transparent;color:inherit;cursor:pointer}
 button.primary{background:#1d4ed8;border-color:#1d4ed8;color:#fff}

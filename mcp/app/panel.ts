@@ -111,8 +111,9 @@ function draw(): void {
   let content;
   if (phase.kind === 'preparing' || phase.kind === 'waiting')
     content = html`<p class="quiet" role="status">${phase.kind === 'preparing' ? t.preparing : ''}</p>`;
-  else if (phase.kind === 'error') content = html`<p role="alert">${t.invalidModel}</p>`;
-  else if (phase.kind === 'unknown' || !model) content = html`<p role="alert">${t.unknown}</p>`;
+  else if (phase.kind === 'error') content = html`<h1>${t.documentTitle}</h1><p role="alert">${t.invalidModel}</p>`;
+  else if (phase.kind === 'elsewhere') content = html`<h1>${t.documentTitle}</h1><p role="status">${t.elsewhere}</p>`;
+  else if (phase.kind === 'unknown' || !model) content = html`<h1>${t.documentTitle}</h1><p role="alert">${t.unknown}</p>`;
   else content = view(model, phase);
   render(content, root);
   // A control that held focus went away with the phase (Submit, Dismiss, Send again): the outcome takes it.
@@ -136,7 +137,8 @@ app.ontoolinput = () => session.preparing();
 app.ontoolresult = (result) => {
   const content = result.structuredContent as { model?: NormalizedTaskSurfaceModel } | undefined;
   const viewId = (result._meta as { viewUUID?: unknown } | undefined)?.viewUUID;
-  if (result.isError || !content?.model || typeof viewId !== 'string') return session.failed();
+  if (result.isError) return session.failed();
+  if (!content?.model || typeof viewId !== 'string') return session.elsewhere();
   document.title = content.model.title;
   void session.result(content.model, viewId);
 };

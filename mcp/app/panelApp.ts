@@ -23,6 +23,7 @@ export type Phase =
   | { kind: 'waiting' }
   | { kind: 'preparing' }
   | { kind: 'error' }
+  | { kind: 'elsewhere' }
   | { kind: 'unknown' }
   | { kind: 'open'; busy: boolean; problem: 'refused' | 'unreachable' | null }
   | { kind: 'submitted'; values: TaskSurfaceValues; text: string; submissionId: TaskSurfaceSubmissionId; delivery: Delivery }
@@ -83,6 +84,11 @@ export class PanelSession {
 
   failed(): void {
     this.#set({ kind: 'error' });
+  }
+
+  /** A result without a panel: the server asked in another way (a form, or the chat) because the host declared no MCP Apps. */
+  elsewhere(): void {
+    this.#set({ kind: 'elsewhere' });
   }
 
   /** The tool result: the normalised model and the call's viewId; the server says where it stands. */

@@ -157,6 +157,16 @@ for (const mode of ['proxy', 'bare'] as MountMode[]) {
   });
 }
 
+it('a host that declared no MCP Apps but renders the app: the panel says the question is asked another way', async () => {
+  // The server answered as it answers such a host: the panel as text for the model to ask in chat.
+  const result = { content: [{ type: 'text', text: 'This client cannot show the panel, so ask the person in chat instead.' }] };
+  const frame = await harness.mount('bare', { input: { model: smallModel() }, result }, { theme: 'light', locale: 'de' });
+  await waitFor(async () => /auf anderem Weg/.test(await panelText(frame)), 'the German note');
+  assert.deepEqual(await axe(frame), [], 'axe inside the iframe');
+  assert.equal(await frame.evaluate(() => document.body.dataset['phase']), 'elsewhere');
+  await harness.unmount();
+});
+
 it('the panel fetches nothing: every request is the harness page, its bridge or the proxy', () => {
   const unexpected = harness.requests.filter(
     (url) => !/\/(bridge\.js|sandbox\.html)?$/.test(new URL(url).pathname) && !url.startsWith('about:'),
