@@ -159,7 +159,7 @@ for (const mode of ['proxy', 'bare'] as MountMode[]) {
 
 it('a host that declared no MCP Apps but renders the app: the panel says the question is asked another way', async () => {
   // The server answered as it answers such a host: the panel as text for the model to ask in chat.
-  const result = { content: [{ type: 'text', text: 'This client cannot show the panel, so ask the person in chat instead.' }] };
+  const result = { content: [{ type: 'text' as const, text: 'This client cannot show the panel, so ask the person in chat instead.' }] };
   const frame = await harness.mount('bare', { input: { model: smallModel() }, result }, { theme: 'light', locale: 'de' });
   await waitFor(async () => /auf anderem Weg/.test(await panelText(frame)), 'the German note');
   assert.deepEqual(await axe(frame), [], 'axe inside the iframe');
