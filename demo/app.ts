@@ -11,7 +11,7 @@ import { joinCluster, type ClusterNode } from '../transport/cluster/node.js';
 import type { Queryable } from '../transport/cluster/ownership.js';
 import { createDemoMcp } from './mcp.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
-import { createDemoHttpServer } from './http.js';
+import { createDemoHttpServer, type DemoHttpLimits } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
 import { createMintLimiter, type MintRate } from './mintRate.js';
@@ -42,6 +42,8 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
    * bearer token, cookies never cross origins). Default none.
    */
   mcpCorsOrigins?: readonly string[];
+  /** Connections per address and request deadlines of the HTTP server (`DEMO_HTTP_LIMITS` by default). */
+  httpLimits?: Partial<DemoHttpLimits>;
   /** Relay the host's actors to `?inspect` pages (the `--inspect` flag): each page only its identity's sessions. */
   inspectHost?: boolean;
   /** How fast one address may be given new identities (`GET /` without a valid cookie). Default 60 at once, then 30 a minute. */
@@ -117,6 +119,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     () => (cluster === undefined || cluster.serving ? null : 'this process is not in the cluster (database unreachable or stopping)'),
     (request, response, host) => mcp.route(request, response, host),
     options.docsRoot,
+    options.httpLimits,
   );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { join, normalize, resolve } from 'node:path';
 import { requestPath } from '../transport/ws/origin.js';
 import { contentSecurityPolicy } from './csp.js';
@@ -32,11 +33,19 @@ export function createDemoHttpServer(
   route: (request: IncomingMessage, response: ServerResponse, host: string) => boolean = () => false,
   /** The built docs site (`npm run docs`, dist/docs), served at `/docs/` under the same CSP. */
   docsRoot?: string,
+  limits: Partial<DemoHttpLimits> = {},
 ): Server {
   const base = resolve(root);
   const docsBase = docsRoot === undefined ? undefined : resolve(docsRoot);
   const serveFile = createStaticFiles();
-  return createServer((request: IncomingMessage, response: ServerResponse) => {
+  const { connectionsPerAddress, headersTimeoutMs, requestTimeoutMs } = { ...DEMO_HTTP_LIMITS, ...limits };
+  const server = createServer(
+    // Checked every second (Node's default is 30 s), so a request past its deadline is cut off near it.
+    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
+    (request, response) => handle(request, response),
+  );
+  capConnections(server, connectionsPerAddress, limits.addressOf ?? ((socket) => socket.remoteAddress ?? null));
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
     const host = validHost(request);
     if (host === null) {
       response.setHeader('Content-Security-Policy', "default-src 'none'");
@@ -72,6 +81,49 @@ export function createDemoHttpServer(
     serveFile(request, response, path).catch(() => {
       if (!response.headersSent) reply(response, 404, 'not found');
       else response.destroy();
+    });
+  };
+  return server;
+}
+
+/** What one address may hold of the demo's HTTP server, and how long a request may take to arrive. */
+export interface DemoHttpLimits {
+  /** Open TCP connections (pages, `/mcp`, sockets) from one address; past it the connection gets 429 and is closed. */
+  connectionsPerAddress: number;
+  /** A request's headers must arrive within this (Node's `headersTimeout`; then 408). */
+  headersTimeoutMs: number;
+  /** A whole request must arrive within this (Node's `requestTimeout`; then 408). */
+  requestTimeoutMs: number;
+  /** The client's address of a connection (behind the balancer: the one its PROXY header names). */
+  addressOf?(socket: Socket): string | null;
+}
+
+export const DEMO_HTTP_LIMITS: Readonly<DemoHttpLimits> = Object.freeze({
+  connectionsPerAddress: 128,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+});
+
+/** Counts each address's open connections; one past `max` is answered 429 and closed before it is read. */
+function capConnections(server: Server, max: number, addressOf: (socket: Socket) => string | null): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = addressOf(socket);
+    if (address === null) return;
+    const held = open.get(address) ?? 0;
+    if (held >= max) {
+      const text = `too-many-connections: this address already holds ${held} connections (at most ${max})`;
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+      );
+      socket.destroySoon?.();
+      return;
+    }
+    open.set(address, held + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
     });
   });
 }

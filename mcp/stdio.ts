@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { createMemoryStore } from '../host/store/memory.js';
@@ -8,6 +9,7 @@ import type { TaskSurfaceLimitsInput, ToolMode } from '../protocol/index.js';
 import { readPanelDocument } from './document.js';
 import { createPanelLedger } from './ledger.js';
 import { createTaskSurfaceMcpServer } from './server.js';
+import { guardLines } from './stdioLines.js';
 
 export interface StdioServerOptions {
   /** Folder of `mcp.db` (SQLite), where answered panels are remembered across restarts; null: memory only. */
@@ -16,6 +18,8 @@ export interface StdioServerOptions {
   toolMode?: ToolMode;
   /** Where notes go (never stdout: that is the protocol's). Default: stderr. */
   log?: (line: string) => void;
+  /** The protocol's input. Default: stdin. */
+  stdin?: Readable;
 }
 
 /** Opens the store: SQLite under `dataDir`, or memory when none is given or the file cannot be opened. */
@@ -52,7 +56,9 @@ export async function startStdioServer(options: StdioServerOptions): Promise<{ c
     await ledger.close();
     store.close();
   };
-  const transport = new StdioServerTransport();
+  // stdio has one client, the local user who started it: it is host code (no per-principal limits),
+  // as `allowAnonymous` is on HTTP. Its input is still bounded line by line.
+  const transport = new StdioServerTransport(guardLines(options.stdin ?? process.stdin, log));
   transport.onclose = () => void close();
   await server.connect(transport);
   return { close };
