@@ -22,15 +22,22 @@ export interface StdioServerOptions {
   stdin?: Readable;
 }
 
-/** Opens the store: SQLite under `dataDir`, or memory when none is given or the file cannot be opened. */
-function openStore(options: StdioServerOptions, log: (line: string) => void): SessionLogStore {
+/**
+ * Opens the store: SQLite under `dataDir`, or memory when none is given. A file that cannot be
+ * opened (another process holds it: a SQLite store belongs to one process) fails the start, saying
+ * what to do, rather than keep answers in memory that a restart would forget without a word.
+ */
+function openStore(options: StdioServerOptions): SessionLogStore {
   if (options.dataDir === null) return createMemoryStore();
+  const file = join(options.dataDir, 'mcp.db');
   try {
     mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-    return createSqliteStore(join(options.dataDir, 'mcp.db'));
+    return createSqliteStore(file);
   } catch (error) {
-    log(`task-surface-mcp: cannot open ${join(options.dataDir, 'mcp.db')} (${(error as Error).message}); answers are kept in memory only`);
-    return createMemoryStore();
+    throw new Error(
+      `cannot open ${file}: ${(error as Error).message}. Give each server process its own folder (--data-dir <dir>), or pass --memory to keep answers only until it stops`,
+      { cause: error },
+    );
   }
 }
 
@@ -41,7 +48,7 @@ function openStore(options: StdioServerOptions, log: (line: string) => void): Se
 export async function startStdioServer(options: StdioServerOptions): Promise<{ close(): Promise<void> }> {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const appHtml = readPanelDocument();
-  const store = openStore(options, log);
+  const store = openStore(options);
   const ledger = createPanelLedger({
     store,
     ...(options.limits ? { limits: options.limits } : {}),

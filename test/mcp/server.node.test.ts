@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { before, describe, test, type TestContext } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { PANEL_URI, VIEW_TOOL } from '../../mcp/constants.js';
+import { startStdioServer } from '../../mcp/stdio.js';
 import { showTaskSurfaceTool } from '../../protocol/index.js';
 import { APPS, ensurePanelBuilt, httpClient, httpServer, smallModel, stdioClient, textOf } from './helpers.js';
 
@@ -130,4 +132,16 @@ test('over stdio, an answered panel stays answered across a restart (SQLite unde
   );
   const again = await second.callTool({ name: VIEW_TOOL, arguments: { ...answer, submissionId: 'sub-2' } });
   assert.equal((again.structuredContent as { submissionId: string }).submissionId, 'sub-1', 'a second answer is not recorded');
+});
+
+test('a second server on the same data folder fails to start, saying what to do, rather than keep answers in memory', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ts-mcp-'));
+  t.after(() => rmSync(dataDir, { recursive: true, force: true }));
+  const first = await startStdioServer({ dataDir, stdin: new PassThrough(), log: () => undefined });
+  t.after(() => first.close());
+  await assert.rejects(startStdioServer({ dataDir, stdin: new PassThrough(), log: () => undefined }), (error: Error) => {
+    assert.match(error.message, /^cannot open .*mcp\.db: the SQLite store .* is in use by process \d+/);
+    assert.match(error.message, /Give each server process its own folder \(--data-dir <dir>\), or pass --memory/);
+    return true;
+  });
 });
