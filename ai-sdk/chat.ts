@@ -74,6 +74,8 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
   const listeners = new Set<SessionListener>();
   /** A submission sent and not yet in the messages: the panel shows it pending, never sends it twice. */
   let sent: (TaskSurfacePendingSubmission & { surfaceId: string; done?: boolean }) | null = null;
+  /** The message of a submission whose request failed: taken out of the chat, never counted. */
+  let dropped: string | null = null;
   let lastView = '';
   /** Decisions the server recorded that the chat's messages lack (added when no reply streams). */
   let decided: ActionCardDecisionPart[] = [];
@@ -84,7 +86,11 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
    * request starts, so a submission still in flight (and one the server refused) is not counted as
    * closing the surface. Until its request succeeded, the panel shows it pending and keeps its values.
    */
-  const accepted = () => (sent ? chat.messages.filter((m) => m.id !== sent!.messageId) : chat.messages);
+  const accepted = () => {
+    if (dropped && !chat.messages.some((m) => m.id === dropped)) dropped = null;
+    const left = [sent?.messageId, dropped].filter((id) => id != null);
+    return left.length === 0 ? chat.messages : chat.messages.filter((m) => !left.includes(m.id));
+  };
   const view = (): SessionView => {
     const state = foldTaskSurface(accepted());
     if (sent && state.open?.surfaceId !== sent.surfaceId) sent = null;
@@ -94,7 +100,7 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     const pending = sent && { submissionId: sent.submissionId, messageId: sent.messageId, phase: sent.phase };
     return {
       sessionId,
-      lastSeq: taskSurfaceEvents(chat.messages).events.length,
+      lastSeq: taskSurfaceEvents(accepted()).events.length,
       readOnly: false,
       turn: busy() ? 'running' : 'idle',
       taskSurface: { active: open && { callId: open.callId as never, surfaceId: open.surfaceId, pending } },
@@ -112,7 +118,10 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     const failed = chat.status === 'error';
     const { messageId } = sent;
     sent = null;
-    if (failed) chat.setMessages(chat.messages.filter((m) => m.id !== messageId));
+    if (!failed) return;
+    // Not counted from now on, though a framework's chat may hand back its old messages a while yet.
+    dropped = messageId;
+    chat.setMessages(chat.messages.filter((m) => m.id !== messageId));
   };
   /** Adds the decisions the server recorded to the chat's messages, unless a reply is streaming. */
   const settleDecisions = () => {
@@ -120,6 +129,15 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     const next = decided.reduce(withDecision, chat.messages);
     decided = [];
     if (next.length !== chat.messages.length || next.some((m, i) => m !== chat.messages[i])) chat.setMessages(next);
+  };
+  /** Acts waiting for the reply streaming now to end. */
+  let waiting: (() => void)[] = [];
+  const ready = () => (busy() ? new Promise<void>((resolve) => waiting.push(resolve)) : Promise.resolve());
+  const wake = () => {
+    if (busy() || waiting.length === 0) return;
+    const woken = waiting;
+    waiting = [];
+    for (const resolve of woken) resolve();
   };
   const publish = () => {
     const next = view();
@@ -146,7 +164,7 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     async readLog(id, { before, limit }) {
       live();
       own(id);
-      const { events } = taskSurfaceEvents(chat.messages);
+      const { events } = taskSurfaceEvents(accepted());
       const older = before === undefined ? events : events.filter((e) => e.seq < before);
       const page = older.slice(Math.max(0, older.length - limit));
       return { events: page, hasMore: page.length < older.length, lastSeq: events.length };
@@ -156,14 +174,14 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
         live();
         own(id);
         const active = view().taskSurface.active;
-        const open = foldTaskSurface(chat.messages).open;
+        const open = foldTaskSurface(accepted()).open;
         if (!active || !open || active.surfaceId !== surfaceId) return { active: false, reason: 'not-open' };
         return { active: true, callId: active.callId, surfaceId: open.surfaceId, model: open.model, pending: active.pending };
       },
       async getOutcome({ sessionId: id, surfaceId }) {
         live();
         own(id);
-        return foldTaskSurface(chat.messages).outcome(surfaceId);
+        return foldTaskSurface(accepted()).outcome(surfaceId);
       },
       async submit(request): Promise<SubmitTaskSurfaceResult> {
         live();
@@ -214,6 +232,10 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
         own(request.sessionId);
         if (!options.onAct) throw new TransportError('bad-request', 'card actions need onAct: the app sends them to its server');
         const { sessionId: chatId, ...rest } = request;
+        // A card shows while the reply that proposed it still streams, but the server saves that
+        // reply only when it ends: an act sent now would find no card (`unknown`). It waits.
+        await ready();
+        live();
         const answer = await options.onAct({ chatId, ...rest });
         decided.push(...answer.decisions);
         settleDecisions();
@@ -224,6 +246,8 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     dispose() {
       disposed = true;
       listeners.clear();
+      for (const resolve of waiting) resolve(); // their acts then reject: disposed
+      waiting = [];
     },
   };
 
@@ -236,6 +260,7 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
       settleSubmission();
       settleDecisions();
       publish();
+      wake();
     },
     dispose: () => transport.dispose(),
   };

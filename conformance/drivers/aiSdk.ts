@@ -233,7 +233,8 @@ async function aiSdkConversation(route: () => Promise<ChatRoute>, options: Conve
       return result;
     },
     async cards() {
-      const cardView = foldActionCards(stored()).view;
+      // As the person sees them: the page's chat, a card of a reply still streaming included.
+      const cardView = view?.actionCards ?? foldActionCards(stored()).view;
       return cardView.proposals.map((p) => ({
         callId: p.callId,
         action: p.action,

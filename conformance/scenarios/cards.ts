@@ -119,6 +119,31 @@ export const cardScenarios: readonly Scenario[] = [
     },
   },
   {
+    id: 'card.act-while-streaming',
+    spec: 'action-cards',
+    requirement: 'Acting on a card while the reply that proposed it is still being written records the decision once the reply is in.',
+    needs: ['cards'],
+    options: withCards,
+    async run(c) {
+      let acted: Promise<unknown> | undefined;
+      c.script(
+        { calls: [loadSkill(), propose()] },
+        {
+          // The card shows as the reply goes on: the person acts before the answer's text is written.
+          during: async (conversation) => {
+            const card = (await conversation.cards()).at(-1);
+            expectThat(card !== undefined, 'the card shows while the reply is still being written');
+            acted = conversation.act({ callId: card.callId, verb: 'create' });
+          },
+          text: 'You can save the plan as a page with the card below.',
+        },
+      );
+      await c.say('Keep this plan');
+      expectEqual(await acted, { status: 'accepted', phase: 'created' }, 'the act made while the reply streamed');
+      expectEqual((await c.cards()).at(-1)?.phase, 'created', "the card's phase");
+    },
+  },
+  {
     id: 'card.code-mode',
     spec: 'action-cards',
     requirement: 'In a code-only profile propose_action is not offered, or refused from code: no card.',

@@ -1,5 +1,6 @@
 // The example page: useChat from @ai-sdk/react, the app's own messages, and the package's Dock
 // above the composer. The page sends only the new message; the server holds the conversation.
+import './jitless.js';
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport } from 'ai';
 import { useState } from 'react';
@@ -66,13 +67,15 @@ function Chat({ id, initialMessages }) {
                   <p key={i}>{part.text}</p>
                 ) : isTaskSurfacePart(part) ? (
                   <TaskSurfaceToolview key={i} chat={chat} part={part} />
-                ) : isActionCardPart(part) ? (
-                  <TaskSurfaceActionCard key={i} chat={chat} part={part} onAct={act} />
                 ) : part.type === 'tool-skill' && part.state === 'output-available' ? (
                   <p key={i} className="step">
                     Read the skill {part.input?.name}
                   </p>
                 ) : null,
+              )}
+              {/* The card goes under the answer it belongs to: the model proposes it before writing the answer. */}
+              {message.parts.map((part, i) =>
+                isActionCardPart(part) ? <TaskSurfaceActionCard key={`card-${i}`} chat={chat} part={part} onAct={act} /> : null,
               )}
             </li>
           ),

@@ -1,10 +1,13 @@
-// The AI SDK example's server: streamText with the Task Surface tools and stop rule, the app's
+// The AI SDK example's server: streamText with the Task Surface tools and stop rule, each person's
 // messages in JSON files, and the route checks before every model call. `npm run demo:ai-sdk`.
+// Its doors are the main demo's: the Host header checked, writes only from its own origin and as
+// JSON, every API call as the identity its signed cookie names, each chat its owner's alone.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
+
 import type { AddressInfo } from 'node:net';
 import { basename } from 'node:path';
-import { convertToModelMessages, isStepCount, streamText, type LanguageModel } from 'ai';
+import { convertToModelMessages, isStepCount, streamText, type LanguageModel, type UIMessage } from 'ai';
 import { build } from 'esbuild';
 import {
   actionCardActResponse,
@@ -19,10 +22,16 @@ import {
   taskSurfaceTools,
 } from '../../ai-sdk/index.js';
 import { createMemoryPageStore, createPageKind } from '../../host/index.js';
+import type { Principal } from '../../protocol/index.js';
+import { createDemoIdentities, type DemoIdentities } from '../identity.js';
+import { createMintLimiter, type MintRate } from '../mintRate.js';
+import { checkParts, checkWrite, hostOf, HttpError, readJson, type FileParts } from './guard.js';
 import { CHAT_ID, createChatStore, type ChatStore } from './store.js';
 
-/** The longest request body the example reads (a message, or a dismissal). */
-const MAX_BODY_BYTES = 256 * 1024;
+/** A chat's stored messages at most (then it takes no new message). */
+export const MAX_CHAT_BYTES = 4 * 1024 * 1024;
+/** Chats one person may have. */
+export const MAX_CHATS_PER_PRINCIPAL = 200;
 
 const INSTRUCTIONS =
   'You help plan trips. When a choice needs several answers, call show_task_surface with a short panel; ' +
@@ -32,15 +41,29 @@ const INSTRUCTIONS =
 export interface AiSdkDemoOptions {
   /** Any AI SDK language model (the scripted one by default). */
   model: LanguageModel;
-  /** Where the chats' JSON files live. */
+  /** Where the chats' JSON files live, and the identity cookie's signing secret. */
   dataDir: string;
   port?: number;
   host?: string;
+  /** `host[:port]` names the server answers to besides 127.0.0.1:<port> and localhost:<port>. */
+  allowedHosts?: readonly string[];
+  /** Page origins that may write besides the page's own. */
+  allowedOrigins?: readonly string[];
+  /** File parts in user messages: refused unless the app names the origins they may come from. */
+  files?: FileParts;
+  /** A chat's stored bytes at most. Default 4 MiB. */
+  maxChatBytes?: number;
+  /** Chats one person may have. Default 200. */
+  maxChatsPerPrincipal?: number;
+  /** New identities per address (the page's first visit). Default 60 at once, then 30 a minute. */
+  identityRate?: MintRate;
 }
 
 export interface AiSdkDemo {
   url: string;
   store: ChatStore;
+  /** The visitors' identities (the signed cookie the page gets on its first visit). */
+  identities: DemoIdentities;
   server: Server;
   close(): Promise<void>;
 }
@@ -69,33 +92,6 @@ async function buildPage(): Promise<Map<string, string>> {
   return new Map(result.outputFiles.map((file) => [`/assets/${basename(file.path)}`, file.text]));
 }
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  let size = 0;
-  const chunks: Buffer[] = [];
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, `the request body is over ${MAX_BODY_BYTES} bytes`);
-    chunks.push(chunk);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw new HttpError(400, 'the request body is not JSON');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, 'the request body must be a JSON object');
-  return body as Record<string, unknown>;
-}
-
 function chatIdOf(value: unknown): string {
   if (typeof value !== 'string' || !CHAT_ID.test(value)) throw new HttpError(400, 'id must be a chat id (letters, digits, _ and -)');
   return value;
@@ -108,25 +104,56 @@ async function send(response: Response, out: ServerResponse): Promise<void> {
   out.end();
 }
 
+/** A chat's key for the card acts (which know chats by one string): the owner's, then the id. */
+const actKey = (owner: string, chatId: string) => `${owner}\u0000${chatId}`;
+const fromActKey = (key: string): [string, string] => {
+  const at = key.lastIndexOf('\u0000');
+  return [key.slice(0, at), chatIdOf(key.slice(at + 1))];
+};
+
 /** Starts the example on `port` (0: a free one). */
 export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDemo> {
   const store = createChatStore(options.dataDir);
+  const identities = createDemoIdentities(options.dataDir);
+  const mint = createMintLimiter(options.identityRate);
+  const maxChatBytes = options.maxChatBytes ?? MAX_CHAT_BYTES;
+  const maxChats = options.maxChatsPerPrincipal ?? MAX_CHATS_PER_PRINCIPAL;
   const page = readFileSync('demo/ai-sdk/page.html', 'utf8');
   const css = readFileSync('demo/ai-sdk/page.css', 'utf8');
   const scripts = await buildPage();
   // The card kinds the model may propose, and the acts on their cards (one per process).
   const kinds = [createPageKind({ pages: createMemoryPageStore() })];
-  const acts = createActionCardActs({ kinds, load: (id) => store.load(chatIdOf(id)), save: (id, messages) => store.save(id, messages) });
+  const acts = createActionCardActs({
+    kinds,
+    load: async (key) => (await store.read(...fromActKey(key))) ?? [],
+    save: (key, messages) => store.write(...fromActKey(key), messages),
+  });
+
+  /** The owner's chat, or [] for a new one; refused when it is full, or when the owner has too many. */
+  async function room(owner: string, id: string): Promise<UIMessage[]> {
+    const messages = await store.read(owner, id);
+    if (messages === null) {
+      const count = await store.count(owner);
+      if (count >= maxChats) throw new HttpError(429, `you have ${count} chats (at most ${maxChats}): continue one of them`);
+      return [];
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(messages));
+    if (bytes >= maxChatBytes) {
+      throw new HttpError(413, `this chat holds ${mib(bytes)} (at most ${mib(maxChatBytes)}): it takes no more messages; start a new chat`);
+    }
+    return messages;
+  }
 
   /** POST /api/chat: `{ id, message }`, the page's new message; the conversation is the server's. */
-  async function chat(body: Record<string, unknown>): Promise<Response> {
+  async function chat(owner: string, body: Record<string, unknown>): Promise<Response> {
     const id = chatIdOf(body['id']);
-    const messages = store.load(id);
+    checkParts(body['message'], options.files);
+    const messages = await room(owner, id);
     const check = checkTaskSurfaceMessage(messages, body['message'], { kinds });
     const answer = taskSurfaceCheckResponse(check);
     if (answer || !check.accepted) return answer!;
     // Durable before the model runs: a retry of this message (or submission) now finds it.
-    store.save(id, check.messages);
+    await store.write(owner, id, check.messages);
     const tools = taskSurfaceTools({ messages: check.messages, kinds });
     const result = streamText({
       model: options.model,
@@ -139,52 +166,95 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
       originalMessages: check.messages,
       generateMessageId: () => crypto.randomUUID(),
       // Merged: a card's decision or a dismissal recorded while the reply streamed is kept.
-      onFinish: ({ messages: all }) => store.save(id, mergeChatMessages(store.load(id), all)),
+      onFinish: ({ messages: all }) =>
+        store
+          .update(owner, id, (stored) => mergeChatMessages(stored ?? [], all))
+          .catch((error: unknown) => console.error('[ai-sdk example] saving the reply failed', error)),
     });
   }
 
   /** POST /api/chat/dismiss: `{ id, surfaceId, dismissalId }`; recorded in the messages, no model call. */
-  function dismiss(body: Record<string, unknown>): Response {
+  async function dismiss(owner: string, body: Record<string, unknown>): Promise<Response> {
     const id = chatIdOf(body['id']);
-    const result = dismissTaskSurface(store.load(id), { surfaceId: body['surfaceId'], dismissalId: body['dismissalId'] });
-    if (result.dismissed && !result.repeated) store.save(id, result.messages);
-    return taskSurfaceDismissalResponse(result);
+    let answer!: Response;
+    await store.update(owner, id, (stored) => {
+      const result = dismissTaskSurface(stored ?? [], { surfaceId: body['surfaceId'], dismissalId: body['dismissalId'] });
+      answer = taskSurfaceDismissalResponse(result);
+      return result.dismissed && !result.repeated ? result.messages : null;
+    });
+    return answer;
   }
 
-  async function route(request: IncomingMessage, url: URL): Promise<Response> {
-    const path = url.pathname;
-    if (request.method === 'GET' && path === '/') return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
-    const script = request.method === 'GET' ? scripts.get(path) : undefined;
-    if (script !== undefined) return new Response(script, { headers: { 'content-type': 'text/javascript' } });
-    if (request.method === 'GET' && path === '/app.css') return new Response(css, { headers: { 'content-type': 'text/css' } });
+  /** The API, as the identity the request's cookie names. */
+  async function api(request: IncomingMessage, path: string, principal: Principal): Promise<Response> {
+    const owner = principal.id;
     if (request.method === 'GET' && path.startsWith('/api/chats/'))
-      return Response.json(store.load(chatIdOf(decodeURIComponent(path.slice(11)))));
-    if (request.method === 'POST' && path === '/api/chat') return chat(await readJson(request));
-    if (request.method === 'POST' && path === '/api/chat/dismiss') return dismiss(await readJson(request));
+      return Response.json((await store.read(owner, chatIdOf(decodeURIComponent(path.slice(11))))) ?? []);
+    if (request.method !== 'POST') throw new HttpError(404, 'not found');
+    if (path === '/api/chat') return chat(owner, await readJson(request));
+    if (path === '/api/chat/dismiss') return dismiss(owner, await readJson(request));
     // `{ chatId, callId, verb, payload? }`: a card's action, its decisions saved before the answer.
-    if (request.method === 'POST' && path === '/api/chat/act') return actionCardActResponse(await acts.act(await readJson(request)));
+    if (path === '/api/chat/act') {
+      const body = await readJson(request);
+      return actionCardActResponse(await acts.act({ ...body, chatId: actKey(owner, chatIdOf(body['chatId'])) }));
+    }
     throw new HttpError(404, 'not found');
   }
 
-  const server = createServer((request, response) => {
-    response.setHeader('Content-Security-Policy', "default-src 'self'");
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    response.setHeader('Cache-Control', 'no-store');
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    route(request, url)
-      .catch((error: unknown) =>
-        error instanceof HttpError
-          ? Response.json({ error: error.message }, { status: error.status })
-          : Response.json({ error: 'the server failed; see its log' }, { status: 500 }),
-      )
-      .then((answer) => send(answer, response))
-      .catch(() => response.destroy());
-  });
+  async function route(request: IncomingMessage, url: URL, response: ServerResponse): Promise<Response> {
+    const host = hostOf(request, server.address(), options.allowedHosts ?? []);
+    if (request.method !== 'GET' && request.method !== 'HEAD') checkWrite(request, host, options.allowedOrigins);
+    const path = url.pathname;
+    if (path.startsWith('/api/')) {
+      const principal = identities.principalOf(request);
+      if (principal === null) throw new HttpError(401, 'who is asking is not known: open the page first (it sets your identity cookie)');
+      return api(request, path, principal);
+    }
+    if (request.method === 'GET' && path === '/') {
+      if (identities.principalOf(request) === null) {
+        const wait = mint.take(request);
+        if (wait > 0) throw new HttpError(429, `too many new identities from this address: retry in ${wait} s`);
+      }
+      identities.ensureCookie(request, response);
+      return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    }
+    const script = request.method === 'GET' ? scripts.get(path) : undefined;
+    if (script !== undefined) return new Response(script, { headers: { 'content-type': 'text/javascript' } });
+    if (request.method === 'GET' && path === '/app.css') return new Response(css, { headers: { 'content-type': 'text/css' } });
+    // No icon: answered empty, so the browser logs no failed request on every page load.
+    if (request.method === 'GET' && path === '/favicon.ico') return new Response(null, { status: 204 });
+    throw new HttpError(404, 'not found');
+  }
+
+  const server = createServer(
+    { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
+    (request, response) => {
+      // Not frameable (clickjacking), no sniffing, nothing cached.
+      response.setHeader('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
+      response.setHeader('X-Frame-Options', 'DENY');
+      response.setHeader('X-Content-Type-Options', 'nosniff');
+      response.setHeader('Referrer-Policy', 'no-referrer');
+      response.setHeader('Cache-Control', 'no-store');
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      route(request, url, response)
+        .catch((error: unknown) =>
+          error instanceof HttpError
+            ? Response.json(
+                { error: error.message },
+                { status: error.status, headers: error.status === 408 || error.status === 413 ? { connection: 'close' } : {} },
+              )
+            : Response.json({ error: 'the server failed; see its log' }, { status: 500 }),
+        )
+        .then((answer) => send(answer, response))
+        .catch(() => response.destroy());
+    },
+  );
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     store,
+    identities,
     server,
     close: () =>
       new Promise<void>((resolve) => {
@@ -193,3 +263,6 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
       }),
   };
 }
+
+/** A size in words: bytes below 1 MiB, else MiB with one decimal. */
+const mib = (bytes: number) => (bytes < 1024 * 1024 ? `${bytes} bytes` : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`);

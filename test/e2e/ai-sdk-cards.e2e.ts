@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { AiSdkDemo } from '../../demo/ai-sdk/server.js';
-import { axe, startExample } from './ai-sdk-harness.js';
+import { axe, startExample, watchProblems } from './ai-sdk-harness.js';
 
 describe('An action card inside the AI SDK example', () => {
   let browser: Browser;
@@ -22,8 +22,7 @@ describe('An action card inside the AI SDK example', () => {
     it(`shows the card, acts once by keyboard, and tells the model once (${scheme})`, async (t) => {
       const page = await browser.newPage({ colorScheme: scheme });
       t.after(() => page.close());
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
+      const problems = watchProblems(page);
       const acts: unknown[] = [];
       const chats: unknown[] = [];
       page.on('request', (request) => {
@@ -39,7 +38,13 @@ describe('An action card inside the AI SDK example', () => {
 
       const card = page.locator('action-card');
       await card.getByRole('heading', { name: /Save the plan as a page/ }).waitFor();
-      await page.getByText('You can save the plan as a page with the card below.').waitFor();
+      const answer = page.getByText('You can save the plan as a page with the card below.');
+      await answer.waitFor();
+      const [answerBox, cardBox] = [await answer.boundingBox(), await card.boundingBox()];
+      assert.ok(
+        answerBox && cardBox && cardBox.y >= answerBox.y + answerBox.height - 1,
+        'the card is drawn under the answer it belongs to',
+      );
       assert.deepEqual(await axe(page), [], `axe with the card (${scheme})`);
 
       // Keyboard only: Shift+Tab from the composer reaches the card's button; Enter twice, hurried.
@@ -92,7 +97,7 @@ describe('An action card inside the AI SDK example', () => {
         .filter({ hasText: /created/i })
         .waitFor();
       assert.deepEqual(phases(), ['creating', 'created']);
-      assert.deepEqual(errors, []);
+      assert.deepEqual(problems(), [], 'no page or console error (no CSP violation)');
     });
   }
 });

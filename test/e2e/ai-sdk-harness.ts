@@ -22,6 +22,21 @@ export async function axe(page: Page): Promise<string[]> {
   return violations.flatMap((v) => v.nodes.map((n) => `${v.id} at ${JSON.stringify(n.target)}`));
 }
 
+/**
+ * Collects every page error and console error of `page` (a blocked `eval` under the example's CSP is
+ * one): the tests want none, in every state they pass through. `expected` names the lines a test
+ * causes on purpose (the browser's own line for a request it made fail).
+ */
+export function watchProblems(page: Page, expected: readonly RegExp[] = []): () => string[] {
+  const found: string[] = [];
+  page.on('pageerror', (error) => found.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error' || expected.some((pattern) => pattern.test(message.text()))) return;
+    found.push(`console error: ${message.text()}`);
+  });
+  return () => [...found];
+}
+
 /** The example and a browser; `close` ends both and removes the data folder. */
 export async function startExample(): Promise<{
   demo: AiSdkDemo;

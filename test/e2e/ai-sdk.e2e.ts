@@ -1,13 +1,14 @@
 // The AI SDK example in real Chromium: useChat on the page, streamText with the AI SDK's own
 // MockLanguageModelV4 on the server, the app's messages in a JSON file. The panel appears above the
 // composer; a hurried double click sends exactly one user message; Dismiss starts no chat request;
-// typing bypasses; a reload shows the same state; axe finds nothing.
+// typing bypasses; a reload shows the same state; a failed submission keeps the typed answer; axe
+// finds nothing; no page or console error (the example's CSP reports none) in any state.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { UIMessage } from 'ai';
 import type { Browser } from 'playwright-core';
 import type { AiSdkDemo } from '../../demo/ai-sdk/server.js';
-import { axe, startExample } from './ai-sdk-harness.js';
+import { axe, startExample, watchProblems } from './ai-sdk-harness.js';
 
 describe('Inside an AI SDK app (useChat + streamText, the example)', () => {
   let browser: Browser;
@@ -26,8 +27,7 @@ describe('Inside an AI SDK app (useChat + streamText, the example)', () => {
     page.on('request', (request) => {
       if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/chat') chatRequests.push(request.postDataJSON());
     });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const problems = watchProblems(page);
     await page.goto(`${demo.url}/?chat=e2e-chat`);
     const persisted = () => demo.store.load('e2e-chat');
     const dock = page.locator('task-surface-dock');
@@ -100,12 +100,54 @@ describe('Inside an AI SDK app (useChat + streamText, the example)', () => {
     assert.equal(await dock.getByRole('heading').count(), 0, 'no panel after the reload');
     assert.equal(persisted().filter((m) => m.role === 'user').length, 5);
     assert.deepEqual(await axe(page), [], 'axe after the reload');
-    assert.deepEqual(errors, []);
+    assert.deepEqual(problems(), [], 'no page or console error (no CSP violation) in any state');
+  });
+
+  it('keeps the typed answer when the submission is refused or fails, through a reload, and sends it once later', async (t) => {
+    const page = await browser.newPage();
+    t.after(() => page.close());
+    const problems = watchProblems(page, [/Failed to load resource: the server responded with a status of 503/]);
+    await page.goto(`${demo.url}/?chat=e2e-refused`);
+    const dock = page.locator('task-surface-dock');
+    const why = dock.getByRole('textbox', { name: /Why/ });
+    await page.getByRole('textbox', { name: 'Message' }).fill('a panel');
+    await page.locator('form').getByRole('button', { name: 'Send' }).click();
+    await dock.getByRole('heading', { name: 'Plan the trip' }).waitFor();
+    await dock.getByRole('radio', { name: /The hills/ }).click();
+    await why.fill('kept');
+    // The server does not take it (an outage here; a refusal answers the same way): nothing is lost.
+    await page.route(
+      '**/api/chat',
+      (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"failed"}' }),
+      {
+        times: 1,
+      },
+    );
+    await dock.getByRole('button', { name: 'Send' }).click();
+    await page.locator('task-surface-dock[state="editing"]').waitFor();
+    assert.equal(await why.inputValue(), 'kept', 'the typed answer after the failed request');
+    assert.equal(
+      await page
+        .locator('task-surface-toolview .status')
+        .filter({ hasText: /Submitted/ })
+        .count(),
+      0,
+      'not shown as submitted',
+    );
+    await page.reload();
+    await dock.getByRole('heading', { name: 'Plan the trip' }).waitFor();
+    assert.equal(await why.inputValue(), 'kept', 'the typed answer after a reload');
+    await dock.getByRole('button', { name: 'Send' }).click();
+    await page.getByText(/Thanks, noted: Destination: The hills; Why: kept/).waitFor();
+    const submissions = demo.store.load('e2e-refused').filter((m) => (m.metadata as { taskSurface?: unknown })?.taskSurface);
+    assert.equal(submissions.length, 1, 'one submission, sent once the server takes it');
+    assert.deepEqual(problems(), []);
   });
 
   it('reopens an open panel after a reload, and a retried submission adds nothing', async (t) => {
     const page = await browser.newPage();
     t.after(() => page.close());
+    const problems = watchProblems(page);
     await page.goto(`${demo.url}/?chat=e2e-reload`);
     const dock = page.locator('task-surface-dock');
     await page.getByRole('textbox', { name: 'Message' }).fill('a panel');
@@ -127,5 +169,6 @@ describe('Inside an AI SDK app (useChat + streamText, the example)', () => {
     assert.equal(retry, 200);
     assert.equal(demo.store.load('e2e-reload').length, messages.length);
     assert.equal(model.doStreamCalls.length, calls);
+    assert.deepEqual(problems(), []);
   });
 });
