@@ -6,12 +6,14 @@
 import type { UIMessage } from 'ai';
 import * as z from 'zod/mini';
 import { actRefusal, runCardOperation } from '../host/actionCards/operation.js';
-import type { CardKind } from '../host/types.js';
+import type { ActingAs, CardKind } from '../host/types.js';
 import {
   issueText,
   JsonValueSchema,
   OWN_WORDS,
   SYSTEM_PRINCIPAL,
+  type Principal,
+  type SessionAccess,
   type ActResult,
   type CallId,
   type JsonValue,
@@ -49,6 +51,13 @@ export interface ActionCardActsOptions {
   save(chatId: string, messages: UIMessage[]): unknown;
   /** A chat the person may only read: Not now and writing verbs are refused `read-only`. */
   readOnly?(chatId: string): boolean;
+  /**
+   * What the acting person (`act`'s `as.initiator`) may do with the chat, as the Host's policy answers
+   * it: `none` (an act is refused `unknown`, as for a card that does not exist: another person's chat
+   * is not told apart from a missing one), `read` (Not now and writing verbs refused `read-only`) or
+   * `write`. Without it every act may write: the app's route must then check the owner itself.
+   */
+  access?(chatId: string, initiator: Principal): SessionAccess | Promise<SessionAccess>;
   /** Whether verbs that need `global` access may run (default: yes). */
   globalAccess?(chatId: string): boolean;
   /** Decision ids (default random UUIDs). */
@@ -57,7 +66,11 @@ export interface ActionCardActsOptions {
 
 /** Acts on cards; keep one per server process (it holds the running operations). */
 export interface ActionCardActs {
-  act(request: unknown): Promise<ActionCardActAnswer>;
+  /**
+   * One act. `as.initiator`: who acts (the app's signed-in person), checked with `access` and seen by
+   * the kind's handler and `reconcile`; default host code (`SYSTEM_PRINCIPAL`), as the Host's `act`.
+   */
+  act(request: unknown, as?: { initiator: Principal }): Promise<ActionCardActAnswer>;
 }
 
 /**
@@ -75,7 +88,7 @@ export function createActionCardActs(options: ActionCardActsOptions): ActionCard
   /** The messages of chats with an operation running: the one copy their decisions go into. */
   const working = new Map<string, { messages: UIMessage[]; users: number; saves: Promise<unknown> }>();
 
-  async function operate(request: ActionCardActRequest): Promise<ActionCardActAnswer> {
+  async function operate(request: ActionCardActRequest, as: ActingAs): Promise<ActionCardActAnswer> {
     const { chatId, callId, verb, payload } = request;
     const chat = working.get(chatId) ?? { messages: [...(await options.load(chatId))], users: 0, saves: Promise.resolve() };
     working.set(chatId, chat);
@@ -92,7 +105,7 @@ export function createActionCardActs(options: ActionCardActsOptions): ActionCard
       const card = () => foldActionCards(chat.messages).state.cards.get(callId);
       const found = card();
       if (!found) return { status: 'refused', reason: 'unknown' };
-      const canWrite = !(options.readOnly?.(chatId) ?? false);
+      const canWrite = as.canWrite && !(options.readOnly?.(chatId) ?? false);
       const refused = actRefusal(registry.get(found.proposal.action), verb, {
         canWrite,
         global: () => options.globalAccess?.(chatId) ?? true,
@@ -118,22 +131,26 @@ export function createActionCardActs(options: ActionCardActsOptions): ActionCard
           return { type: 'action-cards/decision', seq: 0, at: 0, callId: id, action, phase, data: data ?? {} } as SessionEvent;
         },
       };
-      return runCardOperation(deps, chatId as SessionId, callId, verb, payload, { initiator: SYSTEM_PRINCIPAL, canWrite });
+      return runCardOperation(deps, chatId as SessionId, callId, verb, payload, { initiator: as.initiator, canWrite });
     }
   }
 
   return {
-    act(input) {
+    async act(input, as) {
       const parsed = ActionCardActRequestSchema.safeParse(input, OWN_WORDS);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const message = `${issue?.path.join('.') || '(root)'}: ${issue === undefined ? '' : issueText(issue)}`;
-        return Promise.resolve({ ok: false, reason: 'invalid-request', message });
+        return { ok: false, reason: 'invalid-request', message };
       }
+      // The owner first, before joining a running operation: another person's act never gets its answer.
+      const initiator = as?.initiator ?? SYSTEM_PRINCIPAL;
+      const access = options.access ? await options.access(parsed.data.chatId, initiator) : 'write';
+      if (access === 'none') return { ok: true, result: { status: 'refused', reason: 'unknown' }, decisions: [] };
       const key = `${parsed.data.chatId}\u0000${parsed.data.callId}`;
       const joined = running.get(key);
       if (joined) return joined;
-      const operation = operate(parsed.data).finally(() => running.delete(key));
+      const operation = operate(parsed.data, { initiator, canWrite: access === 'write' }).finally(() => running.delete(key));
       running.set(key, operation);
       return operation;
     },

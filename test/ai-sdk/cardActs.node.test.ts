@@ -24,6 +24,35 @@ describe('createActionCardActs: the Host rules on the app messages', () => {
     assert.deepEqual(phases(messages()), ['dismissed']);
   });
 
+  it("checks the acting person's access first: another's chat is unknown, a reader's is read-only, the owner's handler sees the owner", async () => {
+    const { db, messages } = await withCard();
+    const seen: string[] = [];
+    const kind = createPageKind({ pages: createMemoryPageStore() });
+    const create = kind.verbs['create']!;
+    const watched = {
+      ...kind,
+      verbs: { ...kind.verbs, create: { ...create, handler: (ctx: any) => (seen.push(ctx.initiator.id), create.handler(ctx)) } },
+    };
+    const acts = createActionCardActs({
+      kinds: [watched],
+      load: (id) => db.get(id)!,
+      save: (id, m) => void db.set(id, m),
+      access: (_chat, who) => (who.id === 'owner' ? 'write' : who.id === 'reader' ? 'read' : 'none'),
+    });
+    const as = (id: string) => ({ initiator: { id, name: id } });
+    assert.deepEqual(((await acts.act({ ...card, verb: 'create' }, as('stranger'))) as any).result, {
+      status: 'refused',
+      reason: 'unknown',
+    });
+    assert.deepEqual(((await acts.act({ ...card, verb: 'dismiss' }, as('reader'))) as any).result, {
+      status: 'refused',
+      reason: 'read-only',
+    });
+    assert.deepEqual(phases(messages()), [], 'nothing recorded for the stranger or the reader');
+    assert.deepEqual(((await acts.act({ ...card, verb: 'create' }, as('owner'))) as any).result, { status: 'accepted', phase: 'created' });
+    assert.deepEqual(seen, ['owner']);
+  });
+
   it('a verb that needs global access is refused without it', async () => {
     const kinds = [scheduleFollowUpKind()];
     const follow = {
