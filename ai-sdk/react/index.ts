@@ -49,8 +49,11 @@ function make(chat: TaskSurfaceChat, latest: { current: ChatTaskSurfaceOptions }
 
 export interface TaskSurfaceDockProps extends ChatTaskSurfaceOptions {
   chat: TaskSurfaceChat;
-  /** The panel's language (`en` or `zh`); the submission's text is written in it. */
-  lang?: 'en' | 'zh';
+  /**
+   * The panel's language: a BCP 47 tag, one of the shipped languages (en, zh, es, de, ja, ar) or one
+   * registered with `registerLocale`; the submission's text is written in it. Default `en`.
+   */
+  lang?: string;
   theme?: 'light' | 'dark';
   className?: string;
 }
@@ -73,7 +76,8 @@ export interface TaskSurfaceToolviewProps {
   chat: TaskSurfaceChat;
   /** The message's `tool-show_task_surface` part. */
   part: UIMessage['parts'][number];
-  lang?: 'en' | 'zh';
+  /** The row's language (as the Dock's). */
+  lang?: string;
   theme?: 'light' | 'dark';
   /** Level of the replay's section headings (default 2). */
   headingLevel?: number;
