@@ -31,7 +31,10 @@ describe('createActionCardActs: the Host rules on the app messages', () => {
     const create = kind.verbs['create']!;
     const watched = {
       ...kind,
-      verbs: { ...kind.verbs, create: { ...create, handler: (ctx: any) => (seen.push(ctx.initiator.id), create.handler(ctx)) } },
+      verbs: {
+        ...kind.verbs,
+        create: { ...create, handler: (ctx: any, payload: any) => (seen.push(ctx.initiator.id), create.handler(ctx, payload)) },
+      },
     };
     const acts = createActionCardActs({
       kinds: [watched],
