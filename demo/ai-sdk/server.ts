@@ -162,15 +162,20 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
       tools,
       stopWhen: [isStepCount(5), taskSurfaceStopWhen],
     });
-    return result.toUIMessageStreamResponse({
+    let saved: Promise<unknown> = Promise.resolve();
+    const response = result.toUIMessageStreamResponse({
       originalMessages: check.messages,
       generateMessageId: () => crypto.randomUUID(),
       // Merged: a card's decision or a dismissal recorded while the reply streamed is kept.
-      onFinish: ({ messages: all }) =>
-        store
+      onFinish: ({ messages: all }) => {
+        saved = store
           .update(owner, id, (stored) => mergeChatMessages(stored ?? [], all))
-          .catch((error: unknown) => console.error('[ai-sdk example] saving the reply failed', error)),
+          .catch((error: unknown) => console.error('[ai-sdk example] saving the reply failed', error));
+      },
     });
+    // The stream ends once the reply is saved: a page that reads the chat then finds it.
+    const durable = response.body!.pipeThrough(new TransformStream({ flush: () => saved.then(() => undefined) }));
+    return new Response(durable, { status: response.status, headers: response.headers });
   }
 
   /** POST /api/chat/dismiss: `{ id, surfaceId, dismissalId }`; recorded in the messages, no model call. */

@@ -1,0 +1,100 @@
+// What the AI SDK example asks of a request before it does anything for it: the same doors as the
+// main demo's `/ws` and `/mcp` (Host header, Origin, the signed identity cookie), a JSON body read
+// within a size, a deadline and a nesting depth, and a user message made only of parts it knows.
+import type { IncomingMessage } from 'node:http';
+import { readBody } from '../../transport/body.js';
+import { checkHost, originAllowed, servedHosts } from '../../transport/ws/origin.js';
+import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../../transport/ws/frames.js';
+
+/** A refusal: its HTTP status and the sentence the `{ error }` answer carries. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The longest request body the example reads (a message, or a dismissal). */
+export const MAX_BODY_BYTES = 256 * 1024;
+/** A body must arrive whole within this. */
+export const BODY_TIMEOUT_MS = 10_000;
+
+/** Which files a user message may carry: none unless the app names the origins they may come from. */
+export interface FileParts {
+  /** Origins (`https://files.example.com`) a file part's URL may name; the model's SDK fetches from them. */
+  origins: readonly string[];
+}
+
+/** The request's checked Host, or a 400 refusal (a name the server does not serve: DNS rebinding). */
+export function hostOf(
+  request: IncomingMessage,
+  address: ReturnType<IncomingMessage['socket']['address']> | string | null,
+  allowed: readonly string[],
+) {
+  const host = checkHost(request, servedHosts(address as { address: string; port: number } | null), allowed);
+  if (host === null) throw new HttpError(400, 'the Host header is malformed or not one this server serves');
+  return host;
+}
+
+/**
+ * A write (any method but GET and HEAD) must come from the page's own origin (or one listed) and
+ * carry JSON: a cross-site form or a `text/plain` POST, which a browser sends without asking, is
+ * refused before its body is read.
+ */
+export function checkWrite(request: IncomingMessage, host: string, allowedOrigins: readonly string[] | undefined): void {
+  if (!originAllowed(request.headers.origin, host, allowedOrigins)) throw new HttpError(403, 'this Origin may not write here');
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new HttpError(415, 'the request body must be application/json');
+}
+
+/** The JSON object of the body, read within MAX_BODY_BYTES, BODY_TIMEOUT_MS and a depth of 64. */
+export async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const body = await readBody(request, MAX_BODY_BYTES, BODY_TIMEOUT_MS);
+  if (body === 'too-large') throw new HttpError(413, `the request body is over ${MAX_BODY_BYTES} bytes`);
+  if (body === 'too-slow') throw new HttpError(408, `the request body did not arrive within ${BODY_TIMEOUT_MS} ms`);
+  const text = body.toString('utf8');
+  if (nestsDeeperThan(text, MAX_FRAME_DEPTH)) throw new HttpError(400, `the request body nests deeper than ${MAX_FRAME_DEPTH}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'the request body is not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new HttpError(400, 'the request body must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/**
+ * Refuses a user message with a part the example does not know: text only, and `file` parts only
+ * when `files` names the origins their URLs may come from (checked before anything is saved, so a
+ * refused URL never lands in the chat).
+ */
+export function checkParts(message: unknown, files: FileParts | undefined): void {
+  const parts = (message as { parts?: unknown } | null)?.parts;
+  if (!Array.isArray(parts)) return; // the route's own check names the shape
+  const origins = new Set((files?.origins ?? []).map((o) => o.toLowerCase()));
+  for (const part of parts as { type?: unknown; url?: unknown }[]) {
+    const type = typeof part?.type === 'string' ? part.type : String(part?.type);
+    if (type === 'text') continue;
+    if (type !== 'file' || !files) {
+      throw new HttpError(400, `a user message may carry only text${files ? ' and file' : ''} parts here, not "${type.slice(0, 64)}"`);
+    }
+    const origin = originOf(part.url);
+    if (origin === null || !origins.has(origin)) {
+      throw new HttpError(400, `a file part's URL must be on one of: ${[...origins].join(', ')}`);
+    }
+  }
+}
+
+/** The origin of a URL string, lower case; null for anything else. */
+function originOf(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  try {
+    return new URL(url).origin.toLowerCase();
+  } catch {
+    return null;
+  }
+}
