@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
+import { VIEW_TOOL } from '../../mcp/constants.js';
 import { formatSubmission, parseTaskSurfaceModel } from '../../protocol/index.js';
 import { smallModel } from '../mcp/helpers.js';
 import { startMcpHarness, type McpHarness, type MountMode } from '../../fixtures/mcp/harness.js';
@@ -45,7 +46,9 @@ async function tabTo(page: Page, frame: Frame, pattern: RegExp): Promise<void> {
 const panelText = (frame: Frame): Promise<string> =>
   // A string: the test's compiler would wrap a named function in a helper the page does not have.
   frame.evaluate(`(() => {
+    // Not the script or the styles: the script holds every language's strings, so a match there proves nothing.
     const walk = (node) => [...(node.shadowRoot ? node.shadowRoot.childNodes : []), ...node.childNodes]
+      .filter((child) => child.nodeName !== 'SCRIPT' && child.nodeName !== 'STYLE')
       .map((child) => (child.nodeType === Node.TEXT_NODE ? child.textContent : walk(child))).join(' ');
     return walk(document.body).replace(/\\s+/g, ' ');
   })()`);
@@ -156,6 +159,46 @@ for (const mode of ['proxy', 'bare'] as MountMode[]) {
     });
   });
 }
+
+it('Spanish: a failed read offers Reintentar by keyboard; what was typed survives a reload; one message', async () => {
+  harness.messages.length = 0;
+  const call = await harness.show(smallModel());
+  const viewId = (call.result._meta as { viewUUID: string }).viewUUID;
+  const spanish = { theme: 'light', locale: 'es-ES', displayMode: 'inline', availableDisplayModes: ['inline'] };
+  harness.failCalls(1);
+  let frame = await harness.mount('bare', call, spanish);
+  // The panel's own lines (the note, Reintentar) are in <main>'s light DOM; the script holds every language's too.
+  const mainText = () => frame.evaluate(() => document.querySelector('main')!.innerText);
+  await waitFor(async () => /no puede conectar con su servidor/.test(await mainText()), 'the Spanish unreachable note');
+  assert.equal(await frame.evaluate(() => document.documentElement.lang), 'es');
+  assert.deepEqual(await axe(frame), [], 'axe with the note and Reintentar');
+  await tabTo(harness.page, frame, /^button.*Reintentar/);
+  await harness.page.keyboard.press('Enter');
+  await waitFor(async () => !/Reintentar/.test(await mainText()), 'the read again');
+
+  await answerWithKeyboard(harness.page, frame);
+  const draft = async () =>
+    ((await harness.client.callTool({ name: VIEW_TOOL, arguments: { action: 'read', viewId } })).structuredContent as { draft?: unknown })
+      .draft;
+  await waitFor(async () => {
+    const kept = (await draft()) as Record<string, unknown> | undefined;
+    return kept?.['db'] === 'pg' && kept['why'] === 'joins';
+  }, 'the draft on the server');
+  frame = await harness.reload('bare', call, spanish);
+  const typed = () =>
+    frame.evaluate(`(() => {
+      const find = (node) => [...(node.shadowRoot ? node.shadowRoot.querySelectorAll('*') : []), ...node.querySelectorAll('*')]
+        .flatMap((el) => (el.tagName === 'INPUT' && el.type === 'text' ? [el.value] : el.shadowRoot ? find(el) : []));
+      return find(document.body);
+    })()`) as Promise<string[]>;
+  await waitFor(async () => (await typed()).includes('joins'), 'the typed text after the reload');
+  await tabTo(harness.page, frame, /^button.*Choose/);
+  await harness.page.keyboard.press('Enter');
+  const text = formatSubmission(parsed.model, { db: 'pg', why: 'joins' }, undefined, { locale: 'es' });
+  await waitFor(() => accepted().length === 1, 'one ui/message');
+  assert.deepEqual(harness.messages, [{ text, accepted: true }]);
+  await harness.unmount();
+});
 
 it('a host that declared no MCP Apps but renders the app: the panel says the question is asked another way', async () => {
   // The server answered as it answers such a host: the panel as text for the model to ask in chat.
