@@ -109,7 +109,9 @@ export class PanelSession {
     this.#busy = true;
     if (this.phase.kind === 'open') this.#set({ ...this.phase, busy: true });
     try {
-      this.#apply(await this.#call({ action: 'read', viewId: this.viewId }));
+      // This view's own answer that no channel has carried (its reply was lost, or the frame went
+      // away before the claim) was never sent: the claim comes before the send. So it is sent now.
+      this.#apply(await this.#call({ action: 'read', viewId: this.viewId }), this.#submissionId ?? undefined);
     } catch {
       this.#set({ kind: 'open', busy: false, problem: 'unreachable' });
     } finally {

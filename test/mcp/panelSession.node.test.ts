@@ -35,6 +35,8 @@ interface FakeHost extends PanelHost {
   sent: string[];
   /** Tool calls that fail before reaching the server (a host that lost its connection). */
   failCalls: number;
+  /** Tool calls the server runs whose reply is lost on the way back. */
+  loseReplies: number;
   /** The host's reply to the next messages: `isError` or a thrown error. */
   replies: ('ok' | 'isError' | 'throw' | 'lost')[];
 }
@@ -43,13 +45,19 @@ function fakeHost(ledger: PanelLedger, options: { message?: boolean; name?: stri
   const host: FakeHost = {
     sent: [],
     failCalls: 0,
+    loseReplies: 0,
     replies: [],
     async callServerTool({ arguments: args }) {
       if (host.failCalls > 0) {
         host.failCalls--;
         throw new Error('the host lost its server');
       }
-      return handleViewCall(ledger, args);
+      const reply = await handleViewCall(ledger, args);
+      if (host.loseReplies > 0) {
+        host.loseReplies--;
+        throw new Error('the reply was lost');
+      }
+      return reply;
     },
     async sendMessage({ content }) {
       const reply = host.replies.shift() ?? 'ok';
@@ -90,6 +98,25 @@ describe('the panel view', () => {
     await view.submit(values);
     await settle();
     assert.equal(host.sent.length, 1);
+  });
+
+  test('a submit whose reply was lost: Try again finds the answer recorded and sends it, once', async (t) => {
+    const ledger = newLedger(t);
+    const shown = await show(ledger);
+    const host = fakeHost(ledger);
+    const view = session(host);
+    await view.result(shown.model, shown.viewId);
+    host.loseReplies = 1;
+    await view.submit(values);
+    assert.deepEqual(view.phase, { kind: 'open', busy: false, problem: 'unreachable' });
+    assert.deepEqual(host.sent, [], 'nothing sent without the server saying it holds the answer');
+    await view.retry();
+    await settle();
+    assert.equal(delivery(view), 'delivered');
+    assert.equal(host.sent.length, 1);
+    await view.retry();
+    await settle();
+    assert.equal(host.sent.length, 1, 'a read of a delivered answer sends nothing');
   });
 
   test('what the person typed comes back in a new view of the same panel, and goes once answered', async (t) => {
