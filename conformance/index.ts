@@ -23,6 +23,18 @@ export type {
 } from './driver.js';
 export { ConformanceError, expectEqual, expectThat, type Scenario, type ScenarioContext, type Specification } from './scenario.js';
 export { conformanceSuite, notApplicable, runScenario, SCENARIOS, type TestFunction } from './run.js';
-export { LOCALES, PRODUCT_LOCALE, PRODUCT_WORDS, registerProductLocale, SHIPPED_LOCALES } from './fixtures.js';
+export {
+  answer,
+  cardKinds,
+  loadSkill,
+  LOCALES,
+  panelModel,
+  PRODUCT_LOCALE,
+  PRODUCT_WORDS,
+  propose,
+  registerProductLocale,
+  show,
+  SHIPPED_LOCALES,
+} from './fixtures.js';
 export * as texts from './texts.js';
 export { hostDriver, HOST_SUPPORTS, hostConversation, type HostConnection } from './drivers/host.js';
