@@ -200,6 +200,14 @@ it('Spanish: a failed read offers Reintentar by keyboard; what was typed survive
   await harness.unmount();
 });
 
+it('Arabic: the panel reads right to left, in Arabic, and axe finds nothing', async () => {
+  const frame = await harness.mount('bare', await harness.show(smallModel()), { theme: 'dark', locale: 'ar' });
+  await waitFor(async () => /تجاهل/.test(await panelText(frame)), 'the Arabic Dismiss');
+  assert.deepEqual(await frame.evaluate(() => [document.documentElement.lang, document.documentElement.dir]), ['ar', 'rtl']);
+  assert.deepEqual(await axe(frame), [], 'axe inside the iframe');
+  await harness.unmount();
+});
+
 it('a host that declared no MCP Apps but renders the app: the panel says the question is asked another way', async () => {
   // The server answered as it answers such a host: the panel as text for the model to ask in chat.
   const result = { content: [{ type: 'text' as const, text: 'This client cannot show the panel, so ask the person in chat instead.' }] };
