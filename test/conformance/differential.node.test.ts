@@ -114,7 +114,7 @@ describe('conformance: random sequences, every path as the Host', () => {
           const i = actual.findIndex((o, n) => JSON.stringify(o) !== JSON.stringify(expected[n]));
           if (i >= 0) assert.deepEqual(actual[i], expected[i], `${driver.path} differs from the Host at observation ${i}`);
         }),
-        { numRuns: Number(process.env.DIFFERENTIAL_RUNS ?? 40) },
+        { numRuns: Number(process.env.DIFFERENTIAL_RUNS ?? 100) },
       );
     });
   }
