@@ -16,6 +16,7 @@ import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
 import { createMintLimiter, type MintRate } from './mintRate.js';
 import { shownUrl } from './shownUrl.js';
+import { clientAddress, listenProxied, type ProxiedOptions } from '../transport/proxyProtocol.js';
 
 export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   /** `sqlite` (default), `memory`, or `postgres` (then `databaseUrl`). */
@@ -42,6 +43,12 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
    * bearer token, cookies never cross origins). Default none.
    */
   mcpCorsOrigins?: readonly string[];
+  /**
+   * Also take connections from a balancer that passes TCP along (the PROXY protocol, v1 or v2) on a
+   * port of their own (`proxyPort`; 0 picks one), from `trusted` peers only (default loopback): caps
+   * and identity minting then count each client's address, not the balancer's.
+   */
+  proxyProtocol?: Pick<ProxiedOptions, 'port' | 'host' | 'trusted'>;
   /** Connections per address and request deadlines of the HTTP server (`DEMO_HTTP_LIMITS` by default). */
   httpLimits?: Partial<DemoHttpLimits>;
   /** Relay the host's actors to `?inspect` pages (the `--inspect` flag): each page only its identity's sessions. */
@@ -52,6 +59,8 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
 
 export interface DemoServer {
   readonly port: number;
+  /** The port that takes PROXY-protocol connections (`proxyProtocol`). */
+  readonly proxyPort?: number;
   readonly url: string;
   demo: DemoHost;
   ws: TaskSurfaceWebSocketServer;
@@ -119,7 +128,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     () => (cluster === undefined || cluster.serving ? null : 'this process is not in the cluster (database unreachable or stopping)'),
     (request, response, host) => mcp.route(request, response, host),
     options.docsRoot,
-    options.httpLimits,
+    { addressOf: clientAddress, ...options.httpLimits },
   );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -129,6 +138,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     throw error;
   });
   const port = (http.address() as AddressInfo).port;
+  const proxied = options.proxyProtocol ? await listenProxied(http, options.proxyProtocol) : undefined;
   const relay: InspectRelay | undefined = options.inspectHost
     ? createInspectRelay(http, {
         principalOf: (request) => identities.principalOf(request),
@@ -185,6 +195,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         return principal;
       },
       ...(cluster ? { cluster } : {}),
+      remoteAddress: (request) => clientAddress(request.socket),
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     });
@@ -192,6 +203,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   wsAttached = true;
   const server: DemoServer = {
     port,
+    ...(proxied ? { proxyPort: (proxied.address() as AddressInfo).port } : {}),
     url: `http://127.0.0.1:${port}/`,
     get demo() {
       return demo;
@@ -218,6 +230,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       await demo.dispose();
       await postgres?.close();
       sqlite?.close();
+      proxied?.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

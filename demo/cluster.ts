@@ -1,11 +1,14 @@
 // `npm start -- --workers N`: N demo host processes on consecutive ports sharing one PostgreSQL
 // database, behind a tiny round-robin TCP balancer on PORT (each new connection, page or socket,
-// goes to the next live worker), as a load balancer without sticky sessions would.
+// goes to the next live worker), as a load balancer without sticky sessions would. Each connection
+// reaches its worker with a PROXY protocol v1 header naming the client's address, so the worker's
+// caps and identity minting count people, not the balancer.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { get as httpGet } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { proxyHeaderV1 } from '../transport/proxyProtocol.js';
 import { createDemoIdentities } from './identity.js';
 
 /** The environment a worker reads (set by the supervisor). */
@@ -36,7 +39,16 @@ export interface Balancer {
  * again; a target that refuses is skipped too, so a dead worker costs a reconnect, not an error.
  * With every target unhealthy, all are tried (better a slow answer than none).
  */
-export async function startBalancer(port: number, targets: readonly number[]): Promise<Balancer> {
+export async function startBalancer(
+  port: number,
+  targets: readonly number[],
+  /**
+   * Each target's PROXY-protocol port (`startDemoServer({ proxyProtocol })`): connections go there,
+   * each opened with a v1 header naming its client, so the worker counts people, not the balancer.
+   * A target without one gets the bare connection.
+   */
+  proxyPorts: ReadonlyMap<number, number> = new Map(),
+): Promise<Balancer> {
   let next = 0;
   const up = new Map(targets.map((target) => [target, true]));
   const check = (target: number) =>
@@ -60,8 +72,10 @@ export async function startBalancer(port: number, targets: readonly number[]): P
     const attempt = (tries: number) => {
       if (tries >= pool.length) return void client.destroy();
       const target = pool[next++ % pool.length]!;
-      const upstream = createConnection({ host: '127.0.0.1', port: target });
+      const proxied = proxyPorts.get(target);
+      const upstream = createConnection({ host: '127.0.0.1', port: proxied ?? target });
       upstream.once('connect', () => {
+        if (proxied !== undefined) upstream.write(proxyHeaderV1(client));
         upstream.on('error', () => client.destroy());
         client.on('close', () => upstream.destroy());
         upstream.on('close', () => client.destroy());
@@ -91,6 +105,8 @@ export async function startBalancer(port: number, targets: readonly number[]): P
 export interface WorkerProcess {
   child: ChildProcess;
   port: number;
+  /** Where the balancer sends its connections (PROXY protocol v1). */
+  proxyPort: number;
   workerId: string;
 }
 
@@ -117,15 +133,16 @@ export async function startWorkers(options: { count: number; port: number; root:
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const workerId = await new Promise<string>((resolve, reject) => {
-      child.once('message', (message) => resolve((message as { workerId: string }).workerId));
+    const { workerId, proxyPort } = await new Promise<{ workerId: string; proxyPort: number }>((resolve, reject) => {
+      child.once('message', (message) => resolve(message as { workerId: string; proxyPort: number }));
       child.once('exit', (code) => reject(new Error(`worker ${i} (port ${port}) exited (${code}) before it was ready`)));
     });
-    workers.push({ child, port, workerId });
+    workers.push({ child, port, proxyPort, workerId });
   }
   const balancer = await startBalancer(
     options.port,
     workers.map((w) => w.port),
+    new Map(workers.map((w) => [w.port, w.proxyPort])),
   );
   return {
     workers,

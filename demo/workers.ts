@@ -76,9 +76,11 @@ async function worker() {
     allowedHosts: [publicHost, `localhost:${publicPort}`],
     allowedOrigins: [`http://${publicHost}`, `http://localhost:${publicPort}`],
     cluster: { secret: env[WORKER_ENV.secret]!, db, heartbeatDb },
+    // The balancer's connections, each naming its client (PROXY protocol), on a port of their own.
+    proxyProtocol: { port: 0 },
     ...(model!.driver ? { driver: model!.driver } : {}),
   });
-  process.send!({ workerId: server.cluster!.workerId });
+  process.send!({ workerId: server.cluster!.workerId, proxyPort: server.proxyPort });
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
