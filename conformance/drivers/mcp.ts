@@ -53,7 +53,12 @@ function outcomeOf(state: PanelState | { status: 'invalid' }, submissionId: stri
   return { accepted: false, reason: state.status === 'unknown' ? 'stale' : 'not-open' };
 }
 
-async function mcpConversation(options: ConversationOptions): Promise<Conversation> {
+/** What the MCP path adds to a conversation: the surface of a panel id the model read. */
+export interface McpConversation {
+  surfaceOfPanel(viewId: string): string | undefined;
+}
+
+async function mcpConversation(options: ConversationOptions): Promise<Conversation & McpConversation> {
   const store = createMemoryStore();
   const script = new ModelScript();
   const chat: SeenMessage[] = [];
@@ -125,7 +130,8 @@ async function mcpConversation(options: ConversationOptions): Promise<Conversati
     await view({ action: 'delivered', viewId, submissionId });
   };
 
-  const conversation: Conversation = {
+  const conversation: Conversation & McpConversation = {
+    surfaceOfPanel: (viewId) => panels.find((p) => p.viewId === viewId)?.surfaceId,
     script: (...steps) => script.push(steps),
     say,
     queue: say,
