@@ -61,7 +61,10 @@ export async function handleAnswerCall(ledger: PanelLedger, args: unknown): Prom
     return result(`No panel with the id ${JSON.stringify(panelId)} is known to this server.`, { status: 'unknown' }, true);
   const title = JSON.stringify(state.model.title);
   if (state.status === 'open')
-    return result(`The person has not answered the panel ${title} yet; it is still open. Wait for them.`, { status: 'open' });
+    return result(
+      `The person has not answered the panel ${title} yet; it is still open. If they say they did, their answer did not reach this server: ask them to press the panel's button again, or to answer in the chat.`,
+      { status: 'open' },
+    );
   if (state.status === 'dismissed')
     return result(`The person dismissed the panel ${title} without answering. Do not wait for an answer to it.`, { status: 'dismissed' });
   const before = state.channel;

@@ -73,7 +73,10 @@ describe('task_surface_answer', () => {
   test('says open, then dismissed; an unknown panel is an error naming the id', async (t) => {
     const { client } = await memoryClient(t);
     const viewId = await shownPanel(client);
-    assert.match(textOf(await read(client, viewId)), /has not answered the panel "Pick a database" yet; it is still open/);
+    assert.match(
+      textOf(await read(client, viewId)),
+      /has not answered the panel "Pick a database" yet; it is still open\. If they say they did, their answer did not reach this server/,
+    );
     await view(client, { action: 'dismiss', viewId, dismissalId: 'dis-1' });
     assert.match(textOf(await read(client, viewId)), /dismissed the panel "Pick a database" without answering/);
     const unknown = await read(client, 'no-such-panel');
