@@ -3,14 +3,16 @@
 // message at all, one without MCP Apps (text), one with a limited form renderer (Codex), and a
 // 2026-07-28 client over stateless HTTP. The panel is the real view logic (PanelSession) over the SDK
 // Client; the model follows the result's words (read the panel when the person says they answered;
-// act on an answer once). In each, the model receives the answer exactly once, in every language.
+// act on an answer once). In each, the model receives the answer exactly once, in every shipped
+// language and in one the product registers.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, test, type TestContext } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/server';
 import { SHIPPED_LOCALES } from '../../components/i18n/index.js';
+import { PRODUCT_LOCALE, PRODUCT_WORDS, registerProductLocale } from '../../conformance/index.js';
 import { createMemoryStore } from '../../host/store/memory.js';
 import { PanelSession, type PanelHost } from '../../mcp/app/panelApp.js';
 import { ANSWER_TOOL } from '../../mcp/constants.js';
@@ -113,8 +115,12 @@ async function answerInHost(t: TestContext, kind: HostKind, locale: string) {
 }
 
 describe('the model receives the answer exactly once, whatever the host drops', () => {
-  for (const locale of SHIPPED_LOCALES) {
-    const words = SUBMISSION_WORDS[locale]!;
+  // The shipped languages, and one the product registers on its server (the conformance kit's).
+  let unregister = () => {};
+  before(() => (unregister = registerProductLocale()));
+  after(() => unregister());
+  for (const locale of [...SHIPPED_LOCALES, PRODUCT_LOCALE]) {
+    const words = SUBMISSION_WORDS[locale] ?? PRODUCT_WORDS;
     const expected = `Trip\nBy train${words.colon}${words.yes}\nFood${words.colon}Figs`;
 
     test(`${locale}: a host that passes ui/message; a later read says it was delivered`, async (t) => {
