@@ -48,7 +48,7 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
    * port of their own (`proxyPort`; 0 picks one), from `trusted` peers only (default loopback): caps
    * and identity minting then count each client's address, not the balancer's.
    */
-  proxyProtocol?: Pick<ProxiedOptions, 'port' | 'host' | 'trusted'>;
+  proxyProtocol?: Pick<ProxiedOptions, 'port' | 'host' | 'trusted' | 'headerTimeoutMs'>;
   /** Connections per address and request deadlines of the HTTP server (`DEMO_HTTP_LIMITS` by default). */
   httpLimits?: Partial<DemoHttpLimits>;
   /** Relay the host's actors to `?inspect` pages (the `--inspect` flag): each page only its identity's sessions. */

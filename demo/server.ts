@@ -4,6 +4,7 @@
 //   TASK_SURFACE_DATA_DIR=.data (default)  the data folder: demo.sqlite (one process at a time), identity secret
 //   DATABASE_URL=postgres://…  TASK_SURFACE_PG_SCHEMA=public (default)  the sessions in PostgreSQL
 //   --inspect            relay the host's actors to pages opened with ?inspect
+//   TASK_SURFACE_MCP_ORIGINS=https://a.example,…  web-based MCP hosts whose pages may call /mcp (CORS)
 //   OPENAI_API_KEY (+ OPENAI_BASE_URL) or ANTHROPIC_API_KEY (+ ANTHROPIC_BASE_URL), TASK_SURFACE_MODEL:
 //                        a real model instead of the scripted agent
 //   TASK_SURFACE_DEMO_OUT=dist/demo (default)  where the page is built
@@ -54,6 +55,13 @@ try {
     ...(process.env.TASK_SURFACE_PG_SCHEMA ? { databaseSchema: process.env.TASK_SURFACE_PG_SCHEMA } : {}),
     thinkMs: 350,
     inspectHost: args.includes('--inspect'),
+    ...(process.env.TASK_SURFACE_MCP_ORIGINS
+      ? {
+          mcpCorsOrigins: process.env.TASK_SURFACE_MCP_ORIGINS.split(',')
+            .map((o) => o.trim())
+            .filter(Boolean),
+        }
+      : {}),
     ...(model.driver ? { driver: model.driver } : {}),
   });
 } catch (error) {

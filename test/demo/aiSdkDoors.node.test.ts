@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { scriptedModel } from '../../demo/ai-sdk/model.js';
-import { startAiSdkDemo, type AiSdkDemoOptions } from '../../demo/ai-sdk/server.js';
+import { MAX_CHAT_BYTES, MAX_CHATS_PER_PRINCIPAL, startAiSdkDemo, type AiSdkDemoOptions } from '../../demo/ai-sdk/server.js';
 
 async function example(t: TestContext, options: Partial<AiSdkDemoOptions> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ts-ai-sdk-doors-'));
@@ -116,6 +116,7 @@ describe('the AI SDK example', () => {
   });
 
   it('refuses a message to a full chat, and a new chat past the per-person count, in words', async (t) => {
+    assert.deepEqual([MAX_CHAT_BYTES, MAX_CHATS_PER_PRINCIPAL], [4 * 1024 * 1024, 200], 'the defaults docs/security.md names');
     const { cookieOf, post } = await example(t, { maxChatBytes: 600, maxChatsPerPrincipal: 2 });
     const cookie = cookieOf();
     let answer = await post('/api/chat', { id: 'c1', message: say('m1', 'x'.repeat(700)) }, { cookie });

@@ -54,11 +54,16 @@ describe('parseProxyHeader', () => {
   });
 });
 
-async function proxiedDemo(t: TestContext) {
+async function proxiedDemo(t: TestContext, headerTimeoutMs?: number) {
   const data = mkdtempSync(join(tmpdir(), 'ts-proxied-'));
   t.after(() => rmSync(data, { recursive: true, force: true }));
   writeFileSync(join(data, 'index.html'), '<!doctype html><title>demo</title>');
-  const server = await startDemoServer({ root: data, store: 'memory', dataDir: data, proxyProtocol: { port: 0 } });
+  const server = await startDemoServer({
+    root: data,
+    store: 'memory',
+    dataDir: data,
+    proxyProtocol: { port: 0, ...(headerTimeoutMs ? { headerTimeoutMs } : {}) },
+  });
   t.after(() => server.close());
   return server;
 }
@@ -113,5 +118,17 @@ describe('the demo behind a PROXY-protocol balancer', () => {
       socket.once('close', () => resolve(text));
     });
     assert.equal(answer, '', 'closed without a word');
+  });
+
+  it('closes a connection whose header does not arrive within headerTimeoutMs (default 5 s)', async (t) => {
+    const server = await proxiedDemo(t, 200);
+    const socket = connect(server.proxyPort!, '127.0.0.1');
+    socket.write('PROXY TCP4 203.0.113.9');
+    const closed = await new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.once('close', () => resolve(text));
+    });
+    assert.equal(closed, '', 'closed without a word');
   });
 });

@@ -117,6 +117,23 @@ describe('the MCP HTTP handler under attack', () => {
     );
   });
 
+  it("counts each panel as a session of its shower: the 201st is refused with the Host's quota", async (t) => {
+    const { url } = await httpServer(t, undefined, { ...byHeader, showsPerMinute: Infinity });
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: { 'x-who': 'p' } } });
+    const client = new Client({ name: 'p', version: '1' }, { capabilities: APPS });
+    await client.connect(transport);
+    t.after(() => client.close());
+    for (let i = 0; i < 200; i++) {
+      const shown = await client.callTool({ name: 'show_task_surface', arguments: { model: smallModel() } });
+      assert.equal(shown.isError, undefined, `panel ${i + 1}`);
+    }
+    const refused = await client.callTool({ name: 'show_task_surface', arguments: { model: smallModel() } });
+    assert.deepEqual(
+      { isError: refused.isError, text: textOf(refused) },
+      { isError: true, text: 'quota-exceeded: this principal already owns 200 sessions (at most 200)' },
+    );
+  });
+
   it('answers a body not finished within bodyTimeoutMs with 408', async (t) => {
     const { url } = await httpServer(t, undefined, { ...byHeader, bodyTimeoutMs: 200 });
     const slow = unfinished(url, 'm', 1000);
