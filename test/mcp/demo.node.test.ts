@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,15 @@ test('npm start serves /mcp with the same identity, Host and Origin checks as /w
   const url = new URL('/mcp', server.url);
 
   const { cookie } = server.identities.issue();
-  const client = await httpClient(t, url, {}, { cookie: `${cookie.name}=${cookie.value}` });
+  // The README's HTTP snippet as written, with the identity's value for its placeholder and this port.
+  const readme = readFileSync('README.md', 'utf8');
+  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('"type": "http"'))!;
+  const entry = (JSON.parse(block) as { mcpServers: Record<string, { url: string; headers: Record<string, string> }> }).mcpServers[
+    'task-surface'
+  ]!;
+  assert.equal(entry.url, 'http://127.0.0.1:8787/mcp');
+  const headers = Object.fromEntries(Object.entries(entry.headers).map(([k, v]) => [k, v.replace('<ts_demo_id>', cookie.value)]));
+  const client = await httpClient(t, url, {}, headers);
   const { tools } = await client.listTools();
   assert.ok(tools.some((tool) => tool.name === 'show_task_surface'));
   const shown = await client.callTool({ name: 'show_task_surface', arguments: { model: smallModel() } });
