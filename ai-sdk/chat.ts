@@ -63,6 +63,22 @@ export interface ChatTaskSurface {
   dispose(): void;
 }
 
+/**
+ * Per chat id, the submission messages no adapter of the chat counts: one whose request is running
+ * (`inFlight`) and one whose request failed and that the chat still hands back (`dropped`). Shared,
+ * so a transcript row (its own adapter) does not say "Submitted" before the server took it either.
+ */
+const uncounted = new Map<string, { inFlight: Set<string>; dropped: Set<string>; adapters: Set<() => void> }>();
+const uncountedOf = (chatId: string) => {
+  let entry = uncounted.get(chatId);
+  if (!entry) uncounted.set(chatId, (entry = { inFlight: new Set(), dropped: new Set(), adapters: new Set() }));
+  return entry;
+};
+/** Every adapter of the chat shows the change (a row learns that the Dock's submission went through). */
+const republish = (chatId: string) => {
+  for (const publish of [...uncountedOf(chatId).adapters]) publish();
+};
+
 const unsupported = (what: string) => () =>
   Promise.reject(new TransportError('bad-request', `${what} is the app's own in an AI SDK chat (use chat.sendMessage)`));
 
@@ -74,8 +90,6 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
   const listeners = new Set<SessionListener>();
   /** A submission sent and not yet in the messages: the panel shows it pending, never sends it twice. */
   let sent: (TaskSurfacePendingSubmission & { surfaceId: string; done?: boolean }) | null = null;
-  /** The message of a submission whose request failed: taken out of the chat, never counted. */
-  let dropped: string | null = null;
   let lastView = '';
   /** Decisions the server recorded that the chat's messages lack (added when no reply streams). */
   let decided: ActionCardDecisionPart[] = [];
@@ -87,13 +101,17 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
    * closing the surface. Until its request succeeded, the panel shows it pending and keeps its values.
    */
   const accepted = () => {
-    if (dropped && !chat.messages.some((m) => m.id === dropped)) dropped = null;
-    const left = [sent?.messageId, dropped].filter((id) => id != null);
-    return left.length === 0 ? chat.messages : chat.messages.filter((m) => !left.includes(m.id));
+    const { inFlight, dropped } = uncountedOf(sessionId);
+    for (const id of dropped) if (!chat.messages.some((m) => m.id === id)) dropped.delete(id);
+    if (inFlight.size === 0 && dropped.size === 0) return chat.messages;
+    return chat.messages.filter((m) => !inFlight.has(m.id) && !dropped.has(m.id));
   };
   const view = (): SessionView => {
     const state = foldTaskSurface(accepted());
-    if (sent && state.open?.surfaceId !== sent.surfaceId) sent = null;
+    if (sent && state.open?.surfaceId !== sent.surfaceId) {
+      uncountedOf(sessionId).inFlight.delete(sent.messageId);
+      sent = null;
+    }
     // The panel waits for a reply to finish (a message sent mid-stream would race the stream's own),
     // except the reply to its own submission, which it shows pending.
     const open = busy() && !sent ? null : state.open;
@@ -118,10 +136,14 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     const failed = chat.status === 'error';
     const { messageId } = sent;
     sent = null;
-    if (!failed) return;
-    // Not counted from now on, though a framework's chat may hand back its old messages a while yet.
-    dropped = messageId;
-    chat.setMessages(chat.messages.filter((m) => m.id !== messageId));
+    const { inFlight, dropped } = uncountedOf(sessionId);
+    inFlight.delete(messageId);
+    if (failed) {
+      // Not counted from now on, though a framework's chat may hand back its old messages a while yet.
+      dropped.add(messageId);
+      chat.setMessages(chat.messages.filter((m) => m.id !== messageId));
+    }
+    republish(sessionId);
   };
   /** Adds the decisions the server recorded to the chat's messages, unless a reply is streaming. */
   const settleDecisions = () => {
@@ -146,6 +168,7 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     lastView = key;
     for (const listener of [...listeners]) listener(next);
   };
+  uncountedOf(sessionId).adapters.add(publish);
   const live = () => {
     if (disposed) throw new TransportError('disposed', 'the Task Surface adapter of this chat is disposed');
   };
@@ -197,6 +220,7 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
         if (built.repeated) return { accepted: true, messageId: built.messageId as never, phase: 'queued' };
         const { message } = built;
         sent = { submissionId: request.submissionId, messageId: message.id as never, phase: 'queued', surfaceId: request.surfaceId };
+        uncountedOf(sessionId).inFlight.add(message.id);
         publish();
         const mine = sent;
         chat
@@ -246,6 +270,7 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     dispose() {
       disposed = true;
       listeners.clear();
+      uncountedOf(sessionId).adapters.delete(publish);
       for (const resolve of waiting) resolve(); // their acts then reject: disposed
       waiting = [];
     },

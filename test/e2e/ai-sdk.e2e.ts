@@ -110,20 +110,32 @@ describe('Inside an AI SDK app (useChat + streamText, the example)', () => {
     await page.goto(`${demo.url}/?chat=e2e-refused`);
     const dock = page.locator('task-surface-dock');
     const why = dock.getByRole('textbox', { name: /Why/ });
+    const rowIs = (status: string) =>
+      page
+        .locator('task-surface-toolview .status')
+        .filter({ hasText: new RegExp(`: ${status}$`) })
+        .waitFor();
     await page.getByRole('textbox', { name: 'Message' }).fill('a panel');
     await page.locator('form').getByRole('button', { name: 'Send' }).click();
     await dock.getByRole('heading', { name: 'Plan the trip' }).waitFor();
     await dock.getByRole('radio', { name: /The hills/ }).click();
     await why.fill('kept');
     // The server does not take it (an outage here; a refusal answers the same way): nothing is lost.
+    // The request is held first: while it runs, the panel is pending and the row is not "Submitted".
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
     await page.route(
       '**/api/chat',
-      (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"failed"}' }),
-      {
-        times: 1,
+      async (route) => {
+        await held;
+        await route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"failed"}' });
       },
+      { times: 1 },
     );
     await dock.getByRole('button', { name: 'Send' }).click();
+    await page.locator('task-surface-dock[state="pending"]').waitFor();
+    await rowIs('Open');
+    answer();
     await page.locator('task-surface-dock[state="editing"]').waitFor();
     assert.equal(await why.inputValue(), 'kept', 'the typed answer after the failed request');
     assert.equal(
@@ -158,6 +170,10 @@ describe('Inside an AI SDK app (useChat + streamText, the example)', () => {
     await dock.getByRole('textbox', { name: /Why/ }).fill('calm');
     await dock.getByRole('button', { name: 'Send' }).click();
     await page.getByText(/Thanks, noted/).waitFor();
+    // The server saves the reply when its stream ends (onFinish), a moment after the page shows it.
+    const replied = () => JSON.stringify(demo.store.load('e2e-reload').at(-1)?.parts ?? []).includes('Thanks, noted');
+    for (let i = 0; i < 100 && !replied(); i++) await page.waitForTimeout(20);
+    assert.ok(replied(), 'the reply is saved');
     const messages = demo.store.load('e2e-reload');
     const submission = messages.find((m) => (m.metadata as { taskSurface?: unknown })?.taskSurface)!;
     // The same request again (a network retry): the first answer, nothing appended, no model call.
