@@ -36,12 +36,16 @@ export async function runScenario(driver: ConformanceDriver, scenario: Scenario,
   }
 }
 
-/** A test runner's `it`/`test` (node:test's and mocha's fit): a name, `{ skip }` with the reason, the body. */
-export type TestFunction = (name: string, options: { skip?: string }, body: () => Promise<void>) => unknown;
+/**
+ * A test runner's `it`/`test` (node:test's fits): a name, `{ skip }` or `{ todo }` with the reason,
+ * the body.
+ */
+export type TestFunction = (name: string, options: { skip?: string; todo?: string }, body: () => Promise<void>) => unknown;
 
 /**
  * Registers one test per scenario × language on `driver`. A scenario the path cannot do is
- * registered skipped, with the path's reason as the skip message.
+ * registered skipped, with the path's reason as the skip message; one the path differs from on
+ * purpose (the scenario's `differs`) runs as `todo`, with the scenario's reason.
  */
 export function conformanceSuite(options: {
   test: TestFunction;
@@ -52,9 +56,10 @@ export function conformanceSuite(options: {
   const { test, driver, scenarios = SCENARIOS, locales = LOCALES } = options;
   for (const scenario of scenarios) {
     const reason = notApplicable(driver, scenario);
+    const differs = scenario.differs?.[driver.path];
+    const options = reason !== null ? { skip: `not applicable: ${reason}` } : differs !== undefined ? { todo: `differs: ${differs}` } : {};
     for (const locale of locales) {
-      const name = `${driver.path} · ${scenario.id} · ${locale}`;
-      test(name, reason === null ? {} : { skip: `not applicable: ${reason}` }, () => runScenario(driver, scenario, locale));
+      test(`${driver.path} · ${scenario.id} · ${locale}`, options, () => runScenario(driver, scenario, locale));
     }
   }
 }

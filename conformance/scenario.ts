@@ -26,7 +26,10 @@ export interface Scenario {
   needs?: readonly Capability[];
   /** Options of the conversation besides the locale (limits, tool mode, kinds): made again for each conversation. */
   options?: () => Omit<ConversationOptions, 'locale'>;
-  /** Paths that differ on purpose, and why (the scenario still runs: it checks the documented difference). */
+  /**
+   * Paths that differ from this rule on purpose, by path id, and why: there the scenario still runs,
+   * reported as `todo` with the reason (its outcome shows, it fails nothing), and the table says so.
+   */
   differs?: Readonly<Record<string, string>>;
   run(conversation: Conversation, context: ScenarioContext): Promise<void>;
 }

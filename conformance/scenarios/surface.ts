@@ -12,6 +12,10 @@ export const surfaceScenarios: readonly Scenario[] = [
     id: 'surface.open',
     spec: 'task-surface',
     requirement: 'A successful show_task_surface opens the panel, tells the model its surfaceId and ends the turn.',
+    differs: {
+      'mcp-app':
+        'an MCP host hands the tool result back to the model: the server cannot end the host’s turn, so a model that goes on gets a further request',
+    },
     async run(c) {
       c.script({ calls: [show()] }, { text: 'this step must not run' });
       const before = requestCount(c);
@@ -23,6 +27,9 @@ export const surfaceScenarios: readonly Scenario[] = [
     id: 'surface.second-in-one-response',
     spec: 'task-surface',
     requirement: 'A second show_task_surface in the same response opens nothing: the first ended the turn.',
+    differs: {
+      'mcp-app': 'an MCP host runs every call of a response: the server sees no turn, so a second show_task_surface opens a second panel',
+    },
     async run(c) {
       c.script({ calls: [show('First'), show('Second')] });
       await c.say('Two panels, please');
@@ -113,6 +120,7 @@ export const surfaceScenarios: readonly Scenario[] = [
     id: 'surface.stale',
     spec: 'task-surface',
     requirement: 'A submission for a panel that is no longer the open one is refused stale; with none open, not-open.',
+    differs: { 'mcp-app': 'each MCP panel stands alone: with no conversation, an older panel after a dismissal is not-open, never stale' },
     async run(c, { id }) {
       const first = await openPanel(c, 'First');
       expectEqual(await c.dismiss({ dismissalId: id('dis') }), { dismissed: true }, 'the dismissal');

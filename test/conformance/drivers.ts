@@ -3,6 +3,7 @@ import type { ConformanceDriver } from '../../conformance/index.js';
 import { hostDriver } from '../../conformance/drivers/host.js';
 import { hostWebSocketDriver } from '../../conformance/drivers/hostWs.js';
 import { aiSdkDriver } from '../../conformance/drivers/aiSdk.js';
+import { mcpDriver } from '../../conformance/drivers/mcp.js';
 import { loadDocsRoute } from './docsRoute.js';
 
-export const TABLE_DRIVERS: readonly ConformanceDriver[] = [hostDriver, hostWebSocketDriver, aiSdkDriver(loadDocsRoute)];
+export const TABLE_DRIVERS: readonly ConformanceDriver[] = [hostDriver, hostWebSocketDriver, aiSdkDriver(loadDocsRoute), mcpDriver];
