@@ -7,12 +7,13 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4Prompt, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { Chat } from '@ai-sdk/react';
 import { DefaultChatTransport, type UIMessage } from 'ai';
-import { createActionCardActs } from '../../ai-sdk/act.js';
+import type { ActionCardDecisionPart } from '../../ai-sdk/cardMessages.js';
 import { foldActionCards } from '../../ai-sdk/cards.js';
 import { createChatTaskSurface, type ChatTaskSurface, type TaskSurfaceChat } from '../../ai-sdk/chat.js';
 import { dismissTaskSurface } from '../../ai-sdk/checks.js';
 import { foldTaskSurface } from '../../ai-sdk/fold.js';
 import type {
+  ActResult,
   JsonValue,
   SessionId,
   SessionView,
@@ -21,7 +22,7 @@ import type {
   TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import type { CallRead, ConformanceDriver, Conversation, ConversationOptions, ModelStep, SeenMessage, Supports } from '../driver.js';
-import { asApp, type AppContext, type ChatRoute } from './aiSdkApp.js';
+import { asApp, personHeaders, type ActRoute, type AppContext, type ChatRoute } from './aiSdkApp.js';
 import { ModelScript } from './script.js';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -93,8 +94,14 @@ const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 let chats = 0;
 
-async function aiSdkConversation(route: () => Promise<ChatRoute>, options: ConversationOptions): Promise<Conversation> {
-  const { POST, configure } = await route();
+/** An app's two routes: the chat route (loaded once), the card act route (loaded again for each conversation and restart: a process's `acts`). */
+export interface AiSdkRoutes {
+  chat(): Promise<ChatRoute>;
+  act(): Promise<ActRoute>;
+}
+
+async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptions): Promise<Conversation> {
+  const { POST, configure } = await routes.chat();
   const script = new ModelScript();
   const chatId = `chat-${++chats}`;
   let steps: ModelStep[] | null = null;
@@ -102,6 +109,7 @@ async function aiSdkConversation(route: () => Promise<ChatRoute>, options: Conve
     chats: new Map(),
     kinds: options.kinds,
     limits: options.limits,
+    readOnly: options.readOnly ?? false,
     async doStream(call: LanguageModelV4CallOptions) {
       // The first model call of a request takes the next scripted response; a refused request takes none.
       steps ??= script.next();
@@ -118,12 +126,16 @@ async function aiSdkConversation(route: () => Promise<ChatRoute>, options: Conve
     configure(context);
     return asApp(context, () => POST(new Request('http://app.test/api/chat', init)));
   };
-  let acts = createActionCardActs({
-    kinds: options.kinds ?? [],
-    load: async (id) => asApp(context, () => structuredClone(context.chats.get(id) ?? [])),
-    save: async (id, messages) => void context.chats.set(id, structuredClone(messages)),
-    readOnly: () => options.readOnly ?? false,
-  });
+  let actRoute = await asApp(context, () => routes.act());
+  /** The page's act request, as its `fetch` sends it, answered by the act route. */
+  const postAct = async (request: unknown) => {
+    const init = { method: 'POST', headers: { 'content-type': 'application/json', ...personHeaders }, body: JSON.stringify(request) };
+    const response = await asApp(context, () => actRoute.POST(new Request('http://app.test/api/chat/act', init)));
+    const body = (await response.json()) as { result: ActResult; decisions: ActionCardDecisionPart[]; message?: string };
+    if (!response.ok) throw new Error(body.message ?? `the act failed (${response.status})`);
+    return body;
+  };
+
   let view: SessionView | null = null;
   const open = () => {
     const chat = new Chat({
@@ -153,11 +165,7 @@ async function aiSdkConversation(route: () => Promise<ChatRoute>, options: Conve
         if (!result.dismissed) throw new Error(result.message);
         if (!result.repeated) context.chats.set(id, result.messages);
       },
-      onAct: (request) =>
-        acts.act(request).then((answer) => {
-          if (!answer.ok) throw new Error(answer.message);
-          return answer;
-        }),
+      onAct: postAct,
     });
     const hooks = chat as unknown as Record<'~registerMessagesCallback' | '~registerStatusCallback', (f: () => void) => () => void>;
     const off = [
@@ -248,13 +256,8 @@ async function aiSdkConversation(route: () => Promise<ChatRoute>, options: Conve
       page = open();
     },
     async restart() {
-      // The route keeps nothing in memory; the card acts do (one per process).
-      acts = createActionCardActs({
-        kinds: options.kinds ?? [],
-        load: async (id) => structuredClone(context.chats.get(id) ?? []),
-        save: async (id, messages) => void context.chats.set(id, structuredClone(messages)),
-        readOnly: () => options.readOnly ?? false,
-      });
+      // The chat route keeps nothing in memory; the act route's `acts` do (one per process).
+      actRoute = await asApp(context, () => routes.act());
     },
     async close() {
       page.close();
@@ -274,15 +277,15 @@ export const AI_SDK_SUPPORTS: Supports = {
 };
 
 /**
- * The AI SDK path around `route` (an app's POST route: the kit runs docs/ai-sdk.md's, as written),
+ * The AI SDK path around an app's `routes` (the kit runs docs/ai-sdk.md's, as written),
  * a scripted `MockLanguageModelV4`, and the page side in Node.
  */
-export function aiSdkDriver(route: () => Promise<ChatRoute>): ConformanceDriver {
+export function aiSdkDriver(routes: AiSdkRoutes): ConformanceDriver {
   return {
     path: 'ai-sdk',
     description:
-      "The POST route of docs/ai-sdk.md as written, a scripted `MockLanguageModelV4`; the page in Node: @ai-sdk/react's `Chat`, `DefaultChatTransport`, `createChatTaskSurface`.",
+      "The chat and card act routes of docs/ai-sdk.md as written, a scripted `MockLanguageModelV4`; the page in Node: @ai-sdk/react's `Chat`, `DefaultChatTransport`, `createChatTaskSurface`.",
     supports: AI_SDK_SUPPORTS,
-    open: (options) => aiSdkConversation(route, options),
+    open: (options) => aiSdkConversation(routes, options),
   };
 }

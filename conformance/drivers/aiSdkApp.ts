@@ -15,6 +15,8 @@ export interface AppContext {
   doStream(options: LanguageModelV4CallOptions): Promise<{ stream: ReadableStream<LanguageModelV4StreamPart> }>;
   kinds: readonly CardKind[] | undefined;
   limits: TaskSurfaceLimitsInput | undefined;
+  /** The person may only read the chat. */
+  readOnly: boolean;
 }
 
 // On globalThis: the route's import of this module may load a second instance of it (a loader's URL differs).
@@ -39,6 +41,21 @@ export const model = new MockLanguageModelV4({ doStream: (options) => app().doSt
 export const instructions = 'You help plan trips.';
 export const yourTools: ToolSet = {};
 
+/** The person the page acts as (its requests carry them in a header: the app's session, say). */
+export const PERSON = { id: 'person', name: 'The person' };
+const PERSON_HEADER = 'x-conformance-person';
+/** Headers of the page's requests. */
+export const personHeaders = { [PERSON_HEADER]: PERSON.id };
+// The act route's names: who is asking, and what they may do with a chat (the owner writes, unless read-only).
+export const signedIn = async (request: Request) => {
+  const id = request.headers.get(PERSON_HEADER) ?? 'nobody';
+  return { id, name: id };
+};
+export const chatAccess = (_chatId: string, person: { id: string }): 'none' | 'read' | 'write' =>
+  person.id !== PERSON.id ? 'none' : app().readOnly ? 'read' : 'write';
+/** The kinds of the conversation the act route is loaded for (read once, when its module loads). */
+export const currentKinds = (): readonly CardKind[] => app().kinds ?? [];
+
 /**
  * An app's chat route as a module: `POST` (the route), and `configure`, which sets the two names it
  * reads per app (`kinds`, `limits`) before each request. test/conformance/docsRoute.ts makes one from
@@ -47,4 +64,9 @@ export const yourTools: ToolSet = {};
 export interface ChatRoute {
   POST(request: Request): Promise<Response>;
   configure(context: Pick<AppContext, 'kinds' | 'limits'>): void;
+}
+
+/** An app's card act route as a module (its `acts` hold the running operations: one per process). */
+export interface ActRoute {
+  POST(request: Request): Promise<Response>;
 }

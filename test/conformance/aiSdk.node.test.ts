@@ -2,11 +2,11 @@
 import { after, before, describe, it } from 'node:test';
 import { conformanceSuite, registerProductLocale } from '../../conformance/index.js';
 import { aiSdkDriver } from '../../conformance/drivers/aiSdk.js';
-import { loadDocsRoute } from './docsRoute.js';
+import { docsRoutes } from './docsRoute.js';
 
 describe('conformance: an AI SDK app', () => {
   let unregister = () => {};
   before(() => (unregister = registerProductLocale()));
   after(() => unregister());
-  conformanceSuite({ test: it, driver: aiSdkDriver(loadDocsRoute) });
+  conformanceSuite({ test: it, driver: aiSdkDriver(docsRoutes) });
 });

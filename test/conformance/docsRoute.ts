@@ -1,7 +1,7 @@
 // docs/ai-sdk.md's chat route ("The server") as a module, exactly as written there: a prelude gives
 // it the app's names (conformance/drivers/aiSdkApp.ts), and its package specifiers point at this
 // checkout's source and the installed `ai`.
-import type { ChatRoute } from '../../conformance/drivers/aiSdkApp.js';
+import type { ActRoute, ChatRoute } from '../../conformance/drivers/aiSdkApp.js';
 import { importSnippet, pointImports, snippetOf } from './snippet.js';
 
 let route: Promise<ChatRoute> | undefined;
@@ -20,3 +20,20 @@ export function loadDocsRoute(): Promise<ChatRoute> {
   })();
   return route;
 }
+
+/**
+ * docs/ai-sdk.md's card act route ("Action cards"), as written: a new module (a new process's
+ * `acts`) each call, with the kinds of the conversation it is loaded for.
+ */
+export function loadDocsActRoute(): Promise<ActRoute> {
+  const snippet = pointImports(snippetOf(new URL('../../docs/ai-sdk.md', import.meta.url), '## Action cards'), {
+    'task-surface/ai-sdk': new URL('../../ai-sdk/index.js', import.meta.url).href,
+  });
+  const app = new URL('../../conformance/drivers/aiSdkApp.js', import.meta.url).href;
+  const prelude =
+    `import { loadChat, saveChat, chatAccess, signedIn, currentKinds } from ${JSON.stringify(app)};\n` + 'const kinds = currentKinds();\n';
+  return importSnippet<ActRoute>(prelude + snippet);
+}
+
+/** The docs' two routes, as the AI SDK driver takes them. */
+export const docsRoutes = { chat: loadDocsRoute, act: loadDocsActRoute };

@@ -4,6 +4,6 @@ import { hostDriver } from '../../conformance/drivers/host.js';
 import { hostWebSocketDriver } from '../../conformance/drivers/hostWs.js';
 import { aiSdkDriver } from '../../conformance/drivers/aiSdk.js';
 import { mcpDriver } from '../../conformance/drivers/mcp.js';
-import { loadDocsRoute } from './docsRoute.js';
+import { docsRoutes } from './docsRoute.js';
 
-export const TABLE_DRIVERS: readonly ConformanceDriver[] = [hostDriver, hostWebSocketDriver, aiSdkDriver(loadDocsRoute), mcpDriver];
+export const TABLE_DRIVERS: readonly ConformanceDriver[] = [hostDriver, hostWebSocketDriver, aiSdkDriver(docsRoutes), mcpDriver];
