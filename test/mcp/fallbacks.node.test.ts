@@ -65,7 +65,15 @@ test('an order field has no form: the panel falls back to the text form', async 
   assert.equal(elicitationOf(parsed.model), null);
   const withoutOrder = { ...parsed.model, fields: parsed.model.fields.filter((f) => f.kind !== 'order') };
   const form = elicitationOf(withoutOrder)!;
-  assert.deepEqual(Object.keys(form.requestedSchema.properties), ['env', 'targets/api', 'targets/worker', 'targets/web', 'migrate', 'reason', 'ticket']);
+  assert.deepEqual(Object.keys(form.requestedSchema.properties), [
+    'env',
+    'targets/api',
+    'targets/worker',
+    'targets/web',
+    'migrate',
+    'reason',
+    'ticket',
+  ]);
   assert.match(form.message, /\| Service \| p95 \(ms\) \| Healthy \|/, 'a table becomes a markdown table in the message');
   assert.match(form.message, /Before \(config\/deploy\.yaml\):\nreplicas: 2/, 'a diff becomes text');
 });
