@@ -65,6 +65,8 @@ export class PanelSession {
   #dismissalId = mintTaskSurfaceDismissalId();
   #busy = false;
   #delivering = false;
+  /** Submits and dismissals started: a read that began before one of them says nothing newer. */
+  #acts = 0;
   #draftTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -97,7 +99,18 @@ export class PanelSession {
     this.model = model;
     this.viewId = viewId;
     this.#submissionId = cached(viewId);
-    await this.retry();
+    // Answerable at once: a submit is idempotent on the server, which answers with its record when
+    // the panel was answered already. The read then says where it stands, unless the person's own
+    // submit or dismissal is already on its way (its answer says it). A view that has submitted
+    // before (its storage says so) waits for the read.
+    if (this.#submissionId === null) this.#set({ kind: 'open', busy: false, problem: null });
+    const acted = this.#acts;
+    try {
+      const state = await this.#call({ action: 'read', viewId });
+      if (this.#acts === acted) this.#apply(state, this.#submissionId ?? undefined);
+    } catch {
+      if (this.#acts === acted) this.#set({ kind: 'open', busy: false, problem: 'unreachable' });
+    }
   }
 
   /**
@@ -135,6 +148,7 @@ export class PanelSession {
   async submit(values: TaskSurfaceValues): Promise<void> {
     if (this.#busy || this.viewId === null || this.phase.kind !== 'open') return;
     this.#busy = true;
+    this.#acts++;
     clearTimeout(this.#draftTimer);
     this.values = values;
     const viewId = this.viewId;
@@ -161,6 +175,7 @@ export class PanelSession {
   async dismiss(): Promise<void> {
     if (this.#busy || this.viewId === null || this.phase.kind !== 'open') return;
     this.#busy = true;
+    this.#acts++;
     clearTimeout(this.#draftTimer);
     const title = this.model?.title ?? '';
     try {

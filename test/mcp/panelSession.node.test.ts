@@ -100,6 +100,33 @@ describe('the panel view', () => {
     assert.equal(host.sent.length, 1);
   });
 
+  test('answerable at the result, before the read answers; a read older than a submit changes nothing', async (t) => {
+    const ledger = newLedger(t);
+    const shown = await show(ledger);
+    const host = fakeHost(ledger);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const call = host.callServerTool.bind(host);
+    let held = false;
+    host.callServerTool = async (params) => {
+      if (held || params.arguments['action'] !== 'read') return call(params);
+      held = true;
+      const answer = await call(params); // the panel is open when the server answers…
+      await gate; // …and the answer arrives late
+      return answer;
+    };
+    const view = session(host);
+    const reading = view.result(shown.model, shown.viewId);
+    assert.deepEqual(view.phase, { kind: 'open', busy: false, problem: null }, 'answerable before the read answers');
+    await view.submit(values);
+    await settle();
+    assert.equal(delivery(view), 'delivered');
+    release();
+    await reading;
+    assert.equal(delivery(view), 'delivered', 'the late read does not reopen the panel');
+    assert.equal(host.sent.length, 1);
+  });
+
   test('a submit whose reply was lost: Try again finds the answer recorded and sends it, once', async (t) => {
     const ledger = newLedger(t);
     const shown = await show(ledger);
