@@ -248,8 +248,9 @@ export class PanelSession {
         refused = true;
       }
       if (refused) {
-        await record('rejected');
-        return this.#set({ ...phase, delivery: 'failed' });
+        // The model may have read the answer while the message was under way: then it has it.
+        const after = await record('rejected');
+        return this.#set({ ...phase, delivery: after?.status === 'submitted' && after.channel === 'answer-tool' ? 'read' : 'failed' });
       }
       this.#set({ ...phase, delivery: PREFILLS.test(this.host.getHostVersion()?.name ?? '') ? 'prefilled' : 'delivered' });
       // The message went; if this record is lost, a later mount says "unsure" rather than send again.

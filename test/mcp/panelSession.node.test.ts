@@ -211,6 +211,25 @@ describe('the panel view', () => {
     assert.equal((read.structuredContent as { alreadyDelivered: boolean }).alreadyDelivered, true, 'it may have reached the chat');
   });
 
+  test('the model read the answer while the host was refusing the message: the view says the assistant has it', async (t) => {
+    const ledger = newLedger(t);
+    const shown = await show(ledger);
+    const host = fakeHost(ledger);
+    const send = host.sendMessage.bind(host);
+    host.sendMessage = async (params) => {
+      await handleAnswerCall(ledger, { panelId: shown.viewId }); // the model reads it meanwhile
+      await send(params);
+      return { isError: true };
+    };
+    const view = session(host);
+    await view.result(shown.model, shown.viewId);
+    await view.submit(values);
+    await settle();
+    assert.equal(delivery(view), 'read');
+    await view.sendAgain();
+    assert.equal(host.sent.length, 1, 'no second send');
+  });
+
   test('the model read the answer first: the view sends nothing and says the assistant has it', async (t) => {
     const ledger = newLedger(t);
     const shown = await show(ledger);
