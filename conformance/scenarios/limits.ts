@@ -2,10 +2,49 @@
  * Calls that arrive together in one model response, and every configured limit: the rules that
  * drift where a path configures them (its limits, its queue) or runs calls side by side.
  */
-import { answer, cardKinds, loadSkill, propose, show } from '../fixtures.js';
+import type { JsonValue } from '../../protocol/json.js';
+import type { TaskSurfaceLimitsInput } from '../../protocol/limits.js';
+import type { ModelCall } from '../driver.js';
+import { answer, cardKinds, loadSkill, panelModel, propose, show } from '../fixtures.js';
 import { expectEqual, expectThat, type Scenario } from '../scenario.js';
 import { CARD_SHOWN, CREATE_PAGE_INVITATION, QUEUED_MORE, TURN_CONCLUDED } from '../texts.js';
 import { openPanel } from './helpers.js';
+
+/** A panel with three blocks (one a table of three rows) and four fields, about 600 bytes normalised. */
+const tablePanel = (): ModelCall => {
+  const model = panelModel() as { sections: { blocks: unknown[] }[] };
+  model.sections[0]!.blocks.push(
+    { kind: 'notice', tone: 'info', text: 'Prices change often.' },
+    { kind: 'table', columns: [{ id: 'place', label: 'Place' }], rows: [{ place: 'Coast' }, { place: 'Hills' }, { place: 'Lakes' }] },
+  );
+  return { tool: 'show_task_surface', input: { model } as JsonValue };
+};
+
+/** Each configured model limit, set just under what the panel needs: the show is refused naming it, and nothing opens. */
+function modelLimitScenarios(): Scenario[] {
+  const cases: [string, TaskSurfaceLimitsInput, RegExp][] = [
+    ['fields', { fields: 2 }, /at most 2 fields/],
+    ['blocks', { blocks: 2 }, /at most 2 blocks/],
+    ['table-rows', { tableRows: 2 }, /at most 2 rows; this one has 3/],
+    ['model-bytes', { modelBytes: 300 }, /the limit is 300/],
+  ];
+  return cases.map(([name, limits, says]) => ({
+    id: `limit.model-${name}`,
+    spec: 'task-surface',
+    requirement: `A configured \`${Object.keys(limits)[0]}\` below what the model needs refuses the show, naming the limit; no panel opens.`,
+    options: () => ({ limits }),
+    async run(c) {
+      c.script({ calls: [tablePanel()] });
+      await c.say('Help me plan a trip');
+      const read = c.calls().at(-1);
+      expectThat(
+        read !== undefined && !read.ok && says.test(read.text),
+        `the show under ${JSON.stringify(limits)} is refused (got ${JSON.stringify(read)})`,
+      );
+      expectEqual(await c.active(), null, 'the open panel');
+    },
+  }));
+}
 
 export const limitScenarios: readonly Scenario[] = [
   {
@@ -47,6 +86,20 @@ export const limitScenarios: readonly Scenario[] = [
     },
   },
   {
+    id: 'limit.model-bytes-larger',
+    spec: 'task-surface',
+    requirement: 'A modelBytes larger than the default lets a larger model open, and it submits.',
+    options: () => ({ limits: { modelBytes: 128 * 1024 } }),
+    async run(c, { id }) {
+      const model = panelModel() as { sections: { blocks: { text?: string }[] }[] };
+      model.sections[0]!.blocks[0]!.text = 'Pick a destination. '.repeat(4_000); // about 80 KB
+      c.script({ calls: [{ tool: 'show_task_surface', input: { model } as JsonValue }] });
+      await c.say('Help me plan a trip');
+      expectEqual(c.calls().at(-1)?.ok, true, 'an 80 KB model under a 128 KiB limit');
+      expectEqual(await c.submit({ submissionId: id('sub'), values: answer() }), { accepted: true }, 'its submission');
+    },
+  },
+  {
     id: 'limit.submission-bytes',
     spec: 'task-surface',
     requirement: 'A configured submissionBytes is the limit: an answer past it is refused invalid-submission, one under it is accepted.',
@@ -72,22 +125,7 @@ export const limitScenarios: readonly Scenario[] = [
       );
     },
   },
-  {
-    id: 'limit.model',
-    spec: 'task-surface',
-    requirement: 'Configured model limits (fields, modelBytes) refuse a model past them, before a panel opens.',
-    options: () => ({ limits: { fields: 2 } }),
-    async run(c) {
-      c.script({ calls: [show()] });
-      await c.say('Help me plan a trip');
-      const read = c.calls().at(-1);
-      expectThat(
-        read !== undefined && !read.ok && read.text.includes('fields'),
-        `a model with 4 fields under a limit of 2 is refused (got ${JSON.stringify(read)})`,
-      );
-      expectEqual(await c.active(), null, 'the open panel');
-    },
-  },
+  ...modelLimitScenarios(),
   {
     id: 'limit.queued-messages',
     spec: 'action-cards',
