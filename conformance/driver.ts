@@ -34,6 +34,12 @@ export interface ModelStep {
    * that queue up behind the running turn: use `queue`, which does not wait for the turn).
    */
   during?: (conversation: Conversation) => Promise<void>;
+  /**
+   * What the person does once this step's calls have run, while the turn has not ended yet (a
+   * submission then waits in the queue behind it). Only scenarios that need `queue` use it; a path
+   * with a queue runs it.
+   */
+  after?: (conversation: Conversation) => Promise<void>;
 }
 
 /** What the model read back from one call it made (the text exactly, and whether it failed). */
@@ -137,6 +143,13 @@ export interface Conversation {
   reload(): Promise<void>;
   /** The server restarts (process memory is gone; the durable record stays). */
   restart(): Promise<void>;
+  /** The rows waiting in the queue, oldest first (a path with a queue gives it: `supports.queue`). */
+  queued?(): Promise<{ itemId: string; submission: boolean }[]>;
+  /** A queue action on a row, answered as the Host's `session.updateQueue` (a path with a queue gives it). */
+  updateQueue?(
+    request: { op: 'remove' | 'steer' } | { op: 'edit'; text: string },
+    itemId: string,
+  ): Promise<{ ok: true } | { ok: false; reason: string }>;
   /** Ends the conversation and frees what it holds. */
   close(): Promise<void>;
 }

@@ -11,6 +11,7 @@ import {
   mintMessageId,
   mintRpcId,
   type CallId,
+  type InboxItemId,
   type JsonValue,
   type SessionEvent,
   type SessionId,
@@ -41,6 +42,7 @@ function scriptedAgent(script: ModelScript, person: () => Conversation): AgentDr
           const outcome = await turn.callTool(call.tool, call.input);
           script.calls.push({ tool: call.tool, ok: outcome.ok, text: outcome.content });
         }
+        await step.after?.(person());
         if (step.text !== undefined && !turn.concluded) turn.reply(step.text);
         if (turn.concluded) return;
       }
@@ -145,6 +147,13 @@ export async function hostConversation(
     async cards() {
       const view = host.getView(sessionId).actionCards;
       return view.proposals.map((p) => ({ callId: p.callId, action: p.action, phase: view.decisions[p.callId]?.phase ?? 'proposed' }));
+    },
+    async queued() {
+      return host.getView(sessionId).queue.map((row) => ({ itemId: row.id, submission: row.source.taskSurface !== undefined }));
+    },
+    async updateQueue(request, itemId) {
+      const result = await person().session.updateQueue({ ...request, sessionId, itemId: itemId as InboxItemId });
+      return result.ok ? { ok: true } : { ok: false, reason: result.reason };
     },
     calls: () => script.calls,
     requests: () => script.requests,

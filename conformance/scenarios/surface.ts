@@ -177,6 +177,45 @@ export const surfaceScenarios: readonly Scenario[] = [
     },
   },
   {
+    id: 'surface.queue-rules',
+    spec: 'task-surface',
+    requirement:
+      'A submission waiting in the queue cannot be edited or steered (task-surface-row); removing it discards it and the panel is editable again.',
+    needs: ['queue'],
+    async run(c, { id }) {
+      let submitted: Promise<unknown> | undefined;
+      let answers: unknown[] = [];
+      let pending: unknown = 'not read';
+      c.script({
+        calls: [show()],
+        // The show has ended the turn, which has not finished yet: the person answers at once.
+        after: async (conversation) => {
+          if (!conversation.queued || !conversation.updateQueue) throw new Error('a path with a queue gives queued() and updateQueue()');
+          submitted = conversation.submit({ submissionId: id('sub'), values: answer() });
+          let row: { itemId: string; submission: boolean } | undefined;
+          for (let i = 0; i < 400 && !row; i++) {
+            row = (await conversation.queued()).find((r) => r.submission);
+            if (!row) await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+          expectThat(row !== undefined, 'the submission waits in the queue behind the turn');
+          answers = [
+            await conversation.updateQueue({ op: 'edit', text: 'changed' }, row.itemId),
+            await conversation.updateQueue({ op: 'steer' }, row.itemId),
+            await conversation.updateQueue({ op: 'remove' }, row.itemId),
+          ];
+          pending = (await conversation.active())?.pending;
+        },
+      });
+      await c.say('Help me plan a trip');
+      await submitted;
+      const refused = { ok: false, reason: 'task-surface-row' };
+      expectEqual(answers, [refused, refused, { ok: true }], 'edit, steer and remove of the queued submission');
+      expectEqual(pending, null, 'the panel once the row is removed: open, nothing pending');
+      expectThat((await c.active()) !== null, 'the panel is still open');
+      expectEqual(await c.submit({ submissionId: id('sub'), values: answer() }), { accepted: true }, 'a new submission after it');
+    },
+  },
+  {
     id: 'surface.reload',
     spec: 'task-surface',
     requirement: 'A reload shows the same open panel, and it still submits.',
