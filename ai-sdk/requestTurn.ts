@@ -5,6 +5,7 @@
  * behave as on the Host (a skill load counts for the propose_action after it; nothing runs after a
  * show), the package's tools of one request run through this sequence.
  */
+import type { ToolSet } from 'ai';
 import { TURN_CONCLUDED_TEXT } from '../host/turn.js';
 
 /** A tool's output: the text the model reads, and whether the call succeeded. */
@@ -14,6 +15,8 @@ type Output = { ok: boolean; text: string };
 export interface RequestTurn {
   /** Runs `call` after every call made before it; refused without running once a show concluded the turn. */
   run<T extends Output>(call: () => T | Promise<T>): Promise<T | { ok: false; text: string }>;
+  /** As `run`, for the app's own tools: after a show the call does not run and fails with the Host's text. */
+  runOrFail<T>(call: () => T | Promise<T>): Promise<T>;
   /** A successful show_task_surface ends the turn: later calls of the request read the Host's text. */
   conclude(): void;
 }
@@ -27,8 +30,30 @@ export function createRequestTurn(): RequestTurn {
       last = next.catch(() => undefined);
       return next;
     },
+    runOrFail(call) {
+      const next = last.then(() => {
+        if (concluded) throw new Error(TURN_CONCLUDED_TEXT);
+        return call();
+      });
+      last = next.catch(() => undefined);
+      return next;
+    },
     conclude() {
       concluded = true;
     },
   };
+}
+
+/**
+ * The app's own tools in the request's turn: each runs after the calls the model made before it,
+ * and none runs after a successful show (it fails with the Host's text, which the model reads).
+ */
+export function inRequestTurn<S extends ToolSet>(tools: S, turn: RequestTurn): S {
+  const wrapped: ToolSet = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = tool.execute;
+    const run = (input: unknown, options: never) => turn.runOrFail(() => execute!(input, options));
+    wrapped[name] = (execute ? { ...tool, execute: run } : tool) as ToolSet[string];
+  }
+  return wrapped as S;
 }

@@ -17,7 +17,7 @@ import type { CardKind } from '../host/types.js';
 import { actionCardTools, textForModel, type ActionCardToolOutput } from './cardTools.js';
 import { foldTaskSurface } from './fold.js';
 import { isShown } from './messages.js';
-import { createRequestTurn } from './requestTurn.js';
+import { createRequestTurn, inRequestTurn } from './requestTurn.js';
 
 /** A successful show: the presentation meta (what the toolview renders) and the text the model reads. */
 export type ShowTaskSurfaceSuccess = TaskSurfacePresentationMeta & { ok: true; text: string };
@@ -44,6 +44,12 @@ export interface TaskSurfaceToolsOptions {
    * also offers `skill` and `propose_action`, decided as the Host decides them.
    */
   kinds?: readonly CardKind[];
+  /**
+   * The app's own tools, returned in the set and run in the request's turn as the package's are: one
+   * at a time in the model's order, and none after a successful show (it fails with the Host's
+   * text), as a Host runs a turn's calls.
+   */
+  tools?: ToolSet;
 }
 
 /** The tool set `taskSurfaceTools` returns. */
@@ -97,7 +103,7 @@ export function taskSurfaceTools(options: TaskSurfaceToolsOptions = {}): TaskSur
     turn.conclude();
     return { ok: true, text: decision.content, ...decision.meta };
   }
-  const tools = { [SHOW_TASK_SURFACE]: show } as TaskSurfaceTools;
+  const tools = { ...inRequestTurn(options.tools ?? {}, turn), [SHOW_TASK_SURFACE]: show } as TaskSurfaceTools;
   if (!options.kinds) return tools;
   const cards = actionCardTools({ messages: options.messages ?? [], kinds: options.kinds, toolMode: options.toolMode ?? 'native' }, turn);
   return { ...tools, ...cards };

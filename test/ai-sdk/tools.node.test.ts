@@ -2,8 +2,9 @@
 import { TURN_CONCLUDED_TEXT } from '../../host/turn.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { foldTaskSurface, taskSurfaceTools } from '../../ai-sdk/index.js';
-import { respond, sampleModel, scriptedModel, showStep, textParts, userText } from './helpers.js';
+import { foldTaskSurface, taskSurfaceStopWhen, taskSurfaceTools } from '../../ai-sdk/index.js';
+import { isStepCount, jsonSchema, streamText, tool } from 'ai';
+import { respond, sampleModel, scriptedModel, showStep, textParts, toolCallParts, userText } from './helpers.js';
 
 /** The Host's refusal while a panel is open, word for word. */
 const alreadyOpen = (surfaceId: string) =>
@@ -99,5 +100,31 @@ describe('taskSurfaceTools + taskSurfaceStopWhen', () => {
     const tools = taskSurfaceTools({ limits: { fields: 40 } });
     const out: any = await tools.show_task_surface.execute!({ model: sampleModel() }, { toolCallId: 'c', messages: [], context: {} });
     assert.equal(out.limits.fields, 40);
+  });
+});
+
+describe("taskSurfaceTools({ tools }): the app's own tools in the request's turn", () => {
+  it('runs them in the model order, and not after a show in the same response', async () => {
+    let ran = 0;
+    const lookup = tool({
+      description: 'Looks something up.',
+      inputSchema: jsonSchema<Record<string, never>>({ type: 'object', properties: {} }),
+      execute: async () => `found ${++ran}`,
+    });
+    const before = [
+      ...toolCallParts('lookup', {}, 'c0').slice(0, 1),
+      ...toolCallParts('show_task_surface', { model: sampleModel() }, 'c1').slice(0, 1),
+      ...toolCallParts('lookup', {}, 'c2'),
+    ];
+    const result = streamText({
+      model: scriptedModel(before, textParts('never')),
+      messages: [{ role: 'user', content: 'plan' }],
+      tools: taskSurfaceTools({ messages: [userText('plan')], tools: { lookup } }),
+      stopWhen: [isStepCount(5), taskSurfaceStopWhen],
+    });
+    const [step] = await result.steps;
+    assert.equal(ran, 1, 'the call before the show ran, the one after it did not');
+    const after = step!.content.find((part) => part.type === 'tool-error' && part.toolCallId === 'c2') as { error: Error } | undefined;
+    assert.equal(after?.error.message, TURN_CONCLUDED_TEXT);
   });
 });
