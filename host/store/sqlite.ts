@@ -4,11 +4,12 @@
  * use an index (forced with INDEXED BY), so neither scans the log.
  */
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { CallId, NewSessionEvent, SessionEvent, SessionId } from '../../protocol/index.js';
 import { utf8Length } from '../../protocol/utf8.js';
 import { decodeEvent, decodeQueueRow, encodeQueueRow, stampEvent } from './codec.js';
-import { privateFile } from './fileModes.js';
+import { privateDir, privateFile } from './fileModes.js';
 import { lockStoreFile } from './sqliteLock.js';
 import type { SessionLogStore, SessionRecord } from './types.js';
 
@@ -98,11 +99,14 @@ const toRecord = (row: SessionRow): SessionRecord => ({
 /**
  * Opens (or creates) a session-log database at `path` (`:memory:` for a throwaway one). The file
  * belongs to this store until `close()`: a second opener, in this process or another, fails at once
- * with a StoreLockedError naming the file and the process that holds it.
+ * with a StoreLockedError naming the file and the process that holds it. A missing folder on the
+ * way is made, readable by its owner only (README's `createSqliteStore('.data/sessions.db')` in a
+ * fresh project); one that exists is left as it is.
  */
 export function createSqliteStore(path: string): SessionLogStore & { readonly db: Database.Database } {
   // Only the owner may read the logs: SQLite gives the WAL and shared-memory files the database's mode.
   const onDisk = path !== ':memory:' && path !== '' && !path.startsWith('file:');
+  if (onDisk && !existsSync(dirname(path))) privateDir(dirname(path));
   if (onDisk) privateFile(path);
   const db = new Database(path);
   let release = () => {};

@@ -1,0 +1,220 @@
+// The Node blocks of README.md and docs/, run as written (test/docsSnippet.ts): each with a prelude
+// for the names its page leaves to the app (a store, a driver, the app's model call), then looked at.
+// test/docsFences.node.test.ts lists every block and which test runs it.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import WebSocket from 'ws';
+import type { Host } from '../host/index.js';
+import { mintMessageId, mintRpcId, type SessionId, type TaskSurfaceId } from '../protocol/index.js';
+import { startFakeOpenAI } from './agents/fakeProviders.js';
+import { runFence, source } from './docsSnippet.js';
+
+const PLAN_MODEL = `{ version: 1, title: 'Pick a plan', sections: [], submit: { label: 'Choose' },
+  fields: [{ kind: 'choice', id: 'plan', label: 'Plan', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] }] }`;
+/** The names the pages leave to the app: a store, a driver that shows a plan and thanks for an answer, ids. */
+const APP = `
+import { createHost, createMemoryStore } from ${source('host/index.js')};
+import { mintMessageId, mintRpcId, mintTaskSurfaceSubmissionId } from ${source('protocol/index.js')};
+const store = createMemoryStore();
+const driver = { async runTurn(turn) {
+  if (turn.input.at(-1)?.source.taskSurface) return turn.reply('Thanks!');
+  await turn.callTool('show_task_surface', { model: ${PLAN_MODEL} });
+} };
+const messageId = mintMessageId(), rpcId = mintRpcId();
+async function callYourModel(request) { return { text: \`\${request.tools.length} tools, said: \${request.messages.at(-1)?.text}\` }; }
+`;
+
+/** Runs `body` with a fresh folder as the working directory (a block that writes `.data/`). */
+async function inFreshFolder<T>(body: () => Promise<T>): Promise<{ folder: string; result: T }> {
+  const folder = mkdtempSync(join(tmpdir(), 'task-surface-docs-'));
+  const was = process.cwd();
+  process.chdir(folder);
+  try {
+    return { folder, result: await body() };
+  } finally {
+    process.chdir(was);
+  }
+}
+
+const replies = async (host: Host, sessionId: SessionId) =>
+  (await host.readLog(sessionId, { limit: 100 })).events.flatMap((event) => (event.type === 'assistant/message' ? [event.text] : []));
+
+describe('README.md', () => {
+  it('Quick start, on the server: a SQLite Host behind a WebSocket that authenticates', async () => {
+    const prelude =
+      APP.replace(/^const store.*$/m, '') +
+      `import { createServer } from 'node:http';
+const httpServer = createServer();
+await new Promise((done) => httpServer.listen(0, '127.0.0.1', done));
+const yourSessions = { async userFor(cookie) { return cookie === 'sid=ada' ? { id: 'ada', name: 'Ada', roles: [] } : null; } };`;
+    const { folder, result } = await inFreshFolder(() =>
+      runFence<{ host: Host; httpServer: Server }>('README.md § Quick start · ts 1', prelude, 'export { host, httpServer };'),
+    );
+    after(
+      () => (
+        result.httpServer.closeAllConnections(),
+        result.httpServer.close(),
+        result.host.dispose(),
+        rmSync(folder, { recursive: true, force: true })
+      ),
+    );
+    assert.ok(existsSync(join(folder, '.data/sessions.db')), 'the SQLite file at .data/sessions.db');
+    const { port } = result.httpServer.address() as AddressInfo;
+    const status = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+        socket.on('open', () => (socket.close(), resolve(101)));
+        socket.on('unexpected-response', (_, response) => resolve(response.statusCode!));
+        socket.on('error', reject);
+      });
+    assert.equal(await status({}), 401, 'no cookie: no principal');
+    assert.equal(await status({ cookie: 'sid=ada' }), 101, 'the cookie yourSessions knows');
+  });
+
+  it('Quick start, from host code: queued → claiming → closed', async () => {
+    const { host, sessionId, surfaceId } = await runFence<{ host: Host; sessionId: SessionId; surfaceId: string }>(
+      'README.md § Quick start · ts 2',
+      APP,
+      'export { host, sessionId, surfaceId };',
+    );
+    await host.whenIdle(sessionId);
+    assert.equal(host.getView(sessionId).taskSurface.active, null, 'the answer closed the surface');
+    const outcome = await host.taskSurface.getOutcome({ sessionId, surfaceId: surfaceId as TaskSurfaceId });
+    assert.deepEqual([outcome.status, 'values' in outcome && outcome.values], ['submitted', { plan: 'b' }]);
+    assert.deepEqual(await replies(host, sessionId), ['Thanks!']);
+  });
+});
+
+describe('docs/host.md', () => {
+  it('The Host: a SQLite Host, a session and a message, answered by the app’s model call', async () => {
+    const prelude = APP.replace(/^const store.*$/m, '');
+    const { folder, result } = await inFreshFolder(() =>
+      runFence<{ host: Host; sessionId: SessionId }>(
+        'docs/host.md § The Host (`task-surface/host`) · ts 1',
+        prelude,
+        'export { host, sessionId };',
+      ),
+    );
+    after(() => (result.host.dispose(), rmSync(folder, { recursive: true, force: true })));
+    await result.host.whenIdle(result.sessionId);
+    assert.match((await replies(result.host, result.sessionId)).join(), /^\d+ tools, said: Help me choose a plan$/);
+  });
+
+  it('Stepping the loop by hand: a queued message claimed and committed starts the turn', async () => {
+    // A session with one queued message, in the store the block's Host is made on.
+    const prelude = `${APP}
+const sessionId = await (async () => {
+  const before = createHost({ store, driver, autoAdmit: false });
+  const id = before.openSession({ title: 'Stepping' });
+  await before.session.send({ sessionId: id, messageId, rpcId, text: 'help me pick' });
+  await before.dispose();
+  return id;
+})();`;
+    const { host, sessionId } = await runFence<{ host: Host; sessionId: SessionId }>(
+      'docs/host.md § Stepping the loop by hand (`autoAdmit: false`) · ts 1',
+      prelude,
+      'export { host, sessionId };',
+    );
+    assert.ok(host.getView(sessionId).taskSurface.active, 'the committed message started the turn that showed the plan');
+  });
+});
+
+describe('docs/protocol.md', () => {
+  it('the contract: a model parsed, its draft checked, the answer formatted', async () => {
+    const { parsed, checked } = await runFence<{ parsed: { ok: boolean }; checked: { ok: boolean } }>(
+      'docs/protocol.md § The Task Surface contract (`task-surface/protocol`) · ts 1',
+      `const text = JSON.stringify(${PLAN_MODEL.replace('sections: [],', 'sections: [], ')});`,
+      'export { parsed, checked };',
+    );
+    assert.deepEqual([parsed.ok, checked.ok], [true, true]);
+  });
+});
+
+describe('docs/action-cards.md', () => {
+  it('Host: both shipped kinds offered through the skill tool; unregister takes one away', async () => {
+    const prelude = `import { createMemoryStore } from ${source('host/index.js')};
+import { mintMessageId, mintRpcId } from ${source('protocol/index.js')};
+import { createMemoryPageStore } from ${source('host/actionCards/kinds/createPage.js')};
+import { createMemoryFollowUps } from ${source('host/actionCards/kinds/scheduleFollowUp.js')};
+const store = createMemoryStore(), myPageStore = createMemoryPageStore(), myScheduler = createMemoryFollowUps();
+const offered = [];
+const driver = { async runTurn(turn) { offered.push(JSON.stringify(turn.step().tools)); turn.reply('ok'); } };
+const say = async (sessionId) => { await host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'hi' }); await host.whenIdle(sessionId); };`;
+    const { host, unregister, offered, say } = await runFence<{
+      host: Host;
+      unregister: () => void;
+      offered: string[];
+      say: (id: SessionId) => Promise<void>;
+    }>('docs/action-cards.md § Host: `host.actionCards` · ts 1', prelude, 'export { host, unregister, offered, say };');
+    const sessionId = host.openSession({ title: 'Cards' });
+    await say(sessionId);
+    assert.match(offered[0]!, /create-page/);
+    assert.match(offered[0]!, /schedule-follow-up/);
+    unregister();
+    await say(sessionId);
+    assert.doesNotMatch(offered[1]!, /create-page/);
+    assert.match(offered[1]!, /schedule-follow-up/);
+  });
+});
+
+describe('a model driver, with the SDK reading OPENAI_API_KEY and OPENAI_BASE_URL (a local fake)', () => {
+  const blocks = ['docs/agents.md § Model drivers (`task-surface/agents`) · ts 1', 'README.md § Connecting a model · ts 1'];
+  for (const key of blocks) {
+    it(`${key.split(' § ')[0]}: the Host's turn answered through the OpenAI driver`, async () => {
+      const fake = await startFakeOpenAI();
+      const was = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+      Object.assign(process.env, { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${fake.url}/v1` });
+      after(async () => {
+        for (const [name, value] of [
+          ['OPENAI_API_KEY', was.key],
+          ['OPENAI_BASE_URL', was.url],
+        ] as const)
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        await fake.close();
+      });
+      fake.script({ text: 'Hello from the model' });
+      const prelude = `${key.startsWith('README') ? `import { createHost } from ${source('host/index.js')};\n` : ''}import { createMemoryStore } from ${source('host/index.js')};
+const store = createMemoryStore();`;
+      const { host } = await runFence<{ host: Host }>(key, prelude, 'export { host };');
+      const sessionId = host.openSession({ title: 'Model' });
+      await host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'hi' });
+      await host.whenIdle(sessionId);
+      assert.deepEqual(await replies(host, sessionId), ['Hello from the model']);
+      assert.equal(fake.requests[0]!.model, 'gpt-4.1-mini');
+    });
+  }
+});
+
+describe('docs/security.md', () => {
+  it('a product’s own limits: 1,000 sessions for one principal, past the default 200', async () => {
+    const prelude = APP.replace(/^import \{ mint.*$/m, '').replace(/^const messageId.*$/m, '');
+    const { host } = await runFence<{ host: Host }>('docs/security.md § Host limits, per principal · ts 1', prelude, 'export { host };');
+    const ada = host.as({ id: 'ada' });
+    for (let i = 0; i < 201; i++) ada.openSession({ title: `chat ${i}` });
+    assert.equal(host.as({ id: 'ada' }).listSessions().length, 201);
+  });
+});
+
+describe('docs/demo.md', () => {
+  it('Driving the machines from host code: the surface closes; the surface machine alone reopens', async () => {
+    const prelude = `${APP}
+import { createActor } from ${JSON.stringify(import.meta.resolve('xstate'))};
+import { surfaceMachine } from ${source('machines/surfaceMachine.js')};
+import { mintCallId, mintInboxItemId } from ${source('protocol/index.js')};
+const callId = mintCallId(), submissionId = mintTaskSurfaceSubmissionId(), itemId = mintInboxItemId();`;
+    const { host, sessionId, actor } = await runFence<{ host: Host; sessionId: SessionId; actor: { getSnapshot(): { value: unknown } } }>(
+      'docs/demo.md § Driving the machines from host code · ts 1',
+      prelude,
+      'export { host, sessionId, actor };',
+    );
+    await host.whenIdle(sessionId);
+    assert.equal(host.getView(sessionId).taskSurface.active, null);
+    assert.equal(actor.getSnapshot().value, 'open');
+  });
+});
