@@ -58,7 +58,6 @@ export class HostClient implements PanelHost {
   onhostcontextchanged?: (context: HostContext) => void;
   #nextId = 1;
   #pending = new Map<string | number, { resolve(value: Record<string, unknown>): void; reject(error: Error): void }>();
-  #capabilities: Record<string, unknown> | undefined;
   #hostInfo: { name: string; version?: string } | undefined;
   #context: HostContext = {};
 
@@ -73,16 +72,12 @@ export class HostClient implements PanelHost {
       if (event.source === this.target) this.#receive(event.data as Message);
     });
     const result = await this.#request('ui/initialize', { appInfo, appCapabilities: {}, protocolVersion: PROTOCOL_VERSION });
-    this.#capabilities = result['hostCapabilities'] as Record<string, unknown> | undefined;
     this.#hostInfo = result['hostInfo'] as { name: string } | undefined;
     this.#context = (result['hostContext'] as HostContext | undefined) ?? {};
     this.#post({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
     this.#reportSize();
   }
 
-  getHostCapabilities(): { message?: unknown } | undefined {
-    return this.#capabilities;
-  }
   getHostVersion(): { name: string } | undefined {
     return this.#hostInfo;
   }

@@ -15,7 +15,7 @@ import { VIEW_TOOL } from '../constants.js';
 /**
  * Where the answer stands, as far as this view knows: `prefilled` the host put it into the chat
  * input (VS Code), `read` the model read it through its tool, `no-channel` the host takes no
- * `ui/message` and the model reads the answer when told.
+ * `ui/message` (it answered "Method not found") and the model reads the answer when told.
  */
 export type Delivery = 'sending' | 'delivered' | 'prefilled' | 'read' | 'no-channel' | 'failed' | 'unsure';
 
@@ -37,12 +37,18 @@ export interface PanelHost {
   callServerTool(params: { name: string; arguments: Record<string, unknown> }): Promise<{ structuredContent?: unknown }>;
   sendMessage(params: { role: 'user' } & TextContent): Promise<{ isError?: boolean }>;
   updateModelContext(params: TextContent): Promise<unknown>;
-  getHostCapabilities(): { message?: unknown } | undefined;
   getHostVersion(): { name: string } | undefined;
 }
 
-/** Hosts that put an App's message into the chat input for the person to send, rather than sending it. */
-const PREFILLS = /visual studio code|vs ?code/i;
+/**
+ * Hosts that put an App's message into the chat input for the person to send, rather than sending
+ * it: VS Code, whose `hostInfo.name` is its product's long name (`Visual Studio Code`, `… - Insiders`,
+ * `Code - OSS`; VSCodium).
+ */
+const PREFILLS = /visual studio code|vs ?code|^code - oss|vscodium/i;
+
+/** JSON-RPC's "Method not found": the host takes no such request. */
+const METHOD_NOT_FOUND = -32601;
 
 export interface PanelSessionOptions {
   /** Renders the panel again. */
@@ -235,22 +241,24 @@ export class PanelSession {
     const record = (action: string) => this.#call({ action, viewId, submissionId }).catch(() => null);
     this.#delivering = true;
     try {
-      if (!this.host.getHostCapabilities()?.message) return this.#set({ ...phase, delivery: 'no-channel' });
+      // Sent whether or not the host declares `message`: VS Code takes ui/message and declares none.
       this.#set({ ...phase, delivery: 'sending' });
       const claimed = await record('sending');
       if (claimed?.status === 'submitted' && claimed.channel === 'answer-tool') return this.#set({ ...phase, delivery: 'read' });
-      let refused: boolean;
+      let refused: Delivery | null = null;
       try {
-        refused = (await this.host.sendMessage({ role: 'user', content: [{ type: 'text', text: phase.text }] })).isError === true;
+        const reply = await this.host.sendMessage({ role: 'user', content: [{ type: 'text', text: phase.text }] });
+        if (reply.isError === true) refused = 'failed';
       } catch (error) {
-        // An error answer is the host's refusal; no answer at all (a timeout, a lost frame) may still have been taken.
+        // An error answer is the host's refusal (a host without ui/message: "Method not found"); no
+        // answer at all (a timeout, a lost frame) may still have been taken.
         if ((error as Error).name !== 'HostRefusal') return this.#set({ ...phase, delivery: 'unsure' });
-        refused = true;
+        refused = (error as { code?: number }).code === METHOD_NOT_FOUND ? 'no-channel' : 'failed';
       }
       if (refused) {
         // The model may have read the answer while the message was under way: then it has it.
         const after = await record('rejected');
-        return this.#set({ ...phase, delivery: after?.status === 'submitted' && after.channel === 'answer-tool' ? 'read' : 'failed' });
+        return this.#set({ ...phase, delivery: after?.status === 'submitted' && after.channel === 'answer-tool' ? 'read' : refused });
       }
       this.#set({ ...phase, delivery: PREFILLS.test(this.host.getHostVersion()?.name ?? '') ? 'prefilled' : 'delivered' });
       // The message went; if this record is lost, a later mount says "unsure" rather than send again.

@@ -200,6 +200,21 @@ it('Spanish: a failed read offers Reintentar by keyboard; what was typed survive
   await harness.unmount();
 });
 
+it('a host that takes no ui/message: the panel says to tell the assistant, and the model reads the answer', async () => {
+  harness.messages.length = 0;
+  const call = await harness.show(smallModel());
+  const panelId = (call.result._meta as { viewUUID: string }).viewUUID;
+  const frame = await harness.mount('bare', call, { theme: 'light', locale: 'en' }, { message: false });
+  await answerWithKeyboard(harness.page, frame);
+  await harness.page.keyboard.press('Enter');
+  await waitFor(async () => /Tell the assistant in the chat that you answered/.test(await panelText(frame)), 'the note');
+  assert.deepEqual(await axe(frame), [], 'axe inside the iframe');
+  assert.deepEqual(harness.messages, [], 'no message reached the host');
+  const read = await harness.client.callTool({ name: 'task_surface_answer', arguments: { panelId } });
+  assert.equal((read.structuredContent as { alreadyDelivered: boolean }).alreadyDelivered, false, 'the read delivers it');
+  await harness.unmount();
+});
+
 it('Arabic: the panel reads right to left, in Arabic, and axe finds nothing', async () => {
   const frame = await harness.mount('bare', await harness.show(smallModel()), { theme: 'dark', locale: 'ar' });
   await waitFor(async () => /تجاهل/.test(await panelText(frame)), 'the Arabic Dismiss');

@@ -96,6 +96,7 @@ async function answerInHost(t: TestContext, kind: HostKind, locale: string) {
   const host: PanelHost = {
     callServerTool: (params) => client.callTool(params),
     async sendMessage({ content }) {
+      if (kind === 'no-message') throw Object.assign(new Error('Method not found: ui/message'), { name: 'HostRefusal', code: -32601 });
       const text = content[0]!.text;
       if (kind === 'passes') agent.read(text);
       if (kind === 'prefills-typed-first') return { isError: true };
@@ -103,7 +104,6 @@ async function answerInHost(t: TestContext, kind: HostKind, locale: string) {
       return {};
     },
     updateModelContext: async () => ({}),
-    getHostCapabilities: () => (kind === 'no-message' ? {} : { message: { text: {} } }),
     getHostVersion: () => ({ name: kind.startsWith('prefills') ? 'Visual Studio Code' : 'host' }),
   };
   const view = new PanelSession(host, { onChange: () => undefined, locale: () => locale, dismissedText: (title) => title });
@@ -204,7 +204,6 @@ test('a 2026-07-28 client over stateless HTTP, with no ledger passed: the panel 
     callServerTool: (params) => client.callTool(params),
     sendMessage: async ({ content }) => (agent.read(content[0]!.text), {}),
     updateModelContext: async () => ({}),
-    getHostCapabilities: () => ({ message: {} }),
     getHostVersion: () => ({ name: 'host' }),
   };
   const view = new PanelSession(host, { onChange: () => undefined, locale: () => 'en', dismissedText: (title) => title });

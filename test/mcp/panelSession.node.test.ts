@@ -60,6 +60,7 @@ function fakeHost(ledger: PanelLedger, options: { message?: boolean; name?: stri
       return reply;
     },
     async sendMessage({ content }) {
+      if (options.message === false) throw Object.assign(new Error('Method not found'), { name: 'HostRefusal', code: -32601 });
       const reply = host.replies.shift() ?? 'ok';
       if (reply === 'throw') throw Object.assign(new Error('the chat is busy'), { name: 'HostRefusal' });
       if (reply === 'lost') throw new Error('the host did not answer ui/message within 60000 ms');
@@ -67,7 +68,6 @@ function fakeHost(ledger: PanelLedger, options: { message?: boolean; name?: stri
       return reply === 'isError' ? { isError: true } : {};
     },
     updateModelContext: async () => ({}),
-    getHostCapabilities: () => (options.message === false ? {} : { message: { text: {} } }),
     getHostVersion: () => ({ name: options.name ?? 'test-host' }),
   };
   return host;
@@ -243,7 +243,7 @@ describe('the panel view', () => {
     assert.deepEqual(host.sent, []);
   });
 
-  test('a host without ui/message gets none; a host that pre-fills says the answer waits in the input', async (t) => {
+  test('a host without ui/message (Method not found) is not counted as sent; a host that pre-fills says the answer waits in the input', async (t) => {
     const ledger = newLedger(t);
     const silent = fakeHost(ledger, { message: false });
     const a = session(silent);
