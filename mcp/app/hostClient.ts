@@ -55,6 +55,7 @@ export class HostClient implements PanelHost {
   ontoolinputpartial?: (params: { arguments?: Record<string, unknown> }) => void;
   ontoolinput?: (params: { arguments?: Record<string, unknown> }) => void;
   ontoolresult?: (result: ToolResult) => void;
+  ontoolcancelled?: () => void;
   onhostcontextchanged?: (context: HostContext) => void;
   #nextId = 1;
   #pending = new Map<string | number, { resolve(value: Record<string, unknown>): void; reject(error: Error): void }>();
@@ -147,6 +148,8 @@ export class HostClient implements PanelHost {
         return this.ontoolinput?.(params);
       case 'ui/notifications/tool-result':
         return this.ontoolresult?.(params as ToolResult);
+      case 'ui/notifications/tool-cancelled':
+        return this.ontoolcancelled?.();
       case 'ui/notifications/host-context-changed':
         this.#context = { ...this.#context, ...params };
         return this.onhostcontextchanged?.(this.#context);

@@ -112,6 +112,7 @@ function draw(): void {
   if (phase.kind === 'preparing' || phase.kind === 'waiting')
     content = html`<p class="quiet" role="status">${phase.kind === 'preparing' ? t.preparing : ''}</p>`;
   else if (phase.kind === 'error') content = html`<h1>${t.documentTitle}</h1><p role="alert">${t.invalidModel}</p>`;
+  else if (phase.kind === 'cancelled') content = html`<h1>${t.documentTitle}</h1><p role="status">${t.cancelled}</p>`;
   else if (phase.kind === 'elsewhere') content = html`<h1>${t.documentTitle}</h1><p role="status">${t.elsewhere}</p>`;
   else if (phase.kind === 'unknown' || !model) content = html`<h1>${t.documentTitle}</h1><p role="alert">${t.unknown}</p>`;
   else content = view(model, phase);
@@ -142,6 +143,7 @@ app.ontoolresult = (result) => {
   document.title = content.model.title;
   void session.result(content.model, viewId);
 };
+app.ontoolcancelled = () => session.cancelled();
 app.onhostcontextchanged = applyContext;
 
 draw();

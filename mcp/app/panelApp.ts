@@ -24,6 +24,7 @@ export type Phase =
   | { kind: 'preparing' }
   | { kind: 'error' }
   | { kind: 'elsewhere' }
+  | { kind: 'cancelled' }
   | { kind: 'unknown' }
   | { kind: 'open'; busy: boolean; problem: 'refused' | 'unreachable' | null }
   | { kind: 'submitted'; values: TaskSurfaceValues; text: string; submissionId: TaskSurfaceSubmissionId; delivery: Delivery }
@@ -92,6 +93,11 @@ export class PanelSession {
 
   failed(): void {
     this.#set({ kind: 'error' });
+  }
+
+  /** The host cancelled the call before its result: there is no panel to answer. */
+  cancelled(): void {
+    if (this.viewId === null) this.#set({ kind: 'cancelled' });
   }
 
   /** A result without a panel: the server asked in another way (a form, or the chat) because the host declared no MCP Apps. */

@@ -18,6 +18,7 @@ const en = {
   refused: 'Some answers do not fit this panel. Check them and try again.',
   unknown: 'This panel is no longer available. Answer in the chat instead.',
   invalidModel: 'The panel could not be shown.',
+  cancelled: 'The assistant stopped before this panel was ready.',
   elsewhere:
     'This chat did not ask for the panel, so the question is asked another way (a form or a message in the chat): answer it there.',
 };
@@ -41,6 +42,7 @@ const zh: AppStrings = {
   refused: '有些回答不符合此面板。请检查后重试。',
   unknown: '此面板已不可用。请直接在对话中回答。',
   invalidModel: '无法显示此面板。',
+  cancelled: '助手在此面板准备好之前停止了。',
   elsewhere: '此对话没有请求显示面板，因此问题会以其他方式提出（表单或对话中的消息）：请在那里回答。',
 };
 
@@ -61,6 +63,7 @@ const es: AppStrings = {
   refused: 'Algunas respuestas no encajan en este panel. Revísalas e inténtalo de nuevo.',
   unknown: 'Este panel ya no está disponible. Responde en el chat.',
   invalidModel: 'No se pudo mostrar el panel.',
+  cancelled: 'El asistente se detuvo antes de que este panel estuviera listo.',
   elsewhere:
     'Este chat no pidió el panel, así que la pregunta llega de otra forma (un formulario o un mensaje en el chat): respóndela allí.',
 };
@@ -83,6 +86,7 @@ const de: AppStrings = {
   refused: 'Einige Antworten passen nicht zu diesem Bereich. Prüfe sie und versuche es erneut.',
   unknown: 'Dieser Bereich ist nicht mehr verfügbar. Antworte stattdessen im Chat.',
   invalidModel: 'Der Bereich konnte nicht angezeigt werden.',
+  cancelled: 'Der Assistent hat angehalten, bevor dieser Bereich bereit war.',
   elsewhere:
     'Dieser Chat hat den Bereich nicht angefordert, daher kommt die Frage auf anderem Weg (ein Formular oder eine Nachricht im Chat): Beantworte sie dort.',
 };
@@ -104,6 +108,7 @@ const ja: AppStrings = {
   refused: 'このパネルに合わない回答があります。確認してもう一度お試しください。',
   unknown: 'このパネルはもう利用できません。チャットで回答してください。',
   invalidModel: 'パネルを表示できませんでした。',
+  cancelled: 'このパネルの準備ができる前にアシスタントが停止しました。',
   elsewhere:
     'このチャットはパネルを要求しなかったため、質問は別の方法（フォームまたはチャットのメッセージ）で届きます。そちらで回答してください。',
 };
@@ -125,6 +130,7 @@ const ar: AppStrings = {
   refused: 'بعض الإجابات لا تناسب هذه اللوحة. راجعها وحاول مرة أخرى.',
   unknown: 'هذه اللوحة لم تعد متاحة. أجب في المحادثة بدلًا من ذلك.',
   invalidModel: 'تعذّر عرض اللوحة.',
+  cancelled: 'توقّف المساعد قبل أن تصبح هذه اللوحة جاهزة.',
   elsewhere: 'لم تطلب هذه المحادثة اللوحة، لذا يصل السؤال بطريقة أخرى (نموذج أو رسالة في المحادثة): أجب عنه هناك.',
 };
 

@@ -215,6 +215,13 @@ it('a host that takes no ui/message: the panel says to tell the assistant, and t
   await harness.unmount();
 });
 
+it('a call the host cancels before its result: the panel says so, in Japanese, instead of preparing forever', async () => {
+  const frame = await harness.mount('bare', await harness.show(smallModel()), { theme: 'light', locale: 'ja' }, { cancel: true });
+  await waitFor(async () => /アシスタントが停止しました/.test(await panelText(frame)), 'the cancelled note');
+  assert.deepEqual(await axe(frame), [], 'axe inside the iframe');
+  await harness.unmount();
+});
+
 it('Arabic: the panel reads right to left, in Arabic, and axe finds nothing', async () => {
   const frame = await harness.mount('bare', await harness.show(smallModel()), { theme: 'dark', locale: 'ar' });
   await waitFor(async () => /تجاهل/.test(await panelText(frame)), 'the Arabic Dismiss');
