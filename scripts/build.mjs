@@ -102,9 +102,10 @@ console.log(`custom-elements.json: ${tags.length} elements (${tags.join(', ')})`
 const panel = await buildMcpApp();
 console.log(`${PANEL_FILE}: the MCP app document, ${kb(panel.bytes)}, ${kb(panel.gzip)} gzip`);
 
+// tsx as a file URL (scripts/test.mjs says why a bare `--import tsx` fails on a loaded machine).
 run('node', [
   '--import',
-  'tsx',
+  import.meta.resolve('tsx'),
   '--input-type=module',
   '-e',
   "const { buildDemo } = await import('./demo/build.ts'); await buildDemo('dist/demo');",

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before } from 'node:test';
 import pg from 'pg';
 import { connectClient, inTime } from '../transport/helpers.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 /** The test database (scripts/ensure-postgres.mjs provides one to `npm test`). */
 export function testDatabaseUrl(): string {
@@ -59,7 +60,7 @@ function startedInTime<T>(
 
 /** Starts one host process of the cluster (test/cluster/worker.ts). */
 export async function startWorker(schema: string, env: Record<string, string> = {}): Promise<Worker> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/cluster/worker.ts'], {
+  const child = spawn(process.execPath, [...TSX_IMPORT, 'test/cluster/worker.ts'], {
     env: { ...process.env, TEST_DATABASE_URL: testDatabaseUrl(), CLUSTER_SCHEMA: schema, CLUSTER_SECRET: SECRET, ...env },
     // stdin: a pipe the worker watches, so it exits with this process (worker.ts).
     stdio: ['pipe', 'pipe', 'pipe'],

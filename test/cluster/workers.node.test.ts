@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { rawSocketFor } from '../transport/helpers.js';
 import { freshSchema, startWorkersDemo, testDatabaseUrl, type WorkersDemo } from './helpers.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 describe('npm start -- --workers 3: several demo host processes behind a round-robin balancer', { timeout: 120_000 }, () => {
   let db: Awaited<ReturnType<typeof freshSchema>>;
@@ -73,7 +74,7 @@ describe('npm start -- --workers 3: several demo host processes behind a round-r
       [['--workers', '3'], { DATABASE_URL: '' }, /--workers needs DATABASE_URL=postgres:\/\//],
       [['--workers', 'many'], {}, /--workers needs a number of host processes from 1 to 16, not "many"/],
     ] as const) {
-      const run = spawn(process.execPath, ['--import', 'tsx', 'demo/workers.ts', ...args], {
+      const run = spawn(process.execPath, [...TSX_IMPORT, 'demo/workers.ts', ...args], {
         env: { ...process.env, DATABASE_URL: testDatabaseUrl(), ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

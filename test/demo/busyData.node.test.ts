@@ -9,6 +9,7 @@ import { it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { createSqliteStore } from '../../host/store/sqlite.js';
 import { closeWhenDone } from '../closeWhenDone.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 const server = fileURLToPath(new URL('../../demo/server.ts', import.meta.url));
 
@@ -17,7 +18,7 @@ it('the demo on a .data folder already in use exits 1, naming the file and the p
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, '.data'));
   closeWhenDone(t, createSqliteStore(join(dir, '.data', 'demo.sqlite')));
-  const child = spawn(process.execPath, ['--import', 'tsx', server], {
+  const child = spawn(process.execPath, [...TSX_IMPORT, server], {
     env: {
       ...process.env,
       PORT: '0',

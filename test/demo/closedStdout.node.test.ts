@@ -7,10 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 it('keeps serving after its standard output closes, and stops cleanly on SIGTERM', async (t) => {
   const out = mkdtempSync(join(tmpdir(), 'demo-stdout-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], {
+  const child = spawn(process.execPath, [...TSX_IMPORT, 'demo/server.ts', '--memory'], {
     env: { ...process.env, PORT: '0', TASK_SURFACE_DEMO_OUT: out, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

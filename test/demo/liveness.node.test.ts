@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { rawSocket } from '../transport/helpers.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -15,7 +16,7 @@ describe('the demo server as a real process: hostile frames do not stop it', () 
   let exited: number | null | undefined;
   before(async () => {
     out = mkdtempSync(join(tmpdir(), 'demo-live-'));
-    child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], {
+    child = spawn(process.execPath, [...TSX_IMPORT, 'demo/server.ts', '--memory'], {
       // The scripted agent, whatever model keys the environment has.
       env: { ...process.env, PORT: '0', TASK_SURFACE_DEMO_OUT: out, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

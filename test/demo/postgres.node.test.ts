@@ -9,6 +9,7 @@ import { after, describe, it, type TestContext } from 'node:test';
 import { mintMessageId, mintRpcId } from '../../protocol/index.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL, testPool } from '../host/stores.js';
 import { inTime, rawSocketFor } from '../transport/helpers.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 const databaseUrl = TEST_DATABASE_URL;
 if (databaseUrl) {
@@ -36,7 +37,7 @@ if (databaseUrl) {
         return exited;
       });
       const started = new Promise<{ child: ChildProcess; banner: string; port: number }>((resolve, reject) => {
-        child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts'], {
+        child = spawn(process.execPath, [...TSX_IMPORT, 'demo/server.ts'], {
           env: {
             ...process.env,
             PORT: '0',

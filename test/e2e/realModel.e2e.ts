@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { chooseModel } from '../../demo/agent/model.js';
 import { startFakeOpenAI, type FakeProvider } from '../agents/fakeProviders.js';
 import { dock, dockState, e2eSuite, say, surfaceAnswers } from './harness.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 const suite = e2eSuite();
 
@@ -90,7 +91,7 @@ describe('the demo on a model behind OPENAI_BASE_URL (fake provider, real SDK, C
         OPENAI_BASE_URL: `${fake.url}/v1`,
         TASK_SURFACE_MODEL: 'fake-model',
       };
-      const child = spawn(process.execPath, ['--import', 'tsx', 'demo/server.ts', '--memory'], {
+      const child = spawn(process.execPath, [...TSX_IMPORT, 'demo/server.ts', '--memory'], {
         env,
         stdio: ['ignore', 'pipe', 'inherit'],
       });

@@ -18,6 +18,7 @@ import { closeWhenDone } from '../closeWhenDone.js';
 import { inTime } from '../transport/helpers.js';
 import { ScriptedDriver, say } from './helpers.js';
 import { dropSchema, freshSchema, openPostgresStore, TEST_DATABASE_URL, testPool } from './stores.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 const child = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
 
@@ -28,7 +29,7 @@ const child = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
 function runAndKill(target: string, sessionId: SessionId, mode: 'first' | 'again'): Promise<void> {
   let proc: ReturnType<typeof spawn> | undefined;
   const killed = new Promise<void>((resolve, reject) => {
-    proc = spawn(process.execPath, ['--import', 'tsx', child, target, sessionId, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+    proc = spawn(process.execPath, [...TSX_IMPORT, child, target, sessionId, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     proc.stdout!.on('data', (chunk: Buffer) => {

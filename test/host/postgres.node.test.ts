@@ -10,6 +10,7 @@ import type { SessionRecord } from '../../host/store/types.js';
 import type { NewSessionEvent, SessionId } from '../../protocol/index.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL, testPool } from './stores.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 const S = 'pg-session' as SessionId;
 const record = (sessionId: SessionId = S): SessionRecord => ({
@@ -291,7 +292,7 @@ if (TEST_DATABASE_URL) {
         console.log(JSON.stringify(await migrate(pool, ${JSON.stringify(name)}))); await pool.end();`;
       const run = () =>
         new Promise<{ code: number | null; out: string }>((resolve) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+          const child = spawn(process.execPath, [...TSX_IMPORT, '--input-type=module', '-e', code], {
             stdio: ['ignore', 'pipe', 'pipe'],
           });
           let out = '';

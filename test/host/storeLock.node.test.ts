@@ -14,6 +14,7 @@ import type { SessionId } from '../../protocol/index.js';
 import { closeWhenDone } from '../closeWhenDone.js';
 import { inTime } from '../transport/helpers.js';
 import { ScriptedDriver } from './helpers.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 const crashChild = fileURLToPath(new URL('./crashChild.ts', import.meta.url));
 
@@ -28,7 +29,7 @@ function tempFile(t: { after(fn: () => void): void }): string {
  * not blocked within 20 s (compiling on a loaded machine) is killed and fails the test by name.
  */
 function liveHolder(t: { after(fn: () => void): void }, path: string, sessionId: SessionId): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', crashChild, path, sessionId, 'first'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...TSX_IMPORT, crashChild, path, sessionId, 'first'], { stdio: ['ignore', 'pipe', 'pipe'] });
   t.after(() => child.kill('SIGKILL'));
   const blocked = new Promise<ChildProcess>((resolve, reject) => {
     let err = '';

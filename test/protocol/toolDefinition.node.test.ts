@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SHOW_TASK_SURFACE, showTaskSurfaceResultText, showTaskSurfaceTool } from '../../protocol/index.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 
 const snapshot = new URL('./show_task_surface.tool.json', import.meta.url);
 const serialized = () => `${JSON.stringify(showTaskSurfaceTool, null, 2)}\n`;
@@ -17,7 +18,7 @@ describe('showTaskSurfaceTool', () => {
   it('serialises to the same bytes in another process', () => {
     const index = fileURLToPath(new URL('../../protocol/index.ts', import.meta.url));
     const script = `const m = await import(${JSON.stringify(index)}); process.stdout.write(JSON.stringify(m.showTaskSurfaceTool));`;
-    const other = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const other = execFileSync(process.execPath, [...TSX_IMPORT, '--input-type=module', '-e', script], { encoding: 'utf8' });
     assert.equal(other, JSON.stringify(showTaskSurfaceTool));
   });
 
