@@ -47,6 +47,8 @@ await createWebSocketServer({
   server: http,
   path: '/ws',
   allowAnonymous: true,
+  // Reached through the balancer too: its Host names the balancer's port.
+  allowedHosts: '*',
   heartbeatMs: 0,
   // SCALE_COALESCE=0: one TCP write per frame, to compare with the default.
   coalesceWrites: env.SCALE_COALESCE !== '0',

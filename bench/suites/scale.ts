@@ -1,4 +1,5 @@
-// `npm run bench -- scale`: 3,000 sessions at a person's pace over 3 host processes on PostgreSQL,
+// `npm run bench -- scale`: 3,000 sessions at a person's pace over 3 host processes on PostgreSQL
+// (every client through the `--workers` balancer),
 // and the same number on one process on PostgreSQL, in one run: submit → accept p50/p99, cycles/s,
 // after a 5 s warm-up on other sessions (not
 // measured), then a kill -9 of one of the three: how long until its sessions answer again, and the log counted
@@ -26,6 +27,7 @@ const WARM_MS = 5_000;
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const hostFile = fileURLToPath(new URL('../scale/host.ts', import.meta.url));
 const clientsFile = fileURLToPath(new URL('../scale/clients.ts', import.meta.url));
+const balancerFile = fileURLToPath(new URL('../../demo/balancerMain.ts', import.meta.url));
 
 interface HostProcess {
   child: ChildProcess;
@@ -47,6 +49,16 @@ async function startHost(env: Record<string, string>): Promise<HostProcess> {
   return { child, ...ready };
 }
 
+/** The demo's round-robin TCP balancer over `ports`, in a process of its own. */
+async function startBalancerProcess(ports: number[]): Promise<{ port: number; child: ChildProcess }> {
+  const child = fork(balancerFile, [ports.join(',')], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const { port } = await new Promise<{ port: number }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as { port: number }));
+    child.once('exit', (code) => reject(new Error(`the balancer exited (${code}) before it listened`)));
+  });
+  return { port, child };
+}
+
 async function scenario(url: string, processes: number) {
   const schema = `bench_scale_${process.pid}_${processes}`;
   const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -57,6 +69,7 @@ async function scenario(url: string, processes: number) {
     CLUSTER: processes > 1 ? '1' : '0',
   };
   const hosts: HostProcess[] = [];
+  let balancer: { port: number; child: ChildProcess } | undefined;
   const prof = process.env.SCALE_PROF;
   const clients = fork(clientsFile, [], { execArgv: ['--import', 'tsx', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])] });
   try {
@@ -68,7 +81,10 @@ async function scenario(url: string, processes: number) {
       owned.push((await askChild<{ sessions: SessionId[] }>(h.child, { kind: 'open', n })).sessions);
     }
     const sessions = owned.flat();
-    const ports = hosts.map((h) => h.port);
+    // Several processes: every client connects through the `--workers` balancer (demo/cluster.ts),
+    // in a process of its own, as a page reaches the workers; one process is reached directly.
+    if (processes > 1) balancer = await startBalancerProcess(hosts.map((h) => h.port));
+    const ports = balancer ? [balancer.port] : hosts.map((h) => h.port);
     // Warm-up, as the load bench does: a few seconds of the same load on other sessions (JIT, pools,
     // peer connections), not counted; the measured sessions have never been used.
     const warm: SessionId[] = [];
@@ -134,6 +150,7 @@ async function scenario(url: string, processes: number) {
       else h.child.kill('SIGKILL');
     }
     clients.kill();
+    balancer?.child.kill();
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
     await pool.end();
   }
