@@ -48,15 +48,21 @@ describe('createChatTaskSurface: action cards', () => {
     assert.equal(chat.sent.length, 0, 'an act starts no chat request');
   });
 
-  it('holds the decisions while a reply streams, and adds them once it finished', async () => {
-    const { chat, onAct } = await cardChat();
+  it('holds an act while a reply streams, sends it once the reply ended, and adds its decisions', async () => {
+    const { chat, onAct, requests } = await cardChat();
     const adapter = createChatTaskSurface(chat, { onAct });
     (chat as { status: string }).status = 'streaming';
     const before = chat.messages;
-    await adapter.transport.actionCards.act({ sessionId, callId, verb: 'dismiss' });
+    let settled = false;
+    const acting = adapter.transport.actionCards.act({ sessionId, callId, verb: 'dismiss' }).finally(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(settled, false, 'the act waits while the reply streams');
+    assert.deepEqual(requests, [], 'nothing is sent to the server while the reply streams');
     assert.equal(chat.messages, before, 'the streaming reply is not disturbed');
     (chat as { status: string }).status = 'ready';
     adapter.update(chat);
+    assert.equal((await acting).status, 'accepted');
+    assert.deepEqual(requests, [{ chatId: 'chat-1', callId, verb: 'dismiss' }]);
     assert.equal(foldActionCards(chat.messages).view.decisions[callId]?.phase, 'dismissed');
   });
 
