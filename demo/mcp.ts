@@ -6,6 +6,7 @@ import { createSqliteStore } from '../host/store/sqlite.js';
 import type { SessionLogStore } from '../host/store/types.js';
 import { createMcpHttpHandler, createPanelLedger, panelDocumentPath, readPanelDocument, type McpHttpHandler } from '../mcp/index.js';
 import type { Principal } from '../protocol/index.js';
+import { clientAddress } from '../transport/proxyProtocol.js';
 import { originAllowed, requestPath } from '../transport/ws/origin.js';
 
 /** SQLite under `dataDir`; memory when none is given or the file cannot be opened (said once on stderr). */
@@ -86,6 +87,8 @@ export function createDemoMcp(options: DemoMcpOptions) {
           appHtml: readPanelDocument(),
           ledger,
           authenticate: options.principalOf,
+          // Behind the balancer: the client's address, as its PROXY header names it.
+          remoteAddress: (request) => clientAddress(request.socket),
           maxBodyBytes: DEMO_MCP_MAX_BODY,
         });
         handler.handle(request, response).catch(() => (response.headersSent ? response.destroy() : reply(response, 500, 'internal error')));

@@ -35,6 +35,13 @@ export interface McpHttpOptions extends TaskSurfaceMcpServerOptions, PanelOwnerO
   maxSessions?: number;
   /** 2025-era sessions one principal holds; its own least recently used one is closed to make room. Default 8. */
   maxSessionsPerPrincipal?: number;
+  /**
+   * 2025-era sessions opened from one address (whoever holds them); past it `initialize` gets 429, so
+   * that one machine minting identities cannot fill `maxSessions`. Default 64.
+   */
+  maxSessionsPerAddress?: number;
+  /** The address a request counts against. Default the socket's peer address; behind a balancer, the client's. */
+  remoteAddress?(request: IncomingMessage): string | null;
   /** A 2025-era session unused this long is closed. Default 30 minutes. */
   sessionIdleMs?: number;
   /** Largest request body accepted. Default 4 MiB. */
@@ -62,6 +69,7 @@ interface LegacySession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: { close(): Promise<void> };
   principal: string;
+  address: string | null;
   usedAt: number;
   /** Its responses still streaming (a tool call waiting for an elicitation, the event stream). */
   open: Set<ServerResponse>;
@@ -81,6 +89,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   }
   const maxSessions = options.maxSessions ?? 1_024;
   const perPrincipal = options.maxSessionsPerPrincipal ?? 8;
+  const perAddress = options.maxSessionsPerAddress ?? 64;
+  const addressOf = options.remoteAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? null);
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const bodyMs = options.bodyTimeoutMs ?? 10_000;
@@ -115,10 +125,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   sweep.unref();
 
   /** Makes room for one more session of `principal` (its own oldest goes), or answers why not. */
-  const room = (principal: string): Response | null => {
+  const room = (principal: string, address: string | null): Response | null => {
     const own = [...sessions].filter(([, s]) => s.principal === principal);
     // The map's order is least recently used first.
     for (let i = 0; i <= own.length - perPrincipal; i++) closeSession(own[i]![0]);
+    const fromAddress = address === null ? 0 : [...sessions.values()].filter((s) => s.address === address).length;
+    if (fromAddress >= perAddress) {
+      return jsonError(
+        429,
+        MCP_REFUSAL.tooMany,
+        `Too many sessions: this address already holds ${fromAddress} MCP sessions (at most ${perAddress}); close one first`,
+      );
+    }
     if (sessions.size < maxSessions) return null;
     return jsonError(
       503,
@@ -127,7 +145,13 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     );
   };
 
-  const legacy = async (request: Request, body: unknown, principal: Principal, outgoing: ServerResponse): Promise<Response> => {
+  const legacy = async (
+    request: Request,
+    body: unknown,
+    principal: Principal,
+    incoming: IncomingMessage,
+    outgoing: ServerResponse,
+  ): Promise<Response> => {
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = sessions.get(id);
@@ -145,13 +169,14 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return response;
     }
     if (request.method !== 'POST') return jsonError(400, -32000, 'Bad request: a Mcp-Session-Id header is required');
-    const full = room(principal.id);
+    const address = addressOf(incoming);
+    const full = room(principal.id, address);
     if (full) return full;
     const server = serverFor(principal);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) =>
-        void sessions.set(sid, { transport, server, principal: principal.id, usedAt: Date.now(), open: new Set() }),
+        void sessions.set(sid, { transport, server, principal: principal.id, address, usedAt: Date.now(), open: new Set() }),
     });
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody: body });
@@ -200,7 +225,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       }
     }
     return (await isLegacyRequest(request, parsed))
-      ? legacy(request, parsed, principal, outgoing)
+      ? legacy(request, parsed, principal, incoming, outgoing)
       : modern.fetch(request, { authInfo: authInfoOf(principal) });
   };
 

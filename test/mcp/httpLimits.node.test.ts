@@ -1,7 +1,7 @@
 // The MCP HTTP handler built without options (`createMcpHttpHandler`, docs/mcp.md): what a host that
 // passes none gets. Bodies over 4 MiB are refused with 413; at most 8 2025-era sessions per principal
-// (its own least recently used closed to make room) and 1,024 in all (then 503); a session unused
-// for 30 minutes is closed.
+// (its own least recently used closed to make room), 64 per address (then 429) and 1,024 in all (then
+// 503); a session unused for 30 minutes is closed.
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { ensurePanelBuilt, httpServer } from './helpers.js';
@@ -86,8 +86,29 @@ describe('the MCP HTTP handler without options', () => {
     assert.deepEqual(await ping(url, other, 'a'), closed, "b's session id answers a exactly as a missing one");
   });
 
-  it("refuses an initialize past 1,024 sessions in all with 503, closing nobody's", async (t) => {
+  it('holds 64 sessions from one address, whoever opened them; the 65th initialize gets 429', async (t) => {
     const { url } = await httpServer(t, undefined, { authenticate: (request) => ({ id: String(request.headers['x-who']), name: 'x' }) });
+    for (let i = 0; i < 64; i++) await openSession(url, `p${i % 8}`);
+    const refused = await initialize(url, 'fresh');
+    assert.deepEqual(
+      { status: refused.status, body: await refused.json() },
+      {
+        status: 429,
+        body: {
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Too many sessions: this address already holds 64 MCP sessions (at most 64); close one first' },
+          id: null,
+        },
+      },
+    );
+  });
+
+  it("refuses an initialize past 1,024 sessions in all with 503, closing nobody's", async (t) => {
+    const { url } = await httpServer(t, undefined, {
+      authenticate: (request) => ({ id: String(request.headers['x-who']), name: 'x' }),
+      // Each principal from an address of its own, as 128 people would be.
+      remoteAddress: (request) => String(request.headers['x-who']),
+    });
     const ids: string[] = [];
     for (let i = 0; i < 1_024; i++) ids.push(await openSession(url, `p${i % 128}`));
     const refused = await initialize(url, 'late');
