@@ -210,6 +210,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     const body = await readBody(incoming, maxBody, bodyMs);
     if (body === 'too-large') return jsonError(413, MCP_REFUSAL.tooMany, `Request body larger than ${maxBody} bytes`);
     if (body === 'too-slow') return jsonError(408, MCP_REFUSAL.tooMany, `Request body not received within ${bodyMs} ms`);
+    if (body === 'aborted') return jsonError(400, MCP_REFUSAL.invalid, 'Invalid Request: the body was cut off');
     const request = toWebRequest(incoming, body);
     let parsed: unknown;
     if (body.length > 0) {

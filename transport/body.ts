@@ -5,8 +5,11 @@
  */
 import type { IncomingMessage } from 'node:http';
 
-/** Why a body was not read: over `maxBytes`, or not complete within `timeoutMs` (the request is then stopped). */
-export type BodyRefusal = 'too-large' | 'too-slow';
+/**
+ * Why a body was not read: over `maxBytes`, not complete within `timeoutMs` (the request is then
+ * stopped), or cut off by the client (never parsed: a part of a body is not the body).
+ */
+export type BodyRefusal = 'too-large' | 'too-slow' | 'aborted';
 
 /**
  * The whole body, or why not. Reading stops at the first byte past `maxBytes`; a body still
@@ -21,8 +24,9 @@ export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: 
       clearTimeout(timer);
       request.off('data', onData);
       request.off('end', onEnd);
-      request.off('error', onEnd);
-      if (answer === 'too-large' || answer === 'too-slow') request.pause();
+      request.off('error', onAbort);
+      request.off('close', onClose);
+      if (!Buffer.isBuffer(answer)) request.pause();
       resolve(answer);
     };
     const onData = (chunk: Buffer) => {
@@ -31,6 +35,8 @@ export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: 
       chunks.push(chunk);
     };
     const onEnd = () => finish(Buffer.concat(chunks));
+    const onAbort = () => finish('aborted');
+    const onClose = () => (request.readableEnded ? undefined : finish('aborted'));
     const timer = setTimeout(() => {
       finish('too-slow');
       // Answered by the caller first (its Connection: close ends the socket); a client that never
@@ -40,7 +46,8 @@ export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: 
     timer.unref();
     request.on('data', onData);
     request.once('end', onEnd);
-    request.once('error', onEnd);
+    request.once('error', onAbort);
+    request.once('close', onClose);
     if (request.readableEnded) onEnd();
   });
 }

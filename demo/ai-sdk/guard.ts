@@ -54,6 +54,7 @@ export async function readJson(request: IncomingMessage): Promise<Record<string,
   const body = await readBody(request, MAX_BODY_BYTES, BODY_TIMEOUT_MS);
   if (body === 'too-large') throw new HttpError(413, `the request body is over ${MAX_BODY_BYTES} bytes`);
   if (body === 'too-slow') throw new HttpError(408, `the request body did not arrive within ${BODY_TIMEOUT_MS} ms`);
+  if (body === 'aborted') throw new HttpError(400, 'the request body was cut off');
   const text = body.toString('utf8');
   if (nestsDeeperThan(text, MAX_FRAME_DEPTH)) throw new HttpError(400, `the request body nests deeper than ${MAX_FRAME_DEPTH}`);
   let parsed: unknown;
