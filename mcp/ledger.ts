@@ -7,10 +7,11 @@
  * more tool call/result pair. Whether and how a panel closed is then the Host's fold, decided once.
  */
 import { createHost } from '../host/createHost.js';
-import type { SessionLogStore } from '../host/store/types.js';
+import { ConflictError } from '../host/store/postgres/writer.js';
+import { isAsyncStore, type SessionLogStore } from '../host/store/types.js';
 import { createShowTaskSurfaceTool } from '../host/taskSurface/tools.js';
 import type { Host } from '../host/types.js';
-import { isSystem, type Principal } from '../protocol/principal.js';
+import { isSystem, SYSTEM_PRINCIPAL, type Principal } from '../protocol/principal.js';
 import {
   resolveLimits,
   SHOW_TASK_SURFACE,
@@ -80,12 +81,19 @@ function channelOf(events: readonly SessionEvent[], submissionId: string): Answe
   return channel;
 }
 
+const causeOf = (error: Error): unknown => (error.cause instanceof Error ? causeOf(error.cause) : error);
+
 /** A shown panel: the tool result's parts. */
 export type ShowOutcome =
   | { ok: true; viewId: SessionId; surfaceId: TaskSurfaceId; model: NormalizedTaskSurfaceModel; content: string }
   | { ok: false; content: string };
 
 export interface PanelLedgerOptions {
+  /**
+   * Where panels are kept. A store several processes share (PostgreSQL) is read afresh for every
+   * operation on a panel, so a panel shown or answered by another process is seen; two answers that
+   * race are settled by the store's stated seq: one is written, the other reads the winner's.
+   */
   store: SessionLogStore;
   limits?: TaskSurfaceLimitsInput;
   /** `code`: the tool is refused as the Host refuses a call from code. Default `native`. */
@@ -120,7 +128,13 @@ export interface PanelLedger {
 /** The ledger over `store` (the caller closes the store). */
 export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
   const limits = resolveLimits(options.limits);
-  const host: Host = createHost({ store: options.store, limits, maxLoadedSessions: options.maxLoadedPanels ?? 256 });
+  const host: Host = createHost({
+    store: options.store,
+    limits,
+    maxLoadedSessions: options.maxLoadedPanels ?? 256,
+    // A write another process made first (a race of two answers) is the expected end of that race.
+    onError: (error) => void (causeOf(error) instanceof ConflictError || console.error(error)),
+  });
   const tool = createShowTaskSurfaceTool({ limits, mintSurfaceId: () => mintTaskSurfaceId(), activeSurface: () => null });
   const toolMode = options.toolMode ?? 'native';
 
@@ -131,6 +145,39 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
       if (meta.success) return { surfaceId: meta.data.surfaceId, model: meta.data.model as NormalizedTaskSurfaceModel };
     }
     return null;
+  };
+
+  const shared = isAsyncStore(options.store) ? options.store : null;
+  /** Operations on one panel in this process, one at a time (each reads the panel afresh when shared). */
+  const running = new Map<string, Promise<unknown>>();
+  const serial = <T>(viewId: string, run: () => Promise<T>): Promise<T> => {
+    if (!shared) return run();
+    const next = (running.get(viewId) ?? Promise.resolve()).catch(() => undefined).then(run);
+    running.set(viewId, next);
+    const settled = () => void (running.get(viewId) === next && running.delete(viewId));
+    next.then(settled, settled);
+    return next;
+  };
+  /** A shared store: drops this process's copy and reads what is stored now (another process may have written). */
+  const refresh = async (viewId: string): Promise<void> => {
+    if (!shared) return;
+    const sessionId = viewId as SessionId;
+    if (host.hasSession(sessionId)) host.unload(sessionId);
+    await host
+      .as(SYSTEM_PRINCIPAL)
+      .load(sessionId)
+      .catch(() => false);
+  };
+  /** A shared store: whether this process's writes to the panel are stored (false: another process wrote first). */
+  const stored = async (viewId: string): Promise<boolean> => {
+    if (!shared) return true;
+    try {
+      await shared.flush(viewId as SessionId);
+      return true;
+    } catch {
+      await refresh(viewId);
+      return false;
+    }
   };
 
   const state = async (viewId: string): Promise<PanelState> => {
@@ -164,11 +211,45 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
     host.plugins.append(sessionId, { type: 'tool/result', callId, turnId, name, ...result });
   };
 
-  const mark = async (viewId: string, submissionId: TaskSurfaceSubmissionId, step: DeliveryMark): Promise<PanelState> => {
+  const mark = (viewId: string, submissionId: TaskSurfaceSubmissionId, step: DeliveryMark): Promise<PanelState> =>
+    serial(viewId, async () => {
+      await refresh(viewId);
+      const now = await state(viewId);
+      if (now.status !== 'submitted' || now.submissionId !== submissionId || now.delivered) return now;
+      const name = step === 'answer-tool' ? ANSWER_TOOL : VIEW_TOOL;
+      append(viewId as SessionId, name, { action: step, submissionId }, { ok: true, content: step });
+      await stored(viewId);
+      return state(viewId);
+    });
+
+  /** A shared store: a write refused because another process wrote first is that process's answer, read back. */
+  const settled = async (viewId: string, error: unknown): Promise<PanelState> => {
+    if (!shared) throw error;
+    await refresh(viewId);
     const now = await state(viewId);
-    if (now.status !== 'submitted' || now.submissionId !== submissionId || now.delivered) return now;
-    const name = step === 'answer-tool' ? ANSWER_TOOL : VIEW_TOOL;
-    append(viewId as SessionId, name, { action: step, submissionId }, { ok: true, content: step });
+    if (now.status === 'open' || now.status === 'unknown') throw error;
+    return now;
+  };
+
+  const submit: PanelLedger['submit'] = async (viewId, answer) => {
+    await refresh(viewId);
+    const before = await state(viewId);
+    if (before.status !== 'open') return before;
+    const sessionId = viewId as SessionId;
+    const { by, ...given } = answer;
+    let result;
+    try {
+      result = await (by ? host.as(by) : host).taskSurface.submit({ sessionId, surfaceId: before.surfaceId, ...given });
+    } catch (error) {
+      return settled(viewId, error);
+    }
+    if (!result.accepted && result.reason === 'invalid-submission') {
+      return { status: 'invalid', reason: 'the values do not fit the panel' };
+    }
+    // The owner's limits (messages per minute, stored bytes): the limit's own sentence.
+    if (!result.accepted && 'message' in result && typeof result.message === 'string') return { status: 'invalid', reason: result.message };
+    await host.whenIdle(sessionId);
+    await stored(viewId);
     return state(viewId);
   };
 
@@ -199,44 +280,43 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
         agent: 'root',
       });
       host.plugins.append(sessionId, { type: 'tool/result', callId, turnId, name: SHOW_TASK_SURFACE, ...outcome });
+      await shared?.flush(sessionId);
       const panel = shown([...host.plugins.events(sessionId)])!;
       return { ok: true, viewId: sessionId, ...panel, content: outcome.content };
     },
 
-    state,
+    state: (viewId) =>
+      serial(viewId, async () => {
+        await refresh(viewId);
+        return state(viewId);
+      }),
 
-    async submit(viewId, answer) {
-      const before = await state(viewId);
-      if (before.status !== 'open') return before;
-      const sessionId = viewId as SessionId;
-      const { by, ...given } = answer;
-      const result = await (by ? host.as(by) : host).taskSurface.submit({ sessionId, surfaceId: before.surfaceId, ...given });
-      if (!result.accepted && result.reason === 'invalid-submission') {
-        return { status: 'invalid', reason: 'the values do not fit the panel' };
-      }
-      // The owner's limits (messages per minute, stored bytes): the limit's own sentence.
-      if (!result.accepted && 'message' in result && typeof result.message === 'string')
-        return { status: 'invalid', reason: result.message };
-      await host.whenIdle(sessionId);
-      return state(viewId);
-    },
+    submit: (viewId, answer) => serial(viewId, () => submit(viewId, answer)),
 
     delivered: (viewId, submissionId) => mark(viewId, submissionId, 'delivered'),
 
     mark,
 
-    async dismiss(viewId, dismissalId) {
-      const now = await state(viewId);
-      if (now.status !== 'open') return now;
-      await host.taskSurface.dismiss({ sessionId: viewId as SessionId, surfaceId: now.surfaceId, dismissalId });
-      return state(viewId);
-    },
+    dismiss: (viewId, dismissalId) =>
+      serial(viewId, async () => {
+        await refresh(viewId);
+        const now = await state(viewId);
+        if (now.status !== 'open') return now;
+        try {
+          await host.taskSurface.dismiss({ sessionId: viewId as SessionId, surfaceId: now.surfaceId, dismissalId });
+        } catch (error) {
+          return settled(viewId, error);
+        }
+        return state(viewId);
+      }),
 
-    async owns(viewId, principal) {
-      const scoped = host.as(principal);
-      const id = viewId as SessionId;
-      return (await scoped.load(id).catch(() => false)) && scoped.access(id) === 'write';
-    },
+    owns: (viewId, principal) =>
+      serial(viewId, async () => {
+        await refresh(viewId);
+        const scoped = host.as(principal);
+        const id = viewId as SessionId;
+        return (await scoped.load(id).catch(() => false)) && scoped.access(id) === 'write';
+      }),
 
     async close() {
       await host.dispose();
