@@ -21,9 +21,15 @@ export interface ActionCardToolsOptions {
   kinds: readonly CardKind[];
   /** `code`: a program calls the tools: `propose_action` refuses with the spec's text. */
   toolMode?: 'native' | 'both' | 'code';
+  /** Messages waiting at or above which `propose_action` refuses (default 2, the Host's). */
+  queuedMessageLimit?: number;
+  /** How many messages the person has waiting in the page's chat now (see `taskSurfaceTools`). Default none. */
+  waiting?: () => number | Promise<number>;
 }
 
 const CHAT = 'ai-sdk' as SessionId;
+/** The Host's default (`createHost({ actionCards: { queuedMessageLimit } })`). */
+const DEFAULT_QUEUED_MESSAGE_LIMIT = 2;
 
 /**
  * The two tools for one request (make them again for the next one). `turn`: the request's sequence
@@ -40,11 +46,14 @@ export function actionCardTools(
   // The Host's state of the conversation so far; this request's skill loads are added as they run.
   const state = foldCards(taskSurfaceEvents(options.messages).events);
   const turnId = `request-${crypto.randomUUID()}` as TurnId;
+  // Messages the person wrote while this request runs wait in the page's chat: the app's `waiting`
+  // says how many, read as each proposal runs (the Host reads its queue the same moment).
+  let waiting = 0;
   const deps = {
-    // An app's chat has one agent, its own, live while the request runs, and no queue of later messages.
-    api: { isLiveRoot: () => true, queuedMessageCount: () => 0 },
+    // An app's chat has one agent, its own, live while the request runs.
+    api: { isLiveRoot: () => true, queuedMessageCount: () => waiting },
     registry,
-    queuedMessageLimit: Number.POSITIVE_INFINITY,
+    queuedMessageLimit: options.queuedMessageLimit ?? DEFAULT_QUEUED_MESSAGE_LIMIT,
     state: () => state,
     activate() {},
     isActive: () => true,
@@ -59,14 +68,19 @@ export function actionCardTools(
   };
   return {
     skill: asAiSdkTool<{ name: string }>(skill, { turnId, origin, turn }, loaded),
-    propose_action: asAiSdkTool<Record<string, unknown>>(createProposeActionTool(deps), { turnId, origin, turn }),
+    propose_action: asAiSdkTool<Record<string, unknown>>(createProposeActionTool(deps), {
+      turnId,
+      origin,
+      turn,
+      before: async () => void (waiting = Math.max(0, Math.trunc(Number(await options.waiting?.()) || 0))),
+    }),
   };
 }
 
 /** A Host tool as an AI SDK tool: its declaration, its execute, its text back to the model (failures as `error-text`). */
 function asAiSdkTool<I>(
   host: HostTool,
-  { turnId, origin, turn }: { turnId: TurnId; origin: 'model' | 'code'; turn: RequestTurn },
+  { turnId, origin, turn, before }: { turnId: TurnId; origin: 'model' | 'code'; turn: RequestTurn; before?: () => Promise<void> },
   after?: (args: unknown, output: ActionCardToolOutput) => void,
 ): Tool<I, ActionCardToolOutput> {
   const { description, inputSchema } = host.definition;
@@ -76,6 +90,7 @@ function asAiSdkTool<I>(
     // One at a time, in the model's order: a skill load is recorded before the proposal after it runs.
     execute: (input: I, { toolCallId }): Promise<ActionCardToolOutput> =>
       turn.run(async () => {
+        await before?.();
         const ctx = { sessionId: CHAT, callId: toolCallId as CallId, turnId, origin, agent: 'root' as const, concludeTurn() {} };
         const outcome = await host.execute(input as JsonValue, ctx);
         const output = { ok: outcome.ok, text: outcome.content };

@@ -29,6 +29,14 @@ export interface TaskSurfaceChat {
   readonly status: 'submitted' | 'streaming' | 'ready' | 'error';
   sendMessage(message: UIMessage & { role: 'user' }): Promise<void>;
   setMessages(messages: UIMessage[]): void;
+  /** Messages the person wrote while a reply streams, waiting to be sent (`Chat`'s `experimental_queue`). */
+  readonly experimental_queuedMessages?: readonly UIMessage[];
+}
+
+/** How many messages the person has waiting in the page's chat (see `ChatTaskSurfaceOptions.onWaiting`). */
+export interface TaskSurfaceWaiting {
+  chatId: string;
+  count: number;
 }
 
 /** What a page asks the app's server to record (see `dismissTaskSurface`). */
@@ -53,6 +61,13 @@ export interface ChatTaskSurfaceOptions {
    * reply streaming now, if any, has finished). Without it, a card's buttons answer an error.
    */
   onAct?(request: ActionCardActRequest): Promise<{ result: ActResult; decisions: readonly ActionCardDecisionPart[] }>;
+  /**
+   * The number of messages waiting in the chat (`experimental_queuedMessages`: written while a reply
+   * streams), each time it changes. The app tells its server, whose chat route hands the count to
+   * `taskSurfaceTools({ waiting })`: `propose_action` then refuses at `queuedMessageLimit`, as the
+   * Host's does while messages wait behind a turn. A failure goes to `onError`.
+   */
+  onWaiting?(waiting: TaskSurfaceWaiting): Promise<unknown> | unknown;
 }
 
 /** The adapter: hand `transport` and `sessionId` to the elements; call `update` on every change of the chat. */
@@ -276,12 +291,22 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     },
   };
 
+  let told = 0;
+  /** Tells the app how many messages wait in the chat, once per change. */
+  const tellWaiting = () => {
+    const count = chat.experimental_queuedMessages?.length ?? 0;
+    if (count === told || !options.onWaiting) return;
+    told = count;
+    void (async () => options.onWaiting!({ chatId: sessionId, count }))().catch((error: unknown) => options.onError?.(error));
+  };
+
   return {
     transport,
     sessionId,
     update(next) {
       chat = next;
       if (disposed) return;
+      tellWaiting();
       settleSubmission();
       settleDecisions();
       publish();

@@ -52,4 +52,4 @@ export {
 } from './messages.js';
 export type { TaskSurfaceDismissalData, TaskSurfaceSubmissionMetadata } from './messages.js';
 export { createChatTaskSurface } from './chat.js';
-export type { ChatTaskSurface, ChatTaskSurfaceOptions, TaskSurfaceChat, TaskSurfaceDismissal } from './chat.js';
+export type { ChatTaskSurface, ChatTaskSurfaceOptions, TaskSurfaceChat, TaskSurfaceDismissal, TaskSurfaceWaiting } from './chat.js';

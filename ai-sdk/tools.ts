@@ -50,6 +50,15 @@ export interface TaskSurfaceToolsOptions {
    * text), as a Host runs a turn's calls.
    */
   tools?: ToolSet;
+  /**
+   * How many messages the person has waiting in the page's chat (written while the reply streams:
+   * `Chat`'s `experimental_queue`; the page's adapter reports the count, `onWaiting`). Read as each
+   * `propose_action` runs: at `queuedMessageLimit` or more it is refused with the spec's text, as
+   * on the Host. Without it, no message counts as waiting.
+   */
+  waiting?: () => number | Promise<number>;
+  /** Waiting messages at or above which `propose_action` refuses (default 2, the Host's). */
+  queuedMessageLimit?: number;
 }
 
 /** The tool set `taskSurfaceTools` returns. */
@@ -105,7 +114,16 @@ export function taskSurfaceTools(options: TaskSurfaceToolsOptions = {}): TaskSur
   }
   const tools = { ...inRequestTurn(options.tools ?? {}, turn), [SHOW_TASK_SURFACE]: show } as TaskSurfaceTools;
   if (!options.kinds) return tools;
-  const cards = actionCardTools({ messages: options.messages ?? [], kinds: options.kinds, toolMode: options.toolMode ?? 'native' }, turn);
+  const cards = actionCardTools(
+    {
+      messages: options.messages ?? [],
+      kinds: options.kinds,
+      toolMode: options.toolMode ?? 'native',
+      ...(options.waiting ? { waiting: options.waiting } : {}),
+      ...(options.queuedMessageLimit === undefined ? {} : { queuedMessageLimit: options.queuedMessageLimit }),
+    },
+    turn,
+  );
   return { ...tools, ...cards };
 }
 

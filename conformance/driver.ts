@@ -161,8 +161,13 @@ export interface Conversation {
 export interface Supports {
   /** The server sees the conversation: ordinary messages, a second panel, bypass, notices on the next request. */
   conversation: true | string;
-  /** Next-turn messages wait in a queue while a turn runs (queue rules, the queued-message limit). */
+  /** Next-turn messages wait in a queue of rows while a turn runs (queue rules, queue-full). */
   queue: true | string;
+  /**
+   * The person can write while the model works, and the model's tools learn how many messages wait
+   * (the queued-message limit). Absent: as `queue`.
+   */
+  waiting?: true | string;
   /** Action cards: `skill`, `propose_action`, acts. */
   cards: true | string;
   /** Tool modes other than native (`code`, `both`). */

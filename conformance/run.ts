@@ -17,7 +17,7 @@ export const SCENARIOS: readonly Scenario[] = [...surfaceScenarios, ...cardScena
 /** Why `driver` cannot run `scenario` (the first capability it lacks, in the path's words), or null. */
 export function notApplicable(driver: ConformanceDriver, scenario: Scenario): string | null {
   for (const need of scenario.needs ?? []) {
-    const support = driver.supports[need];
+    const support = need === 'waiting' ? (driver.supports.waiting ?? driver.supports.queue) : driver.supports[need];
     if (support !== true) return support;
   }
   return null;

@@ -23,6 +23,7 @@ const RUN: Record<string, string> = {
   'docs/agents.md § Model drivers (`task-surface/agents`) · ts 1': SNIPPETS,
   'docs/ai-sdk.md § The server · ts 1': KIT,
   'docs/ai-sdk.md § Action cards · ts 1': KIT,
+  'docs/ai-sdk.md § Messages written while a reply streams · ts 1': KIT,
   'docs/conformance.md § Run it on your own adapter · ts 1': 'test/conformance/host.node.test.ts',
   'docs/demo.md § Driving the machines from host code · ts 1': SNIPPETS,
   'docs/host.md § The Host (`task-surface/host`) · ts 1': SNIPPETS,

@@ -13,7 +13,7 @@ import { registerShippedCardBodies } from '../../components/action-card/index.js
 import { PROPOSE_ACTION } from '../../protocol/index.js';
 import { TransportError } from '../../transport/types.js';
 
-export type { ChatTaskSurfaceOptions, TaskSurfaceChat, TaskSurfaceDismissal } from '../chat.js';
+export type { ChatTaskSurfaceOptions, TaskSurfaceChat, TaskSurfaceDismissal, TaskSurfaceWaiting } from '../chat.js';
 
 /** What `useTaskSurface` gives: the elements' transport and session id, and the fold of the chat's messages. */
 export interface UseTaskSurfaceResult {
@@ -31,7 +31,7 @@ export function useTaskSurface(chat: TaskSurfaceChat, options: ChatTaskSurfaceOp
   latest.current = options;
   const [adapter, setAdapter] = useState(() => make(chat, latest));
   if (adapter.sessionId !== chat.id) setAdapter(make(chat, latest));
-  useEffect(() => adapter.update(chat), [adapter, chat, chat.messages, chat.status]);
+  useEffect(() => adapter.update(chat), [adapter, chat, chat.messages, chat.status, chat.experimental_queuedMessages]);
   return { transport: adapter.transport, sessionId: adapter.sessionId, state: foldTaskSurface(chat.messages) };
 }
 
@@ -39,6 +39,7 @@ function make(chat: TaskSurfaceChat, latest: { current: ChatTaskSurfaceOptions }
   return createChatTaskSurface(chat, {
     onDismiss: (dismissal) => latest.current.onDismiss?.(dismissal),
     onError: (error) => latest.current.onError?.(error),
+    onWaiting: (waiting) => latest.current.onWaiting?.(waiting),
     async onAct(request) {
       const send = latest.current.onAct;
       if (!send) throw new TransportError('bad-request', 'card actions need onAct: the app sends them to its server');

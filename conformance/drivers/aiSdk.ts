@@ -22,7 +22,7 @@ import type {
   TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import type { CallRead, ConformanceDriver, Conversation, ConversationOptions, ModelStep, SeenMessage, Supports } from '../driver.js';
-import { asApp, personHeaders, type ActRoute, type AppContext, type ChatRoute } from './aiSdkApp.js';
+import { asApp, personHeaders, type ActRoute, type AppContext, type ChatRoute, type WaitingRoute } from './aiSdkApp.js';
 import { ModelScript } from './script.js';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -94,10 +94,14 @@ const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 let chats = 0;
 
-/** An app's two routes: the chat route (loaded once), the card act route (loaded again for each conversation and restart: a process's `acts`). */
+/**
+ * An app's routes: the chat route (loaded once), the card act route (loaded again for each
+ * conversation and restart: a process's `acts`), the route the page reports waiting messages to.
+ */
 export interface AiSdkRoutes {
   chat(): Promise<ChatRoute>;
   act(): Promise<ActRoute>;
+  waiting(): Promise<WaitingRoute>;
 }
 
 async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptions): Promise<Conversation> {
@@ -109,6 +113,8 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
     chats: new Map(),
     kinds: options.kinds,
     limits: options.limits,
+    queuedMessageLimit: options.queuedMessageLimit,
+    waiting: new Map(),
     readOnly: options.readOnly ?? false,
     async doStream(call: LanguageModelV4CallOptions) {
       // The first model call of a request takes the next scripted response; a refused request takes none.
@@ -127,6 +133,15 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
     return asApp(context, () => POST(new Request('http://app.test/api/chat', init)));
   };
   let actRoute = await asApp(context, () => routes.act());
+  const waitingRoute = await routes.waiting();
+  /** The page's last report of its waiting messages, as its `fetch` sends it, answered by the waiting route. */
+  let reported: Promise<void> = Promise.resolve();
+  const postWaiting = (waiting: { chatId: string; count: number }) =>
+    (reported = (async () => {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json', ...personHeaders }, body: JSON.stringify(waiting) };
+      const response = await asApp(context, () => waitingRoute.POST(new Request('http://app.test/api/chat/waiting', init)));
+      if (!response.ok) throw new Error(`the waiting route refused the count (${response.status})`);
+    })());
   /** The page's act request, as its `fetch` sends it, answered by the act route. */
   const postAct = async (request: unknown) => {
     const init = { method: 'POST', headers: { 'content-type': 'application/json', ...personHeaders }, body: JSON.stringify(request) };
@@ -140,6 +155,8 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
   const open = () => {
     const chat = new Chat({
       id: chatId,
+      // What the person writes while a reply streams waits in the page's chat, sent after it.
+      experimental_queue: true,
       messages: structuredClone(stored()),
       transport: new DefaultChatTransport({
         api: '/api/chat',
@@ -158,6 +175,9 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
       },
       sendMessage: (message) => chat.sendMessage(message),
       setMessages: (messages) => void (chat.messages = messages),
+      get experimental_queuedMessages() {
+        return chat.experimental_queuedMessages;
+      },
     };
     const adapter = createChatTaskSurface(chatSide, {
       async onDismiss({ chatId: id, surfaceId, dismissalId }) {
@@ -166,6 +186,7 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
         if (!result.repeated) context.chats.set(id, result.messages);
       },
       onAct: postAct,
+      onWaiting: postWaiting,
     });
     const hooks = chat as unknown as Record<'~registerMessagesCallback' | '~registerStatusCallback', (f: () => void) => () => void>;
     const off = [
@@ -173,9 +194,9 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
       hooks['~registerStatusCallback'](() => adapter.update(chatSide)),
     ];
     adapter.transport.watchSession(chatId as SessionId, (next) => (view = next));
-    return { chat, adapter, close: () => (off.forEach((f) => f()), adapter.dispose()) };
+    return { chat, adapter, update: () => adapter.update(chatSide), close: () => (off.forEach((f) => f()), adapter.dispose()) };
   };
-  let page: { chat: Chat<UIMessage>; adapter: ChatTaskSurface; close(): void } = open();
+  let page: { chat: Chat<UIMessage>; adapter: ChatTaskSurface; update(): void; close(): void } = open();
   const busy = () => page.chat.status === 'submitted' || page.chat.status === 'streaming';
   /** Until the page has settled what it sent: no request running, no submission shown pending. */
   const idle = async () => {
@@ -191,7 +212,16 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
       await idle();
       return page.chat.status === 'error' ? { accepted: false, reason: reasonOf(page.chat.error) } : { accepted: true };
     },
-    queue: () => Promise.reject(new Error('the AI SDK path has no server-side queue (see supports.queue)')),
+    /** The person writes while the reply streams: the page's chat holds the message and reports the count. */
+    async queue(text) {
+      if (!busy()) throw new Error('queue() is for a message written while a reply runs (use say)');
+      const before = page.chat.experimental_queuedMessages.length;
+      void page.chat.sendMessage({ text });
+      for (let i = 0; i < 2000 && page.chat.experimental_queuedMessages.length === before; i++) await settle();
+      page.update();
+      await reported;
+      return { accepted: true };
+    },
     async submit({ submissionId, values, note, surfaceId }) {
       const asked = surfaceId ?? view?.taskSurface.active?.surfaceId ?? foldTaskSurface(page.chat.messages).open?.surfaceId ?? 'ts_none';
       const result = await page.adapter.transport.taskSurface.submit({
@@ -269,7 +299,8 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
 export const AI_SDK_SUPPORTS: Supports = {
   conversation: true,
   queue:
-    "an AI SDK app has no server-side queue: the page's Chat holds messages sent while a reply streams (experimental_queue) and sends each as its own request, so no request runs while later ones wait on the server",
+    "an AI SDK app has no queue of rows on its server: the page's Chat holds the messages written while a reply streams (experimental_queue) and sends each as its own request, so there is no row to edit, steer or remove and no queue-full",
+  waiting: true,
   cards: true,
   toolModes:
     "the docs' route declares its tools to the model directly (native); `taskSurfaceTools({ toolMode: 'code' })` is for tools a program calls, and refuses every call (test/ai-sdk/tools.node.test.ts)",
@@ -284,7 +315,7 @@ export function aiSdkDriver(routes: AiSdkRoutes): ConformanceDriver {
   return {
     path: 'ai-sdk',
     description:
-      "The chat and card act routes of docs/ai-sdk.md as written, a scripted `MockLanguageModelV4`; the page in Node: @ai-sdk/react's `Chat`, `DefaultChatTransport`, `createChatTaskSurface`.",
+      "The chat, card act and waiting routes of docs/ai-sdk.md as written, a scripted `MockLanguageModelV4`; the page in Node: @ai-sdk/react's `Chat` (`experimental_queue`), `DefaultChatTransport`, `createChatTaskSurface`.",
     supports: AI_SDK_SUPPORTS,
     open: (options) => aiSdkConversation(routes, options),
   };

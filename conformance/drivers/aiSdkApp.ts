@@ -15,6 +15,10 @@ export interface AppContext {
   doStream(options: LanguageModelV4CallOptions): Promise<{ stream: ReadableStream<LanguageModelV4StreamPart> }>;
   kinds: readonly CardKind[] | undefined;
   limits: TaskSurfaceLimitsInput | undefined;
+  /** Waiting messages at or above which `propose_action` refuses (undefined: the default). */
+  queuedMessageLimit: number | undefined;
+  /** Per chat, how many messages the page reported waiting (the waiting route saves it). */
+  waiting: Map<string, number>;
   /** The person may only read the chat. */
   readOnly: boolean;
 }
@@ -37,6 +41,8 @@ export function asApp<T>(context: AppContext, body: () => T): T {
 // The names the docs' route reads (`kinds` and `limits` are the route module's own, set per request).
 export const loadChat = async (id: string): Promise<UIMessage[]> => structuredClone(app().chats.get(id) ?? []);
 export const saveChat = async (id: string, messages: UIMessage[]): Promise<void> => void app().chats.set(id, structuredClone(messages));
+export const loadWaiting = async (id: string): Promise<number> => app().waiting.get(id) ?? 0;
+export const saveWaiting = async (id: string, count: number): Promise<void> => void app().waiting.set(id, count);
 export const model = new MockLanguageModelV4({ doStream: (options) => app().doStream(options) });
 export const instructions = 'You help plan trips.';
 export const yourTools: ToolSet = {};
@@ -58,12 +64,17 @@ export const currentKinds = (): readonly CardKind[] => app().kinds ?? [];
 
 /**
  * An app's chat route as a module: `POST` (the route), and `configure`, which sets the two names it
- * reads per app (`kinds`, `limits`) before each request. test/conformance/docsRoute.ts makes one from
+ * reads per app (`kinds`, `limits`, `queuedMessageLimit`) before each request. test/conformance/docsRoute.ts makes one from
  * docs/ai-sdk.md's snippet, importing the other names from this module.
  */
 export interface ChatRoute {
   POST(request: Request): Promise<Response>;
-  configure(context: Pick<AppContext, 'kinds' | 'limits'>): void;
+  configure(context: Pick<AppContext, 'kinds' | 'limits' | 'queuedMessageLimit'>): void;
+}
+
+/** An app's route for the count of messages waiting in the page's chat. */
+export interface WaitingRoute {
+  POST(request: Request): Promise<Response>;
 }
 
 /** An app's card act route as a module (its `acts` hold the running operations: one per process). */

@@ -130,7 +130,7 @@ export const limitScenarios: readonly Scenario[] = [
     id: 'limit.queued-messages',
     spec: 'action-cards',
     requirement: "While queuedMessageLimit or more messages wait for later turns, propose_action is refused with the spec's text.",
-    needs: ['cards', 'queue'],
+    needs: ['cards', 'waiting'],
     options: () => ({ kinds: cardKinds(), queuedMessageLimit: 1 }),
     async run(c) {
       c.script(

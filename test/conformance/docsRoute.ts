@@ -1,7 +1,7 @@
 // docs/ai-sdk.md's chat route ("The server") as a module, exactly as written there: a prelude gives
 // it the app's names (conformance/drivers/aiSdkApp.ts), and its package specifiers point at this
 // checkout's source and the installed `ai`.
-import type { ActRoute, ChatRoute } from '../../conformance/drivers/aiSdkApp.js';
+import type { ActRoute, ChatRoute, WaitingRoute } from '../../conformance/drivers/aiSdkApp.js';
 import { importSnippet, pointImports, snippetOf } from './snippet.js';
 
 let route: Promise<ChatRoute> | undefined;
@@ -14,8 +14,8 @@ export function loadDocsRoute(): Promise<ChatRoute> {
     });
     const app = new URL('../../conformance/drivers/aiSdkApp.js', import.meta.url).href;
     const prelude =
-      `import { loadChat, saveChat, model, instructions, yourTools } from ${JSON.stringify(app)};\n` +
-      'let kinds, limits;\nexport function configure(app) { ({ kinds, limits } = app); }\n';
+      `import { loadChat, saveChat, loadWaiting, model, instructions, yourTools } from ${JSON.stringify(app)};\n` +
+      'let kinds, limits, queuedMessageLimit;\nexport function configure(app) { ({ kinds, limits, queuedMessageLimit } = app); }\n';
     return importSnippet<ChatRoute>(prelude + snippet);
   })();
   return route;
@@ -35,5 +35,15 @@ export function loadDocsActRoute(): Promise<ActRoute> {
   return importSnippet<ActRoute>(prelude + snippet);
 }
 
-/** The docs' two routes, as the AI SDK driver takes them. */
-export const docsRoutes = { chat: loadDocsRoute, act: loadDocsActRoute };
+let waitingRoute: Promise<WaitingRoute> | undefined;
+
+/** docs/ai-sdk.md's route for the messages waiting in the page's chat ("Messages written while a reply streams"), as written. */
+export function loadDocsWaitingRoute(): Promise<WaitingRoute> {
+  const snippet = snippetOf(new URL('../../docs/ai-sdk.md', import.meta.url), '## Messages written while a reply streams');
+  const app = new URL('../../conformance/drivers/aiSdkApp.js', import.meta.url).href;
+  waitingRoute ??= importSnippet<WaitingRoute>(`import { saveWaiting, chatAccess, signedIn } from ${JSON.stringify(app)};\n` + snippet);
+  return waitingRoute;
+}
+
+/** The docs' three routes, as the AI SDK driver takes them. */
+export const docsRoutes = { chat: loadDocsRoute, act: loadDocsActRoute, waiting: loadDocsWaitingRoute };
