@@ -105,7 +105,7 @@ export const DEMO_HTTP_LIMITS: Readonly<DemoHttpLimits> = Object.freeze({
 });
 
 /** Counts each address's open connections; one past `max` is answered 429 and closed before it is read. */
-function capConnections(server: Server, max: number, addressOf: (socket: Socket) => string | null): void {
+export function capConnections(server: Server, max: number, addressOf: (socket: Socket) => string | null): void {
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = addressOf(socket);

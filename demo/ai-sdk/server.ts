@@ -23,6 +23,7 @@ import {
 } from '../../ai-sdk/index.js';
 import { createMemoryPageStore, createPageKind } from '../../host/index.js';
 import type { Principal } from '../../protocol/index.js';
+import { capConnections, DEMO_HTTP_LIMITS } from '../http.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
 import { createMintLimiter, type MintRate } from '../mintRate.js';
 import { checkParts, checkWrite, hostOf, HttpError, readJson, type FileParts } from './guard.js';
@@ -254,6 +255,8 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
         .catch(() => response.destroy());
     },
   );
+  // One address holds at most 128 connections, as on the main demo's server.
+  capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => socket.remoteAddress ?? null);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -128,6 +129,29 @@ describe('the AI SDK example', () => {
     assert.deepEqual(
       await post('/api/chat', { id: 'c3', message: say('m4', 'hi') }, { cookie }),
       refused(429, 'you have 2 chats (at most 2): continue one of them'),
+    );
+  });
+
+  it('holds 128 connections of one address; the 129th is answered 429 and closed', async (t) => {
+    const { demo } = await example(t);
+    const port = Number(new URL(demo.url).port);
+    const open = () =>
+      new Promise<Socket>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => resolve(socket));
+        socket.once('error', reject);
+      });
+    const held: Socket[] = [];
+    t.after(() => held.forEach((s) => s.destroy()));
+    for (let i = 0; i < 128; i++) held.push(await open());
+    const late = await open();
+    const answer = await new Promise<string>((resolve) => {
+      let text = '';
+      late.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      late.once('close', () => resolve(text));
+    });
+    assert.match(
+      answer,
+      /^HTTP\/1\.1 429 Too Many Requests[^]*too-many-connections: this address already holds 128 connections \(at most 128\)$/,
     );
   });
 
