@@ -9,6 +9,7 @@ import { docPages, fencesOf } from './docsFences.js';
 
 const SNIPPETS = 'test/docsSnippets.node.test.ts';
 const KIT = 'test/conformance/docsRoute.ts';
+const BROWSER = 'test/e2e/snippets.e2e.ts';
 
 /** Blocks a test runs as written: the test file. */
 const RUN: Record<string, string> = {
@@ -30,6 +31,11 @@ const RUN: Record<string, string> = {
   'docs/host.md § Stepping the loop by hand (`autoAdmit: false`) · ts 1': SNIPPETS,
   'docs/protocol.md § The Task Surface contract (`task-surface/protocol`) · ts 1': SNIPPETS,
   'docs/security.md § Host limits, per principal · ts 1': SNIPPETS,
+  'README.md § Languages · ts 1': BROWSER,
+  'docs/action-cards.md § Browser: `<action-card>` · ts 1': BROWSER,
+  'docs/components.md § Components (`task-surface/components`, `dist/task-surface.js`) · js 1': BROWSER,
+  'docs/components.md § Components (`task-surface/components`, `dist/task-surface.js`) · html 1': BROWSER,
+  'docs/components.md § Languages · ts 1': BROWSER,
 };
 
 /** Blocks shown, not run as code: why. */
@@ -54,17 +60,12 @@ const SHOWN: Record<string, string> = {
 
 /** Blocks no test runs yet: what each still needs. Reported as todo, never as passing. */
 const TODO: Record<string, string> = {
-  'README.md § Quick start · html 1': 'a page in Chromium with the bundle at /assets/task-surface.js and a WebSocket Host',
+  'README.md § Quick start · html 1': 'its wss:// needs an HTTPS page: a TLS test server with the bundle at /assets/task-surface.js',
   'README.md § Inside an AI SDK app · tsx 1': 'a fragment (JSX outside a component): to be a component mounted in Chromium',
-  'README.md § Languages · ts 1': 'task-surface/components in Chromium (the elements need a DOM)',
-  'docs/action-cards.md § Browser: `<action-card>` · ts 1': 'task-surface/components in Chromium',
-  'docs/action-cards.md § Browser: `<action-card>` · html 1': 'a page in Chromium with a Host',
+  'docs/action-cards.md § Browser: `<action-card>` · html 1': 'its ids are `…` placeholders: to name a card the page’s Host proposed',
   'docs/ai-sdk.md § The page · tsx 1': 'has `…` placeholders: to be a whole component mounted in Chromium against the docs’ route',
   'docs/cluster.md § Several host processes (`task-surface/transport/cluster`) · ts 1':
     'PostgreSQL and two processes (docs/cluster.md is another engineer’s)',
-  'docs/components.md § Components (`task-surface/components`, `dist/task-surface.js`) · js 1': 'a page in Chromium with the bundle',
-  'docs/components.md § Components (`task-surface/components`, `dist/task-surface.js`) · html 1': 'a page in Chromium with a Host',
-  'docs/components.md § Languages · ts 1': 'task-surface/components in Chromium',
   'docs/demo.md § The WebSocket transport · ts 1': 'Node and browser halves in one block: each half run on its side',
   'docs/demo.md § Authentication · ts 1': 'a prelude for sessionStore and cookieValue (docs/demo.md is another engineer’s)',
   'docs/demo.md § Embedding the elements · html 1':

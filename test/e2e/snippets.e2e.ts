@@ -1,0 +1,146 @@
+// The browser blocks of README.md and docs/, run as written in Chromium: each block bundled by
+// esbuild with its `task-surface/*` imports pointed at this checkout's source (as the demo's build
+// does) between a prelude for the names its page leaves to the app and an epilogue that reports
+// what it made; an html block is the page's body. A page error or console error fails the test.
+// test/docsFences.node.test.ts lists every block and which test runs it.
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { fence } from '../docsFences.js';
+import { CHROMIUM_ARGS } from './harness.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const ALIAS = {
+  'task-surface/components': './components/index.ts',
+  'task-surface/bundle': './components/bundle.ts',
+  'task-surface/transport': './transport/index.ts',
+  'task-surface/host': './host/index.ts',
+  'task-surface/protocol': './protocol/index.ts',
+};
+
+let browser: Browser;
+let server: Server;
+let served = { html: '', js: '' };
+
+before(async () => {
+  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  server = createServer((request, response) => {
+    const js = request.url === '/snippet.js';
+    response.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html; charset=utf-8' });
+    response.end(
+      js ? served.js : `<!doctype html><html><body>${served.html}<script type="module" src="/snippet.js"></script></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+});
+after(async () => {
+  await browser?.close();
+  server?.closeAllConnections();
+  server?.close();
+});
+
+/**
+ * Opens a page whose body is `html` and whose one module is `prelude`, the block `key` as written and
+ * `epilogue` (which sets `window.snippetDone`); resolves once that is set, with the page.
+ */
+async function run(
+  key: string,
+  { prelude = '', epilogue = '', html = '' }: { prelude?: string; epilogue?: string; html?: string },
+): Promise<Page> {
+  const block = fence(key);
+  const result = await build({
+    stdin: {
+      contents: `${prelude}\n${block.code}\n${epilogue}\n`,
+      loader: block.lang === 'js' ? 'js' : 'ts',
+      resolveDir: root,
+      sourcefile: 'snippet.ts',
+    },
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    write: false,
+    alias: ALIAS,
+    logLevel: 'silent',
+  });
+  served = { html, js: result.outputFiles[0]!.text };
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+  after(() => page.close());
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+  await page
+    .waitForFunction(() => (window as { snippetDone?: boolean }).snippetDone === true, undefined, { timeout: 20_000 })
+    .catch((error: Error) =>
+      assert.fail(`${key}: the block did not finish (${error.message}); the page said: ${errors.join(' | ') || 'nothing'}`),
+    );
+  assert.deepEqual(errors, [], `${key}: the page logged no error`);
+  return page;
+}
+
+/** A Host in the page with session `s1`, whose driver shows a plan when the person writes. */
+const HOST_PRELUDE = `
+import { createHost, createMemoryStore } from 'task-surface/host';
+import { mintMessageId, mintRpcId } from 'task-surface/protocol';
+const host = createHost({ store: createMemoryStore(), ids: { session: () => 's1' }, driver: { async runTurn(turn) {
+  await turn.callTool('show_task_surface', { model: { version: 1, title: 'Pick a plan', sections: [], submit: { label: 'Choose' },
+    fields: [{ kind: 'choice', id: 'plan', label: 'Plan', options: [{ id: 'a', label: 'A' }, { id: 'b', label: 'B' }] }] } });
+} } });
+host.openSession({ title: 'Snippet' });`;
+
+describe('docs/components.md', { timeout: 60_000 }, () => {
+  it('a transport from an ancestor (js) reaches the Dock of the html block, in Chinese', async () => {
+    // The elements are added after the provider, as the page says (an element asks once, when it connects).
+    const html = fence('docs/components.md § Components (`task-surface/components`, `dist/task-surface.js`) · html 1').code;
+    const page = await run('docs/components.md § Components (`task-surface/components`, `dist/task-surface.js`) · js 1', {
+      prelude: HOST_PRELUDE,
+      epilogue: `document.body.insertAdjacentHTML('beforeend', ${JSON.stringify(html)});
+await host.session.send({ sessionId: 's1', messageId: mintMessageId(), rpcId: mintRpcId(), text: 'help me pick' });
+await host.whenIdle('s1');
+window.snippetDone = true;`,
+    });
+    const dock = page.locator('task-surface-dock');
+    await dock.getByRole('heading', { name: 'Pick a plan' }).waitFor();
+    await dock.getByRole('button', { name: '关闭任务' }).waitFor();
+  });
+
+  it('Languages: a product’s French table, registered and disposed', async () => {
+    const page = await run('docs/components.md § Languages · ts 1', {
+      epilogue: `const before = strings('fr').required;
+dispose();
+window.snippetResult = [before, strings('fr').required];
+window.snippetDone = true;`,
+    });
+    assert.deepEqual(await page.evaluate(() => (window as { snippetResult?: unknown }).snippetResult), ['(obligatoire)', '(required)']);
+  });
+});
+
+describe('README.md', { timeout: 60_000 }, () => {
+  it('Languages: a product’s French table, registered', async () => {
+    const page = await run('README.md § Languages · ts 1', {
+      epilogue: `window.snippetResult = strings('fr').required;
+window.snippetDone = true;`,
+    });
+    assert.equal(await page.evaluate(() => (window as { snippetResult?: unknown }).snippetResult), '(obligatoire)');
+  });
+});
+
+describe('docs/action-cards.md', { timeout: 60_000 }, () => {
+  it('Browser: the shipped card bodies load when first asked for', async () => {
+    const page = await run('docs/action-cards.md § Browser: `<action-card>` · ts 1', {
+      epilogue: `import { cardBodyFor } from './components/action-card/bodies.ts';
+const loaded = async (action) => { for (let i = 0; i < 200 && !cardBodyFor(action); i++) await new Promise((r) => setTimeout(r, 10)); return cardBodyFor(action)?.action; };
+window.snippetResult = [await loaded('create_page'), await loaded('schedule_follow_up')];
+window.snippetDone = true;`,
+    });
+    assert.deepEqual(await page.evaluate(() => (window as { snippetResult?: unknown }).snippetResult), [
+      'create_page',
+      'schedule_follow_up',
+    ]);
+  });
+});
