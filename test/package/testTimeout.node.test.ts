@@ -30,9 +30,11 @@ function runFile(t: { after(fn: () => void): void }, source: string) {
 describe('the test runner settings', () => {
   it('are the ones npm test passes to every node test process', () => {
     const script = readFileSync('scripts/test.mjs', 'utf8');
-    assert.match(script, /'--import',\s*'\.\/scripts\/testTimeout\.mjs'/);
+    // The preloads go by file URL (tsx resolved once), so a busy machine never falls back to a bare name.
+    assert.match(script, /'--import',\s*TSX,/);
+    assert.match(script, /'--import',\s*preload\('\.\/testTimeout\.mjs'\)/);
     assert.match(script, /'--test-force-exit'/);
-    assert.match(script, /'--import',\s*'\.\/scripts\/drainBeforeExit\.mjs'/);
+    assert.match(script, /'--import',\s*preload\('\.\/drainBeforeExit\.mjs'\)/);
     assert.match(script, /`--test-timeout=\$\{fileTimeoutMs\}`/);
     assert.match(script, /fileTimeoutMs = 60_000\) =>/, 'a node test file has 60 s');
     assert.match(
