@@ -31,6 +31,7 @@ const RUN: Record<string, string> = {
   'docs/host.md § Stepping the loop by hand (`autoAdmit: false`) · ts 1': SNIPPETS,
   'docs/protocol.md § The Task Surface contract (`task-surface/protocol`) · ts 1': SNIPPETS,
   'docs/security.md § Host limits, per principal · ts 1': SNIPPETS,
+  'README.md § Quick start · html 1': BROWSER,
   'README.md § Languages · ts 1': BROWSER,
   'docs/action-cards.md § Browser: `<action-card>` · ts 1': BROWSER,
   'docs/components.md § Components (`task-surface/components`, `dist/task-surface.js`) · js 1': BROWSER,
@@ -60,7 +61,6 @@ const SHOWN: Record<string, string> = {
 
 /** Blocks no test runs yet: what each still needs. Reported as todo, never as passing. */
 const TODO: Record<string, string> = {
-  'README.md § Quick start · html 1': 'its wss:// needs an HTTPS page: a TLS test server with the bundle at /assets/task-surface.js',
   'README.md § Inside an AI SDK app · tsx 1': 'a fragment (JSX outside a component): to be a component mounted in Chromium',
   'docs/action-cards.md § Browser: `<action-card>` · html 1': 'its ids are `…` placeholders: to name a card the page’s Host proposed',
   'docs/ai-sdk.md § The page · tsx 1': 'has `…` placeholders: to be a whole component mounted in Chromium against the docs’ route',

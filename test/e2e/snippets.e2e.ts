@@ -10,6 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createHost, createMemoryStore } from '../../host/index.js';
+import { mintMessageId, mintRpcId, type SessionId } from '../../protocol/index.js';
+import { createWebSocketServer } from '../../transport/ws/server.js';
 import { fence } from '../docsFences.js';
 import { CHROMIUM_ARGS } from './harness.js';
 
@@ -142,5 +145,66 @@ window.snippetDone = true;`,
       'create_page',
       'schedule_follow_up',
     ]);
+  });
+});
+
+describe('README.md, a plain page', { timeout: 60_000 }, () => {
+  it('Quick start, in a page: the bundle by URL, a WebSocket Host, the Dock shows the panel', async () => {
+    const bundle = await build({
+      entryPoints: ['./components/bundle.ts'],
+      absWorkingDir: root,
+      bundle: true,
+      format: 'esm',
+      target: 'es2022',
+      write: false,
+      logLevel: 'silent',
+    });
+    const host = createHost({
+      store: createMemoryStore(),
+      ids: { session: () => 's1' },
+      driver: {
+        async runTurn(turn) {
+          if (turn.input.at(-1)?.source.taskSurface) return turn.reply('Thanks!');
+          await turn.callTool('show_task_surface', {
+            model: {
+              version: 1,
+              title: 'Pick a plan',
+              sections: [],
+              submit: { label: 'Choose' },
+              fields: [{ kind: 'text', id: 'why', label: 'Why' }],
+            },
+          });
+        },
+      },
+    });
+    const sessionId = host.openSession({ title: 'Quick start' }) as SessionId;
+    const html = fence('README.md § Quick start · html 1').code;
+    const page = createServer((request, response) => {
+      const js = request.url === '/assets/task-surface.js';
+      response.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html; charset=utf-8' });
+      response.end(js ? bundle.outputFiles[0]!.text : `<!doctype html><html lang="en"><body>${html}</body></html>`);
+    });
+    await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+    const endpoint = await createWebSocketServer({ host, server: page, path: '/ws', allowAnonymous: true });
+    after(async () => {
+      await endpoint.close();
+      page.closeAllConnections();
+      page.close();
+      await host.dispose();
+    });
+    const tab = await browser.newPage();
+    const errors: string[] = [];
+    tab.on('pageerror', (error) => errors.push(error.message));
+    tab.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    after(() => tab.close());
+    await tab.goto(`http://127.0.0.1:${(page.address() as AddressInfo).port}/`);
+    await host.session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'help me pick' });
+    await tab.locator('task-surface-dock').getByRole('heading', { name: 'Pick a plan' }).waitFor();
+    await tab.locator('task-surface-dock').getByRole('textbox', { name: 'Why' }).fill('cheaper');
+    await tab.locator('task-surface-dock').getByRole('button', { name: 'Choose' }).click();
+    await host.whenIdle(sessionId);
+    for (let i = 0; i < 200 && host.getView(sessionId).taskSurface.active; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal(host.getView(sessionId).taskSurface.active, null, 'the answer reached the Host and closed the surface');
+    assert.deepEqual(errors, []);
   });
 });
