@@ -29,6 +29,7 @@ const RUN: Record<string, string> = {
   'docs/demo.md § Driving the machines from host code · ts 1': SNIPPETS,
   'docs/host.md § The Host (`task-surface/host`) · ts 1': SNIPPETS,
   'docs/host.md § Stepping the loop by hand (`autoAdmit: false`) · ts 1': SNIPPETS,
+  'docs/host.md § PostgreSQL (`task-surface/host/postgres`) · ts 1': SNIPPETS,
   'docs/protocol.md § The Task Surface contract (`task-surface/protocol`) · ts 1': SNIPPETS,
   'docs/security.md § Host limits, per principal · ts 1': SNIPPETS,
   'README.md § Quick start · html 1': BROWSER,
@@ -72,7 +73,6 @@ const TODO: Record<string, string> = {
     'the served demo/embed files are this code with comments and formatting: to be the same text',
   'docs/demo.md § Embedding the elements · js 1': 'as the html block',
   'docs/demo.md § Embedding the elements · jsx 1': 'as the html block',
-  'docs/host.md § PostgreSQL (`task-surface/host/postgres`) · ts 1': 'a PostgreSQL schema of its own (the block names `public`)',
 };
 
 const fences = docPages().flatMap(fencesOf);

@@ -11,7 +11,9 @@ import { after, describe, it } from 'node:test';
 import WebSocket from 'ws';
 import type { Host } from '../host/index.js';
 import { mintMessageId, mintRpcId, type SessionId, type TaskSurfaceId } from '../protocol/index.js';
+import pg from 'pg';
 import { startFakeOpenAI } from './agents/fakeProviders.js';
+import { TEST_DATABASE_URL, testPool } from './host/stores.js';
 import { runFence, source } from './docsSnippet.js';
 
 const PLAN_MODEL = `{ version: 1, title: 'Pick a plan', sections: [], submit: { label: 'Choose' },
@@ -216,5 +218,48 @@ const callId = mintCallId(), submissionId = mintTaskSurfaceSubmissionId(), itemI
     await host.whenIdle(sessionId);
     assert.equal(host.getView(sessionId).taskSurface.active, null);
     assert.equal(actor.getSnapshot().value, 'open');
+  });
+});
+
+describe('docs/host.md, PostgreSQL', () => {
+  const skip = TEST_DATABASE_URL ? false : 'no TEST_DATABASE_URL (npm test starts a PostgreSQL and sets it)';
+  it('a Host on a PostgreSQL store loads a session another process made, then closes', { skip }, async () => {
+    // A database of its own: the block's `public` schema is then no other test's.
+    const database = `ts_docs_${crypto.randomUUID().replaceAll('-', '')}`;
+    await testPool().query(`CREATE DATABASE ${database}`);
+    const url = new URL(TEST_DATABASE_URL!);
+    url.pathname = `/${database}`;
+    const was = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = url.href;
+    after(async () => {
+      if (was === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = was;
+      await testPool().query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    });
+    // The session "another process" made: a Host of its own on the same database, gone before the block runs.
+    const prelude = `${APP.replace(/^const store.*$/m, '')}
+import { createPostgresStore as openFirst } from ${source('host/store/postgres/index.js')};
+const sessionId = await (async () => {
+  const first = await openFirst({ connectionString: process.env.DATABASE_URL });
+  const before = createHost({ store: first, driver });
+  const id = before.openSession({ title: 'Made elsewhere' });
+  await before.session.send({ sessionId: id, messageId, rpcId, text: 'help me pick' });
+  await before.whenIdle(id);
+  await before.dispose();
+  await first.close();
+  return id;
+})();`;
+    // The block runs to its end: the store made, the session loaded and read, the Host and the pool closed.
+    const { sessionId } = await runFence<{ sessionId: string }>(
+      'docs/host.md § PostgreSQL (`task-surface/host/postgres`) · ts 1',
+      prelude,
+      'export { sessionId };',
+    );
+    const client = new pg.Client({ connectionString: url.href });
+    await client.connect();
+    const { rows } = await client
+      .query<{ n: string }>('SELECT count(*) AS n FROM public.ts_events WHERE session_id = $1', [sessionId])
+      .finally(() => client.end());
+    assert.ok(Number(rows[0]!.n) > 3, `the session's events in the block's public schema (${rows[0]!.n})`);
   });
 });
