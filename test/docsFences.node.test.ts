@@ -24,6 +24,7 @@ const RUN: Record<string, string> = {
   'docs/agents.md § Model drivers (`task-surface/agents`) · ts 1': SNIPPETS,
   'docs/ai-sdk.md § The server · ts 1': KIT,
   'docs/ai-sdk.md § Action cards · ts 1': KIT,
+  'docs/ai-sdk.md § The page · tsx 1': 'test/e2e/ai-sdk-page.e2e.ts',
   'docs/ai-sdk.md § Messages written while a reply streams · ts 1': KIT,
   'docs/conformance.md § Run it on your own adapter · ts 1': 'test/conformance/host.node.test.ts',
   'docs/demo.md § Driving the machines from host code · ts 1': SNIPPETS,
@@ -62,9 +63,7 @@ const SHOWN: Record<string, string> = {
 
 /** Blocks no test runs yet: what each still needs. Reported as todo, never as passing. */
 const TODO: Record<string, string> = {
-  'README.md § Inside an AI SDK app · tsx 1': 'a fragment (JSX outside a component): to be a component mounted in Chromium',
   'docs/action-cards.md § Browser: `<action-card>` · html 1': 'its ids are `…` placeholders: to name a card the page’s Host proposed',
-  'docs/ai-sdk.md § The page · tsx 1': 'has `…` placeholders: to be a whole component mounted in Chromium against the docs’ route',
   'docs/cluster.md § Several host processes (`task-surface/transport/cluster`) · ts 1':
     'PostgreSQL and two processes (docs/cluster.md is another engineer’s)',
   'docs/demo.md § The WebSocket transport · ts 1': 'Node and browser halves in one block: each half run on its side',
