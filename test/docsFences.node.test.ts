@@ -28,6 +28,7 @@ const RUN: Record<string, string> = {
   'docs/ai-sdk.md § Messages written while a reply streams · ts 1': KIT,
   'docs/conformance.md § Run it on your own adapter · ts 1': 'test/conformance/host.node.test.ts',
   'docs/demo.md § Driving the machines from host code · ts 1': SNIPPETS,
+  'docs/demo.md § Authentication · ts 1': SNIPPETS,
   'docs/host.md § The Host (`task-surface/host`) · ts 1': SNIPPETS,
   'docs/host.md § Stepping the loop by hand (`autoAdmit: false`) · ts 1': SNIPPETS,
   'docs/host.md § PostgreSQL (`task-surface/host/postgres`) · ts 1': SNIPPETS,
@@ -58,16 +59,16 @@ const SHOWN: Record<string, string> = {
   'docs/demo.md § Content Security Policy and Trusted Types · text 1':
     'the header the demo sends, an output (demo/csp.ts; test/demo/server.node.test.ts)',
   'docs/host.md § The turn loop statechart (`turnMachine`) · text 1': 'a diagram',
+  'docs/action-cards.md § Browser: `<action-card>` · html 1':
+    'the element’s attributes, a template: its ids are the answer’s card (`…`); test/action-cards/action-card.test.ts mounts it with real ones',
   'docs/mutation.md § Mutation testing · text 1': 'commands of `npm run mutate`, which is not part of npm test (docs/mutation.md says why)',
 };
 
 /** Blocks no test runs yet: what each still needs. Reported as todo, never as passing. */
 const TODO: Record<string, string> = {
-  'docs/action-cards.md § Browser: `<action-card>` · html 1': 'its ids are `…` placeholders: to name a card the page’s Host proposed',
   'docs/cluster.md § Several host processes (`task-surface/transport/cluster`) · ts 1':
     'PostgreSQL and two processes (docs/cluster.md is another engineer’s)',
   'docs/demo.md § The WebSocket transport · ts 1': 'Node and browser halves in one block: each half run on its side',
-  'docs/demo.md § Authentication · ts 1': 'a prelude for sessionStore and cookieValue (docs/demo.md is another engineer’s)',
   'docs/demo.md § Embedding the elements · html 1':
     'the served demo/embed files are this code with comments and formatting: to be the same text',
   'docs/demo.md § Embedding the elements · js 1': 'as the html block',

@@ -263,3 +263,37 @@ const sessionId = await (async () => {
     assert.ok(Number(rows[0]!.n) > 3, `the session's events in the block's public schema (${rows[0]!.n})`);
   });
 });
+
+describe('docs/demo.md, Authentication', () => {
+  it('the WebSocket server admits the product’s own session cookie, for the hosts and origins named', async () => {
+    const prelude = `${APP.replace(/^import \{ mint.*$/m, '')
+      .replace(/^const messageId.*$/m, '')
+      .replace('import { createHost, createMemoryStore }', 'import { createHost, createMemoryStore }')}
+import { createServer } from 'node:http';
+import { createWebSocketServer } from ${source('transport/ws/server.js')};
+const httpServer = createServer();
+await new Promise((done) => httpServer.listen(0, '127.0.0.1', done));
+const sessionStore = { async userFor(sid) { return sid === 'ada-session' ? { id: 'ada', name: 'Ada', roles: [] } : null; } };
+const cookieValue = (cookie, name) => cookie?.split('; ').find((part) => part.startsWith(name + '='))?.slice(name.length + 1);`;
+    const { host, httpServer } = await runFence<{ host: Host; httpServer: Server }>(
+      'docs/demo.md § Authentication · ts 1',
+      prelude,
+      'export { host, httpServer };',
+    );
+    after(() => (httpServer.closeAllConnections(), httpServer.close(), host.dispose()));
+    const { port } = httpServer.address() as AddressInfo;
+    const status = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, {
+          headers: { host: 'chat.example.com', origin: 'https://chat.example.com', ...headers },
+        });
+        socket.on('open', () => (socket.close(), resolve(101)));
+        socket.on('unexpected-response', (_, response) => resolve(response.statusCode!));
+        socket.on('error', reject);
+      });
+    assert.equal(await status({ cookie: 'sid=ada-session' }), 101, 'the product’s session cookie');
+    assert.equal(await status({}), 401, 'no cookie');
+    assert.equal(await status({ cookie: 'sid=ada-session', origin: 'https://elsewhere.example' }), 403, 'another site’s page');
+    assert.equal(await status({ cookie: 'sid=ada-session', host: 'other.example.com' }), 400, 'a host name the server does not serve');
+  });
+});
