@@ -29,6 +29,9 @@ const RUN: Record<string, string> = {
   'docs/conformance.md § Run it on your own adapter · ts 1': 'test/conformance/host.node.test.ts',
   'docs/demo.md § Driving the machines from host code · ts 1': SNIPPETS,
   'docs/demo.md § Authentication · ts 1': SNIPPETS,
+  'docs/demo.md § Embedding the elements · html 1': 'test/e2e/snippets-embed.e2e.ts',
+  'docs/demo.md § Embedding the elements · js 1': 'test/e2e/snippets-embed.e2e.ts',
+  'docs/demo.md § Embedding the elements · jsx 1': 'test/e2e/snippets-embed.e2e.ts',
   'docs/host.md § The Host (`task-surface/host`) · ts 1': SNIPPETS,
   'docs/host.md § Stepping the loop by hand (`autoAdmit: false`) · ts 1': SNIPPETS,
   'docs/host.md § PostgreSQL (`task-surface/host/postgres`) · ts 1': SNIPPETS,
@@ -69,10 +72,6 @@ const TODO: Record<string, string> = {
   'docs/cluster.md § Several host processes (`task-surface/transport/cluster`) · ts 1':
     'PostgreSQL and two processes (docs/cluster.md is another engineer’s)',
   'docs/demo.md § The WebSocket transport · ts 1': 'Node and browser halves in one block: each half run on its side',
-  'docs/demo.md § Embedding the elements · html 1':
-    'the served demo/embed files are this code with comments and formatting: to be the same text',
-  'docs/demo.md § Embedding the elements · js 1': 'as the html block',
-  'docs/demo.md § Embedding the elements · jsx 1': 'as the html block',
 };
 
 const fences = docPages().flatMap(fencesOf);

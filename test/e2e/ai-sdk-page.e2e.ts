@@ -6,21 +6,18 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { UIMessage } from 'ai';
-import { build } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
 import { dismissTaskSurface, taskSurfaceDismissalResponse } from '../../ai-sdk/index.js';
 import { asApp, type AppContext } from '../../conformance/drivers/aiSdkApp.js';
 import { loadDocsRoute, loadDocsWaitingRoute } from '../conformance/docsRoute.js';
 import { fence } from '../docsFences.js';
+import { bundlePage } from './bundlePage.js';
 import { CHROMIUM_ARGS } from './harness.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 const MODEL = {
   version: 1,
@@ -83,25 +80,11 @@ let assets = new Map<string, string>();
 before(async () => {
   const block = fence('docs/ai-sdk.md § The page · tsx 1');
   const mount = `\nimport { createRoot } from 'react-dom/client';\ncreateRoot(document.getElementById('root')).render(<ChatPage id="chat-1" initialMessages={[]} />);\n`;
-  const result = await build({
-    stdin: { contents: block.code + mount, loader: 'tsx', resolveDir: root, sourcefile: 'page.tsx' },
-    bundle: true,
-    // Split as demo/ai-sdk's page is: the package's lazily loaded modules stay chunks.
-    splitting: true,
-    outdir: 'assets',
-    entryNames: 'page',
-    chunkNames: 'chunk-[hash]',
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
-    conditions: ['production'],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    jsx: 'automatic',
-    alias: { 'task-surface/ai-sdk/react': './ai-sdk/react/index.ts', 'task-surface/ai-sdk': './ai-sdk/index.ts' },
-    write: false,
-    logLevel: 'silent',
+  const files = await bundlePage(block.code + mount, 'tsx', {
+    'task-surface/ai-sdk/react': './ai-sdk/react/index.ts',
+    'task-surface/ai-sdk': './ai-sdk/index.ts',
   });
-  assets = new Map(result.outputFiles.map((file) => [`/assets/${basename(file.path)}`, file.text]));
+  assets = new Map([...files].map(([name, text]) => [`/assets/${name}`, text]));
   const chat = await loadDocsRoute();
   const waiting = await loadDocsWaitingRoute();
   server = createServer((request, response) => {
