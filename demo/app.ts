@@ -10,6 +10,7 @@ import { createSqliteStore } from '../host/store/sqlite.js';
 import { joinCluster, type ClusterNode } from '../transport/cluster/node.js';
 import type { Queryable } from '../transport/cluster/ownership.js';
 import { createDemoMcp } from './mcp.js';
+import { joinMcpPeers, type McpPeers } from './mcpPeers.js';
 import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer, type DemoHttpLimits } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
@@ -87,6 +88,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     if (!options.databaseUrl) throw new TypeError('store "postgres" needs databaseUrl');
     postgres = await createPostgresStore({ connectionString: options.databaseUrl, schema: options.databaseSchema ?? 'public' });
   }
+  // `/mcp`'s panels on PostgreSQL too, in a schema of their own (not listed among anyone's chats), on
+  // the store's pool: every process reads and answers every panel (docs/mcp.md).
+  const panels = postgres && (await createPostgresStore({ pool: postgres.pool, schema: mcpSchema(postgres.schema) }));
   // SQLite: taken before listening too, so a second demo on the same data folder fails at once and
   // names the process that holds it (not a busy port); kept across host restarts, as PostgreSQL is.
   let sqlite: ReturnType<typeof createSqliteStore> | undefined;
@@ -103,9 +107,12 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   };
   if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
   let cluster: ClusterNode | undefined;
+  let mcpPeers: McpPeers | undefined;
   const mint = createMintLimiter(options.identityRate);
   const mcp = createDemoMcp({
     dataDir: options.store === 'memory' ? null : (options.dataDir ?? '.data'),
+    store: panels,
+    peers: () => mcpPeers,
     principalOf: (request) => identities.principalOf(request),
     allowedOrigins: options.allowedOrigins,
     corsOrigins: options.mcpCorsOrigins,
@@ -175,6 +182,11 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       url: `ws://127.0.0.1:${port}/ws`,
       secret,
     });
+    // A 2025-era `/mcp` session is held by the worker that made it: the others send its requests there.
+    if (proxied && panels) {
+      const proxyPort = (proxied.address() as AddressInfo).port;
+      mcpPeers = await joinMcpPeers({ db: store.pool, schema: panels.schema, workerId: cluster.workerId, proxyPort });
+    }
   }
   const endpoint = () =>
     createWebSocketServer({
@@ -223,10 +235,12 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     },
     async close() {
       wsAttached = false;
+      await mcpPeers?.close();
       await cluster?.close(); // first: the other processes take this one's sessions at once
       await ws.close();
       relay?.close();
       await mcp.close();
+      await panels?.close();
       await demo.dispose();
       await postgres?.close();
       sqlite?.close();
@@ -239,6 +253,11 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
 }
 
 /** `PostgreSQL postgres://user@host:port/db, schema public`: the URL without its password. */
+/** The schema of `/mcp`'s panels beside the demo's own on PostgreSQL. */
+export function mcpSchema(schema: string): string {
+  return `${schema}_mcp`;
+}
+
 export function postgresLabel(databaseUrl: string, schema: string): string {
   return `PostgreSQL ${shownUrl(databaseUrl)}, schema ${schema}`;
 }

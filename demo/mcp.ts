@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryStore } from '../host/store/memory.js';
@@ -7,6 +8,7 @@ import type { SessionLogStore } from '../host/store/types.js';
 import { createMcpHttpHandler, createPanelLedger, panelDocumentPath, readPanelDocument, type McpHttpHandler } from '../mcp/index.js';
 import type { Principal } from '../protocol/index.js';
 import { clientAddress } from '../transport/proxyProtocol.js';
+import type { McpPeers } from './mcpPeers.js';
 import { originAllowed, requestPath } from '../transport/ws/origin.js';
 
 /** SQLite under `dataDir`; memory when none is given or the file cannot be opened (said once on stderr). */
@@ -30,6 +32,13 @@ const CORS_EXPOSED_HEADERS = 'mcp-session-id, mcp-protocol-version';
 
 export interface DemoMcpOptions {
   dataDir: string | null;
+  /**
+   * Where panels are kept instead of `dataDir`'s `mcp.db`: the store every process of a deployment
+   * shares (PostgreSQL under `--workers N`), so any process reads and answers any panel. The caller closes it.
+   */
+  store?: SessionLogStore | undefined;
+  /** Under `--workers N`: the other workers, to which a request for a session they hold is sent on. */
+  peers?: (() => McpPeers | undefined) | undefined;
   /** Who sends a request: the demo's identity (its cookie, or `Authorization: Bearer <the cookie's value>`). */
   principalOf(request: IncomingMessage): Principal | null;
   /** Page origins that may open `/ws` besides the demo's own: they may use `/mcp` from a page too. */
@@ -49,7 +58,7 @@ export interface DemoMcpOptions {
  * in `mcp.db` beside the demo's own data (in memory with `--memory`).
  */
 export function createDemoMcp(options: DemoMcpOptions) {
-  const store = openStore(options.dataDir);
+  const store = options.store ?? openStore(options.dataDir);
   const ledger = createPanelLedger({ store });
   const cors = new Set((options.corsOrigins ?? []).map((o) => o.toLowerCase()));
   let handler: McpHttpHandler | undefined;
@@ -83,22 +92,31 @@ export function createDemoMcp(options: DemoMcpOptions) {
         response.end();
       } else if (panelDocumentPath() === null) reply(response, 503, 'the MCP app document is not built: run `npm run build`');
       else {
-        handler ??= createMcpHttpHandler({
-          appHtml: readPanelDocument(),
-          ledger,
-          authenticate: options.principalOf,
-          // Behind the balancer: the client's address, as its PROXY header names it.
-          remoteAddress: (request) => clientAddress(request.socket),
-          maxBodyBytes: DEMO_MCP_MAX_BODY,
-        });
-        handler.handle(request, response).catch(() => (response.headersSent ? response.destroy() : reply(response, 500, 'internal error')));
+        const serve = () => {
+          handler ??= createMcpHttpHandler({
+            appHtml: readPanelDocument(),
+            ledger,
+            authenticate: options.principalOf,
+            // Behind the balancer: the client's address, as its PROXY header names it.
+            remoteAddress: (request) => clientAddress(request.socket),
+            maxBodyBytes: DEMO_MCP_MAX_BODY,
+            ...(options.peers ? { mintSessionId: () => options.peers?.()?.mintSessionId() ?? randomUUID() } : {}),
+          });
+          handler
+            .handle(request, response)
+            .catch(() => (response.headersSent ? response.destroy() : reply(response, 500, 'internal error')));
+        };
+        // Under --workers: a session another worker holds is answered there (demo/mcpPeers.ts).
+        const peers = options.peers?.();
+        if (!peers) serve();
+        else void peers.forward(request, response).then((sent) => sent || serve(), serve);
       }
       return true;
     },
     async close() {
       await handler?.close();
       await ledger.close();
-      store.close();
+      if (!options.store) store.close();
     },
   };
 }

@@ -36,6 +36,11 @@ export interface McpHttpOptions extends TaskSurfaceMcpServerOptions, PanelOwnerO
   /** 2025-era sessions one principal holds; its own least recently used one is closed to make room. Default 8. */
   maxSessionsPerPrincipal?: number;
   /**
+   * A new 2025-era session's `Mcp-Session-Id` (visible ASCII). Default a random UUID; several
+   * processes name themselves in it, so a request can be sent on to the one that holds the session.
+   */
+  mintSessionId?(): string;
+  /**
    * 2025-era sessions opened from one address (whoever holds them); past it `initialize` gets 429, so
    * that one machine minting identities cannot fill `maxSessions`. Default 64.
    */
@@ -174,7 +179,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     if (full) return full;
     const server = serverFor(principal);
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: options.mintSessionId ?? (() => randomUUID()),
       onsessioninitialized: (sid) =>
         void sessions.set(sid, { transport, server, principal: principal.id, address, usedAt: Date.now(), open: new Set() }),
     });
