@@ -106,4 +106,41 @@ describe('/mcp under npm start -- --workers 2 (PostgreSQL)', { timeout: 180_000 
     const messages = rows.filter((row) => (JSON.parse(row.body as string) as { type: string }).type === 'user/message');
     assert.equal(messages.length, 1);
   });
+
+  // Last: it kills a worker.
+  it('a session whose worker is gone answers 404 Session not found on the other worker', async () => {
+    const client = new Client({ name: 'workers-host', version: '1.0.0' }, { capabilities: APPS });
+    const transport = new StreamableHTTPClientTransport(url, { fetch: freshFetch, requestInit: { headers: { Cookie: cookie } } });
+    await client.connect(transport);
+    clients.push(client);
+    const sessionId = transport.sessionId!;
+    const holder = demo.workers.find((w) => sessionId.startsWith(`${w.workerId}.`));
+    const other = demo.workers.find((w) => w !== holder)!;
+    assert.ok(holder, `the session id ${sessionId} names its worker`);
+    process.kill(holder.pid, 'SIGKILL');
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const out = request(
+        `http://127.0.0.1:${other.port}/mcp`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            cookie,
+            'mcp-session-id': sessionId,
+            'mcp-protocol-version': transport.protocolVersion ?? '2025-11-25',
+          },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      out.on('error', reject);
+      out.end(JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }));
+    });
+    assert.equal(answer.status, 404, answer.body);
+    assert.match(answer.body, /Session not found: the worker that held it has stopped/);
+  });
 });
