@@ -11,15 +11,20 @@ import { clientAddress } from '../transport/proxyProtocol.js';
 import type { McpPeers } from './mcpPeers.js';
 import { originAllowed, requestPath } from '../transport/ws/origin.js';
 
-/** SQLite under `dataDir`; memory when none is given or the file cannot be opened (said once on stderr). */
+/**
+ * SQLite under `dataDir`, or memory when none is given (`--memory`). A file that cannot be opened
+ * fails the start, saying why, rather than keep panels in memory that another process cannot read.
+ */
 function openStore(dataDir: string | null): SessionLogStore {
   if (dataDir === null) return createMemoryStore();
+  const file = join(dataDir, 'mcp.db');
   try {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    return createSqliteStore(join(dataDir, 'mcp.db'));
+    return createSqliteStore(file);
   } catch (error) {
-    console.error(`/mcp: cannot open ${join(dataDir, 'mcp.db')} (${(error as Error).message}); answered panels are kept in memory only`);
-    return createMemoryStore();
+    throw new Error(`/mcp: cannot open ${file}: ${(error as Error).message}. Give the demo a data folder of its own, or use --memory`, {
+      cause: error,
+    });
   }
 }
 
