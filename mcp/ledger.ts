@@ -7,6 +7,7 @@
  * more tool call/result pair. Whether and how a panel closed is then the Host's fold, decided once.
  */
 import { createHost } from '../host/createHost.js';
+import type { QuotaOptions } from '../host/limits/options.js';
 import { ConflictError } from '../host/store/postgres/writer.js';
 import { isAsyncStore, type SessionLogStore } from '../host/store/types.js';
 import { createShowTaskSurfaceTool } from '../host/taskSurface/tools.js';
@@ -98,6 +99,8 @@ export interface PanelLedgerOptions {
   limits?: TaskSurfaceLimitsInput;
   /** `code`: the tool is refused as the Host refuses a call from code. Default `native`. */
   toolMode?: ToolMode;
+  /** A principal's panels count as its sessions and stored bytes (the Host's quotas; docs/security.md). */
+  quotas?: QuotaOptions;
   /** Panels held in memory at once (older ones are read back from the store when asked). Default 256. */
   maxLoadedPanels?: number;
 }
@@ -132,6 +135,7 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
     store: options.store,
     limits,
     maxLoadedSessions: options.maxLoadedPanels ?? 256,
+    ...(options.quotas ? { quotas: options.quotas } : {}),
     // A write another process made first (a race of two answers) is the expected end of that race.
     onError: (error) => void (causeOf(error) instanceof ConflictError || console.error(error)),
   });
@@ -268,8 +272,11 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
         return { ok: true, viewId: sessionId, ...checked, content: outcome.content };
       }
       // A principal's panel is its session: counted against its sessions and stored bytes, and its alone.
-      if (owner && !isSystem(owner)) sessionId = host.as(owner).openSession({ title: SHOW_TASK_SURFACE });
-      else host.openSession({ sessionId, title: SHOW_TASK_SURFACE });
+      if (owner && !isSystem(owner)) {
+        // A shared store: the owner's panels that other processes showed count too (one indexed query).
+        await (shared as { fetchSessionsOf?(owner: string): Promise<unknown> } | null)?.fetchSessionsOf?.(owner.id);
+        sessionId = host.as(owner).openSession({ title: SHOW_TASK_SURFACE });
+      } else host.openSession({ sessionId, title: SHOW_TASK_SURFACE });
       host.plugins.append(sessionId, {
         type: 'tool/call',
         callId,

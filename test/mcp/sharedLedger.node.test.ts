@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
+import type { QuotaOptions } from '../../host/limits/options.js';
 import { createPostgresStore } from '../../host/store/postgres/index.js';
 import { createPanelLedger, type PanelLedger } from '../../mcp/ledger.js';
 import type { TaskSurfaceSubmissionId } from '../../protocol/index.js';
@@ -12,12 +13,12 @@ import { dropSchema, freshSchema, TEST_DATABASE_URL, testPool } from '../host/st
 import { smallModel } from './helpers.js';
 
 /** Two ledgers on one fresh schema, as two processes of a deployment. */
-async function twoProcesses(t: TestContext): Promise<[PanelLedger, PanelLedger, string]> {
+async function twoProcesses(t: TestContext, quotas?: QuotaOptions): Promise<[PanelLedger, PanelLedger, string]> {
   const schema = freshSchema();
   const open = async () => {
     const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 4 });
     const store = await createPostgresStore({ pool, schema });
-    const ledger = createPanelLedger({ store });
+    const ledger = createPanelLedger({ store, ...(quotas ? { quotas } : {}) });
     t.after(async () => {
       await ledger.close();
       await store.close();
@@ -114,6 +115,18 @@ if (TEST_DATABASE_URL) {
       assert.equal(await b.owns(shown.viewId, { id: 'bo', name: 'Bo' }), false);
       const after = await b.submit(shown.viewId, { ...answer(3), by: ana });
       assert.equal(after.status, 'submitted');
+    });
+
+    test('a principal’s panels count against its sessions in every process together', async (t) => {
+      const [a, b] = await twoProcesses(t, { sessionsPerPrincipal: 3 });
+      const ana = { id: 'ana', name: 'Ana' };
+      for (const ledger of [a, b, a]) {
+        const shown = await ledger.show({ model: smallModel() }, 'model', { record: true, owner: ana });
+        assert.ok(shown.ok, shown.content);
+      }
+      await assert.rejects(b.show({ model: smallModel() }, 'model', { record: true, owner: ana }), /already owns 3 sessions \(at most 3\)/);
+      const other = await b.show({ model: smallModel() }, 'model', { record: true, owner: { id: 'bo', name: 'Bo' } });
+      assert.ok(other.ok, 'another principal still has its own share');
     });
   });
 }
