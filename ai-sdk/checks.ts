@@ -24,6 +24,7 @@ import type { CardKind } from '../host/types.js';
 import { ACTION_CARD_DECISION_PART, ACTION_CARDS_NOTICE_PART } from './cardMessages.js';
 import { withActionCardsNotice } from './cards.js';
 import { foldTaskSurface } from './fold.js';
+import { refusedPart, type TaskSurfaceUserParts } from './parts.js';
 import { TASK_SURFACE_DISMISSAL_PART, TaskSurfaceSubmissionMetadataSchema, type TaskSurfaceDismissalData } from './messages.js';
 
 /** Why a message is refused: the Host's submit reasons, and `invalid-message` for what is not a user message at all. */
@@ -57,14 +58,19 @@ const refuse = (reason: TaskSurfaceMessageRejection, message: string): TaskSurfa
  * `formatSubmission`'s text; an ordinary user message is accepted (and bypasses an open surface).
  * Persist the accepted `messages` before calling the model, so a retry finds them. With the app's
  * card `kinds`, a new message also gains the notice of the card decisions not reported yet
- * (`withActionCardsNotice`). Parts only the server writes are refused. Pure; never throws.
+ * (`withActionCardsNotice`). Parts only the server writes are refused, and so is any part but text
+ * unless `parts` allows it (`file` from named origins, the app's own types). Pure; never throws.
  */
 export function checkTaskSurfaceMessage(
   messages: readonly UIMessage[],
   incoming: unknown,
-  options: { kinds?: readonly CardKind[] | undefined; limits?: TaskSurfaceLimitsInput | undefined } = {},
+  options: {
+    kinds?: readonly CardKind[] | undefined;
+    limits?: TaskSurfaceLimitsInput | undefined;
+    parts?: TaskSurfaceUserParts | undefined;
+  } = {},
 ): TaskSurfaceMessageCheck {
-  const check = checkMessage(messages, incoming, options.limits);
+  const check = checkMessage(messages, incoming, options.limits, options.parts);
   // A new message carries the card decisions no request reported yet: exactly once, in place.
   if (!check.accepted || check.repeated || !options.kinds) return check;
   return { ...check, messages: withActionCardsNotice(check.messages, options.kinds) };
@@ -74,6 +80,7 @@ function checkMessage(
   messages: readonly UIMessage[],
   incoming: unknown,
   limits: TaskSurfaceLimitsInput | undefined,
+  parts: TaskSurfaceUserParts | undefined,
 ): TaskSurfaceMessageCheck {
   const shape = MessageShapeSchema.safeParse(incoming);
   if (!shape.success) {
@@ -81,6 +88,8 @@ function checkMessage(
   }
   const reserved = shape.data.parts.find((p) => RESERVED_PARTS.has(p.type));
   if (reserved) return refuse('invalid-message', `a page cannot send a "${reserved.type}" part: the server records it`);
+  const refused = refusedPart(shape.data.parts, parts);
+  if (refused) return refuse('invalid-message', refused);
   const message = incoming as UIMessage;
   const state = foldTaskSurface(messages);
   const metadata: unknown = message.metadata;

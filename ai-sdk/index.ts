@@ -51,5 +51,6 @@ export {
   taskSurfaceEvents,
 } from './messages.js';
 export type { TaskSurfaceDismissalData, TaskSurfaceSubmissionMetadata } from './messages.js';
+export type { TaskSurfaceUserParts } from './parts.js';
 export { createChatTaskSurface } from './chat.js';
 export type { ChatTaskSurface, ChatTaskSurfaceOptions, TaskSurfaceChat, TaskSurfaceDismissal, TaskSurfaceWaiting } from './chat.js';

@@ -1,6 +1,7 @@
 // What the AI SDK example asks of a request before it does anything for it: the same doors as the
 // main demo's `/ws` and `/mcp` (Host header, Origin, the signed identity cookie), a JSON body read
-// within a size, a deadline and a nesting depth, and a user message made only of parts it knows.
+// within a size, a deadline and a nesting depth. Which parts a user message may carry is the
+// library's check (`checkTaskSurfaceMessage`'s `parts`).
 import type { IncomingMessage } from 'node:http';
 import { readBody } from '../../transport/body.js';
 import { checkHost, originAllowed, servedHosts } from '../../transport/ws/origin.js';
@@ -20,12 +21,6 @@ export class HttpError extends Error {
 export const MAX_BODY_BYTES = 256 * 1024;
 /** A body must arrive whole within this. */
 export const BODY_TIMEOUT_MS = 10_000;
-
-/** Which files a user message may carry: none unless the app names the origins they may come from. */
-export interface FileParts {
-  /** Origins (`https://files.example.com`) a file part's URL may name; the model's SDK fetches from them. */
-  origins: readonly string[];
-}
 
 /** The request's checked Host, or a 400 refusal (a name the server does not serve: DNS rebinding). */
 export function hostOf(
@@ -66,36 +61,4 @@ export async function readJson(request: IncomingMessage): Promise<Record<string,
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
     throw new HttpError(400, 'the request body must be a JSON object');
   return parsed as Record<string, unknown>;
-}
-
-/**
- * Refuses a user message with a part the example does not know: text only, and `file` parts only
- * when `files` names the origins their URLs may come from (checked before anything is saved, so a
- * refused URL never lands in the chat).
- */
-export function checkParts(message: unknown, files: FileParts | undefined): void {
-  const parts = (message as { parts?: unknown } | null)?.parts;
-  if (!Array.isArray(parts)) return; // the route's own check names the shape
-  const origins = new Set((files?.origins ?? []).map((o) => o.toLowerCase()));
-  for (const part of parts as { type?: unknown; url?: unknown }[]) {
-    const type = typeof part?.type === 'string' ? part.type : String(part?.type);
-    if (type === 'text') continue;
-    if (type !== 'file' || !files) {
-      throw new HttpError(400, `a user message may carry only text${files ? ' and file' : ''} parts here, not "${type.slice(0, 64)}"`);
-    }
-    const origin = originOf(part.url);
-    if (origin === null || !origins.has(origin)) {
-      throw new HttpError(400, `a file part's URL must be on one of: ${[...origins].join(', ')}`);
-    }
-  }
-}
-
-/** The origin of a URL string, lower case; null for anything else. */
-function originOf(url: unknown): string | null {
-  if (typeof url !== 'string') return null;
-  try {
-    return new URL(url).origin.toLowerCase();
-  } catch {
-    return null;
-  }
 }

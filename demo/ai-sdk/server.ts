@@ -20,13 +20,14 @@ import {
   taskSurfaceDismissalResponse,
   taskSurfaceStopWhen,
   taskSurfaceTools,
+  type TaskSurfaceUserParts,
 } from '../../ai-sdk/index.js';
 import { createMemoryPageStore, createPageKind } from '../../host/index.js';
 import type { Principal } from '../../protocol/index.js';
 import { capConnections, DEMO_HTTP_LIMITS } from '../http.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
 import { createMintLimiter, type MintRate } from '../mintRate.js';
-import { checkParts, checkWrite, hostOf, HttpError, readJson, type FileParts } from './guard.js';
+import { checkWrite, hostOf, HttpError, readJson } from './guard.js';
 import { CHAT_ID, createChatStore, type ChatStore } from './store.js';
 
 /** A chat's stored messages at most (then it takes no new message). */
@@ -51,7 +52,7 @@ export interface AiSdkDemoOptions {
   /** Page origins that may write besides the page's own. */
   allowedOrigins?: readonly string[];
   /** File parts in user messages: refused unless the app names the origins they may come from. */
-  files?: FileParts;
+  files?: TaskSurfaceUserParts['files'];
   /** A chat's stored bytes at most. Default 4 MiB. */
   maxChatBytes?: number;
   /** Chats one person may have. Default 200. */
@@ -148,9 +149,8 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
   /** POST /api/chat: `{ id, message }`, the page's new message; the conversation is the server's. */
   async function chat(owner: string, body: Record<string, unknown>): Promise<Response> {
     const id = chatIdOf(body['id']);
-    checkParts(body['message'], options.files);
     const messages = await room(owner, id);
-    const check = checkTaskSurfaceMessage(messages, body['message'], { kinds });
+    const check = checkTaskSurfaceMessage(messages, body['message'], { kinds, parts: { files: options.files } });
     const answer = taskSurfaceCheckResponse(check);
     if (answer || !check.accepted) return answer!;
     // Durable before the model runs: a retry of this message (or submission) now finds it.

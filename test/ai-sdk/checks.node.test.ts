@@ -9,6 +9,7 @@ import {
   taskSurfaceCheckResponse,
   taskSurfaceDismissalResponse,
   taskSurfaceSubmissionMessage,
+  type TaskSurfaceUserParts,
 } from '../../ai-sdk/index.js';
 import { respond, scriptedModel, showStep, textParts, userText } from './helpers.js';
 
@@ -178,5 +179,43 @@ describe('foldTaskSurface and checkTaskSurfaceMessage', () => {
       [{ id: 'a', role: 'assistant', parts: [null, { type: 'tool-show_task_surface', state: 'output-available', output: { ok: true } }] }],
     ])
       assert.equal(foldTaskSurface(junk as any).open, null);
+  });
+});
+
+describe('checkTaskSurfaceMessage: the parts a user message may carry', () => {
+  const user = (parts: unknown[]) => ({ id: 'u1', role: 'user', parts });
+  const file = (url: string) => ({ type: 'file', mediaType: 'image/png', url });
+  const refusal = (incoming: unknown, parts?: TaskSurfaceUserParts) => {
+    const check = checkTaskSurfaceMessage([], incoming, { parts });
+    return check.accepted ? 'accepted' : `${check.reason}: ${check.message}`;
+  };
+
+  it('takes text only by default: a file (the SDK would fetch its URL) or an unknown part is refused', () => {
+    assert.equal(refusal(user([{ type: 'text', text: 'hi' }])), 'accepted');
+    assert.equal(
+      refusal(user([file('http://127.0.0.1.nip.io/x.png')])),
+      'invalid-message: a user message may carry only these parts here: text; not "file"',
+    );
+    assert.equal(
+      refusal(user([{ type: 'reasoning', text: 'x' }])),
+      'invalid-message: a user message may carry only these parts here: text; not "reasoning"',
+    );
+  });
+
+  it("takes files only from the origins the app names, and the app's own part types", () => {
+    const parts = { files: { origins: ['https://files.example.com'] }, types: ['data-note'] };
+    assert.equal(refusal(user([file('https://files.example.com/a.png')]), parts), 'accepted');
+    assert.equal(refusal(user([{ type: 'data-note', data: {} }]), parts), 'accepted');
+    for (const url of ['https://files.example.com.attacker.example/a.png', 'data:image/png;base64,AAAA', 'not a url']) {
+      assert.equal(
+        refusal(user([file(url)]), parts),
+        "invalid-message: a file part's URL must be on one of: https://files.example.com",
+        url,
+      );
+    }
+    assert.equal(
+      refusal(user([{ type: 'data-other', data: {} }]), parts),
+      'invalid-message: a user message may carry only these parts here: text, file, data-note; not "data-other"',
+    );
   });
 });

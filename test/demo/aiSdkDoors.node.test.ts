@@ -94,19 +94,19 @@ describe('the AI SDK example', () => {
     const strict = await example(t);
     const file = { type: 'file', mediaType: 'image/png', url: 'http://localhost.attacker.example/x.png' };
     const message = (parts: unknown[]) => ({ id: 'c1', message: { id: 'm1', role: 'user', parts } });
-    assert.deepEqual(
-      await strict.post('/api/chat', message([file]), { cookie: strict.cookieOf() }),
-      refused(400, 'a user message may carry only text parts here, not "file"'),
-    );
-    assert.deepEqual(
-      await strict.post('/api/chat', message([{ type: 'data-anything', data: {} }]), { cookie: strict.cookieOf() }),
-      refused(400, 'a user message may carry only text parts here, not "data-anything"'),
-    );
+    assert.deepEqual(await strict.post('/api/chat', message([file]), { cookie: strict.cookieOf() }), {
+      status: 400,
+      body: { error: 'invalid-message', message: 'a user message may carry only these parts here: text; not "file"' },
+    });
+    assert.deepEqual(await strict.post('/api/chat', message([{ type: 'data-anything', data: {} }]), { cookie: strict.cookieOf() }), {
+      status: 400,
+      body: { error: 'invalid-message', message: 'a user message may carry only these parts here: text; not "data-anything"' },
+    });
     const files = await example(t, { files: { origins: ['https://files.example.com'] } });
-    assert.deepEqual(
-      await files.post('/api/chat', message([file]), { cookie: files.cookieOf() }),
-      refused(400, "a file part's URL must be on one of: https://files.example.com"),
-    );
+    assert.deepEqual(await files.post('/api/chat', message([file]), { cookie: files.cookieOf() }), {
+      status: 400,
+      body: { error: 'invalid-message', message: "a file part's URL must be on one of: https://files.example.com" },
+    });
     const cookie = files.cookieOf();
     const none = await files.post('/api/chat', message([{ type: 'text', text: 'hi' }]), { cookie });
     assert.equal(none.status, 200, 'text passes');
