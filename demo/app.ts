@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { checkHost, originAllowed, requestPath, servedHosts } from '../transport/ws/origin.js';
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
 import { mkdirSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
 import { createMintLimiter, type MintRate } from './mintRate.js';
 import { shownUrl } from './shownUrl.js';
 import { clientAddress, listenProxied, type ProxiedOptions } from '../transport/proxyProtocol.js';
+import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../transport/forwarded.js';
 
 export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
   /** `sqlite` (default), `memory`, or `postgres` (then `databaseUrl`). */
@@ -50,6 +51,11 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
    * and identity minting then count each client's address, not the balancer's.
    */
   proxyProtocol?: Pick<ProxiedOptions, 'port' | 'host' | 'trusted' | 'headerTimeoutMs'>;
+  /**
+   * HTTP proxies (addresses and CIDRs) whose `X-Forwarded-For` names the client: its right-most
+   * address that is not one of them. From any other peer the header is ignored. Default none.
+   */
+  trustedProxies?: readonly string[];
   /** Connections per address and request deadlines of the HTTP server (`DEMO_HTTP_LIMITS` by default). */
   httpLimits?: Partial<DemoHttpLimits>;
   /** Relay the host's actors to `?inspect` pages (the `--inspect` flag): each page only its identity's sessions. */
@@ -109,6 +115,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   let cluster: ClusterNode | undefined;
   let mcpPeers: McpPeers | undefined;
   const mint = createMintLimiter(options.identityRate);
+  const trusted = options.trustedProxies?.length ? parseTrustedProxies(options.trustedProxies) : undefined;
+  /** A trusted proxy's connections carry many people: counted per request (`requestAddress`), not per connection. */
+  let isProxy = (_socket: Socket) => false;
   const mcp = createDemoMcp({
     dataDir: options.store === 'memory' ? null : (options.dataDir ?? '.data'),
     store: panels,
@@ -135,8 +144,9 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     () => (cluster === undefined || cluster.serving ? null : 'this process is not in the cluster (database unreachable or stopping)'),
     (request, response, host) => mcp.route(request, response, host),
     options.docsRoot,
-    { addressOf: clientAddress, ...options.httpLimits },
+    { addressOf: (socket) => (isProxy(socket) ? null : clientAddress(socket)), ...options.httpLimits },
   );
+  if (trusted) isProxy = trustForwardedFor(http, trusted);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -207,7 +217,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
         return principal;
       },
       ...(cluster ? { cluster } : {}),
-      remoteAddress: (request) => clientAddress(request.socket),
+      remoteAddress: requestAddress,
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     });

@@ -7,7 +7,7 @@ import { createSqliteStore } from '../host/store/sqlite.js';
 import type { SessionLogStore } from '../host/store/types.js';
 import { createMcpHttpHandler, createPanelLedger, panelDocumentPath, readPanelDocument, type McpHttpHandler } from '../mcp/index.js';
 import type { Principal } from '../protocol/index.js';
-import { clientAddress } from '../transport/proxyProtocol.js';
+import { requestAddress } from '../transport/forwarded.js';
 import type { McpPeers } from './mcpPeers.js';
 import { originAllowed, requestPath } from '../transport/ws/origin.js';
 
@@ -102,8 +102,8 @@ export function createDemoMcp(options: DemoMcpOptions) {
             appHtml: readPanelDocument(),
             ledger,
             authenticate: options.principalOf,
-            // Behind the balancer: the client's address, as its PROXY header names it.
-            remoteAddress: (request) => clientAddress(request.socket),
+            // Behind the balancer: the client's address, as its PROXY header (or a trusted X-Forwarded-For) names it.
+            remoteAddress: requestAddress,
             maxBodyBytes: DEMO_MCP_MAX_BODY,
             ...(options.peers ? { mintSessionId: () => options.peers?.()?.mintSessionId() ?? randomUUID() } : {}),
           });

@@ -8,10 +8,14 @@
 //   OPENAI_API_KEY (+ OPENAI_BASE_URL) or ANTHROPIC_API_KEY (+ ANTHROPIC_BASE_URL), TASK_SURFACE_MODEL:
 //                        a real model instead of the scripted agent
 //   TASK_SURFACE_DEMO_OUT=dist/demo (default)  where the page is built
+//   TASK_SURFACE_TRUSTED_PROXIES=10.0.0.0/8,…  HTTP proxies whose X-Forwarded-For names the client
+//   TASK_SURFACE_PROXY_PORT=8786  also take PROXY-protocol connections (v1/v2) on this port, from
+//                        TASK_SURFACE_PROXY_FROM=10.0.0.0/8,… (default loopback only)
 import { existsSync } from 'node:fs';
 import { buildDemo } from './build.js';
 import { startDemoServer } from './app.js';
 import { chooseModel } from './agent/model.js';
+import { parseTrustedProxies, type TrustedProxies } from '../transport/forwarded.js';
 
 const args = process.argv.slice(2);
 // The status lines are for a person: a reader that went away (`npm start | head -1`, a closed
@@ -30,6 +34,36 @@ if (storeKind === 'postgres' && !databaseUrl) {
 const port = Number(process.env.PORT ?? 8787);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`PORT must be a port number, not "${process.env.PORT}"`);
+  process.exit(2);
+}
+
+/** A comma-separated list of an environment variable, or undefined when unset or empty. */
+const listOf = (name: string) => {
+  const list = (process.env[name] ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return list.length > 0 ? list : undefined;
+};
+let trustedProxies: readonly string[] | undefined;
+let proxyProtocol: { port: number; host: string; trusted?: TrustedProxies } | undefined;
+try {
+  trustedProxies = listOf('TASK_SURFACE_TRUSTED_PROXIES');
+  if (trustedProxies) parseTrustedProxies(trustedProxies); // a bad entry stops the start, named
+  const proxyPort = process.env.TASK_SURFACE_PROXY_PORT;
+  if (proxyPort) {
+    if (!/^\d{1,5}$/.test(proxyPort) || Number(proxyPort) > 65535)
+      throw new Error(`TASK_SURFACE_PROXY_PORT must be a port number, not "${proxyPort}"`);
+    const from = listOf('TASK_SURFACE_PROXY_FROM');
+    // Another machine's balancer reaches it only on all interfaces; loopback alone stays local.
+    proxyProtocol = {
+      port: Number(proxyPort),
+      host: from ? '0.0.0.0' : '127.0.0.1',
+      ...(from ? { trusted: parseTrustedProxies(from) } : {}),
+    };
+  }
+} catch (error) {
+  console.error((error as Error).message);
   process.exit(2);
 }
 
@@ -63,6 +97,8 @@ try {
         }
       : {}),
     ...(model.driver ? { driver: model.driver } : {}),
+    ...(trustedProxies ? { trustedProxies } : {}),
+    ...(proxyProtocol ? { proxyProtocol } : {}),
   });
 } catch (error) {
   // A database that cannot be reached (or migrated) is one clear line, not a stack.
@@ -71,6 +107,7 @@ try {
 }
 const sessions = server.demo.host.listSessions().length;
 console.log(`task-surface demo on ${server.url}  (store: ${server.demo.storeLabel}, ${sessions} session${sessions === 1 ? '' : 's'})`);
+if (server.proxyPort !== undefined) console.log(`PROXY protocol on port ${server.proxyPort} (from trusted balancers only)`);
 console.log(`agent: ${model.label}`);
 console.log(docsRoot ? `docs: ${server.url}docs/` : 'docs: not built (npm run docs), so /docs/ answers 404');
 console.log(
