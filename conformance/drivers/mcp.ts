@@ -38,6 +38,8 @@ interface Panel {
   surfaceId: string;
   callId: string;
   title: string;
+  /** The call as the host hands it to the view (its input and result). */
+  shown: { input: Record<string, unknown>; result: CallToolResult };
 }
 
 const textOf = (result: CallToolResult) =>
@@ -56,6 +58,10 @@ function outcomeOf(state: PanelState | { status: 'invalid' }, submissionId: stri
 /** What the MCP path adds to a conversation: the surface of a panel id the model read. */
 export interface McpConversation {
   surfaceOfPanel(viewId: string): string | undefined;
+  /** The show call of `surfaceId`'s panel (default: the latest), as the host hands it to the real view. */
+  shownCall(surfaceId?: string): { input: Record<string, unknown>; result: CallToolResult } | undefined;
+  /** A tool call through the host's client (the real view's app-only calls go here). */
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
 }
 
 async function mcpConversation(options: ConversationOptions): Promise<Conversation & McpConversation> {
@@ -106,7 +112,13 @@ async function mcpConversation(options: ConversationOptions): Promise<Conversati
         const viewId = (result._meta as { viewUUID?: string } | undefined)?.viewUUID;
         const shown = result.structuredContent as { surfaceId?: string; model?: { title: string } } | undefined;
         if (viewId && shown?.surfaceId && shown.model)
-          panels.push({ viewId, surfaceId: shown.surfaceId, callId: viewId, title: shown.model.title });
+          panels.push({
+            viewId,
+            surfaceId: shown.surfaceId,
+            callId: viewId,
+            title: shown.model.title,
+            shown: { input: made.input as Record<string, unknown>, result },
+          });
       }
       if (step.text !== undefined) chat.push({ role: 'assistant', text: step.text });
     }
@@ -132,6 +144,8 @@ async function mcpConversation(options: ConversationOptions): Promise<Conversati
 
   const conversation: Conversation & McpConversation = {
     surfaceOfPanel: (viewId) => panels.find((p) => p.viewId === viewId)?.surfaceId,
+    shownCall: (surfaceId) => panelOf(surfaceId)?.shown,
+    callTool: (params) => client.callTool(params),
     script: (...steps) => script.push(steps),
     say,
     queue: say,

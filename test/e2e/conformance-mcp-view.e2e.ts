@@ -1,0 +1,94 @@
+// The conformance kit on the MCP App path with the real panel (conformance/drivers/mcpView.ts: the
+// MCP server through the SDK Client, the panel in Chromium behind ext-apps' AppBridge). One Chromium
+// for the file, one page for every conversation. Within the test budget every scenario runs in
+// English and the double submit (a double click, the answer's text in the person's language) in
+// every language.
+//
+// As in test/mcp/conformance.node.test.ts, the show result is checked to be the MCP words exactly
+// and handed to the kit in the Host's words; the scenarios the MCP path differs from on purpose run
+// as `todo`.
+import assert from 'node:assert/strict';
+import type { Frame } from 'playwright-core';
+import { after, before, describe, it } from 'node:test';
+import {
+  conformanceSuite,
+  LOCALES,
+  registerProductLocale,
+  SCENARIOS,
+  texts,
+  type ConformanceDriver,
+  type Conversation,
+} from '../../conformance/index.js';
+import { type McpConversation } from '../../conformance/drivers/mcp.js';
+import { mcpViewDriver } from '../../conformance/drivers/mcpView.js';
+import { shownText } from '../../mcp/answerTool.js';
+import { VIEW_TOOL } from '../../mcp/constants.js';
+import { answer, show } from '../../conformance/fixtures.js';
+
+const DIFFERS: Record<string, string> = {
+  'surface.open':
+    'an MCP host hands the tool result back to the model: the server cannot end the host’s turn, so a model that goes on gets a further request',
+  'surface.second-in-one-response':
+    'an MCP host runs every call of a response: the server sees no turn, so a second show_task_surface opens a second panel',
+  'surface.stale': 'each MCP panel stands alone: with no conversation, an older panel after a dismissal is not-open, never stale',
+};
+
+function inHostWords(conversation: Conversation & McpConversation): Conversation & McpConversation {
+  const calls = () =>
+    conversation.calls().map((read) => {
+      const shown = /^Task surface (".*?") \(panel id "([^"]+)"\)/.exec(read.text);
+      if (read.tool !== 'show_task_surface' || !read.ok || !shown) return read;
+      const [title, panelId] = [JSON.parse(shown[1]!) as string, shown[2]!];
+      const surfaceId = conversation.surfaceOfPanel(panelId);
+      if (surfaceId === undefined || read.text !== shownText(panelId, title)) return read;
+      return { ...read, text: texts.shownText(surfaceId, title) };
+    });
+  return Object.assign(Object.create(conversation) as Conversation & McpConversation, { calls });
+}
+
+const view = mcpViewDriver();
+const driver: ConformanceDriver = {
+  ...view,
+  open: async (options) => inHostWords((await view.open(options)) as Conversation & McpConversation),
+};
+
+describe('conformance: the MCP App, the real panel in Chromium', () => {
+  let unregister = () => {};
+  before(() => (unregister = registerProductLocale()));
+  after(async () => {
+    unregister();
+    await view.dispose?.();
+  });
+  const test = (name: string, options: { skip?: string; todo?: string }, body: () => Promise<void>) => {
+    const differs = DIFFERS[name.split(' · ')[1]!];
+    return it(name, differs === undefined ? options : { todo: `differs on the MCP path: ${differs}` }, body);
+  };
+  conformanceSuite({ test, driver, locales: ['en'] });
+  const doubleSubmit = SCENARIOS.filter((s) => s.id === 'surface.double-submit');
+  conformanceSuite({ test, driver, scenarios: doubleSubmit, locales: LOCALES.filter((l) => l !== 'en') });
+
+  it('what the person typed survives the iframe reloading, and then submits', async () => {
+    const c = (await driver.open({ locale: 'de' })) as Conversation &
+      McpConversation & { typed(): Promise<string[]>; panel(): Promise<Frame | null> };
+    try {
+      c.script({ calls: [show()] });
+      await c.say('Help me plan a trip');
+      const frame = (await c.panel())!;
+      await frame.locator('task-surface-view input[data-field="1"]').fill('kept across a reload');
+      // The draft is kept on the server after a pause in typing; then the host re-renders the iframe.
+      const viewId = (c.shownCall()!.result._meta as { viewUUID: string }).viewUUID;
+      const draft = async () =>
+        (
+          (await c.callTool({ name: VIEW_TOOL, arguments: { action: 'read', viewId } })) as {
+            structuredContent: { draft?: Record<string, unknown> };
+          }
+        ).structuredContent.draft?.['why'];
+      for (let i = 0; i < 200 && (await draft()) !== 'kept across a reload'; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      await c.reload();
+      assert.ok((await c.typed()).includes('kept across a reload'), 'the typed text after the reload');
+      assert.deepEqual(await c.submit({ submissionId: 'after-reload', values: answer('kept across a reload') }), { accepted: true });
+    } finally {
+      await c.close();
+    }
+  });
+});
