@@ -8,6 +8,7 @@
 import { MessageRate } from '../host/limits/rate.js';
 import { isSystem, LimitExceededError, type Principal } from '../protocol/index.js';
 import type { PanelLedger } from './ledger.js';
+import { DRAFT_SCOPE, type DraftScope } from './drafts.js';
 
 export interface PanelOwnerOptions {
   /** Panels one principal may show per minute (a bucket of this many, refilled evenly). Default 30. */
@@ -44,10 +45,13 @@ export function ownedPanels(ledger: PanelLedger, options: PanelOwnerOptions = {}
     };
     const submit: PanelLedger['submit'] = async (viewId, answer) =>
       (await ledger.owns(viewId, principal)) ? ledger.submit(viewId, { ...answer, by: principal }) : UNKNOWN;
+    // Drafts are kept per ledger, not per view: every person's count against one bound (drafts.ts).
+    const draftScope: DraftScope = { ledger, person: principal.id };
     return new Proxy(ledger, {
       get(target, key, receiver) {
         if (key === 'show') return show;
         if (key === 'submit') return submit;
+        if (key === DRAFT_SCOPE) return draftScope;
         const value: unknown = Reflect.get(target, key, receiver);
         if (UNSCOPED.has(key) || typeof value !== 'function') return value;
         return async (viewId: string, ...rest: unknown[]) =>
