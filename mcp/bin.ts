@@ -2,6 +2,9 @@
 // `task-surface-mcp`: the Task Surface MCP server on stdio (see docs/mcp.md).
 //   --data-dir <dir>   where answered panels are remembered (default: $TASK_SURFACE_DATA_DIR, else ~/.task-surface)
 //   --memory           remember nothing across restarts
+//   several processes may share one data folder: each reads and answers every panel
+//   DATABASE_URL=postgres://…  panels in PostgreSQL (schema <DATABASE_SCHEMA, default public>_mcp,
+//                      as `npm start`'s /mcp keeps them), shared with every process on it
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startStdioServer } from './stdio.js';
@@ -22,7 +25,13 @@ for (let i = 0; i < args.length; i++) {
   }
 }
 try {
-  const server = await startStdioServer({ dataDir });
+  const databaseUrl = process.env['DATABASE_URL'] || undefined;
+  const databaseSchema = process.env['DATABASE_SCHEMA'] || undefined;
+  const server = await startStdioServer({
+    dataDir,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    ...(databaseSchema ? { databaseSchema } : {}),
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void server.close().then(() => process.exit(0)));
 } catch (error) {
   process.stderr.write(`task-surface-mcp: ${(error as Error).message}\n`);

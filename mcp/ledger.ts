@@ -103,6 +103,12 @@ export interface PanelLedgerOptions {
   quotas?: QuotaOptions;
   /** Panels held in memory at once (older ones are read back from the store when asked). Default 256. */
   maxLoadedPanels?: number;
+  /**
+   * A store several processes share by file (SQLite opened `{ shared: true }`, mcp/sharedSqlite.ts):
+   * runs each operation as one transaction of the file. The panel is then read afresh inside it, as
+   * on PostgreSQL, and no other process writes until it ends.
+   */
+  exclusive?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
 export interface PanelLedger {
@@ -152,11 +158,15 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
   };
 
   const shared = isAsyncStore(options.store) ? options.store : null;
+  const { exclusive } = options;
+  /** Whether other processes write the store too: every operation reads the panel afresh. */
+  const fresh = shared !== null || exclusive !== undefined;
   /** Operations on one panel in this process, one at a time (each reads the panel afresh when shared). */
   const running = new Map<string, Promise<unknown>>();
   const serial = <T>(viewId: string, run: () => Promise<T>): Promise<T> => {
-    if (!shared) return run();
-    const next = (running.get(viewId) ?? Promise.resolve()).catch(() => undefined).then(run);
+    if (!fresh) return run();
+    const step = exclusive ? () => exclusive(run) : run;
+    const next = (running.get(viewId) ?? Promise.resolve()).catch(() => undefined).then(step);
     running.set(viewId, next);
     const settled = () => void (running.get(viewId) === next && running.delete(viewId));
     next.then(settled, settled);
@@ -164,7 +174,7 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
   };
   /** A shared store: drops this process's copy and reads what is stored now (another process may have written). */
   const refresh = async (viewId: string): Promise<void> => {
-    if (!shared) return;
+    if (!fresh) return;
     const sessionId = viewId as SessionId;
     if (host.hasSession(sessionId)) host.unload(sessionId);
     await host
@@ -257,40 +267,43 @@ export function createPanelLedger(options: PanelLedgerOptions): PanelLedger {
     return state(viewId);
   };
 
+  const show: PanelLedger['show'] = async (args, origin, { record, owner }) => {
+    let sessionId = mintSessionId();
+    const callId = mintCallId();
+    const turnId = mintTurnId();
+    const ctx = { sessionId, callId, turnId, origin: toolMode === 'code' ? ('code' as const) : origin, agent: 'root' as const };
+    const outcome = await tool.execute(args as JsonValue, { ...ctx, concludeTurn: () => undefined });
+    if (!outcome.ok) return { ok: false, content: outcome.content };
+    if (!record) {
+      const checked = shown([{ type: 'tool/result', seq: 1, at: 0, callId, turnId, name: SHOW_TASK_SURFACE, ...outcome }])!;
+      return { ok: true, viewId: sessionId, ...checked, content: outcome.content };
+    }
+    // A principal's panel is its session: counted against its sessions and stored bytes, and its alone.
+    if (owner && !isSystem(owner)) {
+      // A shared store: the owner's panels that other processes showed count too (one indexed query).
+      await (shared as { fetchSessionsOf?(owner: string): Promise<unknown> } | null)?.fetchSessionsOf?.(owner.id);
+      sessionId = host.as(owner).openSession({ title: SHOW_TASK_SURFACE });
+    } else host.openSession({ sessionId, title: SHOW_TASK_SURFACE });
+    host.plugins.append(sessionId, {
+      type: 'tool/call',
+      callId,
+      turnId,
+      name: SHOW_TASK_SURFACE,
+      args: args as JsonValue,
+      origin,
+      agent: 'root',
+    });
+    host.plugins.append(sessionId, { type: 'tool/result', callId, turnId, name: SHOW_TASK_SURFACE, ...outcome });
+    await shared?.flush(sessionId);
+    const panel = shown([...host.plugins.events(sessionId)])!;
+    return { ok: true, viewId: sessionId, ...panel, content: outcome.content };
+  };
+
   return {
     limits,
 
-    async show(args, origin, { record, owner }) {
-      let sessionId = mintSessionId();
-      const callId = mintCallId();
-      const turnId = mintTurnId();
-      const ctx = { sessionId, callId, turnId, origin: toolMode === 'code' ? ('code' as const) : origin, agent: 'root' as const };
-      const outcome = await tool.execute(args as JsonValue, { ...ctx, concludeTurn: () => undefined });
-      if (!outcome.ok) return { ok: false, content: outcome.content };
-      if (!record) {
-        const checked = shown([{ type: 'tool/result', seq: 1, at: 0, callId, turnId, name: SHOW_TASK_SURFACE, ...outcome }])!;
-        return { ok: true, viewId: sessionId, ...checked, content: outcome.content };
-      }
-      // A principal's panel is its session: counted against its sessions and stored bytes, and its alone.
-      if (owner && !isSystem(owner)) {
-        // A shared store: the owner's panels that other processes showed count too (one indexed query).
-        await (shared as { fetchSessionsOf?(owner: string): Promise<unknown> } | null)?.fetchSessionsOf?.(owner.id);
-        sessionId = host.as(owner).openSession({ title: SHOW_TASK_SURFACE });
-      } else host.openSession({ sessionId, title: SHOW_TASK_SURFACE });
-      host.plugins.append(sessionId, {
-        type: 'tool/call',
-        callId,
-        turnId,
-        name: SHOW_TASK_SURFACE,
-        args: args as JsonValue,
-        origin,
-        agent: 'root',
-      });
-      host.plugins.append(sessionId, { type: 'tool/result', callId, turnId, name: SHOW_TASK_SURFACE, ...outcome });
-      await shared?.flush(sessionId);
-      const panel = shown([...host.plugins.events(sessionId)])!;
-      return { ok: true, viewId: sessionId, ...panel, content: outcome.content };
-    },
+    show: (args, origin, options) =>
+      exclusive && options.record ? exclusive(() => show(args, origin, options)) : show(args, origin, options),
 
     state: (viewId) =>
       serial(viewId, async () => {

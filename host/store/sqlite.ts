@@ -102,8 +102,12 @@ const toRecord = (row: SessionRow): SessionRecord => ({
  * with a StoreLockedError naming the file and the process that holds it. A missing folder on the
  * way is made, readable by its owner only (README's `createSqliteStore('.data/sessions.db')` in a
  * fresh project); one that exists is left as it is.
+ *
+ * `shared: true` takes no lock: several processes open the file (WAL; a writer waits up to 5 s for
+ * another's transaction). The caller then reads afresh and writes inside one transaction per
+ * operation (the MCP server's panel ledger does); a Host keeps sessions in memory, so it needs the lock.
  */
-export function createSqliteStore(path: string): SessionLogStore & { readonly db: Database.Database } {
+export function createSqliteStore(path: string, options: { shared?: boolean } = {}): SessionLogStore & { readonly db: Database.Database } {
   // Only the owner may read the logs: SQLite gives the WAL and shared-memory files the database's mode.
   const onDisk = path !== ':memory:' && path !== '' && !path.startsWith('file:');
   if (onDisk && !existsSync(dirname(path))) privateDir(dirname(path));
@@ -111,8 +115,10 @@ export function createSqliteStore(path: string): SessionLogStore & { readonly db
   const db = new Database(path);
   let release = () => {};
   try {
-    if (db.memory) db.pragma('journal_mode = WAL');
-    else release = lockStoreFile(db, path);
+    if (db.memory || options.shared) {
+      db.pragma('busy_timeout = 5000');
+      db.pragma('journal_mode = WAL');
+    } else release = lockStoreFile(db, path);
   } catch (error) {
     db.close();
     throw error;
