@@ -20,8 +20,11 @@ import {
 import { elicitationOf, valuesOfElicitation } from './elicitation.js';
 import { panelText } from './textForm.js';
 
-/** How long a person has to answer an elicitation form (a person is on the other end). */
-const ELICITATION_TIMEOUT_MS = 30 * 60_000;
+/**
+ * How long a person has to answer an elicitation form by default (a person is on the other end, but
+ * each wait holds one of the principal's requests in flight: bounded, `elicitationTimeoutMs`).
+ */
+export const ELICITATION_TIMEOUT_MS = 10 * 60_000;
 const ANSWER_KEY = 'answer';
 
 /** The capabilities the client declared: per request (2026-07-28 era) or at initialize (earlier). */
@@ -80,6 +83,7 @@ export async function answerWithoutApps(
   capabilities: ClientCapabilities | undefined,
   ctx: ServerContext,
   limits: TaskSurfaceLimits,
+  timeoutMs: number = ELICITATION_TIMEOUT_MS,
 ): Promise<CallToolResult> {
   const form = supportsFormElicitation(capabilities) ? elicitationOf(model) : null;
   if (!form) return textFallback(model);
@@ -88,7 +92,7 @@ export async function answerWithoutApps(
     if (view.kind === 'elicit') return elicitationResult(model, view as unknown as ElicitResult, limits);
     return inputRequired({ inputRequests: { [ANSWER_KEY]: inputRequired.elicit(form) } }) as unknown as CallToolResult;
   }
-  const result = await ctx.mcpReq.elicitInput(form, { timeout: ELICITATION_TIMEOUT_MS, signal: ctx.mcpReq.signal });
+  const result = await ctx.mcpReq.elicitInput(form, { timeout: timeoutMs, signal: ctx.mcpReq.signal });
   return elicitationResult(model, result, limits);
 }
 

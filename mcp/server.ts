@@ -34,6 +34,12 @@ export interface TaskSurfaceMcpServerOptions {
   limits?: TaskSurfaceLimitsInput;
   /** `code`: show_task_surface is not advertised, and a call is refused with the Host's text. */
   toolMode?: ToolMode;
+  /**
+   * How long a call waits for the person to answer an elicitation form (a client without MCP Apps,
+   * 2025 era); then the call fails with a timeout, and the wait is released. Default 10 minutes.
+   * A closed session releases its waits at once, whatever this is.
+   */
+  elicitationTimeoutMs?: number;
   name?: string;
   version?: string;
 }
@@ -78,7 +84,7 @@ export function createTaskSurfaceMcpServer(options: TaskSurfaceMcpServerOptions)
       // Code-only mode refuses the call here too when the ledger was made elsewhere (and shared).
       const shown = await ledger.show(args, toolMode === 'code' ? 'code' : 'model', { record: apps });
       if (!shown.ok) return { isError: true, content: text(shown.content) };
-      if (!apps) return answerWithoutApps(shown.model, capabilities, ctx, ledger.limits);
+      if (!apps) return answerWithoutApps(shown.model, capabilities, ctx, ledger.limits, options.elicitationTimeoutMs);
       return {
         content: text(shownText(shown.viewId, shown.model.title)),
         structuredContent: { surfaceId: shown.surfaceId, model: shown.model },

@@ -95,3 +95,19 @@ test('over Streamable HTTP: a 2025 client elicits on its session, a 2026-07-28 c
   const second = await modern.callTool({ name: 'show_task_surface', arguments: { model: smallModel() } });
   assert.equal(textOf(second), 'The person declined to answer the panel "Pick a database".');
 });
+
+test('an elicitation nobody answers ends at elicitationTimeoutMs (default 10 minutes), in words', async (t) => {
+  const { ELICITATION_TIMEOUT_MS } = await import('../../mcp/fallbacks.js');
+  assert.equal(ELICITATION_TIMEOUT_MS, 10 * 60_000);
+  const { url } = await httpServer(t, undefined, { maxSessions: 4, maxSessionsPerPrincipal: 4, elicitationTimeoutMs: 300 });
+  const client = await httpClient(t, url, { elicitation: { form: {} } });
+  client.setRequestHandler('elicitation/create', () => new Promise(() => undefined)); // never answers
+  const started = Date.now();
+  const outcome = await client.callTool({ name: 'show_task_surface', arguments: { model: smallModel() } }).then(
+    (result) => textOf(result),
+    (error: unknown) => (error as Error).message,
+  );
+  t.diagnostic(outcome);
+  assert.match(outcome, /Request timed out/);
+  assert.ok(Date.now() - started < 30_000, 'released long before a person would give up');
+});
