@@ -185,6 +185,11 @@ export interface ConformanceDriver {
   /** What a reader calls the path, and how the driver drives it (one line, for the table). */
   readonly description: string;
   readonly supports: Supports;
+  /**
+   * Where the path's test runs less than every scenario in every language (a browser within the
+   * test budget): what it runs and why, in a sentence the table prints instead of "in every language".
+   */
+  readonly coverage?: string;
   open(options: ConversationOptions): Promise<Conversation>;
   /** Frees what the driver holds across conversations (servers, stores). */
   dispose?(): Promise<void>;

@@ -31,7 +31,7 @@ export function conformanceTable(scenarios: readonly Scenario[], drivers: readon
     const applicable = scenarios.filter((s) => notApplicable(driver, s) === null);
     const differ = applicable.filter((s) => s.differs?.[driver.path] !== undefined).length;
     const holds = applicable.length - differ;
-    return `- **${driver.path}**: ${driver.description} ${holds} of ${scenarios.length} scenarios hold in every language; ${differ} differ on purpose; ${scenarios.length - applicable.length} not applicable.`;
+    return `- **${driver.path}**: ${driver.description} ${holds} of ${scenarios.length} scenarios hold ${driver.coverage ?? 'in every language'}; ${differ} differ on purpose; ${scenarios.length - applicable.length} not applicable.`;
   });
   return [
     `| scenario | requirement | spec | ${drivers.map((d) => d.path).join(' | ')} |`,

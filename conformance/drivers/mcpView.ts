@@ -246,7 +246,9 @@ export function mcpViewDriver(browser?: Browser): ConformanceDriver & { harness(
   return {
     path: 'mcp-app-view',
     description:
-      'The same MCP server and chat as `mcp-app`, the person played in the real panel (the built app document) in Chromium behind ext-apps’ `AppBridge`: fields filled, the button pressed, the iframe re-rendered for a reload or a retry. Every scenario runs in `en`, and `surface.double-submit` in every language (one Chromium within the test budget); a scenario’s note goes to the server as `mcp-app` sends it, the panel having no note field.',
+      'The same MCP server and chat as `mcp-app`, the person played in the real panel (the built app document) in Chromium behind ext-apps’ `AppBridge`: fields filled, the button pressed, the iframe re-rendered for a reload or a retry.',
+    coverage:
+      'in `en`, and `surface.double-submit` (the answer’s text in the person’s language, after a double click) in every language: one Chromium runs the whole file within the test budget (about 30 s on two cores), where every scenario in every language would take about five times as long, most of the kit’s three-minute budget. A note, which the panel has no field for, and values it offers no way to enter (`surface.invalid`) go to the server as `mcp-app` sends them',
     supports: MCP_SUPPORTS,
     harness: harness.get,
     open: async (options) => viewConversation(await harness.get(), options),

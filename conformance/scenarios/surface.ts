@@ -120,7 +120,10 @@ export const surfaceScenarios: readonly Scenario[] = [
     id: 'surface.stale',
     spec: 'task-surface',
     requirement: 'A submission for a panel that is no longer the open one is refused stale; with none open, not-open.',
-    differs: { 'mcp-app': 'each MCP panel stands alone: with no conversation, an older panel after a dismissal is not-open, never stale' },
+    differs: {
+      'mcp-app': 'each MCP panel stands alone: with no conversation, an older panel after a dismissal is not-open, never stale',
+      'mcp-app-view': 'each MCP panel stands alone: an older panel rendered again after a dismissal shows it dismissed, never stale',
+    },
     async run(c, { id }) {
       const first = await openPanel(c, 'First');
       expectEqual(await c.dismiss({ dismissalId: id('dis') }), { dismissed: true }, 'the dismissal');
