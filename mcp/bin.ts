@@ -3,8 +3,8 @@
 //   --data-dir <dir>   where answered panels are remembered (default: $TASK_SURFACE_DATA_DIR, else ~/.task-surface)
 //   --memory           remember nothing across restarts
 //   several processes may share one data folder: each reads and answers every panel
-//   DATABASE_URL=postgres://…  panels in PostgreSQL (schema <DATABASE_SCHEMA, default public>_mcp,
-//                      as `npm start`'s /mcp keeps them), shared with every process on it
+//   DATABASE_URL=postgres://…  panels in PostgreSQL, shared with every process on it: schema
+//                      <$DATABASE_SCHEMA or $TASK_SURFACE_PG_SCHEMA, default public>_mcp, as `npm start`'s /mcp
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { startStdioServer } from './stdio.js';
@@ -26,7 +26,7 @@ for (let i = 0; i < args.length; i++) {
 }
 try {
   const databaseUrl = process.env['DATABASE_URL'] || undefined;
-  const databaseSchema = process.env['DATABASE_SCHEMA'] || undefined;
+  const databaseSchema = process.env['DATABASE_SCHEMA'] || process.env['TASK_SURFACE_PG_SCHEMA'] || undefined;
   const server = await startStdioServer({
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
