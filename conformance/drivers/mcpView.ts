@@ -248,7 +248,7 @@ export function mcpViewDriver(browser?: Browser): ConformanceDriver & { harness(
     description:
       'The same MCP server and chat as `mcp-app`, the person played in the real panel (the built app document) in Chromium behind ext-apps’ `AppBridge`: fields filled, the button pressed, the iframe re-rendered for a reload or a retry.',
     coverage:
-      'in `en`, and `surface.double-submit` (the answer’s text in the person’s language, after a double click) in every language: one Chromium runs the whole file within the test budget (about 30 s on two cores), where every scenario in every language would take about five times as long, most of the kit’s three-minute budget. A note, which the panel has no field for, and values it offers no way to enter (`surface.invalid`) go to the server as `mcp-app` sends them',
+      'in `en`, and the five where the person acts in the panel (`surface.double-submit`, `surface.retry-same-ids`, `surface.dismiss`, `surface.dismiss-then-submit`, `surface.reload`) in every language: one Chromium runs the file in about a minute on two cores, and every scenario in every language would take about two and a half, most of the kit’s three-minute budget, for scenarios the panel adds nothing to (limits, code mode). A note, which the panel has no field for, and values it offers no way to enter (`surface.invalid`) go to the server as `mcp-app` sends them',
     supports: MCP_SUPPORTS,
     harness: harness.get,
     open: async (options) => viewConversation(await harness.get(), options),

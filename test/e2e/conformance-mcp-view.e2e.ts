@@ -1,8 +1,8 @@
 // The conformance kit on the MCP App path with the real panel (conformance/drivers/mcpView.ts: the
 // MCP server through the SDK Client, the panel in Chromium behind ext-apps' AppBridge). One Chromium
 // for the file, one page for every conversation. Within the test budget every scenario runs in
-// English and the double submit (a double click, the answer's text in the person's language) in
-// every language.
+// English, and what the person does in the panel (double submit, retry, dismiss, a submission after
+// a dismissal, reload) in every language.
 //
 // As in test/mcp/conformance.node.test.ts, the show result is checked to be the MCP words exactly
 // and handed to the kit in the Host's words; the scenarios the MCP path differs from on purpose run
@@ -24,6 +24,15 @@ import { mcpViewDriver } from '../../conformance/drivers/mcpView.js';
 import { shownText } from '../../mcp/answerTool.js';
 import { VIEW_TOOL } from '../../mcp/constants.js';
 import { answer, show } from '../../conformance/fixtures.js';
+
+/** What the person does in the panel, run in every language (the rest in English: see the header). */
+const PERSON_SCENARIOS = [
+  'surface.double-submit',
+  'surface.retry-same-ids',
+  'surface.dismiss',
+  'surface.dismiss-then-submit',
+  'surface.reload',
+];
 
 const DIFFERS: Record<string, string> = {
   'surface.open':
@@ -63,8 +72,12 @@ describe('conformance: the MCP App, the real panel in Chromium', () => {
     return it(name, differs === undefined ? options : { todo: `differs on the MCP path: ${differs}` }, body);
   };
   conformanceSuite({ test, driver, locales: ['en'] });
-  const doubleSubmit = SCENARIOS.filter((s) => s.id === 'surface.double-submit');
-  conformanceSuite({ test, driver, scenarios: doubleSubmit, locales: LOCALES.filter((l) => l !== 'en') });
+  conformanceSuite({
+    test,
+    driver,
+    scenarios: SCENARIOS.filter((s) => PERSON_SCENARIOS.includes(s.id)),
+    locales: LOCALES.filter((l) => l !== 'en'),
+  });
 
   it('what the person typed survives the iframe reloading, and then submits', async () => {
     const c = (await driver.open({ locale: 'de' })) as Conversation &
