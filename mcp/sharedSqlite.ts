@@ -6,6 +6,7 @@
  * this one wrote. So a panel shown through one process is read and answered through every other, and
  * two answers at once are one answer: the second reads the first.
  */
+import { resolve } from 'node:path';
 import { createSqliteStore } from '../host/store/sqlite.js';
 
 export interface SharedSqlite {
@@ -14,14 +15,19 @@ export interface SharedSqlite {
   exclusive<T>(run: () => Promise<T>): Promise<T>;
 }
 
+/**
+ * This process's transactions on each file, one after another, whichever connection runs them: a
+ * second connection's BEGIN would otherwise wait (synchronously) for a first that cannot go on.
+ */
+const queues = new Map<string, Promise<unknown>>();
+
 /** Opens `file` for sharing with other processes (WAL; a writer waits up to 5 s for the lock). */
 export function openSharedSqlite(file: string): SharedSqlite {
   const store = createSqliteStore(file, { shared: true });
   const { db } = store;
-  // One connection, one transaction at a time: this process's operations queue here.
-  let queue: Promise<unknown> = Promise.resolve();
+  const key = resolve(file);
   const exclusive = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = queue
+    const next = (queues.get(key) ?? Promise.resolve())
       .catch(() => undefined)
       .then(async () => {
         db.exec('BEGIN IMMEDIATE');
@@ -34,7 +40,9 @@ export function openSharedSqlite(file: string): SharedSqlite {
           throw error;
         }
       });
-    queue = next;
+    queues.set(key, next);
+    const done = () => void (queues.get(key) === next && queues.delete(key));
+    next.then(done, done);
     return next;
   };
   return { store, exclusive };
