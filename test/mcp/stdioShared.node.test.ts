@@ -10,6 +10,7 @@ import { before, describe, test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 import { createSqliteStore, StoreLockedError } from '../../host/store/sqlite.js';
 import { VIEW_TOOL } from '../../mcp/constants.js';
 import { openSharedSqlite } from '../../mcp/sharedSqlite.js';
@@ -25,7 +26,7 @@ async function server(t: TestContext, args: string[], env: Record<string, string
   const inherited = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', 'mcp/bin.ts', ...args],
+    args: [...TSX_IMPORT, 'mcp/bin.ts', ...args],
     env: { ...inherited, DATABASE_URL: '', ...env },
     stderr: 'inherit',
   });
