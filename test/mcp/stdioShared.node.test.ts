@@ -12,7 +12,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 import { createSqliteStore, StoreLockedError } from '../../host/store/sqlite.js';
+import { createPostgresStore } from '../../host/store/postgres/index.js';
 import { VIEW_TOOL } from '../../mcp/constants.js';
+import { createPanelLedger } from '../../mcp/ledger.js';
 import { openSharedSqlite } from '../../mcp/sharedSqlite.js';
 import type { SessionId } from '../../protocol/index.js';
 import { dropSchema, freshSchema, TEST_DATABASE_URL, testPool } from '../host/stores.js';
@@ -131,6 +133,25 @@ if (TEST_DATABASE_URL) {
         );
         return userMessagesIn(rows);
       });
+    });
+
+    test('a stdio server with DATABASE_URL and a ledger on <schema>_mcp (as npm start makes for /mcp) share panels', async (t) => {
+      const schema = freshSchema();
+      t.after(() => dropSchema(`${schema}_mcp`));
+      const store = await createPostgresStore({ connectionString: TEST_DATABASE_URL!, schema: `${schema}_mcp` });
+      const ledger = createPanelLedger({ store });
+      t.after(async () => {
+        await ledger.close();
+        await store.close();
+      });
+      const stdio = await server(t, ['--memory'], { DATABASE_URL: TEST_DATABASE_URL!, TASK_SURFACE_PG_SCHEMA: schema });
+      const shown = await ledger.show({ model: smallModel() }, 'model', { record: true });
+      assert.ok(shown.ok, shown.content);
+      assert.equal((await view(stdio, answer(shown.viewId, 4))).status, 'submitted');
+      const seen = await ledger.state(shown.viewId);
+      assert.ok(seen.status === 'submitted' && seen.submissionId === 'sub-4', JSON.stringify(seen));
+      const viewId = await show(stdio);
+      assert.equal((await ledger.state(viewId)).status, 'open');
     });
   });
 }
