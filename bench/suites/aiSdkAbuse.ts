@@ -1,6 +1,6 @@
 // `npm run bench -- aiSdkAbuse`: one hostile person at the AI SDK example's limits must not take it
 // from everyone else (issue 37). 10 ordinary people, each in a chat of their own, send a message and
-// read the scripted model's whole reply, again and again; first alone, then while one person (one
+// read the scripted model's whole reply, two a second; first alone, then while one person (one
 // cookie, one address) floods new chats, over-size bodies, bodies that never finish and deeply
 // nested ones, ignoring every refusal. Prints the ordinary turns' p99 with the attacker over their
 // p99 without (aim ≤ 2x), and what the attacker got. A figure, not asserted anywhere.
@@ -14,6 +14,7 @@ import { percentile } from '../stats.js';
 
 const PEOPLE = 10;
 const RUN_MS = 4_000;
+const PACE_MS = 500;
 
 const cookieOf = (demo: AiSdkDemo) => {
   const { cookie } = demo.identities.issue();
@@ -57,6 +58,8 @@ async function ordinary(demo: AiSdkDemo, cookies: string[], round: string): Prom
         const status = await post(demo, cookie, say(`${round}-${i}-${n}`, n));
         if (status !== 200) throw new Error(`an ordinary person was refused ${status}`);
         times.push(performance.now() - started);
+        // A person's pace, two messages a second at most: within the 30 a minute a person may send.
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, PACE_MS - (performance.now() - started))));
       }
     }),
   );

@@ -28,12 +28,15 @@ import { capConnections, DEMO_HTTP_LIMITS } from '../http.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
 import { createMintLimiter, type MintRate } from '../mintRate.js';
 import { checkWrite, hostOf, HttpError, readJson } from './guard.js';
+import { MessageRate } from '../../host/limits/rate.js';
 import { CHAT_ID, createChatStore, type ChatStore } from './store.js';
 
 /** A chat's stored messages at most (then it takes no new message). */
 export const MAX_CHAT_BYTES = 4 * 1024 * 1024;
 /** Chats one person may have. */
 export const MAX_CHATS_PER_PRINCIPAL = 200;
+/** Messages (model turns) one person may send a minute: a burst of this many, then evenly, as the Host's `messagesPerMinute`. */
+export const TURNS_PER_MINUTE = 30;
 
 const INSTRUCTIONS =
   'You help plan trips. When a choice needs several answers, call show_task_surface with a short panel; ' +
@@ -57,6 +60,8 @@ export interface AiSdkDemoOptions {
   maxChatBytes?: number;
   /** Chats one person may have. Default 200. */
   maxChatsPerPrincipal?: number;
+  /** Messages one person may send a minute (each runs the model); a retry of one is free. Default 30. */
+  turnsPerMinute?: number;
   /** New identities per address (the page's first visit). Default 60 at once, then 30 a minute. */
   identityRate?: MintRate;
 }
@@ -120,6 +125,8 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
   const mint = createMintLimiter(options.identityRate);
   const maxChatBytes = options.maxChatBytes ?? MAX_CHAT_BYTES;
   const maxChats = options.maxChatsPerPrincipal ?? MAX_CHATS_PER_PRINCIPAL;
+  const turnsPerMinute = options.turnsPerMinute ?? TURNS_PER_MINUTE;
+  const turns = new MessageRate(turnsPerMinute);
   const page = readFileSync('demo/ai-sdk/page.html', 'utf8');
   const css = readFileSync('demo/ai-sdk/page.css', 'utf8');
   const scripts = await buildPage();
@@ -153,6 +160,14 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     const check = checkTaskSurfaceMessage(messages, body['message'], { kinds, parts: { files: options.files } });
     const answer = taskSurfaceCheckResponse(check);
     if (answer || !check.accepted) return answer!;
+    const wait = turns.take(owner);
+    if (wait > 0) {
+      const seconds = Math.ceil(wait / 1000);
+      throw new HttpError(
+        429,
+        `you sent ${turnsPerMinute} messages in the last minute (at most ${turnsPerMinute}): send again in ${seconds} s`,
+      );
+    }
     // Durable before the model runs: a retry of this message (or submission) now finds it.
     await store.write(owner, id, check.messages);
     const tools = taskSurfaceTools({ messages: check.messages, kinds });

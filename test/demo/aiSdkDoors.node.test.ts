@@ -9,7 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { scriptedModel } from '../../demo/ai-sdk/model.js';
-import { MAX_CHAT_BYTES, MAX_CHATS_PER_PRINCIPAL, startAiSdkDemo, type AiSdkDemoOptions } from '../../demo/ai-sdk/server.js';
+import {
+  MAX_CHAT_BYTES,
+  MAX_CHATS_PER_PRINCIPAL,
+  startAiSdkDemo,
+  TURNS_PER_MINUTE,
+  type AiSdkDemoOptions,
+} from '../../demo/ai-sdk/server.js';
 
 async function example(t: TestContext, options: Partial<AiSdkDemoOptions> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ts-ai-sdk-doors-'));
@@ -130,6 +136,20 @@ describe('the AI SDK example', () => {
       await post('/api/chat', { id: 'c3', message: say('m4', 'hi') }, { cookie }),
       refused(429, 'you have 2 chats (at most 2): continue one of them'),
     );
+  });
+
+  it('runs the model for at most turnsPerMinute messages a person (default 30); a retry is free; others served', async (t) => {
+    assert.equal(TURNS_PER_MINUTE, 30);
+    const { cookieOf, post } = await example(t, { turnsPerMinute: 2 });
+    const ann = cookieOf();
+    const say = (id: string) => ({ id: 'c1', message: { id, role: 'user', parts: [{ type: 'text', text: id }] } });
+    assert.equal((await post('/api/chat', say('m1'), { cookie: ann })).status, 200);
+    assert.equal((await post('/api/chat', say('m2'), { cookie: ann })).status, 200);
+    assert.equal((await post('/api/chat', say('m2'), { cookie: ann })).status, 200, 'a retry of a message is not a new turn');
+    const third = await post('/api/chat', say('m3'), { cookie: ann });
+    assert.equal(third.status, 429);
+    assert.match((third.body as { error: string }).error, /^you sent 2 messages in the last minute \(at most 2\): send again in \d+ s$/);
+    assert.equal((await post('/api/chat', say('m1'), { cookie: cookieOf() })).status, 200, 'another person is served');
   });
 
   it('holds 128 connections of one address; the 129th is answered 429 and closed', async (t) => {
