@@ -5,7 +5,7 @@ import { hostWebSocketDriver } from '../../conformance/drivers/hostWs.js';
 import { aiSdkDriver } from '../../conformance/drivers/aiSdk.js';
 import { mcpDriver } from '../../conformance/drivers/mcp.js';
 // Chromium starts only with a conversation: the table reads the driver's `supports` and description.
-import { mcpViewDriver } from '../../conformance/drivers/mcpView.js';
+import { mcpViewDriver } from '../../fixtures/conformance/mcpView.js';
 import { docsRoutes } from './docsRoute.js';
 
 export const TABLE_DRIVERS: readonly ConformanceDriver[] = [

@@ -1,4 +1,4 @@
-// The conformance kit on the MCP App path with the real panel (conformance/drivers/mcpView.ts: the
+// The conformance kit on the MCP App path with the real panel (fixtures/conformance/mcpView.ts: the
 // MCP server through the SDK Client, the panel in Chromium behind ext-apps' AppBridge). One Chromium
 // for the file, one page for every conversation. Within the test budget every scenario runs in
 // English, and what the person does in the panel (double submit, retry, dismiss, a submission after
@@ -20,7 +20,7 @@ import {
   type Conversation,
 } from '../../conformance/index.js';
 import { type McpConversation } from '../../conformance/drivers/mcp.js';
-import { mcpViewDriver } from '../../conformance/drivers/mcpView.js';
+import { mcpViewDriver } from '../../fixtures/conformance/mcpView.js';
 import { shownText } from '../../mcp/answerTool.js';
 import { VIEW_TOOL } from '../../mcp/constants.js';
 import { answer, show } from '../../conformance/fixtures.js';

@@ -28,7 +28,8 @@ export const PACKAGE_LAYERS: Record<string, readonly string[]> = {
 /** Folders outside the package and what they may import besides the package itself. */
 export const OTHER_FOLDERS: Record<string, readonly string[]> = {
   fixtures: [],
-  bench: ['fixtures'],
+  // The door benches (bench/suites/aiSdkAbuse.ts) measure the AI SDK example's own server, as it ships.
+  bench: ['fixtures', 'demo'],
   demo: [],
   // The docs site (site/): the package, and the demo agent's panels and the test fixtures as its examples.
   site: ['demo', 'fixtures'],
