@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join, normalize, resolve } from 'node:path';
+import { capConnections } from '../transport/door.js';
 import { requestPath } from '../transport/ws/origin.js';
 import { contentSecurityPolicy } from './csp.js';
 import { createStaticFiles } from './staticFiles.js';
@@ -103,30 +104,6 @@ export const DEMO_HTTP_LIMITS: Readonly<DemoHttpLimits> = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
 });
-
-/** Counts each address's open connections; one past `max` is answered 429 and closed before it is read. */
-export function capConnections(server: Server, max: number, addressOf: (socket: Socket) => string | null): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = addressOf(socket);
-    if (address === null) return;
-    const held = open.get(address) ?? 0;
-    if (held >= max) {
-      const text = `too-many-connections: this address already holds ${held} connections (at most ${max})`;
-      socket.end(
-        `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-      );
-      socket.destroySoon?.();
-      return;
-    }
-    open.set(address, held + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left <= 0) open.delete(address);
-      else open.set(address, left);
-    });
-  });
-}
 
 function reply(response: ServerResponse, status: number, text: string) {
   response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });

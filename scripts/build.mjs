@@ -17,7 +17,7 @@ const ENTRY_BUDGET_GZIP = 46 * 1024;
 const TOTAL_BUDGET_GZIP = 100 * 1024;
 /** The chrome tables that load on first use, one per language (`components/i18n/{zh,es,de,ja,ar}.ts`). */
 const LOCALE_CHUNK = /^chunks\/(zh|es|de|ja|ar)-[\w-]+\.js$/;
-const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp', 'ai-sdk', 'conformance'];
+const layers = ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp', 'ai-sdk', 'ag-ui', 'conformance'];
 
 function run(command, args) {
   const { status } = spawnSync(command, args, { stdio: 'inherit' });

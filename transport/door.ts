@@ -1,10 +1,12 @@
 /*
  * What every door of a Node server asks of a request before it does anything for it (Node only):
  * who is asking, through the product's `authenticate` hook, checked the same way for `/ws`, `/mcp`
- * and an example's HTTP routes. Host and Origin are checked by ws/origin.ts, counted connections by
- * ws/admission.ts; this is the principal.
+ * and an example's HTTP routes; how many connections one address holds on an HTTP server; and how
+ * many requests one address or principal starts and has answered at once. Host and Origin are
+ * checked by ws/origin.ts, a WebSocket's connections by ws/admission.ts.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Socket } from 'node:net';
 import { describeIssues, PrincipalSchema, type Principal } from '../protocol/index.js';
 import { OWN_WORDS } from '../protocol/wire.js';
 
@@ -30,4 +32,115 @@ export async function identifyRequest(
     onError(error);
   }
   return null;
+}
+
+/**
+ * Counts each address's open connections on `server`; one past `max` is answered `HTTP/1.1 429`
+ * (`too-many-connections: …`) and closed before anything of it is read. `addressOf` null: not counted
+ * (a trusted proxy's connection carries many people; its requests are counted by address instead).
+ */
+export function capConnections(server: Server, max: number, addressOf: (socket: Socket) => string | null): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = addressOf(socket);
+    if (address === null) return;
+    const held = open.get(address) ?? 0;
+    if (held >= max) {
+      const text = `too-many-connections: this address already holds ${held} connections (at most ${max})`;
+      socket.end(
+        `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+      );
+      socket.destroySoon?.();
+      return;
+    }
+    open.set(address, held + 1);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left <= 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
+}
+
+/** How many requests one key (an address, a principal) may start and have answered at once. */
+export interface RequestLimits {
+  /** Requests a second, refilled evenly, after a burst of `burst`. `Infinity`: no rate. */
+  perSecond: number;
+  burst: number;
+  /** Requests being answered at once (a streamed answer counts until it ends). */
+  inFlight: number;
+}
+
+/** A refused request: its status (429 for one key, 503 for the whole server), `Retry-After` in seconds, the sentence. */
+export interface RequestRefusal {
+  status: 429 | 503;
+  retryAfterS: number;
+  message: string;
+}
+
+export interface RequestLimiter {
+  /**
+   * Takes one request of `key` (null: not counted), or answers why not; nothing is taken then.
+   * `release()` once its answer has ended (or its connection closed); a second call does nothing.
+   */
+  take(key: string | null): { release(): void } | RequestRefusal;
+}
+
+/** Keys remembered before idle ones (full bucket, nothing in flight) are swept. */
+const SWEEP_AT = 10_000;
+
+/**
+ * Per-key request limits, asked before a request's body is read or anything is looked up for it:
+ * `who` names the key in the refusal (`this address`, `this person`, `the server`). A rate refusal
+ * says when a request will be taken again; an in-flight one asks for a second.
+ */
+export function createRequestLimiter(limits: RequestLimits, who: string, clock: () => number = Date.now): RequestLimiter {
+  const keys = new Map<string, { tokens: number; at: number; inFlight: number }>();
+  const status = who === 'the server' ? 503 : 429;
+  const fill = (entry: { tokens: number; at: number }, now: number) =>
+    Math.min(limits.burst, entry.tokens + ((now - entry.at) * limits.perSecond) / 1000);
+  return {
+    take(key) {
+      if (key === null) return { release() {} };
+      const now = clock();
+      let entry = keys.get(key);
+      if (entry === undefined) {
+        if (keys.size >= SWEEP_AT) {
+          for (const [k, e] of keys) if (e.inFlight === 0 && fill(e, now) >= limits.burst) keys.delete(k);
+        }
+        entry = { tokens: limits.burst, at: now, inFlight: 0 };
+        keys.set(key, entry);
+      }
+      if (entry.inFlight >= limits.inFlight) {
+        return {
+          status,
+          retryAfterS: 1,
+          message: `too many requests at once: ${who} already has ${entry.inFlight} being answered (at most ${limits.inFlight}); retry in 1 s`,
+        };
+      }
+      if (limits.perSecond !== Infinity) {
+        entry.tokens = fill(entry, now);
+        entry.at = now;
+        if (entry.tokens < 1) {
+          const retryAfterS = Math.max(1, Math.ceil((1 - entry.tokens) / limits.perSecond));
+          return {
+            status,
+            retryAfterS,
+            message: `too many requests: ${who} may send ${limits.perSecond} a second (bursts of ${limits.burst}); retry in ${retryAfterS} s`,
+          };
+        }
+        entry.tokens -= 1;
+      }
+      entry.inFlight += 1;
+      const held = entry;
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          held.inFlight -= 1;
+        },
+      };
+    },
+  };
 }

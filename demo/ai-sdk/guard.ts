@@ -7,11 +7,15 @@ import { readBody } from '../../transport/body.js';
 import { checkHost, originAllowed, servedHosts } from '../../transport/ws/origin.js';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../../transport/ws/frames.js';
 
-/** A refusal: its HTTP status and the sentence the `{ error }` answer carries. */
+/**
+ * A refusal: its HTTP status and the sentence the `{ error }` answer carries; `retryAfterS` is sent
+ * as `Retry-After`, and `close` ends the connection after the answer (a body left unread is not read).
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly after: { retryAfterS?: number; close?: boolean } = {},
   ) {
     super(message);
   }

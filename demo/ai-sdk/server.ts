@@ -1,7 +1,8 @@
 // The AI SDK example's server: streamText with the Task Surface tools and stop rule, each person's
 // messages in JSON files, and the route checks before every model call. `npm run demo:ai-sdk`.
 // Its doors are the main demo's: the Host header checked, writes only from its own origin and as
-// JSON, every API call as the identity its signed cookie names, each chat its owner's alone.
+// JSON, every API call as the identity its signed cookie names, each chat its owner's alone; and
+// before any of it, each address's and each person's requests counted (transport/door.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 
@@ -24,7 +25,10 @@ import {
 } from '../../ai-sdk/index.js';
 import { createMemoryPageStore, createPageKind } from '../../host/index.js';
 import type { Principal } from '../../protocol/index.js';
-import { capConnections, DEMO_HTTP_LIMITS } from '../http.js';
+import { DEMO_HTTP_LIMITS } from '../http.js';
+import { capConnections, createRequestLimiter, type RequestLimiter, type RequestLimits } from '../../transport/door.js';
+import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../../transport/forwarded.js';
+import { clientAddress } from '../../transport/proxyProtocol.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
 import { createMintLimiter, type MintRate } from '../mintRate.js';
 import { checkWrite, hostOf, HttpError, readJson } from './guard.js';
@@ -37,6 +41,22 @@ export const MAX_CHAT_BYTES = 4 * 1024 * 1024;
 export const MAX_CHATS_PER_PRINCIPAL = 200;
 /** Messages (model turns) one person may send a minute: a burst of this many, then evenly, as the Host's `messagesPerMinute`. */
 export const TURNS_PER_MINUTE = 30;
+
+/** How many requests may be started and answered at once, asked before any body is read. */
+export interface AiSdkRequestLimits {
+  /** Every request from one address (pages and files too: a page load is about 8). */
+  perAddress: RequestLimits;
+  /** Every `/api/` request of one person (a reply streaming counts until it ends). */
+  perPrincipal: RequestLimits;
+  /** Requests being answered in all; past it 503. */
+  inFlight: number;
+}
+
+export const AI_SDK_REQUEST_LIMITS: Readonly<AiSdkRequestLimits> = Object.freeze({
+  perAddress: Object.freeze({ perSecond: 20, burst: 60, inFlight: 32 }),
+  perPrincipal: Object.freeze({ perSecond: 10, burst: 20, inFlight: 8 }),
+  inFlight: 1_024,
+});
 
 const INSTRUCTIONS =
   'You help plan trips. When a choice needs several answers, call show_task_surface with a short panel; ' +
@@ -64,6 +84,13 @@ export interface AiSdkDemoOptions {
   turnsPerMinute?: number;
   /** New identities per address (the page's first visit). Default 60 at once, then 30 a minute. */
   identityRate?: MintRate;
+  /** Requests per address and per person, and in flight in all (`AI_SDK_REQUEST_LIMITS` by default). */
+  requestLimits?: { perAddress?: Partial<RequestLimits>; perPrincipal?: Partial<RequestLimits>; inFlight?: number };
+  /**
+   * HTTP proxies (addresses and CIDRs) whose `X-Forwarded-For` names the client (its right-most
+   * address that is not one of them); from any other peer the header is ignored. Default none.
+   */
+  trustedProxies?: readonly string[];
 }
 
 export interface AiSdkDemo {
@@ -127,6 +154,14 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
   const maxChats = options.maxChatsPerPrincipal ?? MAX_CHATS_PER_PRINCIPAL;
   const turnsPerMinute = options.turnsPerMinute ?? TURNS_PER_MINUTE;
   const turns = new MessageRate(turnsPerMinute);
+  const limits = options.requestLimits ?? {};
+  const perAddress = createRequestLimiter({ ...AI_SDK_REQUEST_LIMITS.perAddress, ...limits.perAddress }, 'this address');
+  const perPrincipal = createRequestLimiter({ ...AI_SDK_REQUEST_LIMITS.perPrincipal, ...limits.perPrincipal }, 'this person');
+  const inAll = createRequestLimiter(
+    { perSecond: Infinity, burst: Infinity, inFlight: limits.inFlight ?? AI_SDK_REQUEST_LIMITS.inFlight },
+    'the server',
+  );
+  const trusted = options.trustedProxies?.length ? parseTrustedProxies(options.trustedProxies) : undefined;
   const page = readFileSync('demo/ai-sdk/page.html', 'utf8');
   const css = readFileSync('demo/ai-sdk/page.css', 'utf8');
   const scripts = await buildPage();
@@ -166,6 +201,7 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
       throw new HttpError(
         429,
         `you sent ${turnsPerMinute} messages in the last minute (at most ${turnsPerMinute}): send again in ${seconds} s`,
+        { retryAfterS: seconds },
       );
     }
     // Durable before the model runs: a retry of this message (or submission) now finds it.
@@ -229,12 +265,13 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     if (path.startsWith('/api/')) {
       const principal = identities.principalOf(request);
       if (principal === null) throw new HttpError(401, 'who is asking is not known: open the page first (it sets your identity cookie)');
+      admit(perPrincipal, principal.id, response);
       return api(request, path, principal);
     }
     if (request.method === 'GET' && path === '/') {
       if (identities.principalOf(request) === null) {
         const wait = mint.take(request);
-        if (wait > 0) throw new HttpError(429, `too many new identities from this address: retry in ${wait} s`);
+        if (wait > 0) throw new HttpError(429, `too many new identities from this address: retry in ${wait} s`, { retryAfterS: wait });
       }
       identities.ensureCookie(request, response);
       return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
@@ -257,12 +294,24 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
       response.setHeader('Referrer-Policy', 'no-referrer');
       response.setHeader('Cache-Control', 'no-store');
       const url = new URL(request.url ?? '/', 'http://localhost');
-      route(request, url, response)
+      // Counted first, before the Host, the cookie or the body: a refusal here costs one answer.
+      const counted = async () => {
+        admit(inAll, 'all', response);
+        admit(perAddress, requestAddress(request), response);
+        return route(request, url, response);
+      };
+      counted()
         .catch((error: unknown) =>
           error instanceof HttpError
             ? Response.json(
                 { error: error.message },
-                { status: error.status, headers: error.status === 408 || error.status === 413 ? { connection: 'close' } : {} },
+                {
+                  status: error.status,
+                  headers: {
+                    ...(error.after.retryAfterS === undefined ? {} : { 'retry-after': String(error.after.retryAfterS) }),
+                    ...(error.after.close || error.status === 408 || error.status === 413 ? { connection: 'close' } : {}),
+                  },
+                },
               )
             : Response.json({ error: 'the server failed; see its log' }, { status: 500 }),
         )
@@ -270,8 +319,10 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
         .catch(() => response.destroy());
     },
   );
-  // One address holds at most 128 connections, as on the main demo's server.
-  capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => socket.remoteAddress ?? null);
+  // One address holds at most 128 connections, as on the main demo's server; a trusted proxy's
+  // connections carry many people, whose requests are counted by the address it forwards.
+  const isProxy = trusted ? trustForwardedFor(server, trusted) : () => false;
+  capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => (isProxy(socket) ? null : clientAddress(socket)));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -285,6 +336,16 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Takes a request of `key` from `limiter` until `response` ends or its connection closes; a refusal
+ * is thrown as its answer, the connection closed after it (the body, if any, is never read).
+ */
+function admit(limiter: RequestLimiter, key: string | null, response: ServerResponse): void {
+  const slot = limiter.take(key);
+  if ('status' in slot) throw new HttpError(slot.status, slot.message, { retryAfterS: slot.retryAfterS, close: true });
+  response.once('close', slot.release);
 }
 
 /** A size in words: bytes below 1 MiB, else MiB with one decimal. */

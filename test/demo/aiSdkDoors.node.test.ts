@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { scriptedModel } from '../../demo/ai-sdk/model.js';
 import {
+  AI_SDK_REQUEST_LIMITS,
   MAX_CHAT_BYTES,
   MAX_CHATS_PER_PRINCIPAL,
   startAiSdkDemo,
   TURNS_PER_MINUTE,
+  type AiSdkDemo,
   type AiSdkDemoOptions,
 } from '../../demo/ai-sdk/server.js';
 
@@ -183,5 +185,144 @@ describe('the AI SDK example', () => {
       await post('/api/chat', 'x'.repeat(256 * 1024 + 1), { cookie: cookieOf() }),
       refused(413, 'the request body is over 262144 bytes'),
     );
+  });
+
+  describe('requests counted before anything is read', () => {
+    /** A request from `from` (a 127/8 address); its status, Retry-After, Connection and `{ error }`. */
+    const send = (
+      demo: AiSdkDemo,
+      from: string,
+      path: string,
+      init: { cookie?: string; body?: string; unfinished?: boolean; xff?: string } = {},
+    ) => {
+      const url = new URL(path, demo.url);
+      const write = init.body !== undefined || init.unfinished;
+      return new Promise<{ status: number; retryAfter: string | null; connection: string | null; error: string | null }>(
+        (resolve, reject) => {
+          const req = request(url, {
+            method: write ? 'POST' : 'GET',
+            localAddress: from,
+            agent: false,
+            headers: {
+              ...(init.cookie ? { cookie: init.cookie } : {}),
+              ...(init.xff ? { 'x-forwarded-for': init.xff } : {}),
+              ...(write ? { origin: url.origin, 'content-type': 'application/json' } : {}),
+              ...(init.unfinished ? { 'content-length': '100000' } : {}),
+            },
+          });
+          req.on('response', (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                retryAfter: res.headers['retry-after'] ?? null,
+                connection: res.headers.connection ?? null,
+                error: res.headers['content-type']?.includes('json') ? (JSON.parse(text) as { error: string }).error : null,
+              }),
+            );
+          });
+          req.on('error', reject);
+          if (init.unfinished) req.write('{"id":');
+          else req.end(init.body);
+        },
+      );
+    };
+    /** A request whose body never finishes: it holds its slot until the test ends. */
+    const hold = (t: TestContext, demo: AiSdkDemo, from: string, cookie: string) => {
+      const url = new URL('/api/chat', demo.url);
+      const req = request(url, {
+        method: 'POST',
+        localAddress: from,
+        agent: false,
+        headers: { cookie, origin: url.origin, 'content-type': 'application/json', 'content-length': '100000' },
+      });
+      req.on('error', () => undefined);
+      req.write('{"id":');
+      t.after(() => req.destroy());
+    };
+    const message = (id: string) => JSON.stringify({ id: 'c1', message: say(id, 'hi') });
+    /** Until the server has seen `n` requests (each held one counts once its headers arrive). */
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+    it('one address starts 20 requests a second after a burst of 60: then 429 with Retry-After; another address is served', async (t) => {
+      assert.deepEqual(AI_SDK_REQUEST_LIMITS.perAddress, { perSecond: 20, burst: 60, inFlight: 32 });
+      const { demo } = await example(t);
+      // 200 at once take far under the 7 s the rate would need to serve them all.
+      const answers = await Promise.all(Array.from({ length: 200 }, () => send(demo, '127.0.0.2', '/favicon.ico')));
+      const refusals = answers.filter((a) => a.status === 429);
+      assert.ok(refusals.length > 0 && answers.filter((a) => a.status === 204).length >= 60, 'the burst served, then refused');
+      assert.deepEqual(refusals[0], {
+        status: 429,
+        retryAfter: '1',
+        connection: 'close',
+        error: 'too many requests: this address may send 20 a second (bursts of 60); retry in 1 s',
+      });
+      assert.equal((await send(demo, '127.0.0.3', '/favicon.ico')).status, 204, 'another address is served');
+    });
+
+    it('refuses before the body: a 33rd unfinished body of one address gets 429 at once, whoever sends it', async (t) => {
+      const { demo, cookieOf } = await example(t);
+      for (let i = 0; i < 32; i++) hold(t, demo, '127.0.0.4', cookieOf());
+      await settle();
+      assert.deepEqual(await send(demo, '127.0.0.4', '/api/chat', { cookie: cookieOf(), unfinished: true }), {
+        status: 429,
+        retryAfter: '1',
+        connection: 'close',
+        error: 'too many requests at once: this address already has 32 being answered (at most 32); retry in 1 s',
+      });
+      assert.equal((await send(demo, '127.0.0.5', '/api/chat', { cookie: cookieOf(), body: message('m1') })).status, 200);
+    });
+
+    it('one person has 8 API requests answered at once from any address; the 9th 429, another person served', async (t) => {
+      assert.deepEqual(AI_SDK_REQUEST_LIMITS.perPrincipal, { perSecond: 10, burst: 20, inFlight: 8 });
+      const { demo, cookieOf } = await example(t);
+      const ann = cookieOf();
+      for (let i = 0; i < 8; i++) hold(t, demo, `127.0.0.${20 + i}`, ann);
+      await settle();
+      assert.deepEqual(await send(demo, '127.0.0.30', '/api/chat', { cookie: ann, body: message('m1') }), {
+        status: 429,
+        retryAfter: '1',
+        connection: 'close',
+        error: 'too many requests at once: this person already has 8 being answered (at most 8); retry in 1 s',
+      });
+      assert.equal((await send(demo, '127.0.0.30', '/api/chat', { cookie: cookieOf(), body: message('m1') })).status, 200);
+    });
+
+    it('one person starts 10 API requests a second after 20, whatever addresses they come from', async (t) => {
+      const { demo, cookieOf } = await example(t);
+      const ann = cookieOf();
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => send(demo, `127.0.1.${1 + (i % 50)}`, '/api/chats/c1', { cookie: ann })),
+      );
+      const refused = answers.find((a) => a.status === 429);
+      assert.equal(refused?.error, 'too many requests: this person may send 10 a second (bursts of 20); retry in 1 s');
+      assert.equal((await send(demo, '127.0.1.99', '/api/chats/c1', { cookie: cookieOf() })).status, 200, 'another person is served');
+    });
+
+    it('answers 503 with Retry-After past the requests in flight in all (default 1,024)', async (t) => {
+      assert.equal(AI_SDK_REQUEST_LIMITS.inFlight, 1_024);
+      const { demo, cookieOf } = await example(t, { requestLimits: { inFlight: 2 } });
+      hold(t, demo, '127.0.0.6', cookieOf());
+      hold(t, demo, '127.0.0.7', cookieOf());
+      await settle();
+      assert.deepEqual(await send(demo, '127.0.0.8', '/favicon.ico'), {
+        status: 503,
+        retryAfter: '1',
+        connection: 'close',
+        error: 'too many requests at once: the server already has 2 being answered (at most 2); retry in 1 s',
+      });
+    });
+
+    it('behind a trusted proxy counts the X-Forwarded-For client; a forged header from anyone else counts the peer', async (t) => {
+      const { demo } = await example(t, { trustedProxies: ['127.0.0.9'], requestLimits: { perAddress: { perSecond: 0.001, burst: 2 } } });
+      const through = (client: string) => send(demo, '127.0.0.9', '/favicon.ico', { xff: client });
+      assert.deepEqual([(await through('203.0.113.1')).status, (await through('203.0.113.1')).status], [204, 204]);
+      assert.equal((await through('203.0.113.1')).status, 429, "the third of one client's");
+      assert.equal((await through('203.0.113.2')).status, 204, 'another client behind the same proxy');
+      const forged = (client: string) => send(demo, '127.0.0.10', '/favicon.ico', { xff: client });
+      assert.deepEqual([(await forged('198.51.100.1')).status, (await forged('198.51.100.2')).status], [204, 204]);
+      assert.equal((await forged('198.51.100.3')).status, 429, 'a forged header does not make a new address');
+    });
   });
 });

@@ -21,8 +21,11 @@ export const PACKAGE_LAYERS: Record<string, readonly string[]> = {
   // Beside agents: the host's pure fold and decisions over an app's messages; the React layer
   // mounts the elements.
   'ai-sdk': ['protocol', 'machines', 'host', 'transport', 'components'],
+  // Beside ai-sdk: each AG-UI run goes through the Host's own decisions (host's fold); the page side
+  // is a HostTransport (transport). It mounts no element itself.
+  'ag-ui': ['protocol', 'machines', 'host', 'transport'],
   // The rulebook runs the same scenarios through every path, so its drivers stand on all of them.
-  conformance: ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp', 'ai-sdk'],
+  conformance: ['protocol', 'machines', 'host', 'agents', 'transport', 'components', 'mcp', 'ai-sdk', 'ag-ui'],
 };
 
 /** Folders outside the package and what they may import besides the package itself. */
@@ -60,6 +63,7 @@ export const BROWSER_ENTRIES = [
   'components/bundle.ts',
   'ai-sdk/index.ts',
   'ai-sdk/react/index.ts',
+  'ag-ui/index.ts',
   'conformance/index.ts',
 ];
 const NODE_MODULES = /^(node:|ws$|better-sqlite3$|pg$)/;
