@@ -1,8 +1,9 @@
 // `npm run bench -- aiSdkAbuse`: one hostile person at the AI SDK example's limits must not take it
 // from everyone else (issue 37). 10 ordinary people, each in a chat of their own, send a message and
-// read the scripted model's whole reply, two a second; first alone, then while one person (one
-// cookie, one address) floods new chats, over-size bodies, bodies that never finish and deeply
-// nested ones, ignoring every refusal. Prints the ordinary turns' p99 with the attacker over their
+// read the scripted model's whole reply, two a second, each from an address of their own (127.0.0.x:
+// Linux routes all of 127/8 to loopback); first alone, then while one person (one cookie, one
+// address) floods new chats, over-size bodies, bodies that never finish and deeply nested ones,
+// ignoring every refusal. Prints the ordinary turns' p99 with the attacker over their
 // p99 without (aim ≤ 2x), and what the attacker got. A figure, not asserted anywhere.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -21,12 +22,16 @@ const cookieOf = (demo: AiSdkDemo) => {
   return `${cookie.name}=${cookie.value}`;
 };
 
-/** One POST /api/chat, its whole answer read; its status (0: no answer). */
-function post(demo: AiSdkDemo, cookie: string, body: string | null, length?: number): Promise<number> {
+/** The attacker's address; ordinary person i's is 127.0.0.(10 + i). */
+const ATTACKER = '127.0.0.66';
+
+/** One POST /api/chat from `from`, its whole answer read; its status (0: no answer). */
+function post(demo: AiSdkDemo, from: string, cookie: string, body: string | null, length?: number): Promise<number> {
   const url = new URL('/api/chat', demo.url);
   return new Promise((resolve) => {
     const req = request(url, {
       method: 'POST',
+      localAddress: from,
       headers: {
         cookie,
         origin: url.origin,
@@ -55,7 +60,7 @@ async function ordinary(demo: AiSdkDemo, cookies: string[], round: string): Prom
     cookies.map(async (cookie, i) => {
       for (let n = 0; Date.now() < end; n++) {
         const started = performance.now();
-        const status = await post(demo, cookie, say(`${round}-${i}-${n}`, n));
+        const status = await post(demo, `127.0.0.${10 + i}`, cookie, say(`${round}-${i}-${n}`, n));
         if (status !== 200) throw new Error(`an ordinary person was refused ${status}`);
         times.push(performance.now() - started);
         // A person's pace, two messages a second at most: within the 30 a minute a person may send.
@@ -77,10 +82,10 @@ async function attack(demo: AiSdkDemo, stop: () => boolean): Promise<Record<stri
     while (!stop()) count(await send());
   };
   await Promise.all([
-    ...Array.from({ length: 4 }, () => loop(() => post(demo, cookie, say(`flood-${++n}`, n)))),
-    ...Array.from({ length: 32 }, () => loop(() => post(demo, cookie, null, 200_000))),
-    loop(() => post(demo, cookie, big)),
-    loop(() => post(demo, cookie, deep)),
+    ...Array.from({ length: 4 }, () => loop(() => post(demo, ATTACKER, cookie, say(`flood-${++n}`, n)))),
+    ...Array.from({ length: 32 }, () => loop(() => post(demo, ATTACKER, cookie, null, 200_000))),
+    loop(() => post(demo, ATTACKER, cookie, big)),
+    loop(() => post(demo, ATTACKER, cookie, deep)),
   ]);
   return statuses;
 }
