@@ -8,6 +8,9 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 import { scriptedModel } from '../../demo/ai-sdk/model.js';
 import {
   AI_SDK_REQUEST_LIMITS,
@@ -324,5 +327,19 @@ describe('the AI SDK example', () => {
       assert.deepEqual([(await forged('198.51.100.1')).status, (await forged('198.51.100.2')).status], [204, 204]);
       assert.equal((await forged('198.51.100.3')).status, 429, 'a forged header does not make a new address');
     });
+  });
+
+  it('npm run demo:ai-sdk with a bad TASK_SURFACE_TRUSTED_PROXIES entry exits 2, naming it', async () => {
+    const main = fileURLToPath(new URL('../../demo/ai-sdk/main.ts', import.meta.url));
+    const child = spawn(process.execPath, [...TSX_IMPORT, main], {
+      env: { ...process.env, PORT: '0', OPENAI_API_KEY: '', TASK_SURFACE_TRUSTED_PROXIES: '10.0.0.0/8, example.com' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 2, output);
+    assert.match(output, /trustedProxies: "example.com" is not an IP address or a CIDR/);
   });
 });
