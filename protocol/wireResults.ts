@@ -70,6 +70,7 @@ export const SessionViewSchema: z.ZodMiniType<SessionView> = z.looseObject({
   queue: z.array(QueuedMessageSchema),
   actionCards: ActionCardsViewSchema,
   streaming: z.optional(z.strictObject({ turnId: TurnIdSchema, text: z.string() })),
+  preview: z.optional(z.strictObject({ turnId: TurnIdSchema, model: TaskSurfaceModelV1Schema })),
   waiting: z.optional(z.literal('model')),
 });
 
