@@ -9,6 +9,7 @@ import {
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
   type LoopOptions,
+  type ModelIO,
   type ModelStepResult,
   type ModelToolCall,
 } from './loop.js';
@@ -117,11 +118,21 @@ function toModelCall(call: { toolName: string; input: unknown; invalid?: boolean
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
 
-type Part = { type: string; text?: string; error?: unknown; toolName?: string; input?: unknown; invalid?: boolean };
+type Part = {
+  type: string;
+  text?: string;
+  error?: unknown;
+  id?: string;
+  delta?: string;
+  toolName?: string;
+  input?: unknown;
+  invalid?: boolean;
+};
 
 /** Text deltas to `onText`; tool calls collected; an `error` part throws; no `finish`: the stream was cut. */
-async function readParts(parts: AsyncIterable<Part>, io: { onText(delta: string): void; touch(): void }): Promise<ModelStepResult> {
+async function readParts(parts: AsyncIterable<Part>, io: Omit<ModelIO, 'signal'>): Promise<ModelStepResult> {
   let text = '';
+  const names = new Map<string, string>();
   let finished = false;
   const toolCalls: ModelToolCall[] = [];
   for await (const part of parts) {
@@ -130,6 +141,10 @@ async function readParts(parts: AsyncIterable<Part>, io: { onText(delta: string)
     if (part.type === 'text-delta' && part.text) {
       text += part.text;
       io.onText(part.text);
+    } else if (part.type === 'tool-input-start' && part.id !== undefined) {
+      names.set(part.id, part.toolName ?? '');
+    } else if (part.type === 'tool-input-delta' && part.id !== undefined && part.delta) {
+      io.onToolInput?.(part.id, names.get(part.id) ?? '', part.delta);
     } else if (part.type === 'tool-call') {
       toolCalls.push(toModelCall(part as Parameters<typeof toModelCall>[0]));
     } else if (part.type === 'error') {

@@ -4,7 +4,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../host/prompt.js';
 import type { AgentDriver, ModelRequest } from '../host/types.js';
 import { nativeConversation } from './conversation.js';
 import { StreamCutError } from './errors.js';
-import { createLoopDriver, sdkClientSettings, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
+import { createLoopDriver, sdkClientSettings, type LoopOptions, type ModelIO, type ModelStepResult, type ModelToolCall } from './loop.js';
 
 export interface AnthropicDriverOptions extends LoopOptions {
   /** The model name, e.g. `claude-sonnet-4-5`. */
@@ -120,10 +120,7 @@ export function createAnthropicDriver(options: AnthropicDriverOptions): AgentDri
 }
 
 /** Text deltas to `onText`; tool inputs joined from `input_json_delta`. No message_stop: the stream was cut. */
-async function readEvents(
-  events: AsyncIterable<Anthropic.RawMessageStreamEvent>,
-  io: { onText(delta: string): void; touch(): void },
-): Promise<ModelStepResult> {
+async function readEvents(events: AsyncIterable<Anthropic.RawMessageStreamEvent>, io: Omit<ModelIO, 'signal'>): Promise<ModelStepResult> {
   let text = '';
   let stopped = false;
   const blocks = new Map<number, { name: string; json: string; input: unknown }>();
@@ -138,7 +135,10 @@ async function readEvents(
         io.onText(event.delta.text);
       } else if (event.delta.type === 'input_json_delta') {
         const block = blocks.get(event.index);
-        if (block) block.json += event.delta.partial_json;
+        if (block) {
+          block.json += event.delta.partial_json;
+          io.onToolInput?.(event.index, block.name, event.delta.partial_json);
+        }
       }
     } else if (event.type === 'message_stop') {
       stopped = true;

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../protocol/index.js';
+import { SHOW_TASK_SURFACE, type JsonValue } from '../protocol/index.js';
 import type { AgentDriver, AgentTurn, ModelRequest } from '../host/types.js';
 import { describeModelError, modelErrorDetail, ModelTurnError } from './errors.js';
 
@@ -15,6 +15,19 @@ export interface ModelStepResult {
   toolCalls: ModelToolCall[];
 }
 
+/** What an adapter's call is given: the signal, where streamed text and tool arguments go, the watchdog's touch. */
+export interface ModelIO {
+  signal: AbortSignal;
+  onText(delta: string): void;
+  /**
+   * A streamed piece of a tool call's arguments (JSON text): `call` tells the calls of one
+   * response apart (the provider's index or id), `name` is the tool's name as known so far. The
+   * first show_task_surface call of a response is shown to watchers as the panel's preview.
+   */
+  onToolInput?(call: string | number, name: string, delta: string): void;
+  touch(): void;
+}
+
 /** One provider behind the shared turn loop: one model call per step. */
 export interface ModelAdapter {
   /** For error texts: "OpenAI (gpt-4.1-mini)". */
@@ -25,7 +38,7 @@ export interface ModelAdapter {
    * `signal`: pass it to the SDK (the turn's cancellation and the stall watchdog). `touch()`: call it
    * on every streamed chunk; `timeoutMs` without one ends the call as stalled.
    */
-  call(request: ModelRequest, io: { signal: AbortSignal; onText(delta: string): void; touch(): void }): Promise<ModelStepResult>;
+  call(request: ModelRequest, io: ModelIO): Promise<ModelStepResult>;
 }
 
 export interface LoopOptions {
@@ -87,6 +100,8 @@ type Reporter = (detail: string, error: unknown) => void;
 
 async function callNow(adapter: ModelAdapter, turn: AgentTurn, request: ModelRequest, report: Reporter): Promise<ModelStepResult> {
   let streamed = '';
+  // The first show_task_surface call of the response, and its arguments so far.
+  let shown: { call: string | number; args: string } | undefined;
   const watch = idleWatch(turn.signal, adapter.timeoutMs);
   try {
     return await adapter.call(request, {
@@ -96,9 +111,17 @@ async function callNow(adapter: ModelAdapter, turn: AgentTurn, request: ModelReq
         streamed += delta;
         turn.showPartial(streamed);
       },
+      onToolInput: (call, name, delta) => {
+        if (shown === undefined && name === SHOW_TASK_SURFACE) shown = { call, args: '' };
+        if (shown?.call !== call || shown.args.length + delta.length > MAX_ARGUMENT_CHARS) return;
+        shown.args += delta;
+        // Only a comma or a closing bracket can make a part whole: the rest changes nothing shown.
+        if (/[,\]}]/.test(delta)) turn.showToolInput(SHOW_TASK_SURFACE, shown.args);
+      },
     });
   } catch (error) {
     turn.showPartial(null);
+    turn.showToolInput(SHOW_TASK_SURFACE, null);
     if (turn.signal.aborted) throw error; // cancelled: the host records that, not a provider failure
     if (watch.stalled) {
       const seconds = `${Math.round(adapter.timeoutMs / 100) / 10} s`;

@@ -5,7 +5,7 @@ import { DEFAULT_SYSTEM_PROMPT } from '../host/prompt.js';
 import type { AgentDriver, ModelRequest } from '../host/types.js';
 import { nativeConversation } from './conversation.js';
 import { ModelTurnError, StreamCutError } from './errors.js';
-import { createLoopDriver, sdkClientSettings, type LoopOptions, type ModelStepResult, type ModelToolCall } from './loop.js';
+import { createLoopDriver, sdkClientSettings, type LoopOptions, type ModelIO, type ModelStepResult, type ModelToolCall } from './loop.js';
 
 export interface OpenAIDriverOptions extends LoopOptions {
   /** The model name, e.g. `gpt-4.1-mini` (or a local server's model). */
@@ -103,7 +103,7 @@ export function createOpenAIDriver(options: OpenAIDriverOptions): AgentDriver {
 type ChunkStream = AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
 
 /** Text deltas to `onText`; tool-call deltas joined by index. No finish_reason: the stream was cut. */
-async function readStream(chunks: ChunkStream, io: { onText(delta: string): void; touch(): void }): Promise<ModelStepResult> {
+async function readStream(chunks: ChunkStream, io: Omit<ModelIO, 'signal'>): Promise<ModelStepResult> {
   let text = '';
   let finished = false;
   const calls: { id?: string; name: string; arguments: string }[] = [];
@@ -120,7 +120,10 @@ async function readStream(chunks: ChunkStream, io: { onText(delta: string): void
     for (const part of delta?.tool_calls ?? []) {
       const call = toolCallSlot(calls, part);
       if (part.function?.name) call.name += part.function.name;
-      if (part.function?.arguments) call.arguments += part.function.arguments;
+      if (part.function?.arguments) {
+        call.arguments += part.function.arguments;
+        io.onToolInput?.(calls.indexOf(call), call.name, part.function.arguments);
+      }
     }
     if (choice.finish_reason) finished = true;
   }

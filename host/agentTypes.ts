@@ -57,6 +57,13 @@ export interface AgentTurn {
    */
   showPartial(text: string | null): void;
   /**
+   * Shows a tool call while its arguments stream: `args` is their JSON text so far. For
+   * `show_task_surface` (while no surface is open) watchers see the panel's read-only preview as the
+   * view's transient `preview` field; nothing is logged. `null` clears it; the call itself (run or
+   * refused), `reply` and the end of the turn clear it too.
+   */
+  showToolInput(name: string, args: string | null): void;
+  /**
    * A call the model made whose arguments could not be read (not JSON, not an object): logs the
    * call with its raw arguments and a failed result carrying `reason`, so the model can correct it
    * on its next step. Nothing runs.

@@ -4,6 +4,7 @@ import { createDurability } from './durability.js';
 import { freshId, resolveIds } from './ids.js';
 import { hostApi } from './hostApi.js';
 import { createLifecycle } from './lifecycle.js';
+import { readPreview } from './taskSurface/preview.js';
 import { createPrincipalLimits, resolveQuotas } from './limits/index.js';
 import { LiveInboxes } from './liveInboxes.js';
 import { createMessages } from './messages.js';
@@ -92,6 +93,7 @@ export function createHost(options: CreateHostOptions): Host {
     ...{ sessions, tools, ids, inspect, publish, report, driver, autoAdmit: options.autoAdmit ?? true },
     observer: surfaces,
     beforeStep: (ctx) => signals.step(ctx),
+    preview: (sessionId, name, args) => readPreview(name, args, limits, sessions.get(sessionId).surface.active !== null),
     agentDisposed: (sessionId) => signals.disposed(sessionId),
     ...(durability.async ? { whenDurable: (sessionId: SessionId) => durability.whenDurable(sessionId) } : {}),
   });

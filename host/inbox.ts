@@ -1,6 +1,16 @@
 import { waitFor, type Actor } from 'xstate';
 import type { turnMachine } from '../machines/turnMachine.js';
-import type { InboxItemId, MessageId, MessageSource, QueuedMessage, SessionId, TurnId, UserMessageEvent } from '../protocol/index.js';
+import { SHOW_TASK_SURFACE } from '../protocol/tool.js';
+import type {
+  InboxItemId,
+  MessageId,
+  NormalizedTaskSurfaceModel,
+  MessageSource,
+  QueuedMessage,
+  SessionId,
+  TurnId,
+  UserMessageEvent,
+} from '../protocol/index.js';
 import { durableMessage, isKept, previewOf, restoreQueued, toStored } from './durableQueue.js';
 import { HostStoreError, storeStep } from './errors.js';
 import { freshId, type HostIds } from './ids.js';
@@ -36,6 +46,8 @@ export interface InboxDeps {
   onIdle(): void;
   /** A failure the inbox settled by itself (a store error while admitting or ending a turn). */
   report(error: Error): void;
+  /** The preview of a streaming call (host/taskSurface/preview.ts): null clears it, undefined keeps it. */
+  preview?(sessionId: SessionId, name: string, args: string): NormalizedTaskSurfaceModel | null | undefined;
   /** See TurnLoopDeps.whenDurable. */
   whenDurable?(): Promise<void> | undefined;
 }
@@ -54,6 +66,8 @@ export class Inbox {
   readonly #claimed = new Map<InboxItemId, QueuedMessage>();
   /** The running turn's reply as streamed so far (transient, never logged). */
   #streaming: { turnId: TurnId; text: string } | null = null;
+  /** The panel the running turn's show_task_surface call is writing (transient, never logged). */
+  #preview: { turnId: TurnId; model: NormalizedTaskSurfaceModel; json: string } | null = null;
   #scheduled = false;
   readonly #loop: TurnLoop;
   #disposed = false;
@@ -82,6 +96,16 @@ export class Inbox {
       onPartial: (turnId, text) => {
         if (text === null && this.#streaming === null) return;
         this.#streaming = text === null ? null : { turnId, text };
+        deps.publish(sessionId);
+      },
+      onToolInput: (turnId, name, args) => {
+        // Another tool's result leaves the panel's preview be ('' is the turn's reply or end).
+        if (args === null && name !== '' && name !== SHOW_TASK_SURFACE) return;
+        const model = args === null ? null : deps.preview?.(sessionId, name, args);
+        if (model === undefined) return;
+        const json = model === null ? '' : JSON.stringify(model);
+        if (json === (this.#preview?.json ?? '')) return;
+        this.#preview = model === null ? null : { turnId, model, json };
         deps.publish(sessionId);
       },
       send: (event) => this.actor.send(event),
@@ -128,6 +152,10 @@ export class Inbox {
 
   get streaming(): { turnId: TurnId; text: string } | null {
     return this.#streaming;
+  }
+
+  get preview(): { turnId: TurnId; model: NormalizedTaskSurfaceModel } | null {
+    return this.#preview && { turnId: this.#preview.turnId, model: this.#preview.model };
   }
 
   /** 'running' while a turn runs (admitting rows alone is not the agent working). */

@@ -30,6 +30,8 @@ export interface AgentTurnOptions {
   onConcluded(): void;
   /** The reply streamed so far (null: none); transient, for the session's watchers. */
   onPartial?(text: string | null): void;
+  /** A call's arguments streamed so far (null: none); transient, for the session's watchers. */
+  onToolInput?(name: string, args: string | null): void;
 }
 
 /** Whether `value` is plain JSON (what the log can store and give back unchanged). */
@@ -109,11 +111,13 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
   const refusal = () => (concluded ? TURN_CONCLUDED_TEXT : 'The turn has ended; the call did not run.');
 
   const partial = (text: string | null) => o.onPartial?.(text);
+  const toolInput = (name: string, args: string | null) => o.onToolInput?.(name, args);
 
   /** A model's call that does not run: logged with a failed result, so the model sees what became of it. */
   const logRejected = (name: string, args: JsonValue, callId: CallId, content: string) => {
     o.append({ type: 'tool/call', callId, turnId: o.turnId, name, args, origin: 'model', agent: 'root' });
     o.append({ type: 'tool/result', callId, turnId: o.turnId, name, ok: false, content });
+    toolInput(name, null);
   };
 
   /**
@@ -170,6 +174,8 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
         ? { ok: outcome.ok, content: outcome.content }
         : { ok: outcome.ok, content: outcome.content, meta: outcome.meta };
     o.append({ type: 'tool/result', callId, turnId: o.turnId, name, ...result });
+    // After the result: the view that opens the panel still carries the preview, so nothing blinks.
+    toolInput(name, null);
     if (concludeRequested && !concluded) {
       concluded = true;
       o.onConcluded();
@@ -222,15 +228,23 @@ export function createAgentTurn(o: AgentTurnOptions): AgentTurn & { close(): voi
     showPartial(text) {
       if (!ended()) partial(text);
     },
+    showToolInput(name, args) {
+      if (typeof name !== 'string' || (args !== null && typeof args !== 'string')) {
+        throw new TypeError('showToolInput: the name must be a string and the arguments a string or null');
+      }
+      if (!ended() && (!concluded || args === null)) toolInput(name, args);
+    },
     reply(text: string) {
       if (ended()) throw new Error(`turn ${o.turnId} has ended`);
       if (typeof text !== 'string') throw new TypeError('reply: the text must be a string');
       o.append({ type: 'assistant/message', messageId: o.mintMessageId(), turnId: o.turnId, text });
       partial(null);
+      toolInput('', null);
     },
     close() {
       closed = true;
       partial(null);
+      toolInput('', null);
     },
   };
 }

@@ -21,6 +21,7 @@ export interface TurnLoopDeps {
   mintCallId(): CallId;
   /** The running turn's reply as streamed so far (null: none). */
   onPartial(turnId: TurnId, text: string | null): void;
+  onToolInput(turnId: TurnId, name: string, args: string | null): void;
   /** Sends an event to the session's turn actor (the driver's reports). */
   send(event: TurnEvent): void;
   report(error: Error): void;
@@ -158,6 +159,7 @@ export class TurnLoop {
       mintMessageId: this.deps.ids.message,
       onConcluded: () => sendBack({ type: 'agent.concluded' }),
       onPartial: (text) => this.deps.onPartial(turnId, text),
+      onToolInput: (name, args) => this.deps.onToolInput(turnId, name, args),
     });
     const end = (outcome: TurnEndOutcome, error?: string) => {
       turn.close();

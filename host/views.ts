@@ -52,6 +52,7 @@ export function sessionView(
     queue: inbox ? inbox.rows.map(rowCopy) : [],
     actionCards: cards.view(sessionId),
     ...(inbox?.streaming ? { streaming: { ...inbox.streaming } } : {}),
+    ...(inbox?.preview ? { preview: inbox.preview } : {}),
   };
 }
 
