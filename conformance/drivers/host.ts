@@ -31,7 +31,7 @@ export interface HostConnection {
 }
 
 /** The scripted model as the Host's agent: each step one request, its calls made in order, then its text. */
-function scriptedAgent(script: ModelScript, person: () => Conversation): AgentDriver {
+export function scriptedAgent(script: ModelScript, person: () => Conversation): AgentDriver {
   return {
     async runTurn(turn: AgentTurn) {
       for (const step of script.next()) {
