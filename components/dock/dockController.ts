@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { retryDelay, type DockMachineEmitted } from '../../machines/dockTypes.js';
-import type { SessionId, SessionView, TaskSurfaceValues } from '../../protocol/index.js';
+import type { SessionId, SessionView, TaskSurfaceModelV1, TaskSurfaceValues } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
 import { draftStorageKey } from '../drafts/draftKey.js';
 import type { DraftStore } from '../drafts/draftStore.js';
@@ -44,6 +44,11 @@ export class DockController implements ReactiveController {
   values: TaskSurfaceValues | undefined;
   /** The note the person is writing for the active surface (kept in the draft). */
   note = '';
+  /**
+   * The panel a streaming call is writing (the view's `preview`), read-only. Kept while the surface
+   * it became loads, so the same elements turn into the panel; dropped when the view has neither.
+   */
+  preview: TaskSurfaceModelV1 | undefined;
   /** The Dock's runtime is on its way (or its fetch is tried again). */
   private booting = false;
   private runtime: DockRuntime | undefined;
@@ -120,10 +125,16 @@ export class DockController implements ReactiveController {
   }
 
   private onView(transport: HostTransport, sessionId: SessionId, config: DockConfig, view: SessionView): void {
+    const preview = view.preview?.model ?? (view.taskSurface.active && !this.snapshot?.context.model ? this.preview : undefined);
+    if (preview !== this.preview) {
+      this.preview = preview;
+      this.host.requestUpdate();
+    }
     if (this.runtime) return this.runtime.view(view);
     this.latest = view;
     this.host.requestUpdate();
-    if (view.taskSurface.active) this.boot(transport, sessionId, config);
+    // A preview fetches the runtime too: the panel it becomes is answerable at once.
+    if (view.taskSurface.active || view.preview) this.boot(transport, sessionId, config);
   }
 
   /**
@@ -172,6 +183,7 @@ export class DockController implements ReactiveController {
   private onSnapshot(snapshot: DockSnapshot, drafts: DraftStore): void {
     this.snapshot = snapshot;
     const { active, model } = snapshot.context;
+    if (model) this.preview = undefined;
     const key = active && model ? active.surfaceId : undefined;
     if (key !== this.valuesFor) {
       this.valuesFor = key;
@@ -188,6 +200,7 @@ export class DockController implements ReactiveController {
     this.snapshot = undefined;
     this.values = undefined;
     this.note = '';
+    this.preview = undefined;
     this.valuesFor = undefined;
     this.running = undefined;
     this.latest = undefined;

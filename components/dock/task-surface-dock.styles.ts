@@ -11,6 +11,8 @@ export const dockStyles = css`
   @media (max-width: 40rem) { :host { --_dock-max: var(--task-surface-dock-max-height, calc(100dvh - 9rem)); } }
   /* the page's [hidden] rule loses to :host { display }: composer takeover must really hide it */
   :host([hidden]), :host([takeover]) { display: none; }
+  /* A preview keeps the header's tools' place, unseen (they work once it is the panel). */
+  .preview .tools { visibility: hidden; }
   .base {
     background: var(--_bg); color: var(--_fg); border: 1px solid var(--_dock-edge); border-radius: var(--_radius);
     box-shadow: var(--task-surface-dock-shadow, 0 2px 12px rgb(0 0 0 / 0.08)); padding: var(--_space);

@@ -126,10 +126,19 @@ export class TaskSurfaceDock extends LitElement {
     });
   }
 
-  /** The Dock's state: `hidden`, `loading`, `retrying`, `editing`, `submitting`, `pending`, `rejected` or `dismissing`. */
+  /**
+   * The Dock's state: `hidden`, `loading`, `retrying`, `editing`, `submitting`, `pending`,
+   * `rejected`, `dismissing`, or `preview` (a panel the agent is still writing, read-only).
+   */
   get state(): string {
+    if (this.previewing) return 'preview';
     if (this.dock.snapshot) return dockStateName(this.dock.snapshot.value);
     return this.dock.loadingRuntime ? 'loading' : 'hidden';
+  }
+
+  /** A streaming call's panel shows, read-only, and no surface is open in the Dock yet. */
+  private get previewing(): boolean {
+    return this.dock.preview !== undefined && !this.dock.snapshot?.context.model;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -162,21 +171,23 @@ export class TaskSurfaceDock extends LitElement {
   override render() {
     const snapshot = this.dock.snapshot;
     const s = strings(this.lang);
-    const model = snapshot?.context.model;
-    if (!snapshot || !model) {
+    // A preview renders the same template as the panel it becomes: the same elements, nothing moves.
+    const preview = this.previewing;
+    const model = snapshot?.context.model ?? this.dock.preview;
+    if (!model) {
       const waiting = this.state === 'loading' ? s.loading : this.state === 'retrying' ? s.dock.retrying : '';
       return waiting
         ? html`<p class="status" part="status" role="status" lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>${waiting}</p>`
         : nothing;
     }
-    const { collapsed } = snapshot.context;
-    const locked = snapshot.hasTag('locked');
-    const error = (this.state === 'rejected' && snapshot.context.rejection !== null) || (this.tooLarge !== null && !locked);
+    const collapsed = !preview && snapshot?.context.collapsed === true;
+    const locked = preview || snapshot?.hasTag('locked') !== false;
+    const error = (this.state === 'rejected' && snapshot?.context.rejection != null) || (this.tooLarge !== null && !locked);
     const hasContext = Boolean(model.description) || model.sections.length > 0;
-    return html`<section class=${classMap({ base: true, full: this.fullHeight })} part="base" aria-label=${s.dockLabel(model.title)} lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>
+    return html`<section class=${classMap({ base: true, full: this.fullHeight, preview })} part="base" aria-label=${s.dockLabel(model.title)} lang=${langTag(this.lang)} dir=${dirOf(this.lang)}>
       <div class="header" part="header">
         <h2 class="title" id="title" part="title" tabindex="-1" dir="auto" title=${model.title}>${model.title}</h2>
-        <div class="tools">
+        <div class="tools" ?inert=${preview}>
           ${
             hasContext
               ? html`<button type="button" class="button ghost" part="details" aria-expanded=${this.detailsHidden ? 'false' : 'true'}
@@ -189,10 +200,10 @@ export class TaskSurfaceDock extends LitElement {
             @click=${this.onCollapse}>${collapsed ? s.expand : s.collapse}</button>
         </div>
       </div>
-      <div class="body" id="body" part="body" ?hidden=${collapsed} aria-busy=${snapshot.hasTag('busy') ? 'true' : 'false'}>
+      <div class="body" id="body" part="body" ?hidden=${collapsed} aria-busy=${preview || snapshot?.hasTag('busy') ? 'true' : 'false'}>
         <task-surface-view part="view" class=${classMap({ 'no-context': this.detailsHidden, bounded: !this.fullHeight })} context-region
           exportparts="base:view-base, context:view-context, header:view-header, section:view-section, block:view-block, fields:view-fields, field:view-field, actions:view-actions, submit:view-submit"
-          .model=${model} .values=${this.dock.values} ?disabled=${locked} hide-title lang=${this.lang} theme=${this.theme ?? nothing}
+          .model=${model} .values=${preview ? undefined : this.dock.values} ?disabled=${locked} ?preview=${preview} hide-title lang=${this.lang} theme=${this.theme ?? nothing}
           @task-surface-value-change=${this.onValueChange} @task-surface-submit=${this.onSubmit}>
           <div slot="note" class="note" part="note">${
             this.noteOpen
@@ -212,8 +223,9 @@ export class TaskSurfaceDock extends LitElement {
   /** The status line: what is happening, why it was refused, or (collapsed) that an answer is awaited. */
   private statusText(): string {
     const snapshot = this.dock.snapshot;
-    if (!snapshot) return '';
     const s = strings(this.lang);
+    if (this.previewing) return s.dock.writing;
+    if (!snapshot) return '';
     const { rejection, phase, collapsed } = snapshot.context;
     switch (this.state) {
       case 'submitting':

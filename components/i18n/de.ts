@@ -46,6 +46,7 @@ export const de: Strings = {
     retrying: 'Der Agent ist nicht erreichbar, um die Aufgabe zu laden. Neuer Versuch…',
     verifying: 'Die Verbindung wurde unterbrochen. Es wird geprüft, ob der Agent sie erhalten hat…',
     waiting: 'Der Agent wartet auf Ihre Antwort.',
+    writing: 'Der Agent schreibt dieses Panel noch. Sie können es schon lesen und antworten, sobald es fertig ist.',
     fullHeight: 'Volle Höhe',
     showDetails: 'Details anzeigen',
     hideDetails: 'Details ausblenden',

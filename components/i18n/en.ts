@@ -51,6 +51,8 @@ export const en = {
     retrying: 'Could not reach the agent to load the task. Trying again…',
     verifying: 'The connection dropped. Checking whether the agent received it…',
     waiting: 'The agent is waiting for your answer.',
+    /** The status of a panel the agent is still writing (read-only preview), said once. */
+    writing: 'The agent is still writing this panel. You can read it; you can answer once it is complete.',
     fullHeight: 'Full height',
     showDetails: 'Show details',
     hideDetails: 'Hide details',

@@ -47,6 +47,7 @@ export const es: Strings = {
     retrying: 'No se pudo contactar con el agente para cargar la tarea. Reintentando…',
     verifying: 'Se cortó la conexión. Comprobando si el agente la recibió…',
     waiting: 'El agente está esperando tu respuesta.',
+    writing: 'El agente aún está escribiendo este panel. Puedes leerlo; podrás responder cuando esté completo.',
     fullHeight: 'Altura completa',
     showDetails: 'Mostrar detalles',
     hideDetails: 'Ocultar detalles',

@@ -45,6 +45,7 @@ export const ja: Strings = {
     retrying: 'タスクを読み込むためにエージェントに接続できません。再試行しています…',
     verifying: '接続が切れました。エージェントが受け取ったか確認しています…',
     waiting: 'エージェントがあなたの回答を待っています。',
+    writing: 'エージェントがこのパネルを作成中です。読むことはできます。完成したら回答できます。',
     fullHeight: '高さを最大にする',
     showDetails: '詳細を表示',
     hideDetails: '詳細を隠す',

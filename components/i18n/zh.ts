@@ -44,6 +44,7 @@ export const zh: Strings = {
     retrying: '无法连接到助手以加载任务，正在重试…',
     verifying: '连接中断，正在确认助手是否已收到…',
     waiting: '助手正在等待你的回答。',
+    writing: '助手仍在编写此面板。你可以先阅读，完成后即可回答。',
     fullHeight: '全高显示',
     showDetails: '显示详情',
     hideDetails: '隐藏详情',

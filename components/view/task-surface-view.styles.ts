@@ -1,6 +1,8 @@
 import { css } from 'lit';
 
 export const viewStyles = css`
+  /* A preview keeps the submit row's place (and the note's), unseen, so nothing moves when it becomes the panel. */
+  :host([preview]) .actions, :host([preview]) slot[name='note'] { visibility: hidden; }
   :host { display: block; font-size: 0.9375rem; min-width: 0; background: var(--_bg); }
   .base { display: flex; flex-direction: column; gap: var(--_space); color: var(--_fg); overflow-wrap: break-word; min-width: 0; }
   .context { display: flex; flex-direction: column; gap: var(--_space); min-width: 0; }

@@ -61,6 +61,17 @@ export class TaskSurfaceView extends LitElement {
   /** Disables every control (a submission is on its way). */
   @property({ type: Boolean, reflect: true }) accessor disabled = false;
   /**
+   * The model is still being written (a streaming call's preview): fields show as disabled
+   * controls and the submit row keeps its place, invisible and inert, so the same elements become
+   * the answerable panel without moving.
+   */
+  @property({ type: Boolean, reflect: true }) accessor preview = false;
+
+  /** No control answers: a submission is out, or the model is still being written. */
+  private get locked(): boolean {
+    return this.disabled || this.preview;
+  }
+  /**
    * Level of the title's heading (1–6, default 2); section titles are one level below and markdown
    * headings below those, so the page can fit the panel into its own outline.
    */
@@ -98,7 +109,9 @@ export class TaskSurfaceView extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('model') && changed.get('model') !== undefined) {
+    // A preview grows into its panel: what the person expanded in it stays expanded.
+    const grows = this.preview || (changed.has('preview') && changed.get('preview') === true);
+    if (changed.has('model') && changed.get('model') !== undefined && !grows) {
       this.expanded = new Map();
       this.invalidIds = new Set();
       this.orderSelected = new Map();
@@ -171,8 +184,8 @@ export class TaskSurfaceView extends LitElement {
       ${
         this.readonly
           ? nothing
-          : html`<slot name="note"></slot><div class="actions" part="actions">
-        <button type="button" class="button primary" part="submit" ?disabled=${this.disabled} @click=${this.onSubmit}><span class="model-text clamp" dir="auto" title=${model.submit.label}>${displayText(model.submit.label)}</span></button>
+          : html`<slot name="note"></slot><div class="actions" part="actions" ?inert=${this.preview}>
+        <button type="button" class="button primary" part="submit" ?disabled=${this.locked} @click=${this.onSubmit}><span class="model-text clamp" dir="auto" title=${model.submit.label}>${displayText(model.submit.label)}</span></button>
         <slot name="actions"></slot>
       </div>`
       }
@@ -230,7 +243,7 @@ export class TaskSurfaceView extends LitElement {
         return strings(self.lang);
       },
       get disabled() {
-        return self.disabled;
+        return self.locked;
       },
       value: (id) => this.currentValues[id],
       invalid: (id) => this.invalidIds.has(id),
@@ -241,7 +254,7 @@ export class TaskSurfaceView extends LitElement {
       },
       onRadioClick: (e) => {
         const hit = this.fieldAt(e.target);
-        if (!hit || this.disabled || hit[1].getAttribute('role') !== 'radio') return;
+        if (!hit || this.locked || hit[1].getAttribute('role') !== 'radio') return;
         this.setValue(hit[0], hit[1].dataset['value']!);
         hit[1].focus();
       },
@@ -254,7 +267,7 @@ export class TaskSurfaceView extends LitElement {
         const step = e.key === 'ArrowDown' || e.key === 'ArrowRight' ? 1 : e.key === 'ArrowUp' || e.key === 'ArrowLeft' ? -1 : 0;
         if (step === 0 && e.key !== ' ') return;
         e.preventDefault();
-        if (this.disabled) return;
+        if (this.locked) return;
         const next = ids[(at + step + ids.length) % ids.length]!;
         this.setValue(field, next);
         this.focusOption(this.model!.fields!.indexOf(field), next, '[role="radio"]');
@@ -271,7 +284,7 @@ export class TaskSurfaceView extends LitElement {
       },
       onSwitch: (e) => {
         const hit = this.fieldAt(e.target);
-        if (hit && !this.disabled) this.setValue(hit[0], this.currentValues[hit[0].id] !== true);
+        if (hit && !this.locked) this.setValue(hit[0], this.currentValues[hit[0].id] !== true);
       },
       onOrderClick: (e) => {
         const hit = this.fieldAt(e.target);
@@ -313,7 +326,7 @@ export class TaskSurfaceView extends LitElement {
             (mine.find((b) => Number(b.dataset['move']) === step && !b.disabled) ?? mine.find((b) => !b.disabled))?.focus();
           });
       },
-      onOrderPointerDown: (e) => this.orderDrag.start(e, this.disabled),
+      onOrderPointerDown: (e) => this.orderDrag.start(e, this.locked),
       dragging: (field) => this.orderDrag.draggingIn(this.model?.fields?.indexOf(field) ?? -1),
     };
   }
@@ -329,7 +342,7 @@ export class TaskSurfaceView extends LitElement {
 
   private readonly orderDrag = new OrderDrag({
     moveTo: (fieldIndex, optionId, to, announce) => {
-      if (this.disabled) return this.orderDrag.stop(); // a submission started mid-drag: the values are locked
+      if (this.locked) return this.orderDrag.stop(); // a submission started mid-drag: the values are locked
       const field = this.model?.fields?.[fieldIndex];
       if (field?.kind === 'order') this.moveTo(field, optionId, to, announce);
     },
@@ -367,7 +380,7 @@ export class TaskSurfaceView extends LitElement {
 
   /** Moves an order item by `step`, announces where it went, and keeps focus on it when asked. */
   private async move(field: OrderField, optionId: string, step: number, keepFocus: boolean): Promise<void> {
-    if (this.disabled) return;
+    if (this.locked) return;
     const at = this.orderIds(field).indexOf(optionId);
     const moved = this.moveTo(field, optionId, at + step, true);
     if (!moved) return;
@@ -379,7 +392,7 @@ export class TaskSurfaceView extends LitElement {
 
   private onSubmit = (): void => {
     const model = this.model;
-    if (!model || this.disabled) return;
+    if (!model || this.locked) return;
     const missing = missingRequired(model, this.currentValues);
     if (missing.length) {
       this.invalidIds = new Set(missing);

@@ -1,5 +1,5 @@
 import type { AgentDriver, AgentTurn, PromptMessage } from '../../host/types.js';
-import type { SessionId, UserMessageEvent } from '../../protocol/index.js';
+import type { JsonValue, SessionId, UserMessageEvent } from '../../protocol/index.js';
 import { conclude, readBack } from './answers.js';
 import { cards, type CardOffer } from './cards.js';
 import { compare, plan, review, type Lang, type Scenario } from './scenarios.js';
@@ -10,6 +10,11 @@ export const SCENARIOS: readonly Scenario[] = [compare, plan, review, settings];
 export interface ScriptedAgentOptions {
   /** Pause before answering, so the page shows the agent working. Default 0. */
   thinkMs?: number;
+  /**
+   * Writes each panel's call as a model streams it: its JSON text in 4-character tokens at this
+   * many a second (`turn.showToolInput`), so the page shows the panel's preview grow. Default: at once.
+   */
+  tokensPerSecond?: number;
 }
 
 const HELP = {
@@ -73,6 +78,19 @@ export function createScriptedAgent(options: ScriptedAgentOptions = {}): AgentDr
     });
   }
 
+  /** A model writing the call's arguments: the page sees the preview grow, then the call runs. */
+  async function stream(turn: AgentTurn, args: JsonValue) {
+    const rate = options.tokensPerSecond;
+    if (!rate) return;
+    const text = JSON.stringify(args);
+    const started = Date.now();
+    for (let at = 4; at < text.length + 4 && !turn.signal.aborted; at += 4) {
+      const wait = started + (at / 4 / rate) * 1000 - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      turn.showToolInput('show_task_surface', text.slice(0, at));
+    }
+  }
+
   async function offer(turn: AgentTurn, card: CardOffer, lang: Lang) {
     turn.step();
     await turn.callTool('skill', { name: card.skill });
@@ -100,6 +118,8 @@ export function createScriptedAgent(options: ScriptedAgentOptions = {}): AgentDr
     const scenario = SCENARIOS.find((s) => s.triggers.test(message.text));
     if (scenario) {
       turn.reply(prefix + scenario.intro[lang]);
+      await stream(turn, { model: scenario.model[lang] });
+      if (turn.signal.aborted) return;
       const outcome = await turn.callTool('show_task_surface', { model: scenario.model[lang] });
       if (outcome.ok) shown.set(turn.sessionId, scenario);
       return;

@@ -1,0 +1,103 @@
+// The panel while the model writes it, on the demo Dock (real Chromium, real WebSocket host): the
+// scripted agent streams "notification settings" at 50 tokens a second; the preview grows block by
+// block, read-only (no Submit, no Dismiss, no control that answers), axe finds nothing, its status is
+// said once, focus stays in the composer, and it becomes the panel without a layout shift.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createScriptedAgent } from '../../demo/agent/driver.js';
+import { dock, dockState, e2eSuite, say } from './harness.js';
+import { axe } from './demoPage.js';
+
+const suite = e2eSuite();
+
+/** Records layout shifts, the Dock's states, what its live region says, and the blocks drawn each frame (a string: no bundler helpers). */
+const INSTRUMENT = `
+  const w = window;
+  Object.assign(w, { __shifts: [], __states: [], __said: [], __blocks: [] });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) w.__shifts.push({ t: e.startTime, v: e.value });
+  }).observe({ type: 'layout-shift', buffered: true });
+  const el = document.querySelector('demo-chat-app').shadowRoot.querySelector('task-surface-dock');
+  new MutationObserver(() => w.__states.push({ t: performance.now(), s: el.getAttribute('state') || '' }))
+    .observe(el, { attributes: true, attributeFilter: ['state'] });
+  let said = '';
+  (function frame() {
+    const status = (el.shadowRoot.querySelector('[role="status"]')?.textContent || '').trim();
+    if (status !== said && status !== '') w.__said.push(status);
+    said = status;
+    const view = el.shadowRoot.querySelector('task-surface-view');
+    const blocks = view?.shadowRoot?.querySelectorAll('[part~="block"]').length ?? 0;
+    if (el.getAttribute('state') === 'preview' && blocks !== w.__blocks.at(-1)) w.__blocks.push(blocks);
+    requestAnimationFrame(frame);
+  })();
+`;
+
+describe('The preview on the demo Dock (real Chromium, real WebSocket host)', () => {
+  it('grows read-only, passes axe, is announced once, keeps focus, and becomes the panel without moving', async () => {
+    const demo = await suite.start({ driver: createScriptedAgent({ tokensPerSecond: 50 }) });
+    const page = await demo.open();
+    await page.evaluate(INSTRUMENT);
+    await say(page, 'notification settings');
+    const composerFocused = () =>
+      page.evaluate(() => document.querySelector('demo-chat-app')?.shadowRoot?.activeElement?.matches('.composer textarea') === true);
+    assert.ok(await composerFocused());
+    await dockState(page, 'preview');
+    const view = dock(page).locator('task-surface-view');
+    await view.locator('[part~="block"]').first().waitFor();
+
+    // Read-only: no Submit, no Dismiss, nothing that answers; axe finds nothing.
+    assert.equal(await view.getAttribute('preview'), '');
+    assert.equal(
+      await dock(page)
+        .getByRole('button', { name: /Dismiss|Save/ })
+        .count(),
+      0,
+      'no Submit and no Dismiss',
+    );
+    const violations = await axe(page);
+    const enabled = await page.evaluate(() => {
+      const root = document.querySelector('demo-chat-app')!.shadowRoot!.querySelector('task-surface-dock')!.shadowRoot!;
+      const inner = root.querySelector('task-surface-view')!.shadowRoot!;
+      const controls = [
+        ...root.querySelectorAll('button, textarea, input'),
+        ...inner.querySelectorAll('button, textarea, input, [role="radio"], [role="switch"], [role="option"], [role="checkbox"]'),
+      ];
+      return controls
+        .filter(
+          (c) =>
+            !(c as HTMLButtonElement).disabled &&
+            c.getAttribute('aria-disabled') !== 'true' &&
+            !c.closest('[inert]') &&
+            getComputedStyle(c).visibility !== 'hidden',
+        )
+        .filter((c) => !c.closest('.table-scroll, .diff, [part~="block"]')) // a long table's "Show all" is reading, not answering
+        .map((c) => c.outerHTML.slice(0, 80));
+    });
+    assert.equal(await dock(page).getAttribute('state'), 'preview', 'axe ran on the preview (the stream outlasted it)');
+    assert.deepEqual(violations, []);
+    assert.deepEqual(enabled, [], 'no control answers in the preview');
+
+    await dockState(page, 'editing');
+    await dock(page).getByRole('button', { name: 'Dismiss' }).waitFor();
+    await page.waitForTimeout(600); // layout shifts are reported a moment after they happen
+    const seen = (await page.evaluate('({ __shifts, __states, __said, __blocks })')) as {
+      __shifts: { t: number; v: number }[];
+      __states: { t: number; s: string }[];
+      __said: string[];
+      __blocks: number[];
+    };
+    const opened = seen.__states.find((s) => s.s === 'editing')!.t;
+    const lastPreview = seen.__states.filter((s) => s.s === 'preview').at(-1)!.t;
+    assert.ok(lastPreview < opened);
+    const shift = seen.__shifts.filter((e) => e.t >= opened - 50).reduce((sum, e) => sum + e.v, 0);
+    assert.ok(shift <= 0.05, `layout shift when the preview became the panel: ${shift}`);
+    assert.ok(new Set(seen.__blocks).size >= 2, `the preview grew block by block: ${JSON.stringify(seen.__blocks)}`);
+    assert.deepEqual(
+      seen.__said,
+      ['The agent is still writing this panel. You can read it; you can answer once it is complete.'],
+      'said once',
+    );
+    assert.ok(await composerFocused(), 'focus stayed in the composer');
+    assert.equal(await dock(page).getByRole('button', { name: 'Dismiss' }).isEnabled(), true, 'the same Dock is the answerable panel');
+  });
+});
