@@ -10,6 +10,7 @@ import type { Conversation, ConformanceDriver, ModelStep } from '../../conforman
 import { hostDriver } from '../../conformance/drivers/host.js';
 import { hostWebSocketDriver } from '../../conformance/drivers/hostWs.js';
 import { aiSdkDriver } from '../../conformance/drivers/aiSdk.js';
+import { agUiDriver } from '../../conformance/drivers/agUi.js';
 import { docsRoutes } from './docsRoute.js';
 
 /** What the model answers a message with: the responses the rules meet each other in. */
@@ -101,7 +102,7 @@ describe('conformance: random sequences, every path as the Host', () => {
   let unregister = () => {};
   before(() => (unregister = registerProductLocale()));
   after(() => unregister());
-  const others = [hostWebSocketDriver, aiSdkDriver(docsRoutes)];
+  const others = [hostWebSocketDriver, aiSdkDriver(docsRoutes), agUiDriver];
   let run = 0;
   for (const driver of others) {
     it(`${driver.path} answers, reads and folds as the Host`, async () => {
