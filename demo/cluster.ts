@@ -2,13 +2,16 @@
 // database, behind a tiny round-robin TCP balancer on PORT (each new connection, page or socket,
 // goes to the next live worker), as a load balancer without sticky sessions would. Each connection
 // reaches its worker with a PROXY protocol v1 header naming the client's address, so the worker's
-// caps and identity minting count people, not the balancer.
+// caps and identity minting count people, not the balancer; and the balancer holds at most 128
+// connections of one client address in all, as one process would.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { get as httpGet } from 'node:http';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { proxyHeaderV1 } from '../transport/proxyProtocol.js';
+import { connectionCap } from '../transport/door.js';
+import { DEMO_HTTP_LIMITS } from './http.js';
 import { createDemoIdentities } from './identity.js';
 
 /** The environment a worker reads (set by the supervisor). */
@@ -48,8 +51,14 @@ export async function startBalancer(
    * A target without one gets the bare connection.
    */
   proxyPorts: ReadonlyMap<number, number> = new Map(),
+  /**
+   * Open connections one client address may hold through the balancer, all workers together; past
+   * it `HTTP/1.1 429` `too-many-connections: …`, closed before a worker hears of it. Default: no cap.
+   */
+  connectionsPerAddress = Infinity,
 ): Promise<Balancer> {
   let next = 0;
+  const cap = connectionCap(connectionsPerAddress);
   const up = new Map(targets.map((target) => [target, true]));
   const check = (target: number) =>
     new Promise<boolean>((resolve) => {
@@ -67,6 +76,7 @@ export async function startBalancer(
   const server = createServer((client: Socket) => {
     client.pause();
     client.on('error', () => {});
+    if (!cap.admit(client, connectionsPerAddress === Infinity ? null : (client.remoteAddress ?? null))) return;
     const live = targets.filter((target) => up.get(target));
     const pool = live.length > 0 ? live : targets;
     const attempt = (tries: number) => {
@@ -143,6 +153,7 @@ export async function startWorkers(options: { count: number; port: number; root:
     options.port,
     workers.map((w) => w.port),
     new Map(workers.map((w) => [w.port, w.proxyPort])),
+    DEMO_HTTP_LIMITS.connectionsPerAddress,
   );
   return {
     workers,

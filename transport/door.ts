@@ -35,31 +35,43 @@ export async function identifyRequest(
 }
 
 /**
- * Counts each address's open connections on `server`; one past `max` is answered `HTTP/1.1 429`
- * (`too-many-connections: …`) and closed before anything of it is read. `addressOf` null: not counted
- * (a trusted proxy's connection carries many people; its requests are counted by address instead).
+ * Counts each address's open connections; one past `max` is answered `HTTP/1.1 429`
+ * (`too-many-connections: …`) and closed before anything of it is read. `admit` answers whether the
+ * socket may go on (null address: not counted). For a TCP balancer that passes HTTP along, as for an
+ * HTTP server (`capConnections`).
+ */
+export function connectionCap(max: number): { admit(socket: Socket, address: string | null): boolean } {
+  const open = new Map<string, number>();
+  return {
+    admit(socket, address) {
+      if (address === null) return true;
+      const held = open.get(address) ?? 0;
+      if (held >= max) {
+        const text = `too-many-connections: this address already holds ${held} connections (at most ${max})`;
+        socket.end(
+          `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+        );
+        socket.destroySoon?.();
+        return false;
+      }
+      open.set(address, held + 1);
+      socket.once('close', () => {
+        const left = (open.get(address) ?? 1) - 1;
+        if (left <= 0) open.delete(address);
+        else open.set(address, left);
+      });
+      return true;
+    },
+  };
+}
+
+/**
+ * Counts each address's open connections on `server` (`connectionCap`). `addressOf` null: not
+ * counted (a trusted proxy's connection carries many people; its requests are counted by address instead).
  */
 export function capConnections(server: Server, max: number, addressOf: (socket: Socket) => string | null): void {
-  const open = new Map<string, number>();
-  server.on('connection', (socket: Socket) => {
-    const address = addressOf(socket);
-    if (address === null) return;
-    const held = open.get(address) ?? 0;
-    if (held >= max) {
-      const text = `too-many-connections: this address already holds ${held} connections (at most ${max})`;
-      socket.end(
-        `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-      );
-      socket.destroySoon?.();
-      return;
-    }
-    open.set(address, held + 1);
-    socket.once('close', () => {
-      const left = (open.get(address) ?? 1) - 1;
-      if (left <= 0) open.delete(address);
-      else open.set(address, left);
-    });
-  });
+  const cap = connectionCap(max);
+  server.on('connection', (socket: Socket) => void cap.admit(socket, addressOf(socket)));
 }
 
 /** How many requests one key (an address, a principal) may start and have answered at once. */
