@@ -1,0 +1,169 @@
+// One attacker through `npm start -- --workers 3` (issue 37), tried as they would: a flood of
+// connections, of new identities, of `/mcp` sessions, bodies too large and bodies that never finish,
+// all from one address behind the balancer (127.0.3.x: the balancer names it to each worker in a
+// PROXY header). Each is limited per client address, and an ordinary person at another address is
+// served all the while. Behaviour only; how fast the person is served is a bench's figure.
+// Run by test/cluster/attacker.node.test.ts on a demo of its own.
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { WorkersDemo } from './helpers.js';
+import { Person } from './people.js';
+
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+/** One HTTP request through the balancer from `from`; `unfinished`: a body announced and never sent whole. */
+function send(
+  port: number,
+  from: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; unfinished?: boolean } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1',
+      port,
+      path,
+      method: init.method ?? 'GET',
+      localAddress: from,
+      agent: false,
+      headers: { ...init.headers, ...(init.unfinished ? { 'content-length': '100000' } : {}) },
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    if (init.unfinished) req.write('{"jsonrpc":');
+    else req.end(init.body);
+  });
+}
+
+const MCP = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'attacker', version: '1.0.0' } },
+});
+
+/** Registers the checks against the demo `started()` answers (started by the caller's `before`). */
+export function attackThroughBalancer(started: () => WorkersDemo): void {
+  describe('one attacker through the --workers balancer', () => {
+    let demo: WorkersDemo;
+    const person = { ann: null as Person | null, sent: 0 };
+
+    /** The ordinary person sends one more message and is answered (reconnecting as a page would). */
+    const served = async (what: string) => {
+      const ann = person.ann!;
+      await ann.readAgain(Date.now() + 20_000);
+      const n = ++person.sent;
+      const answer = await ann.ask(
+        'session.send',
+        { sessionId: ann.sessionId, messageId: `ann-m${n}`, rpcId: `ann-r${n}`, text: `hi ${n}` },
+        10_000,
+      );
+      assert.ok(
+        answer !== 'silent' && answer.type === 'result',
+        `the person at another address is served ${what}: ${JSON.stringify(answer)}`,
+      );
+    };
+
+    before(async () => {
+      demo = started();
+      const ann = new Person('127.0.3.1', demo.port);
+      await ann.identify();
+      await ann.connect(Date.now() + 30_000);
+      const opened = await ann.ask('session.open', { title: 'ann' }, 10_000);
+      assert.ok(opened !== 'silent' && opened.type === 'result', JSON.stringify(opened));
+      ann.sessionId = (opened.result as { sessionId: string }).sessionId;
+      person.ann = ann;
+    });
+    after(() => person.ann?.socket?.terminate());
+
+    it('holds 128 connections of one address at the balancer, all workers together; the 129th 429', async () => {
+      const held: Socket[] = [];
+      try {
+        for (let i = 0; i < 128; i++) {
+          held.push(
+            await new Promise<Socket>((resolve, reject) => {
+              const socket = connect({ port: demo.port, host: '127.0.0.1', localAddress: '127.0.3.66' }, () => resolve(socket));
+              socket.once('error', reject);
+            }),
+          );
+        }
+        const late = connect({ port: demo.port, host: '127.0.0.1', localAddress: '127.0.3.66' });
+        const answer = await new Promise<string>((resolve) => {
+          let text = '';
+          late.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          late.on('error', () => undefined);
+          late.once('close', () => resolve(text));
+        });
+        assert.match(
+          answer,
+          /^HTTP\/1\.1 429 Too Many Requests[^]*too-many-connections: this address already holds 128 connections \(at most 128\)$/,
+        );
+        await served('while one address holds 128 connections');
+      } finally {
+        held.forEach((socket) => socket.destroy());
+      }
+    });
+
+    it('mints at most 60 identities per worker for one address, then 429 with Retry-After; another address gets one', async () => {
+      const started = Date.now();
+      const answers: Answer[] = [];
+      for (let i = 0; i < 240; i++) answers.push(await send(demo.port, '127.0.3.67', '/'));
+      const minted = answers.filter((a) => a.status === 200 && String(a.headers['set-cookie']).startsWith('ts_demo_id='));
+      const refused = answers.filter((a) => a.status === 429);
+      // 60 at once on each of the 3 workers, then each refills 30 a minute.
+      const allowed = 3 * 60 + Math.ceil(((Date.now() - started) / 60_000) * 3 * 30);
+      assert.ok(minted.length <= allowed, `${minted.length} identities minted for one address (at most ${allowed})`);
+      assert.equal(minted.length + refused.length, answers.length, 'every answer a page with an identity, or 429');
+      assert.match(refused[0]!.body, /^too many new identities from this address: retry in \d+ s$/);
+      assert.match(String(refused[0]!.headers['retry-after']), /^\d+$/);
+      const other = await send(demo.port, '127.0.3.2', '/');
+      assert.equal(other.status, 200, 'another address is given an identity');
+      assert.match(String(other.headers['set-cookie']), /^ts_demo_id=/);
+      await served('while one address mints identities');
+    });
+
+    it("/mcp: sessions counted per client address on each worker, bodies bounded; another client's initialize served", async () => {
+      // Identities minted elsewhere and used from the attacker's address: the cap is the address's.
+      const cookies: string[] = [];
+      for (let i = 0; i < 30; i++) cookies.push(String((await send(demo.port, '127.0.3.68', '/')).headers['set-cookie']).split(';')[0]!);
+      const host = { ...MCP, cookie: cookies[0]! };
+      // A body that never finishes, from the start: answered 408 once its 10 s are up, whatever else goes on.
+      const slow = send(demo.port, '127.0.3.69', '/mcp', { method: 'POST', headers: host, unfinished: true });
+
+      const large = await send(demo.port, '127.0.3.69', '/mcp', { method: 'POST', headers: host, body: 'x'.repeat(1024 * 1024 + 1) });
+      assert.equal(large.status, 413);
+      assert.match(large.body, /Request body larger than 1048576 bytes/);
+
+      let opened = 0;
+      let refusal: Answer | undefined;
+      for (let i = 0; i < 260 && refusal === undefined; i++) {
+        const answer = await send(demo.port, '127.0.3.69', '/mcp', {
+          method: 'POST',
+          headers: { ...MCP, cookie: cookies[i % cookies.length]! },
+          body: INITIALIZE,
+        });
+        if (answer.status === 200) opened++;
+        else refusal = answer;
+      }
+      assert.equal(refusal?.status, 429, `one client's initialize refused after ${opened}: ${refusal?.body}`);
+      assert.match(refusal!.body, /Too many sessions: this address already holds 64 MCP sessions \(at most 64\); close one first/);
+      assert.ok(opened <= 3 * 64, `${opened} sessions of one client (at most 64 on each of 3 workers)`);
+      for (let i = 0; i < 3; i++) {
+        const other = await send(demo.port, `127.0.3.${70 + i}`, '/mcp', { method: 'POST', headers: host, body: INITIALIZE });
+        assert.equal(other.status, 200, `another client's initialize (${i + 1} of 3, one a worker): ${other.body}`);
+      }
+
+      const late = await slow;
+      assert.equal(late.status, 408);
+      assert.match(late.body, /not received within 10000 ms/);
+      await served('after the /mcp flood');
+    });
+  });
+}
