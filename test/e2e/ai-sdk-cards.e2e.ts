@@ -33,8 +33,14 @@ describe('An action card inside the AI SDK example', () => {
       const chatId = `cards-${scheme}`;
       await page.goto(`${demo.url}/?chat=${chatId}`);
       const composer = page.getByRole('textbox', { name: 'Message' });
-      await composer.fill('please save this plan');
-      await composer.press('Enter');
+      // As a person does: write once the last answer has finished (the page ignores Enter while a
+      // turn streams, and disables Send to say so), then Enter.
+      const say = async (text: string) => {
+        await page.locator('form').getByRole('button', { name: 'Send' }).and(page.locator(':enabled')).waitFor();
+        await composer.fill(text);
+        await composer.press('Enter');
+      };
+      await say('please save this plan');
 
       const card = page.locator('action-card');
       await card.getByRole('heading', { name: /Save the plan as a page/ }).waitFor();
@@ -79,14 +85,12 @@ describe('An action card inside the AI SDK example', () => {
       assert.deepEqual(await axe(page), [], `axe after the action (${scheme})`);
 
       // The next request: exactly one notice, with the card's latest decision once.
-      await composer.fill('thanks');
-      await composer.press('Enter');
+      await say('thanks');
       await page.getByText(/You said: thanks/).waitFor();
       const prompt = JSON.stringify(model.doStreamCalls.at(-1)!.prompt);
       assert.equal(prompt.split('Latest status of action cards').length - 1, 1, 'one notice');
       assert.equal(prompt.split('\\"phase\\":\\"created\\"').length - 1, 1, 'one decision');
-      await composer.fill('and again');
-      await composer.press('Enter');
+      await say('and again');
       await page.getByText(/You said: and again/).waitFor();
       assert.ok(!JSON.stringify(model.doStreamCalls.at(-1)!.prompt.at(-1)).includes('Latest status'), 'not reported twice');
 
