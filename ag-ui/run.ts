@@ -7,7 +7,7 @@
  *
  * Browser-safe (no Node module); the events are plain objects an encoder writes.
  */
-import { EventType, type BaseEvent, type RunAgentInput } from '@ag-ui/core';
+import { EventType, type BaseEvent, type Message, type RunAgentInput } from '@ag-ui/core';
 import { foldTaskSurface, foldTaskSurfaceEvent, type TaskSurfaceFold } from '../host/taskSurface/projection.js';
 import {
   SHOW_TASK_SURFACE,
@@ -19,7 +19,7 @@ import {
   type SessionView,
 } from '../protocol/index.js';
 import { activitiesOf, contentPatch, type Activity, type SurfaceRecord } from './activity.js';
-import { AgUiInputError, parseRunInput, type RunRequest } from './input.js';
+import { ANSWER_METADATA_KEY, AgUiInputError, parseRunInput, type RunRequest } from './input.js';
 
 /** What the adapter needs of a Host: the client-facing API (`host`, or `host.as(principal)` for a door). */
 export type AgUiHost = Pick<HostApi, 'taskSurface' | 'session' | 'actionCards' | 'load' | 'getView' | 'watchSession' | 'readLog'>;
@@ -98,6 +98,19 @@ export function eventsOf(event: SessionEvent, records: SurfaceRecords): BaseEven
   return [];
 }
 
+/** The thread's user and assistant messages as AG-UI messages (a panel's answer with its correlation). */
+export function transcriptOf(events: readonly SessionEvent[]): Message[] {
+  return events.flatMap((event): Message[] => {
+    if (event.type === 'assistant/message' && event.text !== '') return [{ id: event.messageId, role: 'assistant', content: event.text }];
+    if (event.type !== 'user/message') return [];
+    const answer = event.source.taskSurface;
+    const metadata = answer && {
+      [ANSWER_METADATA_KEY]: { surfaceId: answer.surfaceId, submissionId: answer.submissionId, values: answer.values },
+    };
+    return [{ id: event.messageId, role: 'user', content: event.text, ...(metadata ? { metadata } : {}) } as Message];
+  });
+}
+
 /** The client's activity messages, by id (what a delta is computed from). */
 function clientActivities(input: RunAgentInput): Map<string, Record<string, unknown>> {
   const known = new Map<string, Record<string, unknown>>();
@@ -152,7 +165,12 @@ async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunReques
   const { threadId, runId } = input;
   yield { type: EventType.RUN_STARTED, threadId, runId } as BaseEvent;
   const records = new SurfaceRecords();
-  for (const event of await readLogAfter(host, sessionId, 0)) records.add(event);
+  const history = await readLogAfter(host, sessionId, 0);
+  for (const event of history) records.add(event);
+  // A client with no messages (a page just loaded): the thread's transcript first.
+  if (input.messages.length === 0 && history.length > 0) {
+    yield { type: EventType.MESSAGES_SNAPSHOT, messages: transcriptOf(history) } as BaseEvent;
+  }
   const known = clientActivities(input);
   yield* activityEvents(known, activitiesOf(records.records(), host.getView(sessionId)));
 
