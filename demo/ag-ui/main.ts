@@ -1,0 +1,14 @@
+// `npm run demo:ag-ui`: the AG-UI example. The demo's scripted agent behind the adapter, no API key.
+// PORT (default 8789); TASK_SURFACE_AG_UI_DATA (default .data/ag-ui) holds the SQLite log.
+import { startAgUiDemo } from './server.js';
+
+const env = (name: string) => process.env[name]?.trim() || undefined;
+const port = Number(env('PORT') ?? 8789);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`PORT must be a port number, not "${env('PORT')}"`);
+  process.exit(1);
+}
+const dataDir = env('TASK_SURFACE_AG_UI_DATA') ?? '.data/ag-ui';
+const demo = await startAgUiDemo({ dataDir, port });
+console.log(`AG-UI example with the scripted agent: ${demo.url}/ (threads in ${dataDir})`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void demo.close().then(() => process.exit(0)));

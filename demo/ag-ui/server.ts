@@ -1,0 +1,178 @@
+// The AG-UI example's server: the demo Host (its scripted agent, SQLite under the data folder) behind
+// the adapter's routes, and the page that drives it with @ag-ui/client's HttpAgent. `npm run demo:ag-ui`.
+// Its doors are the AI SDK example's: the Host header checked, writes only from its own origin and
+// as JSON, every API call as the identity its signed cookie names (`host.as(principal)`: a thread is
+// its owner's alone), each address's and person's requests counted first (transport/door.ts).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { basename } from 'node:path';
+import { build } from 'esbuild';
+import { createAgUiRoutes, type AgUiHost } from '../../ag-ui/index.js';
+import type { Principal } from '../../protocol/index.js';
+import { capConnections, createRequestLimiter, type RequestLimiter } from '../../transport/door.js';
+import { requestAddress } from '../../transport/forwarded.js';
+import { clientAddress } from '../../transport/proxyProtocol.js';
+import { checkWrite, hostOf, HttpError, readJson } from '../ai-sdk/guard.js';
+import { AI_SDK_REQUEST_LIMITS } from '../ai-sdk/server.js';
+import { DEMO_HTTP_LIMITS } from '../http.js';
+import { createDemoHost, type DemoHost } from '../host.js';
+import { createDemoIdentities, type DemoIdentities } from '../identity.js';
+import { createMintLimiter } from '../mintRate.js';
+
+export interface AgUiDemoOptions {
+  /** Where the SQLite log and the identity cookie's secret live; omitted: memory only. */
+  dataDir?: string;
+  port?: number;
+  host?: string;
+  /** `host[:port]` names the server answers to besides 127.0.0.1:<port> and localhost:<port>. */
+  allowedHosts?: readonly string[];
+}
+
+export interface AgUiDemo {
+  url: string;
+  demo: DemoHost;
+  identities: DemoIdentities;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Builds the page (@ag-ui/client, the package from source) into memory: `app.js` and its chunks by name. */
+async function buildPage(): Promise<Map<string, string>> {
+  const result = await build({
+    entryPoints: { app: 'demo/ag-ui/page.ts' },
+    outdir: 'assets',
+    bundle: true,
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    format: 'esm',
+    target: 'es2022',
+    platform: 'browser',
+    conditions: ['production'],
+    define: { 'process.env.NODE_ENV': '"production"' },
+    alias: { 'task-surface/ag-ui': './ag-ui/index.ts', 'task-surface/components': './components/index.ts' },
+    minify: true,
+    write: false,
+    logLevel: 'warning',
+  });
+  return new Map(result.outputFiles.map((file) => [`/assets/${basename(file.path)}`, file.text]));
+}
+
+/** Writes a fetch Response (an event stream, a JSON answer) to Node's response. */
+async function send(response: Response, out: ServerResponse): Promise<void> {
+  out.writeHead(response.status, Object.fromEntries(response.headers));
+  if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) out.write(chunk);
+  out.end();
+}
+
+/** Takes a request of `key` until `response` closes; a refusal is thrown as its answer. */
+function admit(limiter: RequestLimiter, key: string | null, response: ServerResponse): void {
+  const slot = limiter.take(key);
+  if ('status' in slot) throw new HttpError(slot.status, slot.message, { retryAfterS: slot.retryAfterS, close: true });
+  response.once('close', slot.release);
+}
+
+/** Starts the example on `port` (0: a free one). */
+export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUiDemo> {
+  const demo = createDemoHost(options.dataDir ? { dataDir: options.dataDir } : { store: 'memory' });
+  const identities = createDemoIdentities(options.dataDir);
+  const mint = createMintLimiter();
+  const perAddress = createRequestLimiter(AI_SDK_REQUEST_LIMITS.perAddress, 'this address');
+  const perPrincipal = createRequestLimiter(AI_SDK_REQUEST_LIMITS.perPrincipal, 'this person');
+  const page = readFileSync('demo/ag-ui/page.html', 'utf8');
+  const css = readFileSync('demo/ag-ui/page.css', 'utf8');
+  const scripts = await buildPage();
+  /** Each request's principal, as the door identified it: the routes write as them. */
+  const principals = new WeakMap<Request, Principal>();
+  const routes = createAgUiRoutes({
+    host: (request): AgUiHost | null => {
+      const principal = principals.get(request);
+      return principal ? demo.host.as(principal) : null;
+    },
+  });
+
+  async function api(request: IncomingMessage, path: string, principal: Principal): Promise<Response> {
+    // The person's thread: their oldest session (opened the first time).
+    if (request.method === 'GET' && path === '/api/thread') return Response.json({ threadId: demo.welcome(principal) });
+    const route =
+      request.method === 'POST'
+        ? { '/api/ag-ui': routes.run, '/api/ag-ui/dismiss': routes.dismiss, '/api/ag-ui/act': routes.act }[path]
+        : undefined;
+    if (!route) throw new HttpError(404, 'not found');
+    const body = await readJson(request);
+    const forwarded = new Request(`http://ag-ui.example${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: request.headers.accept ?? 'text/event-stream' },
+      body: JSON.stringify(body),
+    });
+    principals.set(forwarded, principal);
+    return route(forwarded);
+  }
+
+  async function route(request: IncomingMessage, url: URL, response: ServerResponse): Promise<Response> {
+    const host = hostOf(request, server.address(), options.allowedHosts ?? []);
+    if (request.method !== 'GET' && request.method !== 'HEAD') checkWrite(request, host, undefined);
+    const path = url.pathname;
+    if (path.startsWith('/api/')) {
+      const principal = identities.principalOf(request);
+      if (principal === null) throw new HttpError(401, 'who is asking is not known: open the page first (it sets your identity cookie)');
+      admit(perPrincipal, principal.id, response);
+      return api(request, path, principal);
+    }
+    if (request.method === 'GET' && path === '/') {
+      if (identities.principalOf(request) === null) {
+        const wait = mint.take(request);
+        if (wait > 0) throw new HttpError(429, `too many new identities from this address: retry in ${wait} s`, { retryAfterS: wait });
+      }
+      identities.ensureCookie(request, response);
+      return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    }
+    const script = request.method === 'GET' ? scripts.get(path) : undefined;
+    if (script !== undefined) return new Response(script, { headers: { 'content-type': 'text/javascript' } });
+    if (request.method === 'GET' && path === '/app.css') return new Response(css, { headers: { 'content-type': 'text/css' } });
+    if (request.method === 'GET' && path === '/favicon.ico') return new Response(null, { status: 204 });
+    throw new HttpError(404, 'not found');
+  }
+
+  const server = createServer({ headersTimeout: 10_000, requestTimeout: 0, connectionsCheckingInterval: 1_000 }, (request, response) => {
+    // Not frameable (clickjacking), no sniffing, nothing cached; scripts and styles from this origin only.
+    response.setHeader('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
+    response.setHeader('X-Frame-Options', 'DENY');
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    response.setHeader('Referrer-Policy', 'no-referrer');
+    response.setHeader('Cache-Control', 'no-store');
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const counted = async () => {
+      admit(perAddress, requestAddress(request), response);
+      return route(request, url, response);
+    };
+    counted()
+      .catch((error: unknown) =>
+        error instanceof HttpError
+          ? Response.json(
+              { error: error.message },
+              {
+                status: error.status,
+                headers: error.after.retryAfterS === undefined ? {} : { 'retry-after': String(error.after.retryAfterS) },
+              },
+            )
+          : Response.json({ error: 'the server failed; see its log' }, { status: 500 }),
+      )
+      .then((answer) => send(answer, response))
+      .catch(() => response.destroy());
+  });
+  capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => clientAddress(socket));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    demo,
+    identities,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => void demo.dispose().then(resolve));
+      }),
+  };
+}
