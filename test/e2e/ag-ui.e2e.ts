@@ -1,0 +1,139 @@
+// The AG-UI example in real Chromium: @ag-ui/client's HttpAgent on the page, the adapter's routes over
+// the demo Host (its scripted agent) on the server. The panel is answered by keyboard; a double
+// click, a reload mid-way and a retried run each leave exactly one user message per answer; Dismiss
+// starts no run and adds no message; typing bypasses; axe finds nothing; no page or console error.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { startAgUiDemo, type AgUiDemo } from '../../demo/ag-ui/server.js';
+import type { SessionId } from '../../protocol/index.js';
+import { axe, watchProblems } from './ai-sdk-harness.js';
+import { CHROMIUM_ARGS } from './harness.js';
+
+const TITLE = 'Pick a database for the ledger service';
+
+describe('Inside an AG-UI app (HttpAgent + the adapter, the example)', () => {
+  let browser: Browser;
+  let demo: AgUiDemo;
+  let dataDir: string;
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'ts-ag-ui-e2e-'));
+    demo = await startAgUiDemo({ dataDir });
+    browser = await chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await demo?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers by keyboard once through a double click, a reload and a retried run; dismisses without a run; bypasses', async (t) => {
+    const page = await browser.newPage();
+    t.after(() => page.close());
+    const problems = watchProblems(page);
+    const runs: string[] = [];
+    const dismissals: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (request.method() === 'POST' && path === '/api/ag-ui') runs.push(request.postData() ?? '');
+      if (request.method() === 'POST' && path === '/api/ag-ui/dismiss') dismissals.push(request.postData() ?? '');
+    });
+    await page.goto(`${demo.url}/`);
+    await page.locator('body[data-ready]').waitFor();
+    const threadId = (await page.evaluate(
+      async () => ((await (await fetch('/api/thread')).json()) as { threadId: string }).threadId,
+    )) as SessionId;
+    const log = async () => (await demo.demo.host.readLog(threadId, { limit: 1000 })).events;
+    const userMessages = async () => (await log()).filter((e) => e.type === 'user/message');
+    const answers = async () => (await userMessages()).filter((e) => e.type === 'user/message' && e.source.taskSurface !== undefined);
+    const dock = page.locator('task-surface-dock');
+    const heading = dock.getByRole('heading', { name: TITLE });
+    const composer = page.getByRole('textbox', { name: 'Message' });
+    const say = async (text: string) => {
+      await composer.fill(text);
+      await composer.press('Enter');
+    };
+    const transcriptLine = (text: string | RegExp) => page.locator('#transcript li').filter({ hasText: text });
+
+    // The agent's show_task_surface call arrives as the panel's activity: the Dock opens.
+    await say('compare databases');
+    await heading.waitFor();
+    assert.deepEqual(await axe(page), [], 'axe with the panel open');
+
+    // By keyboard: the radio group's arrows, Tab to the text, Enter on the button, twice at once.
+    await dock.getByRole('radio', { name: /PostgreSQL/ }).focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('multi-region');
+    const send = dock.getByRole('button', { name: 'Use this database' });
+    await send.focus();
+    const before = runs.length;
+    await Promise.all([page.keyboard.press('Enter'), page.keyboard.press('Enter')]);
+    await page.getByText(/Here is what I got/).waitFor();
+    await transcriptLine(`${TITLE}: submitted`).waitFor();
+    assert.equal(runs.length - before, 1, 'one run for the answer pressed twice');
+    assert.equal((await answers()).length, 1, 'one user message for the answer');
+    assert.equal(
+      await page
+        .locator('#transcript li.user')
+        .filter({ hasText: /multi-region/ })
+        .count(),
+      1,
+      'one user message on the page',
+    );
+    assert.match((await answers())[0]!.text, /CockroachDB/);
+    await page.locator('action-card').first().waitFor();
+    assert.deepEqual(await axe(page), [], 'axe with the card');
+
+    // A retried run (the same input posted again): nothing is added.
+    const answerRun = runs.at(-1)!;
+    const messagesBefore = (await userMessages()).length;
+    const retried = await page.evaluate(async (body) => {
+      const response = await fetch('/api/ag-ui', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      return response.text();
+    }, answerRun);
+    assert.match(retried, /RUN_FINISHED/);
+    assert.doesNotMatch(retried, /TEXT_MESSAGE_START/, 'the retried run brings nothing new');
+    assert.equal((await userMessages()).length, messagesBefore, 'the retried run adds no message');
+
+    // A reload mid-way: the panel is open again, and a double click then sends one message.
+    await say('compare them again');
+    await heading.waitFor();
+    await page.reload();
+    await page.locator('body[data-ready]').waitFor();
+    await heading.waitFor();
+    assert.equal(await transcriptLine(/Here is what I got/).count(), 1, 'the transcript came back with the thread');
+    await dock.getByRole('radio', { name: /SQLite/ }).click();
+    await send.dblclick();
+    await transcriptLine(`${TITLE}: submitted`).nth(1).waitFor();
+    assert.equal((await answers()).length, 2, 'one more user message for the double click');
+
+    // Dismiss: the panel closes, no run, no message.
+    await say('compare databases once more');
+    await heading.waitFor();
+    const [runsBefore, countBefore] = [runs.length, (await userMessages()).length];
+    await dock.getByRole('button', { name: 'Dismiss' }).click();
+    await transcriptLine(`${TITLE}: dismissed`).waitFor();
+    assert.equal(await heading.count(), 0);
+    assert.equal(runs.length, runsBefore, 'Dismiss started no run');
+    assert.equal(dismissals.length, 1, 'one dismissal request');
+    assert.equal((await userMessages()).length, countBefore, 'no user message for a dismissal');
+
+    // Typing instead of answering bypasses the open panel.
+    await say('compare databases one last time');
+    await heading.waitFor();
+    await say('never mind, any of them');
+    await transcriptLine(`${TITLE}: bypassed`).waitFor();
+    assert.equal(await heading.count(), 0);
+    assert.equal((await answers()).length, 2, 'still one user message per answer');
+    assert.deepEqual(await axe(page), [], 'axe at the end');
+    assert.deepEqual(problems(), [], 'no page or console error in any state');
+  });
+});
