@@ -26,6 +26,8 @@ const RUN: Record<string, string> = {
   'docs/ai-sdk.md § Action cards · ts 1': KIT,
   'docs/ai-sdk.md § The page · tsx 1': 'test/e2e/ai-sdk-page.e2e.ts',
   'docs/ai-sdk.md § Messages written while a reply streams · ts 1': KIT,
+  'docs/ag-ui.md § The server · ts 1': 'test/ag-ui/docs.node.test.ts',
+  'docs/ag-ui.md § The page · ts 1': 'test/ag-ui/docs.node.test.ts',
   'docs/conformance.md § Run it on your own adapter · ts 1': 'test/conformance/host.node.test.ts',
   'docs/demo.md § Driving the machines from host code · ts 1': SNIPPETS,
   'docs/demo.md § Authentication · ts 1': SNIPPETS,
