@@ -7,9 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFileSync } from 'node:fs';
 
 import type { AddressInfo } from 'node:net';
-import { basename } from 'node:path';
 import { convertToModelMessages, isStepCount, streamText, type LanguageModel, type UIMessage } from 'ai';
-import { build } from 'esbuild';
 import {
   actionCardActResponse,
   checkTaskSurfaceMessage,
@@ -25,8 +23,9 @@ import {
 } from '../../ai-sdk/index.js';
 import { createMemoryPageStore, createPageKind } from '../../host/index.js';
 import type { Principal } from '../../protocol/index.js';
-import { DEMO_HTTP_LIMITS } from '../http.js';
-import { capConnections, createRequestLimiter, type RequestLimiter, type RequestLimits } from '../../transport/door.js';
+import { DEMO_HTTP_LIMITS, type DemoHttpLimits } from '../http.js';
+import { admitRequest, buildExamplePage, errorResponse, sendResponse, setExampleHeaders } from '../exampleHttp.js';
+import { capConnections, createRequestLimiter, type RequestLimits } from '../../transport/door.js';
 import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../../transport/forwarded.js';
 import { clientAddress } from '../../transport/proxyProtocol.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
@@ -84,6 +83,8 @@ export interface AiSdkDemoOptions {
   turnsPerMinute?: number;
   /** New identities per address (the page's first visit). Default 60 at once, then 30 a minute. */
   identityRate?: MintRate;
+  /** Connections per address and request deadlines, as the main demo's (`DEMO_HTTP_LIMITS` by default). */
+  httpLimits?: Partial<Omit<DemoHttpLimits, 'addressOf'>>;
   /** Requests per address and per person, and in flight in all (`AI_SDK_REQUEST_LIMITS` by default). */
   requestLimits?: { perAddress?: Partial<RequestLimits>; perPrincipal?: Partial<RequestLimits>; inFlight?: number };
   /**
@@ -102,40 +103,9 @@ export interface AiSdkDemo {
   close(): Promise<void>;
 }
 
-/** Builds the page (React, @ai-sdk/react, the package from source) into memory: `app.js` and its chunks by name. */
-async function buildPage(): Promise<Map<string, string>> {
-  const result = await build({
-    entryPoints: { app: 'demo/ai-sdk/page.jsx' },
-    outdir: 'assets',
-    bundle: true,
-    // Split as the package's own build is: its lazily loaded modules stay chunks.
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
-    conditions: ['production'],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    jsx: 'automatic',
-    // The page imports the package by name, as an app would; here that is the source.
-    alias: { 'task-surface/ai-sdk/react': './ai-sdk/react/index.ts', 'task-surface/ai-sdk': './ai-sdk/index.ts' },
-    minify: process.env.TASK_SURFACE_AI_SDK_DEBUG === undefined,
-    write: false,
-    logLevel: 'warning',
-  });
-  return new Map(result.outputFiles.map((file) => [`/assets/${basename(file.path)}`, file.text]));
-}
-
 function chatIdOf(value: unknown): string {
   if (typeof value !== 'string' || !CHAT_ID.test(value)) throw new HttpError(400, 'id must be a chat id (letters, digits, _ and -)');
   return value;
-}
-
-/** Writes a fetch Response (a UI message stream, a JSON answer) to Node's response. */
-async function send(response: Response, out: ServerResponse): Promise<void> {
-  out.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) out.write(chunk);
-  out.end();
 }
 
 /** A chat's key for the card acts (which know chats by one string): the owner's, then the id. */
@@ -164,7 +134,11 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
   const trusted = options.trustedProxies?.length ? parseTrustedProxies(options.trustedProxies) : undefined;
   const page = readFileSync('demo/ai-sdk/page.html', 'utf8');
   const css = readFileSync('demo/ai-sdk/page.css', 'utf8');
-  const scripts = await buildPage();
+  const scripts = await buildExamplePage(
+    'demo/ai-sdk/page.jsx',
+    { 'task-surface/ai-sdk/react': './ai-sdk/react/index.ts', 'task-surface/ai-sdk': './ai-sdk/index.ts' },
+    process.env.TASK_SURFACE_AI_SDK_DEBUG === undefined,
+  );
   // The card kinds the model may propose, and the acts on their cards (one per process).
   const kinds = [createPageKind({ pages: createMemoryPageStore() })];
   const acts = createActionCardActs({
@@ -265,7 +239,7 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     if (path.startsWith('/api/')) {
       const principal = identities.principalOf(request);
       if (principal === null) throw new HttpError(401, 'who is asking is not known: open the page first (it sets your identity cookie)');
-      admit(perPrincipal, principal.id, response);
+      admitRequest(perPrincipal, principal.id, response);
       return api(request, path, principal);
     }
     if (request.method === 'GET' && path === '/') {
@@ -284,45 +258,28 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     throw new HttpError(404, 'not found');
   }
 
+  const http = { ...DEMO_HTTP_LIMITS, ...options.httpLimits };
   const server = createServer(
-    { headersTimeout: 10_000, requestTimeout: 30_000, connectionsCheckingInterval: 1_000 },
+    { headersTimeout: http.headersTimeoutMs, requestTimeout: http.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
     (request, response) => {
-      // Not frameable (clickjacking), no sniffing, nothing cached.
-      response.setHeader('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
-      response.setHeader('X-Frame-Options', 'DENY');
-      response.setHeader('X-Content-Type-Options', 'nosniff');
-      response.setHeader('Referrer-Policy', 'no-referrer');
-      response.setHeader('Cache-Control', 'no-store');
+      setExampleHeaders(response);
       const url = new URL(request.url ?? '/', 'http://localhost');
       // Counted first, before the Host, the cookie or the body: a refusal here costs one answer.
       const counted = async () => {
-        admit(inAll, 'all', response);
-        admit(perAddress, requestAddress(request), response);
+        admitRequest(inAll, 'all', response);
+        admitRequest(perAddress, requestAddress(request), response);
         return route(request, url, response);
       };
       counted()
-        .catch((error: unknown) =>
-          error instanceof HttpError
-            ? Response.json(
-                { error: error.message },
-                {
-                  status: error.status,
-                  headers: {
-                    ...(error.after.retryAfterS === undefined ? {} : { 'retry-after': String(error.after.retryAfterS) }),
-                    ...(error.after.close || error.status === 408 || error.status === 413 ? { connection: 'close' } : {}),
-                  },
-                },
-              )
-            : Response.json({ error: 'the server failed; see its log' }, { status: 500 }),
-        )
-        .then((answer) => send(answer, response))
+        .catch(errorResponse)
+        .then((answer) => sendResponse(answer, response))
         .catch(() => response.destroy());
     },
   );
   // One address holds at most 128 connections, as on the main demo's server; a trusted proxy's
   // connections carry many people, whose requests are counted by the address it forwards.
   const isProxy = trusted ? trustForwardedFor(server, trusted) : () => false;
-  capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => (isProxy(socket) ? null : clientAddress(socket)));
+  capConnections(server, http.connectionsPerAddress, (socket) => (isProxy(socket) ? null : clientAddress(socket)));
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
@@ -336,16 +293,6 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
         server.close(() => resolve());
       }),
   };
-}
-
-/**
- * Takes a request of `key` from `limiter` until `response` ends or its connection closes; a refusal
- * is thrown as its answer, the connection closed after it (the body, if any, is never read).
- */
-function admit(limiter: RequestLimiter, key: string | null, response: ServerResponse): void {
-  const slot = limiter.take(key);
-  if ('status' in slot) throw new HttpError(slot.status, slot.message, { retryAfterS: slot.retryAfterS, close: true });
-  response.once('close', slot.release);
 }
 
 /** A size in words: bytes below 1 MiB, else MiB with one decimal. */

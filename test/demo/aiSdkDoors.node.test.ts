@@ -180,6 +180,41 @@ describe('the AI SDK example', () => {
     );
   });
 
+  it('cuts off a request whose headers are not in within 10 s, or that is not whole within 30 s: 408', async (t) => {
+    const { demo: defaults } = await example(t);
+    assert.deepEqual([defaults.server.headersTimeout, defaults.server.requestTimeout], [10_000, 30_000]);
+    const { demo, cookieOf } = await example(t, { httpLimits: { headersTimeoutMs: 300, requestTimeoutMs: 600 } });
+    const port = Number(new URL(demo.url).port);
+    const cutOff = (text: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => socket.write(text));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+        socket.on('error', () => undefined);
+        socket.once('close', () => resolve(answer));
+      });
+    assert.match(await cutOff(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`), /^HTTP\/1\.1 408 Request Timeout/);
+    const head = `POST /api/chat HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${demo.url}\r\nCookie: ${cookieOf()}\r\n`;
+    const partial = `${head}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"id":`;
+    assert.match(await cutOff(partial), /^HTTP\/1\.1 408 Request Timeout/, 'a body that trickles in past the request deadline');
+  });
+
+  it('keeps every write of one chat when many land at once (queued per chat, none lost)', async (t) => {
+    const { demo } = await example(t);
+    const owner = 'someone';
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        demo.store.update(owner, 'c1', (stored) => [...(stored ?? []), { id: `m${i}`, role: 'user' as const, parts: [] }]),
+      ),
+    );
+    const kept = (await demo.store.read(owner, 'c1'))!.map((message) => message.id);
+    assert.deepEqual(
+      kept,
+      Array.from({ length: 20 }, (_, i) => `m${i}`),
+      'in the order they were asked',
+    );
+  });
+
   it('answers a body too large or nested too deep with a clear error', async (t) => {
     const { post, cookieOf } = await example(t);
     const deep = `{"id":"c1","message":${'['.repeat(70)}${']'.repeat(70)}}`;

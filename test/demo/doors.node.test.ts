@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { startDemoServer } from '../../demo/app.js';
+import { DEMO_HTTP_LIMITS } from '../../demo/http.js';
+import { ensurePanelBuilt } from '../mcp/helpers.js';
 
 async function demo(t: TestContext, httpLimits = {}) {
   const data = mkdtempSync(join(tmpdir(), 'ts-doors-http-'));
@@ -52,5 +54,18 @@ test('a request whose headers do not arrive within headersTimeoutMs is answered 
   const server = await demo(t, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
   const slow = await open(server.port);
   slow.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`);
+  assert.match(await answer(slow), /^HTTP\/1\.1 408 Request Timeout/);
+});
+
+test('a request not whole within requestTimeoutMs is answered 408 and closed; the defaults are 128, 10 s and 30 s', async (t) => {
+  await ensurePanelBuilt(); // else /mcp answers 503 at once, body unread
+  assert.deepEqual(DEMO_HTTP_LIMITS, { connectionsPerAddress: 128, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+  const server = await demo(t, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
+  const { cookie } = server.identities.issue();
+  const slow = await open(server.port);
+  // `/mcp` reads its body within 10 s itself: the server's own deadline for the whole request is first.
+  slow.write(
+    `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nCookie: ${cookie.name}=${cookie.value}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{"jsonrpc":`,
+  );
   assert.match(await answer(slow), /^HTTP\/1\.1 408 Request Timeout/);
 });
