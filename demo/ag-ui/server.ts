@@ -6,15 +6,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { basename } from 'node:path';
-import { build } from 'esbuild';
 import { createAgUiRoutes, type AgUiHost } from '../../ag-ui/index.js';
 import type { Principal } from '../../protocol/index.js';
-import { capConnections, createRequestLimiter, type RequestLimiter } from '../../transport/door.js';
+import { capConnections, createRequestLimiter } from '../../transport/door.js';
 import { requestAddress } from '../../transport/forwarded.js';
 import { clientAddress } from '../../transport/proxyProtocol.js';
 import { checkWrite, hostOf, HttpError, readJson } from '../ai-sdk/guard.js';
 import { AI_SDK_REQUEST_LIMITS } from '../ai-sdk/server.js';
+import { admitRequest, buildExamplePage, errorResponse, sendResponse, setExampleHeaders } from '../exampleHttp.js';
 import { DEMO_HTTP_LIMITS } from '../http.js';
 import { createDemoHost, type DemoHost } from '../host.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
@@ -37,41 +36,6 @@ export interface AgUiDemo {
   close(): Promise<void>;
 }
 
-/** Builds the page (@ag-ui/client, the package from source) into memory: `app.js` and its chunks by name. */
-async function buildPage(): Promise<Map<string, string>> {
-  const result = await build({
-    entryPoints: { app: 'demo/ag-ui/page.ts' },
-    outdir: 'assets',
-    bundle: true,
-    splitting: true,
-    chunkNames: 'chunk-[hash]',
-    format: 'esm',
-    target: 'es2022',
-    platform: 'browser',
-    conditions: ['production'],
-    define: { 'process.env.NODE_ENV': '"production"' },
-    alias: { 'task-surface/ag-ui': './ag-ui/index.ts', 'task-surface/components': './components/index.ts' },
-    minify: true,
-    write: false,
-    logLevel: 'warning',
-  });
-  return new Map(result.outputFiles.map((file) => [`/assets/${basename(file.path)}`, file.text]));
-}
-
-/** Writes a fetch Response (an event stream, a JSON answer) to Node's response. */
-async function send(response: Response, out: ServerResponse): Promise<void> {
-  out.writeHead(response.status, Object.fromEntries(response.headers));
-  if (response.body) for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) out.write(chunk);
-  out.end();
-}
-
-/** Takes a request of `key` until `response` closes; a refusal is thrown as its answer. */
-function admit(limiter: RequestLimiter, key: string | null, response: ServerResponse): void {
-  const slot = limiter.take(key);
-  if ('status' in slot) throw new HttpError(slot.status, slot.message, { retryAfterS: slot.retryAfterS, close: true });
-  response.once('close', slot.release);
-}
-
 /** Starts the example on `port` (0: a free one). */
 export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUiDemo> {
   const demo = createDemoHost(options.dataDir ? { dataDir: options.dataDir } : { store: 'memory' });
@@ -81,7 +45,10 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
   const perPrincipal = createRequestLimiter(AI_SDK_REQUEST_LIMITS.perPrincipal, 'this person');
   const page = readFileSync('demo/ag-ui/page.html', 'utf8');
   const css = readFileSync('demo/ag-ui/page.css', 'utf8');
-  const scripts = await buildPage();
+  const scripts = await buildExamplePage('demo/ag-ui/page.ts', {
+    'task-surface/ag-ui': './ag-ui/index.ts',
+    'task-surface/components': './components/index.ts',
+  });
   /** Each request's principal, as the door identified it: the routes write as them. */
   const principals = new WeakMap<Request, Principal>();
   const routes = createAgUiRoutes({
@@ -116,7 +83,7 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
     if (path.startsWith('/api/')) {
       const principal = identities.principalOf(request);
       if (principal === null) throw new HttpError(401, 'who is asking is not known: open the page first (it sets your identity cookie)');
-      admit(perPrincipal, principal.id, response);
+      admitRequest(perPrincipal, principal.id, response);
       return api(request, path, principal);
     }
     if (request.method === 'GET' && path === '/') {
@@ -135,30 +102,15 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
   }
 
   const server = createServer({ headersTimeout: 10_000, requestTimeout: 0, connectionsCheckingInterval: 1_000 }, (request, response) => {
-    // Not frameable (clickjacking), no sniffing, nothing cached; scripts and styles from this origin only.
-    response.setHeader('Content-Security-Policy', "default-src 'self'; frame-ancestors 'none'");
-    response.setHeader('X-Frame-Options', 'DENY');
-    response.setHeader('X-Content-Type-Options', 'nosniff');
-    response.setHeader('Referrer-Policy', 'no-referrer');
-    response.setHeader('Cache-Control', 'no-store');
+    setExampleHeaders(response);
     const url = new URL(request.url ?? '/', 'http://localhost');
     const counted = async () => {
-      admit(perAddress, requestAddress(request), response);
+      admitRequest(perAddress, requestAddress(request), response);
       return route(request, url, response);
     };
     counted()
-      .catch((error: unknown) =>
-        error instanceof HttpError
-          ? Response.json(
-              { error: error.message },
-              {
-                status: error.status,
-                headers: error.after.retryAfterS === undefined ? {} : { 'retry-after': String(error.after.retryAfterS) },
-              },
-            )
-          : Response.json({ error: 'the server failed; see its log' }, { status: 500 }),
-      )
-      .then((answer) => send(answer, response))
+      .catch(errorResponse)
+      .then((answer) => sendResponse(answer, response))
       .catch(() => response.destroy());
   });
   capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => clientAddress(socket));
