@@ -84,9 +84,9 @@ describe('the built package, as a user imports it', () => {
     assert.ok(status === 0 || output.includes('/node_modules/'), output);
   });
 
-  it('runs on Node: host, stores, both transports, instanceof TransportError, agents, ai-sdk, conformance', () => {
+  it('runs on Node: host, stores, both transports, instanceof TransportError, agents, ai-sdk, ag-ui, conformance', () => {
     const { status, output } = run(process.execPath, ['out/node.js']);
     assert.equal(status, 0, output);
-    assert.match(output, /consumer: 12 checks passed/);
+    assert.match(output, /consumer: 13 checks passed/);
   });
 });

@@ -26,6 +26,7 @@ import { createAnthropicDriver } from 'task-surface/agents/anthropic';
 import { createAiSdkDriver } from 'task-surface/agents/ai-sdk';
 import { createPanelLedger, createTaskSurfaceMcpServer, PANEL_URI, readPanelDocument } from 'task-surface/mcp';
 import { checkTaskSurfaceMessage, foldTaskSurface, taskSurfaceStopWhen, taskSurfaceTools } from 'task-surface/ai-sdk';
+import { AgUiInputError, PANEL_ACTIVITY, createAgUiRoutes, parseRunInput } from 'task-surface/ag-ui';
 import { conformanceSuite, hostDriver, LOCALES, notApplicable, runScenario, SCENARIOS } from 'task-surface/conformance';
 import manifest from 'task-surface/custom-elements.json' with { type: 'json' };
 
@@ -165,6 +166,16 @@ assert.equal(typeof taskSurfaceStopWhen, 'function');
 assert.equal(foldTaskSurface([]).open, null);
 assert.equal(checkTaskSurfaceMessage([], { id: 'm1', role: 'user', parts: [{ type: 'text', text: 'hi' }] }).accepted, true);
 check('ai-sdk');
+
+// ag-ui: the routes answer a request without a principal 401; a malformed run input is refused by name
+const agUi = createAgUiRoutes({ host: () => null });
+assert.equal((await agUi.run(new Request('http://app.test/ag-ui', { method: 'POST', body: '{}' }))).status, 401);
+assert.throws(
+  () => parseRunInput({ threadId: 't' }),
+  (error: unknown) => error instanceof AgUiInputError && error.reason === 'invalid-input',
+);
+assert.equal(PANEL_ACTIVITY, 'task-surface');
+check('ag-ui');
 
 // conformance: one scenario on the reference driver, and the suite registers every scenario × language
 const open = SCENARIOS.find((s) => s.id === 'surface.open')!;
