@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { requestAddress } from '../transport/forwarded.js';
+import { addressKey, requestAddress } from '../transport/forwarded.js';
 
 /** How fast one address may be given new identities: `burst` at once, then `perMinute`. */
 export interface MintRate {
@@ -22,8 +22,8 @@ export function createMintLimiter(rate: MintRate = DEFAULT_MINT_RATE): { take(re
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
     take(request) {
-      // Behind a balancer: the address its PROXY header (or a trusted X-Forwarded-For) named.
-      const address = requestAddress(request) ?? 'unknown';
+      // Behind a balancer: the address its PROXY header (or a trusted X-Forwarded-For) named; IPv6 by its /64.
+      const address = addressKey(requestAddress(request) ?? 'unknown');
       const now = Date.now();
       const known = buckets.get(address);
       const bucket = known ?? { tokens: rate.burst, at: now };

@@ -4,6 +4,7 @@ import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTrans
 import { createMemoryStore } from '../host/store/memory.js';
 import { SYSTEM_PRINCIPAL, type Principal } from '../protocol/index.js';
 import { identifyRequest, type Authenticate } from '../transport/door.js';
+import { addressKey } from '../transport/forwarded.js';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../transport/ws/frames.js';
 import { readBody } from '../transport/body.js';
 import { createPanelLedger } from './ledger.js';
@@ -174,7 +175,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       return response;
     }
     if (request.method !== 'POST') return jsonError(400, -32000, 'Bad request: a Mcp-Session-Id header is required');
-    const address = addressOf(incoming);
+    // An IPv6 client counts by its /64.
+    const client = addressOf(incoming);
+    const address = client === null ? null : addressKey(client);
     const full = room(principal.id, address);
     if (full) return full;
     const server = serverFor(principal);

@@ -9,6 +9,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { describeIssues, PrincipalSchema, type Principal } from '../protocol/index.js';
 import { OWN_WORDS } from '../protocol/wire.js';
+import { addressKey } from './forwarded.js';
 
 /** The product's hook: who sends this request (a cookie, an `Authorization` header…), or null. */
 export type Authenticate = (request: IncomingMessage) => Principal | null | Promise<Principal | null>;
@@ -43,8 +44,9 @@ export async function identifyRequest(
 export function connectionCap(max: number): { admit(socket: Socket, address: string | null): boolean } {
   const open = new Map<string, number>();
   return {
-    admit(socket, address) {
-      if (address === null) return true;
+    admit(socket, client) {
+      if (client === null) return true;
+      const address = addressKey(client);
       const held = open.get(address) ?? 0;
       if (held >= max) {
         const text = `too-many-connections: this address already holds ${held} connections (at most ${max})`;
@@ -67,7 +69,8 @@ export function connectionCap(max: number): { admit(socket: Socket, address: str
 
 /**
  * Counts each address's open connections on `server` (`connectionCap`). `addressOf` null: not
- * counted (a trusted proxy's connection carries many people; its requests are counted by address instead).
+ * counted (a trusted proxy's connection carries many people; its requests are counted by address
+ * instead). An IPv6 client counts by its /64 (`addressKey`).
  */
 export function capConnections(server: Server, max: number, addressOf: (socket: Socket) => string | null): void {
   const cap = connectionCap(max);
@@ -103,17 +106,23 @@ const SWEEP_AT = 10_000;
 
 /**
  * Per-key request limits, asked before a request's body is read or anything is looked up for it:
- * `who` names the key in the refusal (`this address`, `this person`, `the server`). A rate refusal
- * says when a request will be taken again; an in-flight one asks for a second.
+ * `who` names the key in the refusal (`this address`, `this person`, `the server`). Addresses count
+ * by `addressKey` (an IPv6 one by its /64). A rate refusal says when a request will be taken again;
+ * an in-flight one asks for a second.
  */
-export function createRequestLimiter(limits: RequestLimits, who: string, clock: () => number = Date.now): RequestLimiter {
+export function createRequestLimiter(
+  limits: RequestLimits,
+  who: 'this address' | 'this person' | 'the server',
+  clock: () => number = Date.now,
+): RequestLimiter {
   const keys = new Map<string, { tokens: number; at: number; inFlight: number }>();
   const status = who === 'the server' ? 503 : 429;
   const fill = (entry: { tokens: number; at: number }, now: number) =>
     Math.min(limits.burst, entry.tokens + ((now - entry.at) * limits.perSecond) / 1000);
   return {
-    take(key) {
-      if (key === null) return { release() {} };
+    take(client) {
+      if (client === null) return { release() {} };
+      const key = who === 'this address' ? addressKey(client) : client;
       const now = clock();
       let entry = keys.get(key);
       if (entry === undefined) {

@@ -37,6 +37,25 @@ function unmapped(address: string): string {
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(address) ? address.slice(7) : address;
 }
 
+/**
+ * What a per-address limit counts a client by: an IPv4 address as itself (an IPv4-mapped one as
+ * IPv4), an IPv6 address by its /64 (`2001:db8:1:2::/64`), which one subscriber or host is given
+ * whole: counted one by one, a single machine could take a new address for every request.
+ */
+export function addressKey(address: string): string {
+  const plain = unmapped(address.split('%')[0]!);
+  if (isIP(plain) !== 6) return plain;
+  // An IPv4 tail (`64:ff9b::192.0.2.1`) is the last 32 bits: two words, never in the /64.
+  const words = (part: string) => (part === '' ? [] : part.split(':').flatMap((word) => (word.includes('.') ? ['0', '0'] : [word])));
+  const [head = '', tail] = plain.split('::');
+  const first = words(head);
+  const all = tail === undefined ? first : [...first, ...Array<string>(8 - first.length - words(tail).length).fill('0'), ...words(tail)];
+  return `${all
+    .slice(0, 4)
+    .map((word) => parseInt(word, 16).toString(16))
+    .join(':')}::/64`;
+}
+
 /** A hop of the header as an address: `1.2.3.4`, `1.2.3.4:5678`, `[2001:db8::1]:443` or `2001:db8::1`; null otherwise. */
 function hopAddress(hop: string): string | null {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(hop);

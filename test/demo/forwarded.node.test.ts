@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { startDemoServer } from '../../demo/app.js';
-import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../../transport/forwarded.js';
+import { addressKey, parseTrustedProxies, requestAddress, trustForwardedFor } from '../../transport/forwarded.js';
 
 /** A server answering each request's `requestAddress`, trusting `proxies` (none: trusts nobody). */
 async function echo(t: TestContext, proxies: string[]) {
@@ -89,5 +89,42 @@ describe('the demo with trustedProxies', () => {
     const direct = await demo(t);
     assert.equal(await direct('203.0.113.1'), 200);
     assert.equal(await direct('203.0.113.2'), 429, 'a forged header from an untrusted peer changes nothing');
+  });
+});
+
+describe('addressKey: what a per-address limit counts', () => {
+  it('an IPv4 address as itself (mapped ones too); an IPv6 address by its /64', () => {
+    const cases: [string, string][] = [
+      ['203.0.113.7', '203.0.113.7'],
+      ['::ffff:203.0.113.7', '203.0.113.7'],
+      ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+      ['2001:db8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2::/64'],
+      ['2001:0db8:0001:0002::1', '2001:db8:1:2::/64'],
+      ['2001:db8::1', '2001:db8:0:0::/64'],
+      ['2001:db8:0:1::1', '2001:db8:0:1::/64'],
+      ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+      ['64:ff9b::192.0.2.1', '64:ff9b:0:0::/64'],
+      ['::1', '0:0:0:0::/64'],
+      ['unknown', 'unknown'],
+    ];
+    for (const [address, key] of cases) assert.equal(addressKey(address), key, address);
+  });
+
+  it('mints identities per /64 behind a trusted proxy: another address of the same /64 is the same client', async (t) => {
+    const data = mkdtempSync(join(tmpdir(), 'ts-forwarded-v6-'));
+    t.after(() => rmSync(data, { recursive: true, force: true }));
+    writeFileSync(join(data, 'index.html'), '<!doctype html><title>demo</title>');
+    const server = await startDemoServer({
+      root: data,
+      store: 'memory',
+      dataDir: data,
+      identityRate: { burst: 1, perMinute: 1 },
+      trustedProxies: ['127.0.0.1'],
+    });
+    t.after(() => server.close());
+    const get = (forwardedFor: string) => fetch(server.url, { headers: { 'X-Forwarded-For': forwardedFor } }).then((r) => r.status);
+    assert.equal(await get('2001:db8:1:2::1'), 200);
+    assert.equal(await get('2001:db8:1:2::9999'), 429, 'the same /64');
+    assert.equal(await get('2001:db8:1:3::1'), 200, 'another /64');
   });
 });

@@ -98,6 +98,28 @@ describe('the demo behind a PROXY-protocol balancer', () => {
     assert.match(await other.answer, /^HTTP\/1\.1 200 OK/, 'another person behind the same balancer is served');
   });
 
+  it('counts an IPv6 client by its /64: 128 connections from one /64, the 129th 429, another /64 served', async (t) => {
+    const server = await proxiedDemo(t);
+    const v6 = (client: string, request = '') => {
+      const socket = connect(server.proxyPort!, '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`PROXY TCP6 ${client} ::1 40000 8787\r\n${request}`);
+      const answer = new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.once('close', () => resolve(text));
+      });
+      return { socket, answer };
+    };
+    const held: Socket[] = [];
+    t.after(() => held.forEach((s) => s.destroy()));
+    for (let i = 1; i <= 128; i++) held.push(v6(`2001:db8:1:2::${i.toString(16)}`).socket);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.match(await v6('2001:db8:1:2:ffff::1').answer, /^HTTP\/1\.1 429 Too Many Requests[^]*at most 128/);
+    const get = `GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`;
+    assert.match(await v6('2001:db8:1:3::1', get).answer, /^HTTP\/1\.1 200 OK/, 'another /64 is served');
+  });
+
   it("mints identities at each client's rate: 60 at once for one address, and another address is not held up", async (t) => {
     const server = await proxiedDemo(t);
     const get = (client: string) =>

@@ -5,6 +5,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { CLOSE_PEER_REFUSED, PEER_PROOF_MS } from './peerWire.js';
+import { addressKey } from '../forwarded.js';
 
 /** Connection caps resolved from `WebSocketServerOptions`. */
 export interface ConnectionCaps {
@@ -24,10 +25,11 @@ export class ConnectionCounts {
 
   constructor(private readonly caps: ConnectionCaps) {}
 
-  /** Takes an address slot for an upgrade, or answers why not. `release` gives it back. */
+  /** Takes an address slot for an upgrade (an IPv6 client's /64: `addressKey`), or answers why not. `release` gives it back. */
   takeAddress(request: IncomingMessage): { release(): void } | string {
-    const address = this.caps.addressOf(request);
-    if (address === null) return { release() {} };
+    const client = this.caps.addressOf(request);
+    if (client === null) return { release() {} };
+    const address = addressKey(client);
     const held = this.#addresses.get(address) ?? 0;
     if (held >= this.caps.perAddress) {
       return `${TOO_MANY_CONNECTIONS}: this address already holds ${held} connections (at most ${this.caps.perAddress})`;
