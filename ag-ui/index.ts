@@ -24,7 +24,7 @@ export {
   type AgUiInputReason,
   type TaskSurfaceAnswer,
 } from './input.js';
-export { startRun, type AgUiHost, type AgUiRun } from './run.js';
+export { startRun, type AgUiHost, type AgUiRun, type AgUiRunOptions } from './run.js';
 export {
   AgUiActRequestSchema,
   AgUiDismissRequestSchema,

@@ -19,7 +19,7 @@ import {
 } from '../protocol/index.js';
 import { activitiesOf, type Activity } from './activity.js';
 import { AgUiInputError } from './input.js';
-import { readLogAfter, startRun, SurfaceRecords, type AgUiHost } from './run.js';
+import { readLogAfter, startRun, SurfaceRecords, type AgUiHost, type AgUiRunOptions } from './run.js';
 
 /** A dismissal, as the page posts it to the `dismiss` route. */
 export const AgUiDismissRequestSchema = z.strictObject({
@@ -46,7 +46,7 @@ export interface AgUiActResponse {
   activities: Activity[];
 }
 
-export interface AgUiRoutesOptions {
+export interface AgUiRoutesOptions extends AgUiRunOptions {
   /**
    * The Host as the request's principal sees it (`host.as(principal)` after the app's door has
    * identified them), or null to answer 401. Every write goes through its per-principal limits.
@@ -97,7 +97,7 @@ export function createAgUiRoutes(options: AgUiRoutesOptions): AgUiRoutes {
       if (opened instanceof Response) return opened;
       let run;
       try {
-        run = await startRun(opened.host, opened.body);
+        run = await startRun(opened.host, opened.body, options);
       } catch (error) {
         if (!(error instanceof AgUiInputError)) throw error;
         return refuse(error.reason === 'unknown-thread' ? 404 : 400, error.reason, error.message);

@@ -144,6 +144,16 @@ const settled = (view: SessionView) => view.turn === 'idle' && view.queue.length
 
 const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/** How runs are answered. */
+export interface AgUiRunOptions {
+  /**
+   * Name the panel's call in `RUN_FINISHED`'s `outcome.pendingToolCallIds` (AG-UI 1.1). Default
+   * true; false for a client from before 1.1 whose schema refuses the key (CopilotKit 1.74 bundles
+   * @ag-ui/client 0.0.59, which fails the run on it): the call is then still left without a result.
+   */
+  pendingToolCallIds?: boolean;
+}
+
 /** A run whose input was checked and whose thread was found: its events, in order. */
 export interface AgUiRun {
   readonly request: RunRequest;
@@ -154,14 +164,14 @@ export interface AgUiRun {
  * Checks a run's input and finds its thread (the Host session whose id is the `threadId`); throws
  * `AgUiInputError` before anything is written. The returned run writes and streams when iterated.
  */
-export async function startRun(host: AgUiHost, body: unknown): Promise<AgUiRun> {
+export async function startRun(host: AgUiHost, body: unknown, options: AgUiRunOptions = {}): Promise<AgUiRun> {
   const request = parseRunInput(body);
   const found = await host.load(request.sessionId).catch(() => false);
   if (!found) throw new AgUiInputError('unknown-thread', `unknown thread ${request.sessionId}: the app opens a session for it first`);
-  return { request, events: () => runEvents(host, request) };
+  return { request, events: () => runEvents(host, request, options.pendingToolCallIds ?? true) };
 }
 
-async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunRequest): AsyncGenerator<BaseEvent> {
+async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunRequest, namePending: boolean): AsyncGenerator<BaseEvent> {
   const { threadId, runId } = input;
   yield { type: EventType.RUN_STARTED, threadId, runId } as BaseEvent;
   const records = new SurfaceRecords();
@@ -204,7 +214,7 @@ async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunReques
     stop();
   }
   const open = records.fold.active;
-  const pendingToolCallIds = open ? [open.callId] : [];
+  const pendingToolCallIds = open && namePending ? [open.callId] : [];
   yield {
     type: EventType.RUN_FINISHED,
     threadId,

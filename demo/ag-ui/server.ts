@@ -26,6 +26,8 @@ export interface AgUiDemoOptions {
   host?: string;
   /** `host[:port]` names the server answers to besides 127.0.0.1:<port> and localhost:<port>. */
   allowedHosts?: readonly string[];
+  /** false: no `pendingToolCallIds` in `RUN_FINISHED`, for a client from before AG-UI 1.1 (see `AgUiRunOptions`). */
+  pendingToolCallIds?: boolean;
 }
 
 export interface AgUiDemo {
@@ -52,6 +54,7 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
   /** Each request's principal, as the door identified it: the routes write as them. */
   const principals = new WeakMap<Request, Principal>();
   const routes = createAgUiRoutes({
+    ...(options.pendingToolCallIds === undefined ? {} : { pendingToolCallIds: options.pendingToolCallIds }),
     host: (request): AgUiHost | null => {
       const principal = principals.get(request);
       return principal ? demo.host.as(principal) : null;

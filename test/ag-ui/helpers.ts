@@ -2,7 +2,7 @@
 import { verifyEvents } from '@ag-ui/client';
 import type { BaseEvent, Message } from '@ag-ui/core';
 import { from, lastValueFrom, toArray, type OperatorFunction } from 'rxjs';
-import { createAgUiRoutes, type AgUiRoutes } from '../../ag-ui/index.js';
+import { createAgUiRoutes, type AgUiRoutes, type AgUiRunOptions } from '../../ag-ui/index.js';
 import { scriptedAgent } from '../../conformance/drivers/host.js';
 import { ModelScript } from '../../conformance/drivers/script.js';
 import type { Conversation } from '../../conformance/driver.js';
@@ -26,10 +26,13 @@ export interface Setup {
   close(): Promise<void>;
 }
 
-export function setup(): Setup {
+export function setup(options: AgUiRunOptions = {}): Setup {
   const script = new ModelScript();
   const host = createHost({ store: createMemoryStore(), driver: scriptedAgent(script, () => ({}) as Conversation), onError: () => {} });
-  const routes = createAgUiRoutes({ host: (request) => host.as(request.headers.get('x-who') === STRANGER.id ? STRANGER : PERSON) });
+  const routes = createAgUiRoutes({
+    ...options,
+    host: (request) => host.as(request.headers.get('x-who') === STRANGER.id ? STRANGER : PERSON),
+  });
   const threadId = host.as(PERSON).openSession({ title: 'ag-ui' });
   const request = (route: string, body: unknown, who: Principal) =>
     new Request(`http://app.test/ag-ui/${route}`, {

@@ -42,6 +42,13 @@ describe('ag-ui routes', () => {
     assert.deepEqual(finished.outcome, { type: 'success', pendingToolCallIds: [content.callId] });
   });
 
+  it('pendingToolCallIds: false leaves the outcome bare for a client from before AG-UI 1.1; the call still has no result', async () => {
+    s = setup({ pendingToolCallIds: false });
+    const { events } = await showPanel();
+    assert.deepEqual((events.at(-1) as unknown as { outcome: unknown }).outcome, { type: 'success' });
+    assert.deepEqual(of(events, 'TOOL_CALL_RESULT'), []);
+  });
+
   it('the answer is one user message; a doubled and a retried run add nothing', async () => {
     s = setup();
     const { content, messages } = await showPanel();
