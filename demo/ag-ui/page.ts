@@ -6,6 +6,9 @@ import { HttpAgent } from '@ag-ui/client';
 import type { Message } from '@ag-ui/core';
 import { CARD_ACTIVITY, PANEL_ACTIVITY, createAgUiTaskSurface, type PanelActivityContent } from 'task-surface/ag-ui';
 import 'task-surface/components';
+import { registerShippedCardBodies } from '../../components/action-card/index.js';
+
+registerShippedCardBodies();
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const status = $('status');

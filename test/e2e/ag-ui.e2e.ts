@@ -89,8 +89,27 @@ describe('Inside an AG-UI app (HttpAgent + the adapter, the example)', () => {
       'one user message on the page',
     );
     assert.match((await answers())[0]!.text, /CockroachDB/);
-    await page.locator('action-card').first().waitFor();
+    const card = page.locator('action-card').first();
+    const schedule = card.getByRole('button', { name: 'Schedule' });
+    await schedule.waitFor();
     assert.deepEqual(await axe(page), [], 'axe with the card');
+
+    // The card's button by keyboard: one decision through the act route, no run, no message.
+    const [runsAtCard, messagesAtCard] = [runs.length, (await userMessages()).length];
+    await schedule.focus();
+    await page.keyboard.press('Enter');
+    await card
+      .getByText(/Scheduled/i)
+      .first()
+      .waitFor();
+    const decisions = (await log()).filter((e) => e.type === 'action-cards/decision');
+    assert.deepEqual(
+      decisions.map((e) => e.type === 'action-cards/decision' && e.phase),
+      ['scheduled'],
+      'one decision recorded',
+    );
+    assert.equal(runs.length, runsAtCard, 'the act started no run');
+    assert.equal((await userMessages()).length, messagesAtCard, 'the act added no message');
 
     // A retried run (the same input posted again): nothing is added.
     const answerRun = runs.at(-1)!;
