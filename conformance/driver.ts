@@ -20,6 +20,12 @@ import type { CardKind } from '../host/types.js';
 export interface ModelCall {
   tool: string;
   input: JsonValue;
+  /**
+   * The model streams this call's arguments (a path with `supports.preview`), as its JSON text in
+   * pieces; `midway` runs once half of the text is out, while the call is still being written.
+   * `cut`: the stream breaks after `midway` and the turn fails; the call is never made.
+   */
+  streamed?: { midway?(conversation: Conversation): Promise<void>; cut?: boolean };
 }
 
 /**
@@ -105,6 +111,13 @@ export interface CardSeen {
   phase: CardPhase;
 }
 
+/** What the person's panel shows of a call still being written (`supports.preview`). */
+export interface PreviewSeen {
+  title: string;
+  /** Blocks shown so far, in all sections. */
+  blocks: number;
+}
+
 /** How a surface the person saw closed, as the fold of the path's record says. */
 export type SurfaceStatus = 'open' | 'submitted' | 'dismissed' | 'bypassed';
 
@@ -139,6 +152,11 @@ export interface Conversation {
   calls(): readonly CallRead[];
   /** Every model request so far, oldest first. */
   requests(): readonly SeenRequest[];
+  /**
+   * The read-only panel a call still being written shows the person, or null (a path with
+   * `supports.preview`). It is never the open surface: `active()` stays null meanwhile.
+   */
+  preview?(): Promise<PreviewSeen | null>;
   /** The person's page reloads (the path reads its record again). */
   reload(): Promise<void>;
   /** The server restarts (process memory is gone; the durable record stays). */
@@ -174,6 +192,12 @@ export interface Supports {
   toolModes: true | string;
   /** The server can restart with its record kept. */
   restart: true | string;
+  /**
+   * The person sees a read-only preview of a panel while the model streams the call's arguments
+   * (`ModelCall.streamed`, `Conversation.preview`). Optional: a driver that does not say is not
+   * applicable, with the kit's sentence for it.
+   */
+  preview?: true | string;
 }
 
 export type Capability = keyof Supports;

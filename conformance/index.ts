@@ -13,6 +13,7 @@ export type {
   DismissOutcome,
   ModelCall,
   ModelStep,
+  PreviewSeen,
   SeenMessage,
   SeenRequest,
   SendOutcome,

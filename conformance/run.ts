@@ -8,17 +8,18 @@ import type { ConformanceDriver } from './driver.js';
 import { LOCALES } from './fixtures.js';
 import { cardScenarios } from './scenarios/cards.js';
 import { limitScenarios } from './scenarios/limits.js';
+import { previewScenarios } from './scenarios/preview.js';
 import { surfaceScenarios } from './scenarios/surface.js';
 import type { Scenario } from './scenario.js';
 
 /** Every scenario of the kit, in the order the conformance table lists them. */
-export const SCENARIOS: readonly Scenario[] = [...surfaceScenarios, ...cardScenarios, ...limitScenarios];
+export const SCENARIOS: readonly Scenario[] = [...surfaceScenarios, ...cardScenarios, ...limitScenarios, ...previewScenarios];
 
 /** Why `driver` cannot run `scenario` (the first capability it lacks, in the path's words), or null. */
 export function notApplicable(driver: ConformanceDriver, scenario: Scenario): string | null {
   for (const need of scenario.needs ?? []) {
     const support = need === 'waiting' ? (driver.supports.waiting ?? driver.supports.queue) : driver.supports[need];
-    if (support !== true) return support;
+    if (support !== true) return support ?? `the driver does not declare \`supports.${need}\``;
   }
   return null;
 }

@@ -21,30 +21,61 @@ import type {
   TaskSurfaceId,
   TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
-import type { CallRead, ConformanceDriver, Conversation, ConversationOptions, ModelStep, SeenMessage, Supports } from '../driver.js';
+import type {
+  CallRead,
+  ConformanceDriver,
+  Conversation,
+  ConversationOptions,
+  ModelCall,
+  ModelStep,
+  SeenMessage,
+  Supports,
+} from '../driver.js';
 import { asApp, personHeaders, type ActRoute, type AppContext, type ChatRoute, type WaitingRoute } from './aiSdkApp.js';
 import { ModelScript } from './script.js';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
-/** One scripted step as the stream a provider sends: its calls, its text, the finish. */
-function stepParts(step: ModelStep | undefined): LanguageModelV4StreamPart[] {
-  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+/** A part of a provider's stream, or a pause in it (a streamed call's midway: the stream waits for it). */
+type Streamed = LanguageModelV4StreamPart | (() => Promise<void>);
+
+/**
+ * One scripted step as the stream a provider sends: its calls, its text, the finish. A streamed call
+ * comes as `tool-input-start`, eight `tool-input-delta`s and `tool-input-end` before its `tool-call`,
+ * with `midway` after the fourth delta (a cut one ends there, with an error).
+ */
+function stepParts(step: ModelStep | undefined, midway: (call: ModelCall) => Promise<void> = async () => {}): Streamed[] {
+  const parts: Streamed[] = [{ type: 'stream-start', warnings: [] }];
   if (step?.text !== undefined) {
     parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: step.text }, { type: 'text-end', id: 't' });
   }
   for (const call of step?.calls ?? []) {
-    parts.push({ type: 'tool-call', toolCallId: `call_${crypto.randomUUID()}`, toolName: call.tool, input: JSON.stringify(call.input) });
+    const id = `call_${crypto.randomUUID()}`;
+    const input = JSON.stringify(call.input);
+    if (call.streamed) {
+      parts.push({ type: 'tool-input-start', id, toolName: call.tool });
+      for (let piece = 0; piece < 8; piece++) {
+        const delta = input.slice(Math.round((input.length * piece) / 8), Math.round((input.length * (piece + 1)) / 8));
+        parts.push({ type: 'tool-input-delta', id, delta });
+        if (piece === 3) parts.push(() => midway(call));
+        if (piece === 3 && call.streamed.cut) return [...parts, { type: 'error', error: new Error('the model stream broke mid-call') }];
+      }
+      parts.push({ type: 'tool-input-end', id });
+    }
+    parts.push({ type: 'tool-call', toolCallId: id, toolName: call.tool, input });
   }
   const calls = (step?.calls?.length ?? 0) > 0;
   parts.push({ type: 'finish', finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage });
   return parts;
 }
 
-const streamOf = (parts: LanguageModelV4StreamPart[]) =>
+const streamOf = (parts: Streamed[]) =>
   new ReadableStream<LanguageModelV4StreamPart>({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
+    async pull(controller) {
+      for (let part = parts.shift(); part !== undefined; part = parts.shift()) {
+        if (typeof part !== 'function') controller.enqueue(part);
+        else return part(); // the stream resumes once the midway is over
+      }
       controller.close();
     },
   });
@@ -123,7 +154,7 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
       if (!step) return { stream: streamOf(stepParts(undefined)) };
       await step.during?.(conversation);
       script.requests.push({ messages: seen(call.prompt) });
-      return { stream: streamOf(stepParts(step)) };
+      return { stream: streamOf(stepParts(step, midway)) };
     },
   };
   const stored = () => context.chats.get(chatId) ?? [];
@@ -152,6 +183,11 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
   };
 
   let view: SessionView | null = null;
+  /** A streamed call half written: once the page shows its preview (or a moment passed), the person acts. */
+  const midway = async (call: ModelCall) => {
+    for (let i = 0; i < 200 && !view?.preview; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await call.streamed?.midway?.(conversation);
+  };
   const open = () => {
     const chat = new Chat({
       id: chatId,
@@ -279,6 +315,10 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
         phase: cardView.decisions[p.callId]?.phase ?? 'proposed',
       }));
     },
+    async preview() {
+      const model = view?.preview?.model;
+      return model ? { title: model.title, blocks: model.sections.reduce((n, s) => n + s.blocks.length, 0) } : null;
+    },
     calls: () => callsIn(stored()),
     requests: () => script.requests,
     async reload() {
@@ -305,6 +345,7 @@ export const AI_SDK_SUPPORTS: Supports = {
   toolModes:
     "the docs' route declares its tools to the model directly (native); `taskSurfaceTools({ toolMode: 'code' })` is for tools a program calls, and refuses every call (test/ai-sdk/tools.node.test.ts)",
   restart: true,
+  preview: true,
 };
 
 /**

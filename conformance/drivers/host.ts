@@ -15,13 +15,14 @@ import {
   type JsonValue,
   type SessionEvent,
   type SessionId,
+  type SessionView,
   type TaskSurfaceDismissalId,
   type TaskSurfaceId,
   type TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import { createLocalTransport } from '../../transport/local.js';
 import type { HostTransport } from '../../transport/types.js';
-import type { ConformanceDriver, Conversation, ConversationOptions, SeenMessage, SendOutcome, Supports } from '../driver.js';
+import type { ConformanceDriver, Conversation, ConversationOptions, ModelCall, SeenMessage, SendOutcome, Supports } from '../driver.js';
 import { ModelScript } from './script.js';
 
 /** How a Host driver reaches the Host: a person's transport, made again after a restart. */
@@ -39,6 +40,7 @@ export function scriptedAgent(script: ModelScript, person: () => Conversation): 
         const request = turn.step();
         script.requests.push({ messages: request.messages.map((m): SeenMessage => ({ role: m.role, text: m.text })) });
         for (const call of step.calls ?? []) {
+          if (call.streamed) await streamCall(turn, call, person());
           const outcome = await turn.callTool(call.tool, call.input);
           script.calls.push({ tool: call.tool, ok: outcome.ok, text: outcome.content });
         }
@@ -48,6 +50,28 @@ export function scriptedAgent(script: ModelScript, person: () => Conversation): 
       }
     },
   };
+}
+
+/** Streams a call's arguments as a model would (`turn.showToolInput`), in 8 pieces; `midway` after 4. */
+async function streamCall(turn: AgentTurn, call: ModelCall, person: Conversation): Promise<void> {
+  const text = JSON.stringify(call.input);
+  for (let piece = 1; piece < 8; piece++) {
+    turn.showToolInput(call.tool, text.slice(0, Math.round((text.length * piece) / 8)));
+    if (piece === 4) {
+      await call.streamed?.midway?.(person);
+      if (call.streamed?.cut) throw new Error('the model stream broke mid-call');
+    }
+  }
+}
+
+/** The newest view the person's transport gives (a fresh watch answers with the current one). */
+function currentView(transport: HostTransport, sessionId: SessionId): Promise<SessionView> {
+  return new Promise((resolve) => {
+    const stop = transport.watchSession(sessionId, (view) => {
+      resolve(view);
+      queueMicrotask(() => stop());
+    });
+  });
 }
 
 async function readAll(transport: HostTransport, sessionId: SessionId): Promise<SessionEvent[]> {
@@ -88,8 +112,12 @@ export async function hostConversation(
   const fold = async () => foldTaskSurface(await readAll(person(), sessionId));
   const openId = async (surfaceId?: string) => (surfaceId ?? (await fold()).active?.surfaceId ?? 'ts_none') as TaskSurfaceId;
 
+  /** The person's last message on its way: a reload waits for its answer (a turn may start before it arrives). */
+  let sending: Promise<unknown> = Promise.resolve();
   const send = async (text: string): Promise<SendOutcome> => {
-    const result = await person().session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text });
+    const request = person().session.send({ sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text });
+    sending = request.catch(() => {});
+    const result = await request;
     return result.accepted ? { accepted: true } : { accepted: false, reason: result.reason };
   };
   const conversation: Conversation = {
@@ -110,7 +138,8 @@ export async function hostConversation(
         ...(note === undefined ? {} : { note }),
       };
       const result = await person().taskSurface.submit(request);
-      await idle();
+      // A refused one started nothing (and may be made while a turn runs: a preview's person).
+      if (result.accepted) await idle();
       return result.accepted ? { accepted: true } : { accepted: false, reason: result.reason };
     },
     async dismiss({ dismissalId, surfaceId }) {
@@ -155,9 +184,14 @@ export async function hostConversation(
       const result = await person().session.updateQueue({ ...request, sessionId, itemId: itemId as InboxItemId });
       return result.ok ? { ok: true } : { ok: false, reason: result.reason };
     },
+    async preview() {
+      const seen = (await currentView(person(), sessionId)).preview?.model;
+      return seen ? { title: seen.title, blocks: seen.sections.reduce((n, s) => n + s.blocks.length, 0) } : null;
+    },
     calls: () => script.calls,
     requests: () => script.requests,
     async reload() {
+      await sending;
       await connection.close();
       connection = await connect(host);
     },
@@ -176,7 +210,7 @@ export async function hostConversation(
 }
 
 /** Everything a Host does: the reference every other path is compared with. */
-export const HOST_SUPPORTS: Supports = { conversation: true, queue: true, cards: true, toolModes: true, restart: true };
+export const HOST_SUPPORTS: Supports = { conversation: true, queue: true, cards: true, toolModes: true, restart: true, preview: true };
 
 /** The Host in-process, the person's side through the components' local transport. */
 export const hostDriver: ConformanceDriver = {

@@ -31,6 +31,8 @@ export const MCP_SUPPORTS: Supports = {
   cards: 'The MCP server offers show_task_surface only: action cards (skill, propose_action) are the Host’s and the AI SDK’s',
   toolModes: true,
   restart: true,
+  preview:
+    'An MCP server receives a call only once it is complete: the host streams the arguments to the view alone (`ui/notifications/tool-input-partial`), see `mcp-app-view`',
 };
 
 interface Panel {
