@@ -20,7 +20,26 @@ import type { ActionCardDecisionPart } from './cardMessages.js';
 import { foldActionCards } from './cards.js';
 import { dismissTaskSurface, taskSurfaceSubmissionMessage } from './checks.js';
 import { foldTaskSurface } from './fold.js';
-import { taskSurfaceEvents } from './messages.js';
+import { showPartOf, taskSurfaceEvents } from './messages.js';
+import { parseShowTaskSurfaceArgs } from '../protocol/parse.js';
+import { previewTaskSurfaceModel } from '../protocol/preview.js';
+
+/**
+ * The panel the reply streaming now is writing: its last `show_task_surface` part while its input
+ * streams (`input-streaming`, healed by the AI SDK's own partial JSON parser), or once whole while
+ * the reply goes on (the panel opens when the reply ends). Nothing for a refused call, or when the
+ * reply is over, or while an earlier panel is open (the call will be refused).
+ */
+function previewOf(messages: readonly UIMessage[], openCallId: string | undefined): NonNullable<SessionView['preview']> | undefined {
+  const last = messages.at(-1);
+  const show = last?.role === 'assistant' ? last.parts.map(showPartOf).findLast((p) => p !== null) : undefined;
+  if (!show || (openCallId !== undefined && show.toolCallId !== openCallId)) return undefined;
+  const output = show.output as { ok?: unknown } | undefined;
+  const whole = show.state === 'input-available' || (show.state === 'output-available' && output?.ok === true);
+  const parsed = whole ? parseShowTaskSurfaceArgs(show.input) : null;
+  const model = show.state === 'input-streaming' ? previewTaskSurfaceModel(show.input) : parsed?.ok ? parsed.model : null;
+  return model ? { turnId: last!.id as never, model } : undefined;
+}
 
 /** What the adapter needs of `useChat`'s helpers (or of an AI SDK `Chat`). */
 export interface TaskSurfaceChat {
@@ -131,7 +150,9 @@ export function createChatTaskSurface(initial: TaskSurfaceChat, options: ChatTas
     // except the reply to its own submission, which it shows pending.
     const open = busy() && !sent ? null : state.open;
     const pending = sent && { submissionId: sent.submissionId, messageId: sent.messageId, phase: sent.phase };
+    const preview = busy() && !open ? previewOf(chat.messages, state.open?.callId) : undefined;
     return {
+      ...(preview ? { preview } : {}),
       sessionId,
       lastSeq: taskSurfaceEvents(accepted()).events.length,
       readOnly: false,
