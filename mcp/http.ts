@@ -6,7 +6,7 @@ import { SYSTEM_PRINCIPAL, type Principal } from '../protocol/index.js';
 import { identifyRequest, type Authenticate } from '../transport/door.js';
 import { addressKey } from '../transport/forwarded.js';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../transport/ws/frames.js';
-import { readBody } from '../transport/body.js';
+import { createBodyBudget, readBody } from '../transport/body.js';
 import { createPanelLedger } from './ledger.js';
 import { ownedPanels, type PanelOwnerOptions } from './panelOwner.js';
 import { createTaskSurfaceMcpServer, type TaskSurfaceMcpServerOptions } from './server.js';
@@ -52,6 +52,11 @@ export interface McpHttpOptions extends TaskSurfaceMcpServerOptions, PanelOwnerO
   sessionIdleMs?: number;
   /** Largest request body accepted. Default 4 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Bytes of request bodies read at once, all requests together (a body counts its Content-Length,
+   * or `maxBodyBytes` when none is given); past it 503 with `Retry-After`, before a byte is read. Default 64 MiB.
+   */
+  maxBodyBytesInFlight?: number;
   /** A body not received in full within this many milliseconds gets 408. Default 10,000. */
   bodyTimeoutMs?: number;
   /** Deepest nesting of arrays and objects in a body (the message itself is 1); deeper gets 400. Default 64. */
@@ -102,6 +107,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const bodyMs = options.bodyTimeoutMs ?? 10_000;
   const maxDepth = options.maxDepth ?? MAX_FRAME_DEPTH;
   const maxInFlight = options.maxInFlightPerPrincipal ?? 32;
+  const bodies = createBodyBudget(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024);
   const onError = options.onError ?? ((error: unknown) => console.error('[task-surface mcp]', error));
   const ledger =
     options.ledger ??
@@ -215,7 +221,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     // Closing a session frees what it holds: never refused for being busy.
     const busy = incoming.method === 'DELETE' ? null : takeSlot(principal, outgoing);
     if (busy) return busy;
-    const body = await readBody(incoming, maxBody, bodyMs);
+    const room = bodies.reserve(incoming, maxBody);
+    if (room === null) {
+      const busy = jsonError(
+        503,
+        MCP_REFUSAL.tooMany,
+        `Server busy: request bodies being read take up to ${bodies.maxBytes} bytes at once; retry in 1 s`,
+      );
+      busy.headers.set('retry-after', '1');
+      busy.headers.set('connection', 'close');
+      return busy;
+    }
+    const body = await readBody(incoming, maxBody, bodyMs).finally(() => room.release());
     if (body === 'too-large') return jsonError(413, MCP_REFUSAL.tooMany, `Request body larger than ${maxBody} bytes`);
     if (body === 'too-slow') return jsonError(408, MCP_REFUSAL.tooMany, `Request body not received within ${bodyMs} ms`);
     if (body === 'aborted') return jsonError(400, MCP_REFUSAL.invalid, 'Invalid Request: the body was cut off');

@@ -51,3 +51,39 @@ export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: 
     if (request.readableEnded) onEnd();
   });
 }
+
+/** Bytes of request bodies a server reads at once, all requests together. */
+export interface BodyBudget {
+  readonly maxBytes: number;
+  /**
+   * Reserves room for `request`'s body (its Content-Length, capped at `maxBodyBytes`; all of
+   * `maxBodyBytes` when the length is not given) until `release()`; null when it does not fit now.
+   */
+  reserve(request: IncomingMessage, maxBodyBytes: number): { release(): void } | null;
+}
+
+/**
+ * A budget of `maxBytes` for the bodies being read at once: with many addresses each sending bodies
+ * at the per-request limit, the server's memory stays bounded; a body past it is refused before a
+ * byte of it is read (the caller answers 503 with `Retry-After`).
+ */
+export function createBodyBudget(maxBytes: number): BodyBudget {
+  let held = 0;
+  return {
+    maxBytes,
+    reserve(request, maxBodyBytes) {
+      const length = Number(request.headers['content-length']);
+      const need = Number.isFinite(length) && length >= 0 ? Math.min(length, maxBodyBytes) : maxBodyBytes;
+      if (need > 0 && held + need > maxBytes) return null;
+      held += need;
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          held -= need;
+        },
+      };
+    },
+  };
+}

@@ -3,7 +3,7 @@
 // within a size, a deadline and a nesting depth. Which parts a user message may carry is the
 // library's check (`checkTaskSurfaceMessage`'s `parts`).
 import type { IncomingMessage } from 'node:http';
-import { readBody } from '../../transport/body.js';
+import { readBody, type BodyBudget } from '../../transport/body.js';
 import { checkHost, originAllowed, servedHosts } from '../../transport/ws/origin.js';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../../transport/ws/frames.js';
 
@@ -48,9 +48,21 @@ export function checkWrite(request: IncomingMessage, host: string, allowedOrigin
   if (type !== 'application/json') throw new HttpError(415, 'the request body must be application/json');
 }
 
-/** The JSON object of the body, read within MAX_BODY_BYTES, BODY_TIMEOUT_MS and a depth of 64. */
-export async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const body = await readBody(request, MAX_BODY_BYTES, BODY_TIMEOUT_MS);
+/**
+ * The JSON object of the body, read within MAX_BODY_BYTES, BODY_TIMEOUT_MS and a depth of 64; with
+ * a `budget`, only when its bytes fit in what all requests' bodies may take at once (else 503).
+ */
+export async function readJson(request: IncomingMessage, budget?: BodyBudget): Promise<Record<string, unknown>> {
+  const room = budget?.reserve(request, MAX_BODY_BYTES);
+  if (room === null) {
+    const max = budget!.maxBytes;
+    const held = max < 1024 * 1024 ? `${max} bytes` : `${(max / (1024 * 1024)).toFixed(1)} MiB`;
+    throw new HttpError(503, `the server is reading as many request bodies as it may at once (${held}); retry in 1 s`, {
+      retryAfterS: 1,
+      close: true,
+    });
+  }
+  const body = await readBody(request, MAX_BODY_BYTES, BODY_TIMEOUT_MS).finally(() => room?.release());
   if (body === 'too-large') throw new HttpError(413, `the request body is over ${MAX_BODY_BYTES} bytes`);
   if (body === 'too-slow') throw new HttpError(408, `the request body did not arrive within ${BODY_TIMEOUT_MS} ms`);
   if (body === 'aborted') throw new HttpError(400, 'the request body was cut off');

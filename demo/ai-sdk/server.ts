@@ -27,6 +27,7 @@ import { DEMO_HTTP_LIMITS, type DemoHttpLimits } from '../http.js';
 import { admitRequest, buildExamplePage, errorResponse, sendResponse, setExampleHeaders } from '../exampleHttp.js';
 import { capConnections, createRequestLimiter, type RequestLimits } from '../../transport/door.js';
 import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../../transport/forwarded.js';
+import { createBodyBudget } from '../../transport/body.js';
 import { clientAddress } from '../../transport/proxyProtocol.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
 import { createMintLimiter, type MintRate } from '../mintRate.js';
@@ -49,12 +50,15 @@ export interface AiSdkRequestLimits {
   perPrincipal: RequestLimits;
   /** Requests being answered in all; past it 503. */
   inFlight: number;
+  /** Bytes of request bodies being read at once, all requests together; past it 503. */
+  bodyBytesInFlight: number;
 }
 
 export const AI_SDK_REQUEST_LIMITS: Readonly<AiSdkRequestLimits> = Object.freeze({
   perAddress: Object.freeze({ perSecond: 20, burst: 60, inFlight: 32 }),
   perPrincipal: Object.freeze({ perSecond: 10, burst: 20, inFlight: 8 }),
   inFlight: 1_024,
+  bodyBytesInFlight: 64 * 1024 * 1024,
 });
 
 const INSTRUCTIONS =
@@ -86,7 +90,12 @@ export interface AiSdkDemoOptions {
   /** Connections per address and request deadlines, as the main demo's (`DEMO_HTTP_LIMITS` by default). */
   httpLimits?: Partial<Omit<DemoHttpLimits, 'addressOf'>>;
   /** Requests per address and per person, and in flight in all (`AI_SDK_REQUEST_LIMITS` by default). */
-  requestLimits?: { perAddress?: Partial<RequestLimits>; perPrincipal?: Partial<RequestLimits>; inFlight?: number };
+  requestLimits?: {
+    perAddress?: Partial<RequestLimits>;
+    perPrincipal?: Partial<RequestLimits>;
+    inFlight?: number;
+    bodyBytesInFlight?: number;
+  };
   /**
    * HTTP proxies (addresses and CIDRs) whose `X-Forwarded-For` names the client (its right-most
    * address that is not one of them); from any other peer the header is ignored. Default none.
@@ -131,6 +140,7 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     { perSecond: Infinity, burst: Infinity, inFlight: limits.inFlight ?? AI_SDK_REQUEST_LIMITS.inFlight },
     'the server',
   );
+  const bodies = createBodyBudget(limits.bodyBytesInFlight ?? AI_SDK_REQUEST_LIMITS.bodyBytesInFlight);
   const trusted = options.trustedProxies?.length ? parseTrustedProxies(options.trustedProxies) : undefined;
   const page = readFileSync('demo/ai-sdk/page.html', 'utf8');
   const css = readFileSync('demo/ai-sdk/page.css', 'utf8');
@@ -222,11 +232,11 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     if (request.method === 'GET' && path.startsWith('/api/chats/'))
       return Response.json((await store.read(owner, chatIdOf(decodeURIComponent(path.slice(11))))) ?? []);
     if (request.method !== 'POST') throw new HttpError(404, 'not found');
-    if (path === '/api/chat') return chat(owner, await readJson(request));
-    if (path === '/api/chat/dismiss') return dismiss(owner, await readJson(request));
+    if (path === '/api/chat') return chat(owner, await readJson(request, bodies));
+    if (path === '/api/chat/dismiss') return dismiss(owner, await readJson(request, bodies));
     // `{ chatId, callId, verb, payload? }`: a card's action, its decisions saved before the answer.
     if (path === '/api/chat/act') {
-      const body = await readJson(request);
+      const body = await readJson(request, bodies);
       return actionCardActResponse(await acts.act({ ...body, chatId: actKey(owner, chatIdOf(body['chatId'])) }));
     }
     throw new HttpError(404, 'not found');

@@ -352,6 +352,20 @@ describe('the AI SDK example', () => {
       });
     });
 
+    it('reads 64 MiB of bodies at once in all; one past it 503 with Retry-After, before it is read', async (t) => {
+      assert.equal(AI_SDK_REQUEST_LIMITS.bodyBytesInFlight, 64 * 1024 * 1024);
+      const { demo, cookieOf } = await example(t, { requestLimits: { bodyBytesInFlight: 250_000 } });
+      hold(t, demo, '127.0.0.11', cookieOf()); // 100,000 bytes announced
+      hold(t, demo, '127.0.0.12', cookieOf());
+      await settle();
+      assert.deepEqual(await send(demo, '127.0.0.13', '/api/chat', { cookie: cookieOf(), unfinished: true }), {
+        status: 503,
+        retryAfter: '1',
+        connection: 'close',
+        error: 'the server is reading as many request bodies as it may at once (250000 bytes); retry in 1 s',
+      });
+    });
+
     it('behind a trusted proxy counts the X-Forwarded-For client; a forged header from anyone else counts the peer', async (t) => {
       const { demo } = await example(t, { trustedProxies: ['127.0.0.9'], requestLimits: { perAddress: { perSecond: 0.001, burst: 2 } } });
       const through = (client: string) => send(demo, '127.0.0.9', '/favicon.ico', { xff: client });

@@ -3,6 +3,7 @@
 // (its own least recently used closed to make room), 64 per address (then 429) and 1,024 in all (then
 // 503); a session unused for 30 minutes is closed.
 import assert from 'node:assert/strict';
+import { request } from 'node:http';
 import { before, describe, it } from 'node:test';
 import { ensurePanelBuilt, httpServer } from './helpers.js';
 
@@ -136,5 +137,29 @@ describe('the MCP HTTP handler without options', () => {
     t.mock.timers.tick(60_000);
     assert.deepEqual(await ping(url, idle), closed, 'closed at the check after 30 minutes unused');
     assert.equal((await ping(url, used)).status, 200, 'used a minute ago');
+  });
+
+  it('reads bodies of 64 MiB at once in all (maxBodyBytesInFlight); one past it 503 with Retry-After, before it is read', async (t) => {
+    const { url } = await httpServer(t, undefined, {});
+    // 16 bodies of 4 MiB announced and never finished: the whole budget, held.
+    const held = Array.from({ length: 16 }, () => {
+      const req = request(url, { method: 'POST', headers: { ...HEADERS, 'content-length': String(4 * MiB) } });
+      req.on('error', () => undefined);
+      req.write('{"jsonrpc":');
+      return req;
+    });
+    t.after(() => held.forEach((req) => req.destroy()));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const refused = await initialize(url);
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get('retry-after'), '1');
+    assert.deepEqual(await refused.json(), {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: `Server busy: request bodies being read take up to ${64 * MiB} bytes at once; retry in 1 s` },
+      id: null,
+    });
+    held.pop()!.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await initialize(url)).status, 200, 'a freed share is taken again');
   });
 });
