@@ -26,6 +26,8 @@ export interface AgUiDemoOptions {
   host?: string;
   /** `host[:port]` names the server answers to besides 127.0.0.1:<port> and localhost:<port>. */
   allowedHosts?: readonly string[];
+  /** The scripted agent's pause before it answers (default 0). */
+  thinkMs?: number;
   /** false: no `pendingToolCallIds` in `RUN_FINISHED`, for a client from before AG-UI 1.1 (see `AgUiRunOptions`). */
   pendingToolCallIds?: boolean;
 }
@@ -40,7 +42,7 @@ export interface AgUiDemo {
 
 /** Starts the example on `port` (0: a free one). */
 export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUiDemo> {
-  const demo = createDemoHost(options.dataDir ? { dataDir: options.dataDir } : { store: 'memory' });
+  const demo = createDemoHost({ ...(options.dataDir ? { dataDir: options.dataDir } : { store: 'memory' }), thinkMs: options.thinkMs ?? 0 });
   const identities = createDemoIdentities(options.dataDir);
   const mint = createMintLimiter();
   const perAddress = createRequestLimiter(AI_SDK_REQUEST_LIMITS.perAddress, 'this address');

@@ -21,7 +21,8 @@ describe('Inside an AG-UI app (HttpAgent + the adapter, the example)', () => {
   let dataDir: string;
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ts-ag-ui-e2e-'));
-    demo = await startAgUiDemo({ dataDir });
+    // The agent thinks a while before each answer, so a reload can land while a turn runs.
+    demo = await startAgUiDemo({ dataDir, thinkMs: 400 });
     browser = await chromium.launch({
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
       headless: true,
@@ -131,8 +132,21 @@ describe('Inside an AG-UI app (HttpAgent + the adapter, the example)', () => {
     assert.equal(await transcriptLine(/Here is what I got/).count(), 1, 'the transcript came back with the thread');
     await dock.getByRole('radio', { name: /SQLite/ }).click();
     await send.dblclick();
+    // Once the Host has the answer, the page reloads while the agent is still thinking about it.
+    while ((await answers()).length < 2) await page.waitForTimeout(20);
+    assert.equal(await transcriptLine(/Going with/).count(), 1, 'the reply to this answer is not in yet');
+    await page.reload();
+    await page.locator('body[data-ready]').waitFor();
     await transcriptLine(`${TITLE}: submitted`).nth(1).waitFor();
-    assert.equal((await answers()).length, 2, 'one more user message for the double click');
+    assert.equal(await transcriptLine(/Going with/).count(), 2, 'the reply arrived after the reload');
+    assert.equal((await answers()).length, 2, 'one more user message for the double click and the reload');
+    assert.equal(
+      await page
+        .locator('#transcript li.user')
+        .filter({ hasText: /SQLite/ })
+        .count(),
+      1,
+    );
 
     // Dismiss: the panel closes, no run, no message.
     await say('compare databases once more');
