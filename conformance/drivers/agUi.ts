@@ -181,6 +181,8 @@ export const AG_UI_SUPPORTS: Supports = {
   cards: true,
   toolModes: true,
   restart: true,
+  preview:
+    "the adapter sends a call when the Host logs it, its arguments whole: the Host's preview of a call still being written is not carried as an activity yet",
 };
 
 /** The AG-UI path: the adapter's routes over a Host, @ag-ui/client's HttpAgent and the adapter's transport on the page side. */

@@ -4,6 +4,7 @@ import { hostDriver } from '../../conformance/drivers/host.js';
 import { hostWebSocketDriver } from '../../conformance/drivers/hostWs.js';
 import { aiSdkDriver } from '../../conformance/drivers/aiSdk.js';
 import { mcpDriver } from '../../conformance/drivers/mcp.js';
+import { agUiDriver } from '../../conformance/drivers/agUi.js';
 // Chromium starts only with a conversation: the table reads the driver's `supports` and description.
 import { mcpViewDriver } from '../../fixtures/conformance/mcpView.js';
 import { docsRoutes } from './docsRoute.js';
@@ -14,4 +15,5 @@ export const TABLE_DRIVERS: readonly ConformanceDriver[] = [
   aiSdkDriver(docsRoutes),
   mcpDriver,
   mcpViewDriver(),
+  agUiDriver,
 ];
