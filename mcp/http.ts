@@ -54,7 +54,9 @@ export interface McpHttpOptions extends TaskSurfaceMcpServerOptions, PanelOwnerO
   maxBodyBytes?: number;
   /**
    * Bytes of request bodies read at once, all requests together (a body counts its Content-Length,
-   * or `maxBodyBytes` when none is given); past it 503 with `Retry-After`, before a byte is read. Default 64 MiB.
+   * or `maxBodyBytes` when none is given), a sixteenth of it for one principal's: past the
+   * principal's share 429, past the whole 503 (bodies of 64 KiB or less are never refused for the
+   * whole), with `Retry-After`, before a byte is read. Default 64 MiB (4 MiB a principal).
    */
   maxBodyBytesInFlight?: number;
   /** A body not received in full within this many milliseconds gets 408. Default 10,000. */
@@ -221,13 +223,20 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     // Closing a session frees what it holds: never refused for being busy.
     const busy = incoming.method === 'DELETE' ? null : takeSlot(principal, outgoing);
     if (busy) return busy;
-    const room = bodies.reserve(incoming, maxBody);
-    if (room === null) {
-      const busy = jsonError(
-        503,
-        MCP_REFUSAL.tooMany,
-        `Server busy: request bodies being read take up to ${bodies.maxBytes} bytes at once; retry in 1 s`,
-      );
+    const room = bodies.reserve(incoming, maxBody, principal.id);
+    if (typeof room === 'string') {
+      const busy =
+        room === 'key'
+          ? jsonError(
+              429,
+              MCP_REFUSAL.tooMany,
+              `Too many requests: this principal's request bodies being read would pass ${bodies.perKeyBytes} bytes; finish one first`,
+            )
+          : jsonError(
+              503,
+              MCP_REFUSAL.tooMany,
+              `Server busy: request bodies being read take up to ${bodies.maxBytes} bytes at once; retry in 1 s`,
+            );
       busy.headers.set('retry-after', '1');
       busy.headers.set('connection', 'close');
       return busy;

@@ -52,36 +52,52 @@ export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: 
   });
 }
 
-/** Bytes of request bodies a server reads at once, all requests together. */
+/** Bytes of request bodies a server reads at once: all requests together, and one key's (a principal, an address). */
 export interface BodyBudget {
   readonly maxBytes: number;
+  readonly perKeyBytes: number;
   /**
    * Reserves room for `request`'s body (its Content-Length, capped at `maxBodyBytes`; all of
-   * `maxBodyBytes` when the length is not given) until `release()`; null when it does not fit now.
+   * `maxBodyBytes` when the length is not given) as `key`'s until `release()`; or answers why not:
+   * `'key'` past the key's share (its own bodies), `'all'` past the whole budget (a body of 64 KiB or
+   * less is never refused for the whole, so one key's large bodies never shut out others' small ones).
    */
-  reserve(request: IncomingMessage, maxBodyBytes: number): { release(): void } | null;
+  reserve(request: IncomingMessage, maxBodyBytes: number, key: string): { release(): void } | 'key' | 'all';
 }
 
+/** Bodies this small are read whatever the whole budget holds (each key's share still applies). */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
 /**
- * A budget of `maxBytes` for the bodies being read at once: with many addresses each sending bodies
- * at the per-request limit, the server's memory stays bounded; a body past it is refused before a
- * byte of it is read (the caller answers 503 with `Retry-After`).
+ * A budget of `maxBytes` for the bodies being read at once, `perKeyBytes` of it for one key: with
+ * many clients each sending bodies at the per-request limit, the server's memory stays bounded, and
+ * no one takes the whole. A body refused is refused before a byte of it is read (the caller answers
+ * 429 for the key's share, 503 for the whole, with `Retry-After`).
  */
-export function createBodyBudget(maxBytes: number): BodyBudget {
+export function createBodyBudget(maxBytes: number, perKeyBytes = Math.max(1, Math.floor(maxBytes / 16))): BodyBudget {
   let held = 0;
+  const byKey = new Map<string, number>();
   return {
     maxBytes,
-    reserve(request, maxBodyBytes) {
+    perKeyBytes,
+    reserve(request, maxBodyBytes, key) {
       const length = Number(request.headers['content-length']);
       const need = Number.isFinite(length) && length >= 0 ? Math.min(length, maxBodyBytes) : maxBodyBytes;
-      if (need > 0 && held + need > maxBytes) return null;
+      if (need === 0) return { release() {} };
+      const own = byKey.get(key) ?? 0;
+      if (own + need > perKeyBytes) return 'key';
+      if (need > SMALL_BODY_BYTES && held + need > maxBytes) return 'all';
       held += need;
+      byKey.set(key, own + need);
       let released = false;
       return {
         release() {
           if (released) return;
           released = true;
           held -= need;
+          const left = (byKey.get(key) ?? need) - need;
+          if (left <= 0) byKey.delete(key);
+          else byKey.set(key, left);
         },
       };
     },

@@ -4,6 +4,7 @@
 // library's check (`checkTaskSurfaceMessage`'s `parts`).
 import type { IncomingMessage } from 'node:http';
 import { readBody, type BodyBudget } from '../../transport/body.js';
+import { addressKey, requestAddress } from '../../transport/forwarded.js';
 import { checkHost, originAllowed, servedHosts } from '../../transport/ws/origin.js';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../../transport/ws/frames.js';
 
@@ -50,17 +51,22 @@ export function checkWrite(request: IncomingMessage, host: string, allowedOrigin
 
 /**
  * The JSON object of the body, read within MAX_BODY_BYTES, BODY_TIMEOUT_MS and a depth of 64; with
- * a `budget`, only when its bytes fit in what all requests' bodies may take at once (else 503).
+ * a `budget`, only when its bytes fit in the address's share (else 429) and in what all requests'
+ * bodies may take at once (else 503; a small body always fits).
  */
 export async function readJson(request: IncomingMessage, budget?: BodyBudget): Promise<Record<string, unknown>> {
-  const room = budget?.reserve(request, MAX_BODY_BYTES);
-  if (room === null) {
-    const max = budget!.maxBytes;
-    const held = max < 1024 * 1024 ? `${max} bytes` : `${(max / (1024 * 1024)).toFixed(1)} MiB`;
-    throw new HttpError(503, `the server is reading as many request bodies as it may at once (${held}); retry in 1 s`, {
-      retryAfterS: 1,
-      close: true,
-    });
+  const room = budget?.reserve(request, MAX_BODY_BYTES, addressKey(requestAddress(request) ?? 'unknown'));
+  if (typeof room === 'string') {
+    const words = (max: number) => (max < 1024 * 1024 ? `${max} bytes` : `${(max / (1024 * 1024)).toFixed(1)} MiB`);
+    throw room === 'key'
+      ? new HttpError(429, `this address's request bodies being read would pass ${words(budget!.perKeyBytes)}; retry in 1 s`, {
+          retryAfterS: 1,
+          close: true,
+        })
+      : new HttpError(503, `the server is reading as many request bodies as it may at once (${words(budget!.maxBytes)}); retry in 1 s`, {
+          retryAfterS: 1,
+          close: true,
+        });
   }
   const body = await readBody(request, MAX_BODY_BYTES, BODY_TIMEOUT_MS).finally(() => room?.release());
   if (body === 'too-large') throw new HttpError(413, `the request body is over ${MAX_BODY_BYTES} bytes`);

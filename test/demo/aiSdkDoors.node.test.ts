@@ -286,11 +286,22 @@ describe('the AI SDK example', () => {
     it('one address starts 20 requests a second after a burst of 60: then 429 with Retry-After; another address is served', async (t) => {
       assert.deepEqual(AI_SDK_REQUEST_LIMITS.perAddress, { perSecond: 20, burst: 60, inFlight: 32 });
       const { demo } = await example(t);
-      // 200 at once take far under the 7 s the rate would need to serve them all.
-      const answers = await Promise.all(Array.from({ length: 200 }, () => send(demo, '127.0.0.2', '/favicon.ico')));
-      const refusals = answers.filter((a) => a.status === 429);
-      assert.ok(refusals.length > 0 && answers.filter((a) => a.status === 204).length >= 60, 'the burst served, then refused');
-      assert.deepEqual(refusals[0], {
+      // Four at a time (below the 32 at once) until the first refusal: 400 would need 17 s at 20 a
+      // second after the burst, so the rate refuses long before.
+      let sent = 0;
+      let served = 0;
+      let refused: Awaited<ReturnType<typeof send>> | undefined;
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (refused === undefined && sent++ < 400) {
+            const answer = await send(demo, '127.0.0.2', '/favicon.ico');
+            if (answer.status === 204) served++;
+            else refused ??= answer;
+          }
+        }),
+      );
+      assert.ok(served >= 60, `the burst of 60 served first (${served})`);
+      assert.deepEqual(refused, {
         status: 429,
         retryAfter: '1',
         connection: 'close',
@@ -330,10 +341,21 @@ describe('the AI SDK example', () => {
     it('one person starts 10 API requests a second after 20, whatever addresses they come from', async (t) => {
       const { demo, cookieOf } = await example(t);
       const ann = cookieOf();
-      const answers = await Promise.all(
-        Array.from({ length: 100 }, (_, i) => send(demo, `127.0.1.${1 + (i % 50)}`, '/api/chats/c1', { cookie: ann })),
+      // Four at a time (below the 8 at once), from 50 addresses, until the first refusal: 200 would
+      // need 20 s at 10 a second, so the rate refuses long before.
+      let sent = 0;
+      let served = 0;
+      let refused: { error: string | null } | undefined;
+      await Promise.all(
+        Array.from({ length: 4 }, async () => {
+          while (refused === undefined && sent < 200) {
+            const answer = await send(demo, `127.0.1.${1 + (sent++ % 50)}`, '/api/chats/c1', { cookie: ann });
+            if (answer.status === 200) served++;
+            else refused ??= answer;
+          }
+        }),
       );
-      const refused = answers.find((a) => a.status === 429);
+      assert.ok(served >= 20, `a burst of 20 served first (${served})`);
       assert.equal(refused?.error, 'too many requests: this person may send 10 a second (bursts of 20); retry in 1 s');
       assert.equal((await send(demo, '127.0.1.99', '/api/chats/c1', { cookie: cookieOf() })).status, 200, 'another person is served');
     });
@@ -352,18 +374,25 @@ describe('the AI SDK example', () => {
       });
     });
 
-    it('reads 64 MiB of bodies at once in all; one past it 503 with Retry-After, before it is read', async (t) => {
+    it('reads 64 MiB of bodies at once, 4 MiB of one address: past its share 429, past the whole 503, a small body read', async (t) => {
       assert.equal(AI_SDK_REQUEST_LIMITS.bodyBytesInFlight, 64 * 1024 * 1024);
-      const { demo, cookieOf } = await example(t, { requestLimits: { bodyBytesInFlight: 250_000 } });
-      hold(t, demo, '127.0.0.11', cookieOf()); // 100,000 bytes announced
-      hold(t, demo, '127.0.0.12', cookieOf());
+      // A budget of 1,600,000 bytes: 100,000 (one held body) an address.
+      const { demo, cookieOf } = await example(t, { requestLimits: { bodyBytesInFlight: 1_600_000 } });
+      for (let i = 0; i < 16; i++) hold(t, demo, `127.0.2.${i + 1}`, cookieOf());
       await settle();
-      assert.deepEqual(await send(demo, '127.0.0.13', '/api/chat', { cookie: cookieOf(), unfinished: true }), {
+      assert.deepEqual(await send(demo, '127.0.2.1', '/api/chat', { cookie: cookieOf(), body: message('m1') }), {
+        status: 429,
+        retryAfter: '1',
+        connection: 'close',
+        error: "this address's request bodies being read would pass 100000 bytes; retry in 1 s",
+      });
+      assert.deepEqual(await send(demo, '127.0.2.17', '/api/chat', { cookie: cookieOf(), unfinished: true }), {
         status: 503,
         retryAfter: '1',
         connection: 'close',
-        error: 'the server is reading as many request bodies as it may at once (250000 bytes); retry in 1 s',
+        error: 'the server is reading as many request bodies as it may at once (1.5 MiB); retry in 1 s',
       });
+      assert.equal((await send(demo, '127.0.2.18', '/api/chat', { cookie: cookieOf(), body: message('m1') })).status, 200);
     });
 
     it('behind a trusted proxy counts the X-Forwarded-For client; a forged header from anyone else counts the peer', async (t) => {

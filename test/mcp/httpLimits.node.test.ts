@@ -139,27 +139,36 @@ describe('the MCP HTTP handler without options', () => {
     assert.equal((await ping(url, used)).status, 200, 'used a minute ago');
   });
 
-  it('reads bodies of 64 MiB at once in all (maxBodyBytesInFlight); one past it 503 with Retry-After, before it is read', async (t) => {
-    const { url } = await httpServer(t, undefined, {});
-    // 16 bodies of 4 MiB announced and never finished: the whole budget, held.
-    const held = Array.from({ length: 16 }, () => {
-      const req = request(url, { method: 'POST', headers: { ...HEADERS, 'content-length': String(4 * MiB) } });
+  it('reads 64 MiB of bodies at once, 4 MiB of one principal: past its share 429, past the whole 503, a small body read', async (t) => {
+    const { url } = await httpServer(t, undefined, { authenticate: (request) => ({ id: String(request.headers['x-who']), name: 'x' }) });
+    /** A body of `bytes` announced as `who` and never finished: held until the test ends (or answered at once when refused). */
+    const hold = (who: string, bytes = 4 * MiB) => {
+      const req = request(url, { method: 'POST', headers: { ...HEADERS, 'x-who': who, 'content-length': String(bytes) } });
       req.on('error', () => undefined);
       req.write('{"jsonrpc":');
-      return req;
-    });
-    t.after(() => held.forEach((req) => req.destroy()));
+      t.after(() => req.destroy());
+      return new Promise<{ status: number; retryAfter: string | undefined; body: string }>((resolve) =>
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'], body }));
+        }),
+      );
+    };
+    const error = (message: string) => JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+    // 16 principals, a 4 MiB body each: the whole budget, held.
+    for (let i = 0; i < 16; i++) void hold(`p${i}`);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const refused = await initialize(url);
-    assert.equal(refused.status, 503);
-    assert.equal(refused.headers.get('retry-after'), '1');
-    assert.deepEqual(await refused.json(), {
-      jsonrpc: '2.0',
-      error: { code: -32000, message: `Server busy: request bodies being read take up to ${64 * MiB} bytes at once; retry in 1 s` },
-      id: null,
+    assert.deepEqual(await hold('p0', 1), {
+      status: 429,
+      retryAfter: '1',
+      body: error(`Too many requests: this principal's request bodies being read would pass ${4 * MiB} bytes; finish one first`),
     });
-    held.pop()!.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    assert.equal((await initialize(url)).status, 200, 'a freed share is taken again');
+    assert.deepEqual(await hold('fresh', 65 * 1024), {
+      status: 503,
+      retryAfter: '1',
+      body: error(`Server busy: request bodies being read take up to ${64 * MiB} bytes at once; retry in 1 s`),
+    });
+    assert.equal((await initialize(url, 'fresh')).status, 200, 'a small body is read whatever the whole holds');
   });
 });
