@@ -15,6 +15,8 @@ export interface DemoHostOptions {
   dataDir?: string;
   /** The scripted agent's pause before it answers. */
   thinkMs?: number;
+  /** The scripted agent writes each panel's call at this many tokens a second (its preview grows); unset: at once. */
+  tokensPerSecond?: number;
   inspect?: InspectObserver;
   /** Pass a store to share it across host restarts in one process (tests, PostgreSQL). */
   logStore?: SessionLogStore;
@@ -53,7 +55,12 @@ export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
   }
   const host = createHost({
     store,
-    driver: options.driver ?? createScriptedAgent({ thinkMs: options.thinkMs ?? 0 }),
+    driver:
+      options.driver ??
+      createScriptedAgent({
+        thinkMs: options.thinkMs ?? 0,
+        ...(options.tokensPerSecond ? { tokensPerSecond: options.tokensPerSecond } : {}),
+      }),
     ...(options.autoAdmit === false ? { autoAdmit: false } : {}),
     ...(options.inspect ? { inspect: options.inspect } : {}),
   });

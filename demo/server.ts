@@ -88,6 +88,8 @@ try {
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(process.env.TASK_SURFACE_PG_SCHEMA ? { databaseSchema: process.env.TASK_SURFACE_PG_SCHEMA } : {}),
     thinkMs: 350,
+    // The panel's call is written as a model would write it, briefly: the Dock's preview shows.
+    tokensPerSecond: 250,
     inspectHost: args.includes('--inspect'),
     ...(process.env.TASK_SURFACE_MCP_ORIGINS
       ? {
