@@ -13,6 +13,12 @@ export const PANEL_ACTIVITY = 'task-surface';
 /** The activity type of an action card (the `action-card` element renders it). */
 export const CARD_ACTIVITY = 'task-surface-card';
 
+/**
+ * The activity type of the read-only panel while the model still writes the call (the Host's
+ * preview): one per thread, its `model` null once the call is complete, refused or cut.
+ */
+export const PREVIEW_ACTIVITY = 'task-surface-preview';
+
 /** A panel's state as its activity carries it. */
 export type PanelStatus = 'open' | 'pending' | 'submitted' | 'dismissed' | 'bypassed';
 
@@ -34,15 +40,23 @@ export interface CardActivityContent {
   decision: CardDecision | null;
 }
 
+/** The content of a `task-surface-preview` activity: what is written of the call so far, or null. */
+export interface PreviewActivityContent {
+  turnId: string | null;
+  model: JsonValue | null;
+}
+
 /** One activity message: its id, type and content. */
 export interface Activity {
   messageId: string;
-  activityType: typeof PANEL_ACTIVITY | typeof CARD_ACTIVITY;
-  content: PanelActivityContent | CardActivityContent;
+  activityType: typeof PANEL_ACTIVITY | typeof CARD_ACTIVITY | typeof PREVIEW_ACTIVITY;
+  content: PanelActivityContent | CardActivityContent | PreviewActivityContent;
 }
 
 /** The activity message id of a panel, stable across runs (a snapshot again replaces it). */
 export const panelActivityId = (surfaceId: string) => `task-surface:${surfaceId}`;
+/** The activity message id of a thread's preview. */
+export const previewActivityId = (threadId: string) => `task-surface-preview:${threadId}`;
 /** The activity message id of a card. */
 export const cardActivityId = (callId: string) => `task-surface-card:${callId}`;
 
@@ -55,8 +69,11 @@ export interface SurfaceRecord {
   closed: 'submitted' | 'dismissed' | 'bypassed' | null;
 }
 
-/** Every activity of a session: its surfaces (oldest first), then its cards. */
-export function activitiesOf(surfaces: readonly SurfaceRecord[], view: SessionView): Activity[] {
+/**
+ * Every activity of a session: its surfaces (oldest first), its cards, then the preview while the
+ * model writes a panel (and after it, emptied, when `keepPreview`: the client has it).
+ */
+export function activitiesOf(surfaces: readonly SurfaceRecord[], view: SessionView, keepPreview = false): Activity[] {
   const active = view.taskSurface.active;
   const panels = surfaces.map((s): Activity => {
     const pending = active?.surfaceId === s.surfaceId && active.pending ? active.pending : null;
@@ -75,7 +92,17 @@ export function activitiesOf(surfaces: readonly SurfaceRecord[], view: SessionVi
     activityType: CARD_ACTIVITY,
     content: { callId: proposal.callId, proposal, decision: view.actionCards.decisions[proposal.callId] ?? null },
   }));
-  return [...panels, ...cards];
+  const preview: Activity[] =
+    view.preview || keepPreview
+      ? [
+          {
+            messageId: previewActivityId(view.sessionId),
+            activityType: PREVIEW_ACTIVITY,
+            content: { turnId: view.preview?.turnId ?? null, model: (view.preview?.model as JsonValue | undefined) ?? null },
+          },
+        ]
+      : [];
+  return [...panels, ...cards, ...preview];
 }
 
 /** One JSON Patch operation on an activity's content (RFC 6902, top-level keys only). */

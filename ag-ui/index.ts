@@ -7,14 +7,17 @@
 export {
   CARD_ACTIVITY,
   PANEL_ACTIVITY,
+  PREVIEW_ACTIVITY,
   activitiesOf,
   cardActivityId,
   contentPatch,
   panelActivityId,
+  previewActivityId,
   type Activity,
   type CardActivityContent,
   type PanelActivityContent,
   type PanelStatus,
+  type PreviewActivityContent,
 } from './activity.js';
 export {
   ANSWER_METADATA_KEY,

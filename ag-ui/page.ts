@@ -23,10 +23,19 @@ import {
   type TaskSurfaceModelV1,
   type TaskSurfaceOutcome,
   type TaskSurfaceValues,
+  type TurnId,
   formatSubmission,
 } from '../protocol/index.js';
 import { TransportError, type HostTransport } from '../transport/types.js';
-import { CARD_ACTIVITY, PANEL_ACTIVITY, type Activity, type CardActivityContent, type PanelActivityContent } from './activity.js';
+import {
+  CARD_ACTIVITY,
+  PANEL_ACTIVITY,
+  PREVIEW_ACTIVITY,
+  type Activity,
+  type CardActivityContent,
+  type PanelActivityContent,
+  type PreviewActivityContent,
+} from './activity.js';
 import { ANSWER_METADATA_KEY } from './input.js';
 import type { AgUiActResponse, AgUiDismissResponse } from './routes.js';
 
@@ -40,7 +49,7 @@ export interface AgUiAgentLike {
   subscribe(subscriber: {
     onMessagesChanged?(): void;
     onRunFinalized?(): void;
-    onRunErrorEvent?(params: { event: { code?: string; message: string } }): void;
+    onRunErrorEvent?(params: { event: { code?: string; message: string }; input?: { messages: readonly { id: string }[] } }): void;
   }): { unsubscribe(): void };
 }
 
@@ -102,7 +111,8 @@ export function createAgUiTaskSurface(agent: AgUiAgentLike, options: AgUiTaskSur
   const locale = options.locale ?? 'en';
   /** Submissions whose run is in flight, by submissionId: a double click sends one message. */
   const inFlight = new Map<string, { surfaceId: string; messageId: string; done: Promise<SubmitTaskSurfaceResult> }>();
-  const runError: { last: { code?: string; message: string } | null } = { last: null };
+  /** Each refused run's code, by the id of the message it carried last (runs may overlap: a reload's, a person's). */
+  const refusals = new Map<string, string>();
   let seq = 0;
   let disposed = false;
 
@@ -115,7 +125,11 @@ export function createAgUiTaskSurface(agent: AgUiAgentLike, options: AgUiTaskSur
     const cards = activities<CardActivityContent>(agent.messages, CARD_ACTIVITY);
     const decisions: Record<string, CardDecision> = {};
     for (const card of cards) if (card.decision) decisions[card.callId] = card.decision;
+    const preview = activities<PreviewActivityContent>(agent.messages, PREVIEW_ACTIVITY).at(-1);
     return {
+      ...(preview?.model && preview.turnId
+        ? { preview: { turnId: preview.turnId as TurnId, model: preview.model as unknown as TaskSurfaceModelV1 } }
+        : {}),
       sessionId,
       lastSeq: seq,
       readOnly: false,
@@ -139,9 +153,11 @@ export function createAgUiTaskSurface(agent: AgUiAgentLike, options: AgUiTaskSur
   const subscription = agent.subscribe({
     onMessagesChanged: publish,
     onRunFinalized: publish,
-    onRunErrorEvent: ({ event }) => void (runError.last = event),
+    onRunErrorEvent: ({ event, input }) => {
+      const last = input?.messages.at(-1)?.id;
+      if (last !== undefined) refusals.set(last, event.code ?? 'failed');
+    },
   });
-  const errorCode = (): string | undefined => runError.last?.code;
   const live = () => {
     if (disposed) throw new TransportError('disposed', 'the Task Surface adapter of this agent is disposed');
   };
@@ -150,16 +166,16 @@ export function createAgUiTaskSurface(agent: AgUiAgentLike, options: AgUiTaskSur
   };
   /** Sends `message` with a run; the run's refusal code, or null. The message is taken out again when refused. */
   const send = async (message: Message): Promise<string | null> => {
-    runError.last = null;
     agent.addMessage(message);
     publish();
     let failed: string | null = null;
     try {
       await options.run();
     } catch (error) {
-      failed = errorCode() ?? (error instanceof Error ? error.message : 'failed');
+      failed = refusals.get(message.id) ?? (error instanceof Error ? error.message : 'failed');
     }
-    failed ??= runError.last === null ? null : (errorCode() ?? 'failed');
+    failed ??= refusals.get(message.id) ?? null;
+    refusals.delete(message.id);
     if (failed !== null) agent.setMessages(agent.messages.filter((m) => m.id !== message.id));
     return failed;
   };

@@ -18,7 +18,7 @@ import {
   type SessionId,
   type SessionView,
 } from '../protocol/index.js';
-import { activitiesOf, contentPatch, type Activity, type SurfaceRecord } from './activity.js';
+import { activitiesOf, contentPatch, previewActivityId, type Activity, type SurfaceRecord } from './activity.js';
 import { ANSWER_METADATA_KEY, AgUiInputError, parseRunInput, type RunRequest } from './input.js';
 
 /** What the adapter needs of a Host: the client-facing API (`host`, or `host.as(principal)` for a door). */
@@ -182,7 +182,7 @@ async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunReques
     yield { type: EventType.MESSAGES_SNAPSHOT, messages: transcriptOf(history) } as BaseEvent;
   }
   const known = clientActivities(input);
-  yield* activityEvents(known, activitiesOf(records.records(), host.getView(sessionId)));
+  yield* activityEvents(known, activitiesOf(records.records(), host.getView(sessionId), known.has(previewActivityId(sessionId))));
 
   const refused = await writeOf(host, sessionId, write);
   if (refused) {
@@ -204,7 +204,7 @@ async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunReques
         yield* eventsOf(event, records);
       }
       const view = host.getView(sessionId);
-      yield* activityEvents(known, activitiesOf(records.records(), view));
+      yield* activityEvents(known, activitiesOf(records.records(), view, known.has(previewActivityId(sessionId))));
       if (settled(view)) {
         await tick();
         if (!changed && settled(host.getView(sessionId))) break;
