@@ -24,11 +24,13 @@ import {
   type CallId,
   type JsonValue,
   type Principal,
+  type SessionId,
   type SessionView,
   type TaskSurfaceDismissalId,
   type TaskSurfaceId,
   type TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
+import type { HostTransport } from '../../transport/types.js';
 import type { ConformanceDriver, Conversation, ConversationOptions, Supports } from '../driver.js';
 import { scriptedAgent } from './host.js';
 import { ModelScript } from './script.js';
@@ -36,6 +38,25 @@ import { ModelScript } from './script.js';
 const PERSON: Principal = { id: 'person', name: 'person' };
 /** Another participant the owner's policy lets read the conversation (a read-only conversation's acts). */
 const VIEWER: Principal = { id: 'viewer', name: 'viewer' };
+
+/** The view `transport` hands the elements now (`watchSession` answers at once). */
+function viewNow(transport: HostTransport, sessionId: SessionId): SessionView {
+  let current: SessionView | undefined;
+  transport.watchSession(sessionId, (next) => (current = next))();
+  return current!;
+}
+
+/** The view once a run's stream has delivered what the Host wrote (the page reads the stream as it arrives): 3 quiet ticks. */
+async function settledView(transport: HostTransport, sessionId: SessionId): Promise<SessionView> {
+  let last = '';
+  for (let quiet = 0, i = 0; quiet < 3 && i < 500; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const key = JSON.stringify(viewNow(transport, sessionId));
+    quiet = key === last ? quiet + 1 : 0;
+    last = key;
+  }
+  return viewNow(transport, sessionId);
+}
 
 async function agUiConversation(options: ConversationOptions): Promise<Conversation> {
   const store = createMemoryStore();
@@ -80,7 +101,16 @@ async function agUiConversation(options: ConversationOptions): Promise<Conversat
       act: (request) => post<AgUiActResponse>('act', request, actor),
       locale: options.locale,
     });
-    await agent.runAgent();
+    // Up to date once that run ends or, while a turn runs (a reload mid-stream), once its first
+    // events (the thread as it is) are in: the run itself waits for the turn.
+    let started = false;
+    const watch = agent.subscribe({ onRunStartedEvent: () => void (started = true) });
+    const connected = agent.runAgent().finally(() => watch.unsubscribe());
+    const caughtUp = async () => {
+      while (!started) await new Promise((resolve) => setTimeout(resolve, 0));
+      await settledView(page.transport, sessionId);
+    };
+    await Promise.race([connected, caughtUp()]);
     return { agent, page };
   };
   let page: { agent: HttpAgent; page: AgUiTaskSurface } = await openPage();
@@ -91,23 +121,7 @@ async function agUiConversation(options: ConversationOptions): Promise<Conversat
       .map((m) => (m as unknown as { content: PanelActivityContent }).content);
   const openId = (surfaceId?: string) =>
     (surfaceId ?? panels().findLast((p) => p.status === 'open' || p.status === 'pending')?.surfaceId ?? 'ts_none') as TaskSurfaceId;
-  /** The view the elements are handed now (`watchSession` answers at once). */
-  const now = (): SessionView => {
-    let current: SessionView | undefined;
-    transport().watchSession(sessionId, (next) => (current = next))();
-    return current!;
-  };
-  /** The view once the run's stream has delivered what the Host wrote (the page reads the stream as it arrives). */
-  const watched = async (): Promise<SessionView> => {
-    let last = '';
-    for (let quiet = 0, i = 0; quiet < 3 && i < 500; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const key = JSON.stringify(now());
-      quiet = key === last ? quiet + 1 : 0;
-      last = key;
-    }
-    return now();
-  };
+  const watched = () => settledView(transport(), sessionId);
 
   const conversation: Conversation = {
     script: (...steps) => script.push(steps),
@@ -153,6 +167,10 @@ async function agUiConversation(options: ConversationOptions): Promise<Conversat
       const { proposals, decisions } = (await watched()).actionCards;
       return proposals.map((p) => ({ callId: p.callId, action: p.action, phase: decisions[p.callId]?.phase ?? 'proposed' }));
     },
+    async preview() {
+      const seen = (await watched()).preview?.model;
+      return seen ? { title: seen.title, blocks: seen.sections.reduce((n, s) => n + s.blocks.length, 0) } : null;
+    },
     calls: () => script.calls,
     requests: () => script.requests,
     async reload() {
@@ -181,8 +199,7 @@ export const AG_UI_SUPPORTS: Supports = {
   cards: true,
   toolModes: true,
   restart: true,
-  preview:
-    "the adapter sends a call when the Host logs it, its arguments whole: the Host's preview of a call still being written is not carried as an activity yet",
+  preview: true,
 };
 
 /** The AG-UI path: the adapter's routes over a Host, @ag-ui/client's HttpAgent and the adapter's transport on the page side. */
