@@ -44,7 +44,11 @@ for (const [name, start, driverFor] of drivers) {
       const previews = views.flatMap((v) => (v.preview ? [v.preview.model] : []));
       assert.ok(previews.length >= 3, `several previews (${previews.length})`);
       const blocks = previews.map((m) => m.sections.flatMap((s) => s.blocks).length);
-      assert.deepEqual(blocks, [...blocks].sort((a, b) => a - b), 'the preview only grows');
+      assert.deepEqual(
+        blocks,
+        [...blocks].sort((a, b) => a - b),
+        'the preview only grows',
+      );
       assert.ok(previews.every((m) => m.title === model.title));
       const opened = views.findIndex((v) => v.taskSurface.active !== null);
       assert.ok(opened > 0 && views.slice(0, opened).some((v) => v.preview), 'the preview comes before the panel');
