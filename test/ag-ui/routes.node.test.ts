@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { BaseEvent, Message } from '@ag-ui/core';
-import { PANEL_ACTIVITY, panelActivityId, type PanelActivityContent } from '../../ag-ui/index.js';
+import { PANEL_ACTIVITY, PREVIEW_ACTIVITY, panelActivityId, type PanelActivityContent } from '../../ag-ui/index.js';
 import { answer, show } from '../../conformance/fixtures.js';
 import { STRANGER, runInput, setup, userMessage, type Setup } from './helpers.js';
 
@@ -40,6 +40,25 @@ describe('ag-ui routes', () => {
     const finished = events.at(-1) as unknown as { type: string; outcome: unknown };
     assert.equal(finished.type, 'RUN_FINISHED');
     assert.deepEqual(finished.outcome, { type: 'success', pendingToolCallIds: [content.callId] });
+  });
+
+  it('a call the model streams: the preview activity while it is written, emptied once the panel opens', async () => {
+    s = setup();
+    // Half written, the model pauses a moment: the run sends what the page would show then.
+    const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 20));
+    s.script.push([{ calls: [{ ...show(), streamed: { midway: pause } }] }]);
+    const { events } = await s.run(runInput(s.threadId, [userMessage('Help me plan')]));
+    const preview = of<{ messageId: string; activityType: string; content: { model: { title: string } | null } }>(
+      events,
+      'ACTIVITY_SNAPSHOT',
+    ).find((e) => e.activityType === PREVIEW_ACTIVITY);
+    assert.equal(preview?.content.model?.title, 'Plan the trip', 'the preview shows the title while the call is written');
+    const emptied = of<{ messageId: string; patch: { path: string; value: unknown }[] }>(events, 'ACTIVITY_DELTA').filter(
+      (d) => d.messageId === preview!.messageId,
+    );
+    assert.deepEqual(emptied.at(-1)?.patch.find((p) => p.path === '/model')?.value, null, 'emptied once the call is complete');
+    const snapshots = types(events).filter((t) => t === 'ACTIVITY_SNAPSHOT').length;
+    assert.equal(snapshots, 2, 'the preview, then the panel');
   });
 
   it('pendingToolCallIds: false leaves the outcome bare for a client from before AG-UI 1.1; the call still has no result', async () => {
