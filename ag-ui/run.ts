@@ -171,9 +171,20 @@ export async function startRun(host: AgUiHost, body: unknown, options: AgUiRunOp
   return { request, events: () => runEvents(host, request, options.pendingToolCallIds ?? true) };
 }
 
-async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunRequest, namePending: boolean): AsyncGenerator<BaseEvent> {
-  const { threadId, runId } = input;
+async function* runEvents(host: AgUiHost, request: RunRequest, namePending: boolean): AsyncGenerator<BaseEvent> {
+  const { threadId, runId } = request.input;
   yield { type: EventType.RUN_STARTED, threadId, runId } as BaseEvent;
+  try {
+    yield* runBody(host, request, namePending);
+  } catch (error) {
+    // The Host failed (its store, a bug): the run ends as an error, never as a cut stream.
+    const message = error instanceof Error ? error.message : String(error);
+    yield { type: EventType.RUN_ERROR, message: `the run failed: ${message}`, code: 'server-error' } as BaseEvent;
+  }
+}
+
+async function* runBody(host: AgUiHost, { input, sessionId, write }: RunRequest, namePending: boolean): AsyncGenerator<BaseEvent> {
+  const { threadId, runId } = input;
   const records = new SurfaceRecords();
   const history = await readLogAfter(host, sessionId, 0);
   for (const event of history) records.add(event);
@@ -189,6 +200,8 @@ async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunReques
     yield { type: EventType.RUN_ERROR, message: refused.message, code: refused.reason } as BaseEvent;
     return;
   }
+  /** Calls this run started: only those can be left pending (AG-UI 1.1's `pendingToolCallIds`). */
+  const started = new Set<string>();
   let wake = () => {};
   let changed = true;
   const stop = host.watchSession(sessionId, () => {
@@ -201,6 +214,7 @@ async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunReques
       changed = false;
       for (const event of await readLogAfter(host, sessionId, records.lastSeq)) {
         records.add(event);
+        if (event.type === 'tool/call') started.add(event.callId);
         yield* eventsOf(event, records);
       }
       const view = host.getView(sessionId);
@@ -214,7 +228,7 @@ async function* runEvents(host: AgUiHost, { input, sessionId, write }: RunReques
     stop();
   }
   const open = records.fold.active;
-  const pendingToolCallIds = open && namePending ? [open.callId] : [];
+  const pendingToolCallIds = open && namePending && started.has(open.callId) ? [open.callId] : [];
   yield {
     type: EventType.RUN_FINISHED,
     threadId,

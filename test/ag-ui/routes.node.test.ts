@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import type { BaseEvent, Message } from '@ag-ui/core';
-import { PANEL_ACTIVITY, PREVIEW_ACTIVITY, panelActivityId, type PanelActivityContent } from '../../ag-ui/index.js';
+import { PANEL_ACTIVITY, PREVIEW_ACTIVITY, panelActivityId, startRun, type PanelActivityContent } from '../../ag-ui/index.js';
 import { answer, show } from '../../conformance/fixtures.js';
-import { STRANGER, runInput, setup, userMessage, type Setup } from './helpers.js';
+import { PERSON, STRANGER, runInput, setup, userMessage, type Setup } from './helpers.js';
 
 let s: Setup;
 afterEach(() => s.close());
@@ -59,6 +59,19 @@ describe('ag-ui routes', () => {
     assert.deepEqual(emptied.at(-1)?.patch.find((p) => p.path === '/model')?.value, null, 'emptied once the call is complete');
     const snapshots = types(events).filter((t) => t === 'ACTIVITY_SNAPSHOT').length;
     assert.equal(snapshots, 2, 'the preview, then the panel');
+  });
+
+  it("a run that did not start the open panel's call does not name it pending; a failing Host ends the run as RUN_ERROR", async () => {
+    s = setup();
+    const { messages } = await showPanel();
+    const again = await s.run(runInput(s.threadId, messages));
+    assert.deepEqual((again.events.at(-1) as unknown as { outcome: unknown }).outcome, { type: 'success' });
+    const broken = { ...s.host.as(PERSON), readLog: () => Promise.reject(new Error('the store is gone')) };
+    const run = await startRun(broken, runInput(s.threadId, messages));
+    const events: BaseEvent[] = [];
+    for await (const event of run.events()) events.push(event);
+    assert.deepEqual(types(events), ['RUN_STARTED', 'RUN_ERROR']);
+    assert.equal((events[1] as unknown as { code: string }).code, 'server-error');
   });
 
   it('pendingToolCallIds: false leaves the outcome bare for a client from before AG-UI 1.1; the call still has no result', async () => {
