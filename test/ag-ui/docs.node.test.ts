@@ -67,6 +67,15 @@ it("docs/ag-ui.md's server and page blocks, as written, answer a panel once and 
   await page.transport.session.send({ sessionId: threadId, messageId: 'm-1' as never, rpcId: 'r-1' as never, text: 'Help me plan' });
   const open = view?.taskSurface.active;
   assert.ok(open, 'the panel is open on the page');
+  // A refused answer (values the panel does not offer) leaves no message on the page either.
+  const refused = await page.transport.taskSurface.submit({
+    sessionId: threadId,
+    surfaceId: open.surfaceId,
+    submissionId: 'sub-0' as never,
+    values: { ...answer(), place: 'moon' },
+  });
+  assert.deepEqual(refused, { accepted: false, reason: 'invalid-submission' });
+  assert.equal(page.agent.messages.filter((m) => m.role === 'user').length, 1, 'the refused answer was taken out again');
   const submission = { sessionId: threadId, surfaceId: open.surfaceId, submissionId: 'sub-1' as never, values: answer() };
   const both = await Promise.all([page.transport.taskSurface.submit(submission), page.transport.taskSurface.submit(submission)]);
   assert.deepEqual(
