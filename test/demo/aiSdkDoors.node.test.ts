@@ -145,7 +145,7 @@ describe('the AI SDK example', () => {
 
   it('runs the model for at most turnsPerMinute messages a person (default 30); a retry is free; others served', async (t) => {
     assert.equal(TURNS_PER_MINUTE, 30);
-    const { cookieOf, post } = await example(t, { turnsPerMinute: 2 });
+    const { demo, cookieOf, post } = await example(t, { turnsPerMinute: 2 });
     const ann = cookieOf();
     const say = (id: string) => ({ id: 'c1', message: { id, role: 'user', parts: [{ type: 'text', text: id }] } });
     assert.equal((await post('/api/chat', say('m1'), { cookie: ann })).status, 200);
@@ -155,6 +155,31 @@ describe('the AI SDK example', () => {
     assert.equal(third.status, 429);
     assert.match((third.body as { error: string }).error, /^you sent 2 messages in the last minute \(at most 2\): send again in \d+ s$/);
     assert.equal((await post('/api/chat', say('m1'), { cookie: cookieOf() })).status, 200, 'another person is served');
+    const again = await fetch(`${demo.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: ann, origin: demo.url },
+      body: JSON.stringify(say('m4')),
+    });
+    await again.text();
+    assert.equal(again.status, 429);
+    assert.match(again.headers.get('retry-after') ?? '', /^\d+$/, 'with Retry-After');
+  });
+
+  it('mints identities per address at the main demo rate (here 1 at once), then 429 with Retry-After; a page with one is served', async (t) => {
+    const { demo } = await example(t, { identityRate: { burst: 1, perMinute: 1 } });
+    const page = (cookie?: string) => fetch(`${demo.url}/`, cookie ? { headers: { cookie } } : {});
+    const first = await page();
+    assert.equal(first.status, 200);
+    const second = await page();
+    assert.deepEqual(
+      { status: second.status, body: await second.json() },
+      {
+        status: 429,
+        body: { error: 'too many new identities from this address: retry in 60 s' },
+      },
+    );
+    assert.equal(second.headers.get('retry-after'), '60');
+    assert.equal((await page(first.headers.get('set-cookie')!.split(';')[0])).status, 200, 'a browser with an identity is never refused');
   });
 
   it('holds 128 connections of one address; the 129th is answered 429 and closed', async (t) => {

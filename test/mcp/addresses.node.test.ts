@@ -56,7 +56,8 @@ function initialize(
               // Without an agent: Node's agents ignore a request's own createConnection.
               createConnection: () => {
                 const socket = connect(server.proxyPort!, '127.0.0.1');
-                socket.write(`PROXY TCP4 ${via.client} 127.0.0.1 40000 ${server.port}\r\n`);
+                const v6 = via.client.includes(':');
+                socket.write(`PROXY TCP${v6 ? 6 : 4} ${via.client} ${v6 ? '::1' : '127.0.0.1'} 40000 ${server.port}\r\n`);
                 return socket;
               },
             }
@@ -127,5 +128,14 @@ describe('/mcp sessions per address behind a balancer', () => {
       status: 429,
       body: TOO_MANY,
     });
+  });
+
+  it('count an IPv6 client by its /64: 64 sessions from addresses of one /64, the 65th 429, another /64 served', async (t) => {
+    const server = await demo(t);
+    const people = cookies(server, 10);
+    let n = 0;
+    await fill((cookie) => initialize(server, cookie, { client: `2001:db8:1:2::${(++n).toString(16)}` }), people);
+    assert.deepEqual(await initialize(server, people[8]!, { client: '2001:db8:1:2:ffff::1' }), { status: 429, body: TOO_MANY });
+    assert.equal((await initialize(server, people[9]!, { client: '2001:db8:1:3::1' })).status, 200, 'another /64');
   });
 });
