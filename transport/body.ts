@@ -58,7 +58,7 @@ export interface BodyBudget {
   readonly perKeyBytes: number;
   /**
    * Reserves room for `request`'s body (its Content-Length, capped at `maxBodyBytes`; all of
-   * `maxBodyBytes` when the length is not given) as `key`'s until `release()`; or answers why not:
+   * `maxBodyBytes` for a chunked one; none without either) as `key`'s until `release()`; or answers why not:
    * `'key'` past the key's share (its own bodies), `'all'` past the whole budget (a body of 64 KiB or
    * less is never refused for the whole, so one key's large bodies never shut out others' small ones).
    */
@@ -81,7 +81,9 @@ export function createBodyBudget(maxBytes: number, perKeyBytes = Math.max(1, Mat
     maxBytes,
     perKeyBytes,
     reserve(request, maxBodyBytes, key) {
-      const length = Number(request.headers['content-length']);
+      // No Content-Length: a chunked body may be anything up to the limit; without Transfer-Encoding there is none.
+      const announced = request.headers['content-length'];
+      const length = announced === undefined ? (request.headers['transfer-encoding'] ? maxBodyBytes : 0) : Number(announced);
       const need = Number.isFinite(length) && length >= 0 ? Math.min(length, maxBodyBytes) : maxBodyBytes;
       if (need === 0) return { release() {} };
       const own = byKey.get(key) ?? 0;
