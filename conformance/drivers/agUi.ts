@@ -32,7 +32,7 @@ import {
 } from '../../protocol/index.js';
 import type { HostTransport } from '../../transport/types.js';
 import type { ConformanceDriver, Conversation, ConversationOptions, Supports } from '../driver.js';
-import { scriptedAgent } from './host.js';
+import { activeSeen, previewSeen, scriptedAgent } from './host.js';
 import { ModelScript } from './script.js';
 
 const PERSON: Principal = { id: 'person', name: 'person' };
@@ -152,10 +152,7 @@ async function agUiConversation(options: ConversationOptions): Promise<Conversat
     async active() {
       const shown = (await watched()).taskSurface.active;
       if (!shown) return null;
-      const got = await transport().taskSurface.getActive({ sessionId, surfaceId: shown.surfaceId });
-      if (!got.active) return null;
-      const pending = got.pending && { submissionId: got.pending.submissionId, phase: got.pending.phase };
-      return { surfaceId: got.surfaceId, callId: got.callId, title: got.model.title, pending };
+      return activeSeen(transport(), sessionId, shown.surfaceId);
     },
     async surfaces() {
       return panels().map((p) => ({ surfaceId: p.surfaceId, status: p.status === 'pending' ? 'open' : p.status }));
@@ -168,8 +165,7 @@ async function agUiConversation(options: ConversationOptions): Promise<Conversat
       return proposals.map((p) => ({ callId: p.callId, action: p.action, phase: decisions[p.callId]?.phase ?? 'proposed' }));
     },
     async preview() {
-      const seen = (await watched()).preview?.model;
-      return seen ? { title: seen.title, blocks: seen.sections.reduce((n, s) => n + s.blocks.length, 0) } : null;
+      return previewSeen((await watched()).preview?.model);
     },
     calls: () => script.calls,
     requests: () => script.requests,

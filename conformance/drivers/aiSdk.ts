@@ -32,6 +32,7 @@ import type {
   Supports,
 } from '../driver.js';
 import { asApp, personHeaders, type ActRoute, type AppContext, type ChatRoute, type WaitingRoute } from './aiSdkApp.js';
+import { activeSeen, previewSeen } from './host.js';
 import { ModelScript } from './script.js';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -284,10 +285,7 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
     async active() {
       const shown = view?.taskSurface.active;
       if (!shown) return null;
-      const got = await page.adapter.transport.taskSurface.getActive({ sessionId, surfaceId: shown.surfaceId });
-      if (!got.active) return null;
-      const pending = got.pending && { submissionId: got.pending.submissionId, phase: got.pending.phase };
-      return { surfaceId: got.surfaceId, callId: got.callId, title: got.model.title, pending };
+      return activeSeen(page.adapter.transport, sessionId, shown.surfaceId);
     },
     async surfaces() {
       const { fold } = foldTaskSurface(stored());
@@ -316,8 +314,7 @@ async function aiSdkConversation(routes: AiSdkRoutes, options: ConversationOptio
       }));
     },
     async preview() {
-      const model = view?.preview?.model;
-      return model ? { title: model.title, blocks: model.sections.reduce((n, s) => n + s.blocks.length, 0) } : null;
+      return previewSeen(view?.preview?.model);
     },
     calls: () => callsIn(stored()),
     requests: () => script.requests,

@@ -18,11 +18,22 @@ import {
   type SessionView,
   type TaskSurfaceDismissalId,
   type TaskSurfaceId,
+  type TaskSurfaceModelV1,
   type TaskSurfaceSubmissionId,
 } from '../../protocol/index.js';
 import { createLocalTransport } from '../../transport/local.js';
 import type { HostTransport } from '../../transport/types.js';
-import type { ConformanceDriver, Conversation, ConversationOptions, ModelCall, SeenMessage, SendOutcome, Supports } from '../driver.js';
+import type {
+  ActiveSurface,
+  ConformanceDriver,
+  Conversation,
+  ConversationOptions,
+  ModelCall,
+  PreviewSeen,
+  SeenMessage,
+  SendOutcome,
+  Supports,
+} from '../driver.js';
 import { ModelScript } from './script.js';
 
 /** How a Host driver reaches the Host: a person's transport, made again after a restart. */
@@ -63,6 +74,18 @@ async function streamCall(turn: AgentTurn, call: ModelCall, person: Conversation
     }
   }
 }
+
+/** The open surface `surfaceId` as the person's panel reads it (the Host's `getActive`), or null. */
+export async function activeSeen(transport: HostTransport, sessionId: SessionId, surfaceId: TaskSurfaceId): Promise<ActiveSurface | null> {
+  const got = await transport.taskSurface.getActive({ sessionId, surfaceId });
+  if (!got.active) return null;
+  const pending = got.pending && { submissionId: got.pending.submissionId, phase: got.pending.phase };
+  return { surfaceId: got.surfaceId, callId: got.callId, title: got.model.title, pending };
+}
+
+/** A preview's model as the person sees it: its title and the blocks shown so far; null for none. */
+export const previewSeen = (model: TaskSurfaceModelV1 | undefined): PreviewSeen | null =>
+  model ? { title: model.title, blocks: model.sections.reduce((n, s) => n + s.blocks.length, 0) } : null;
 
 /** The newest view the person's transport gives (a fresh watch answers with the current one). */
 function currentView(transport: HostTransport, sessionId: SessionId): Promise<SessionView> {
@@ -153,10 +176,7 @@ export async function hostConversation(
     async active() {
       const open = (await fold()).active;
       if (!open) return null;
-      const got = await person().taskSurface.getActive({ sessionId, surfaceId: open.surfaceId });
-      if (!got.active) return null;
-      const pending = got.pending && { submissionId: got.pending.submissionId, phase: got.pending.phase };
-      return { surfaceId: got.surfaceId, callId: got.callId, title: got.model.title, pending };
+      return activeSeen(person(), sessionId, open.surfaceId);
     },
     async surfaces() {
       const state = await fold();
@@ -185,8 +205,7 @@ export async function hostConversation(
       return result.ok ? { ok: true } : { ok: false, reason: result.reason };
     },
     async preview() {
-      const seen = (await currentView(person(), sessionId)).preview?.model;
-      return seen ? { title: seen.title, blocks: seen.sections.reduce((n, s) => n + s.blocks.length, 0) } : null;
+      return previewSeen((await currentView(person(), sessionId)).preview?.model);
     },
     calls: () => script.calls,
     requests: () => script.requests,
