@@ -1,10 +1,12 @@
 // What the examples' HTTP servers (the AI SDK's, the AG-UI one) share: the page bundled into
 // memory, the headers every answer carries, a fetch Response written to Node's response, a request
 // counted against a limiter until its answer ends, and an error as its JSON answer.
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
 import { build } from 'esbuild';
+import type { Principal } from '../protocol/index.js';
 import type { RequestLimiter } from '../transport/door.js';
+import type { DemoIdentities } from './identity.js';
 import { HttpError } from './ai-sdk/guard.js';
 
 /** Builds an example's page (`entry`, the package from source through `alias`) into memory: `app.js` and its chunks by name. */
@@ -70,4 +72,45 @@ export function admitRequest(limiter: RequestLimiter, key: string | null, respon
   const slot = limiter.take(key);
   if ('status' in slot) throw new HttpError(slot.status, slot.message, { retryAfterS: slot.retryAfterS, close: true });
   response.once('close', slot.release);
+}
+
+/** The request's principal from its identity cookie, its request counted against `perPrincipal`; 401 for none. */
+export function examplePrincipal(
+  request: IncomingMessage,
+  response: ServerResponse,
+  identities: DemoIdentities,
+  perPrincipal: RequestLimiter,
+): Principal {
+  const principal = identities.principalOf(request);
+  if (principal === null) throw new HttpError(401, 'who is asking is not known: open the page first (it sets your identity cookie)');
+  admitRequest(perPrincipal, principal.id, response);
+  return principal;
+}
+
+/** An example's page and its files. */
+export interface ExamplePage {
+  identities: DemoIdentities;
+  /** New identities per address: the seconds to wait, or 0. */
+  mint: { take(request: IncomingMessage): number };
+  html: string;
+  css: string;
+  scripts: ReadonlyMap<string, string>;
+}
+
+/** `GET /` (a new identity's cookie set first, new identities counted per address), the page's scripts and CSS, no icon; else 404. */
+export function examplePageResponse(request: IncomingMessage, path: string, response: ServerResponse, page: ExamplePage): Response {
+  if (request.method === 'GET' && path === '/') {
+    if (page.identities.principalOf(request) === null) {
+      const wait = page.mint.take(request);
+      if (wait > 0) throw new HttpError(429, `too many new identities from this address: retry in ${wait} s`, { retryAfterS: wait });
+    }
+    page.identities.ensureCookie(request, response);
+    return new Response(page.html, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+  }
+  const script = request.method === 'GET' ? page.scripts.get(path) : undefined;
+  if (script !== undefined) return new Response(script, { headers: { 'content-type': 'text/javascript' } });
+  if (request.method === 'GET' && path === '/app.css') return new Response(page.css, { headers: { 'content-type': 'text/css' } });
+  // No icon: answered empty, so the browser logs no failed request on every page load.
+  if (request.method === 'GET' && path === '/favicon.ico') return new Response(null, { status: 204 });
+  throw new HttpError(404, 'not found');
 }

@@ -24,7 +24,15 @@ import {
 import { createMemoryPageStore, createPageKind } from '../../host/index.js';
 import type { Principal } from '../../protocol/index.js';
 import { DEMO_HTTP_LIMITS, type DemoHttpLimits } from '../http.js';
-import { admitRequest, buildExamplePage, errorResponse, sendResponse, setExampleHeaders } from '../exampleHttp.js';
+import {
+  admitRequest,
+  buildExamplePage,
+  errorResponse,
+  examplePageResponse,
+  examplePrincipal,
+  sendResponse,
+  setExampleHeaders,
+} from '../exampleHttp.js';
 import { capConnections, createRequestLimiter, type RequestLimits } from '../../transport/door.js';
 import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../../transport/forwarded.js';
 import { createBodyBudget } from '../../transport/body.js';
@@ -246,26 +254,8 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     const host = hostOf(request, server.address(), options.allowedHosts ?? []);
     if (request.method !== 'GET' && request.method !== 'HEAD') checkWrite(request, host, options.allowedOrigins);
     const path = url.pathname;
-    if (path.startsWith('/api/')) {
-      const principal = identities.principalOf(request);
-      if (principal === null) throw new HttpError(401, 'who is asking is not known: open the page first (it sets your identity cookie)');
-      admitRequest(perPrincipal, principal.id, response);
-      return api(request, path, principal);
-    }
-    if (request.method === 'GET' && path === '/') {
-      if (identities.principalOf(request) === null) {
-        const wait = mint.take(request);
-        if (wait > 0) throw new HttpError(429, `too many new identities from this address: retry in ${wait} s`, { retryAfterS: wait });
-      }
-      identities.ensureCookie(request, response);
-      return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
-    }
-    const script = request.method === 'GET' ? scripts.get(path) : undefined;
-    if (script !== undefined) return new Response(script, { headers: { 'content-type': 'text/javascript' } });
-    if (request.method === 'GET' && path === '/app.css') return new Response(css, { headers: { 'content-type': 'text/css' } });
-    // No icon: answered empty, so the browser logs no failed request on every page load.
-    if (request.method === 'GET' && path === '/favicon.ico') return new Response(null, { status: 204 });
-    throw new HttpError(404, 'not found');
+    if (path.startsWith('/api/')) return api(request, path, examplePrincipal(request, response, identities, perPrincipal));
+    return examplePageResponse(request, path, response, { identities, mint, html: page, css, scripts });
   }
 
   const http = { ...DEMO_HTTP_LIMITS, ...options.httpLimits };
