@@ -98,6 +98,11 @@ export class TaskSurfaceDock extends LitElement {
   @state() private accessor noteOpen = false;
   /** Bytes of the last attempt that was over `submissionLimit` (not sent). */
   @state() private accessor tooLarge: number | null = null;
+  /**
+   * The preview's status line has its words: set a frame after the panel appeared, so its live
+   * region is in the page before its text (a region inserted with its text may not be announced).
+   */
+  @state() private accessor writingSaid = false;
 
   private lastOutsideFocus: HTMLElement | null = null;
   /** Where focus was when the current surface opened (the composer, usually). */
@@ -166,6 +171,10 @@ export class TaskSurfaceDock extends LitElement {
 
   protected override updated(): void {
     this.setAttribute('state', this.state);
+    if (this.previewing !== this.writingSaid) {
+      if (!this.previewing) this.writingSaid = false;
+      else requestAnimationFrame(() => (this.writingSaid = this.previewing));
+    }
   }
 
   override render() {
@@ -224,7 +233,7 @@ export class TaskSurfaceDock extends LitElement {
   private statusText(): string {
     const snapshot = this.dock.snapshot;
     const s = strings(this.lang);
-    if (this.previewing) return s.dock.writing;
+    if (this.previewing) return this.writingSaid ? s.dock.writing : '';
     if (!snapshot) return '';
     const { rejection, phase, collapsed } = snapshot.context;
     switch (this.state) {

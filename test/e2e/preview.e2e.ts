@@ -13,7 +13,7 @@ const suite = e2eSuite();
 /** Records layout shifts, the Dock's states, what its live region says, and the blocks drawn each frame (a string: no bundler helpers). */
 const INSTRUMENT = `
   const w = window;
-  Object.assign(w, { __shifts: [], __states: [], __said: [], __blocks: [] });
+  Object.assign(w, { __shifts: [], __states: [], __said: [], __blocks: [], __emptyFirst: false });
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (!e.hadRecentInput) w.__shifts.push({ t: e.startTime, v: e.value });
   }).observe({ type: 'layout-shift', buffered: true });
@@ -22,7 +22,10 @@ const INSTRUMENT = `
     .observe(el, { attributes: true, attributeFilter: ['state'] });
   let said = '';
   (function frame() {
-    const status = (el.shadowRoot.querySelector('[role="status"]')?.textContent || '').trim();
+    const region = el.shadowRoot.querySelector('[role="status"]');
+    const status = (region?.textContent || '').trim();
+    // The live region is in the page, empty, before its words arrive (else it may not be announced).
+    if (region && status === '' && el.getAttribute('state') === 'preview' && w.__said.length === 0) w.__emptyFirst = true;
     if (status !== said && status !== '') w.__said.push(status);
     said = status;
     const view = el.shadowRoot.querySelector('task-surface-view');
@@ -80,7 +83,8 @@ describe('The preview on the demo Dock (real Chromium, real WebSocket host)', ()
     await dockState(page, 'editing');
     await dock(page).getByRole('button', { name: 'Dismiss' }).waitFor();
     await page.waitForTimeout(600); // layout shifts are reported a moment after they happen
-    const seen = (await page.evaluate('({ __shifts, __states, __said, __blocks })')) as {
+    const seen = (await page.evaluate('({ __shifts, __states, __said, __blocks, __emptyFirst })')) as {
+      __emptyFirst?: boolean;
       __shifts: { t: number; v: number }[];
       __states: { t: number; s: string }[];
       __said: string[];
@@ -92,6 +96,7 @@ describe('The preview on the demo Dock (real Chromium, real WebSocket host)', ()
     const shift = seen.__shifts.filter((e) => e.t >= opened - 50).reduce((sum, e) => sum + e.v, 0);
     assert.ok(shift <= 0.05, `layout shift when the preview became the panel: ${shift}`);
     assert.ok(new Set(seen.__blocks).size >= 2, `the preview grew block by block: ${JSON.stringify(seen.__blocks)}`);
+    assert.equal(seen.__emptyFirst, true, 'the status region was in the page, empty, before its words');
     assert.deepEqual(
       seen.__said,
       ['The agent is still writing this panel. You can read it; you can answer once it is complete.'],
