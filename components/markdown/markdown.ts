@@ -114,7 +114,8 @@ function element(token: Token, c: Part[], ctx: Ctx): Part | Part[] {
     case 'blockquote_open':
       return html`<blockquote dir="auto">${c}</blockquote>`;
     case 'table_open':
-      return html`<div class="md-table"><table>${c}</table></div>`;
+      // Focusable, as code blocks are: a wide table scrolls, and a keyboard must reach it.
+      return html`<div class="md-table" tabindex="0"><table>${c}</table></div>`;
     case 'thead_open':
       return html`<thead>${c}</thead>`;
     case 'tbody_open':
