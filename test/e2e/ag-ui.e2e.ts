@@ -22,7 +22,7 @@ describe('Inside an AG-UI app (HttpAgent + the adapter, the example)', () => {
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ts-ag-ui-e2e-'));
     // The agent thinks a while before each answer, so a reload can land while a turn runs.
-    demo = await startAgUiDemo({ dataDir, thinkMs: 400 });
+    demo = await startAgUiDemo({ dataDir, thinkMs: 250 });
     browser = await chromium.launch({
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
       headless: true,
