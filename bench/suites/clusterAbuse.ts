@@ -6,6 +6,8 @@
 // ignoring every refusal (test/cluster/attacker.node.test.ts checks that each is limited). Prints
 // the ordinary reads' p99 with the attacker over their p99 without (aim ≤ 2x), what the attacker
 // got and the load average. Needs a database: TEST_DATABASE_URL, or a throwaway server.
+// CLUSTER_ABUSE=connections,identities,initialize,large,slow picks the floods (default all), to
+// see which one costs the ordinary people what.
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
@@ -74,32 +76,34 @@ async function attack(demo: WorkersDemo, cookies: string[], stop: () => boolean)
     while (!stop()) count(await once());
   };
   let n = 0;
-  await Promise.all([
-    // Connections: as many as it may hold, and more, each opened again when closed.
-    ...Array.from({ length: 4 }, () =>
-      loop(
-        () =>
-          new Promise<string>((resolve) => {
-            if (held.size >= 160) return void setTimeout(() => resolve('held'), 20);
-            const socket = connect({ port: demo.port, host: '127.0.0.1', localAddress: ATTACKER });
-            held.add(socket);
-            let first = '';
-            socket.on('data', (chunk: Buffer) => (first ||= chunk.toString().slice(0, 12)));
-            socket.on('error', () => undefined);
-            socket.once('close', () => held.delete(socket));
-            setTimeout(() => resolve(first.startsWith('HTTP/1.1 429') ? 'conn 429' : 'conn held'), 50);
-          }),
-      ),
-    ),
-    ...Array.from({ length: 2 }, () => loop(() => send(demo.port, '/'))),
-    ...Array.from({ length: 4 }, () =>
-      loop(() => send(demo.port, '/mcp', { headers: { ...mcp, cookie: cookies[++n % cookies.length]! }, body: initialize })),
-    ),
-    loop(() => send(demo.port, '/mcp', { headers: { ...mcp, cookie: cookies[0]! }, body: 'x'.repeat(2 * 1024 * 1024) })),
-    ...Array.from({ length: 16 }, () =>
-      loop(() => send(demo.port, '/mcp', { headers: { ...mcp, cookie: cookies[0]! }, unfinished: true })),
-    ),
-  ]).finally(() => held.forEach((socket) => socket.destroy()));
+  const kinds = new Set((process.env.CLUSTER_ABUSE ?? 'connections,identities,initialize,large,slow').split(','));
+  const floods: Promise<void>[] = [];
+  const times = (count: number, once: () => Promise<number | string>) => {
+    for (let i = 0; i < count; i++) floods.push(loop(once));
+  };
+  // Connections: as many as it may hold, and more, each opened again when closed.
+  if (kinds.has('connections'))
+    times(
+      4,
+      () =>
+        new Promise<string>((resolve) => {
+          if (held.size >= 160) return void setTimeout(() => resolve('held'), 20);
+          const socket = connect({ port: demo.port, host: '127.0.0.1', localAddress: ATTACKER });
+          held.add(socket);
+          let first = '';
+          socket.on('data', (chunk: Buffer) => (first ||= chunk.toString().slice(0, 12)));
+          socket.on('error', () => undefined);
+          socket.once('close', () => held.delete(socket));
+          setTimeout(() => resolve(first.startsWith('HTTP/1.1 429') ? 'conn 429' : 'conn held'), 50);
+        }),
+    );
+  if (kinds.has('identities')) times(2, () => send(demo.port, '/'));
+  if (kinds.has('initialize'))
+    times(4, () => send(demo.port, '/mcp', { headers: { ...mcp, cookie: cookies[++n % cookies.length]! }, body: initialize }));
+  if (kinds.has('large'))
+    times(1, () => send(demo.port, '/mcp', { headers: { ...mcp, cookie: cookies[0]! }, body: 'x'.repeat(2 * 1024 * 1024) }));
+  if (kinds.has('slow')) times(16, () => send(demo.port, '/mcp', { headers: { ...mcp, cookie: cookies[0]! }, unfinished: true }));
+  await Promise.all(floods).finally(() => held.forEach((socket) => socket.destroy()));
   return statuses;
 }
 
