@@ -11,8 +11,8 @@
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
-import { freshSchema, startWorkersDemo, type WorkersDemo } from '../../test/cluster/helpers.js';
-import { Person } from '../../test/cluster/people.js';
+import { freshSchema, startWorkersDemo, type WorkersDemo } from '../../fixtures/cluster/workers.js';
+import { Person } from '../../fixtures/cluster/people.js';
 import { percentile } from '../stats.js';
 
 const PEOPLE = 10;

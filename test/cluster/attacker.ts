@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { WorkersDemo } from './helpers.js';
-import { Person } from './people.js';
+import { Person } from '../../fixtures/cluster/people.js';
 
 type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
 

@@ -1,35 +1,15 @@
+// What the cluster tests share: host processes of the cluster (test/cluster/worker.ts), their clients,
+// and the --workers demo of fixtures/cluster/workers.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before } from 'node:test';
 import pg from 'pg';
-import { connectClient, inTime } from '../transport/helpers.js';
+import { connectClient } from '../transport/helpers.js';
 import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
+import { freshSchema, startedInTime, testDatabaseUrl } from '../../fixtures/cluster/workers.js';
 
-/** The test database (scripts/ensure-postgres.mjs provides one to `npm test`). */
-export function testDatabaseUrl(): string {
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_DATABASE_URL is not set: run the tests through `npm test` (it starts a throwaway PostgreSQL)');
-  return url;
-}
+export { freshSchema, startWorkersDemo, testDatabaseUrl, type WorkersDemo } from '../../fixtures/cluster/workers.js';
 
 export const SECRET = 'cluster-test-secret-0123456789';
-
-/** A fresh schema for one test file, dropped by `drop()`. */
-export async function freshSchema(prefix: string): Promise<{ schema: string; pool: pg.Pool; drop(): Promise<void> }> {
-  const schema = `${prefix}_${process.pid}_${Math.floor(Math.random() * 1e6)}`;
-  const pool = new pg.Pool({ connectionString: testDatabaseUrl(), max: 2 });
-  return {
-    schema,
-    pool,
-    async drop() {
-      await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      await pool.end();
-    },
-  };
-}
 
 export interface Worker {
   port: number;
@@ -38,24 +18,6 @@ export interface Worker {
   /** Everything it wrote to stderr (for failure messages). */
   stderr(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
-}
-
-/**
- * `started`, or, past `ms` (a loaded two-core machine compiling, not forever), a failure naming what
- * `child` printed, the child stopped with `signal` (the `--workers` wrapper passes SIGTERM on to its demo).
- */
-function startedInTime<T>(
-  started: Promise<T>,
-  child: ChildProcess,
-  what: string,
-  output: () => string,
-  ms: number,
-  signal: NodeJS.Signals,
-) {
-  return inTime(started, what, ms).catch((error: unknown) => {
-    child.kill(signal);
-    throw new Error(`${(error as Error).message}: ${output()}`);
-  });
 }
 
 /** Starts one host process of the cluster (test/cluster/worker.ts). */
@@ -98,92 +60,6 @@ export async function within(ms: number, check: () => boolean, context: () => st
     if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${context()}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-export interface WorkersDemo {
-  /** The balancer's port (the page's address). */
-  port: number;
-  /** What the supervisor printed. */
-  output(): string;
-  /** Each worker: its id (host-pid-suffix), port and pid. */
-  workers: { workerId: string; port: number; pid: number }[];
-  stop(): Promise<void>;
-}
-
-/** Whether nothing (a server, or a connection's local end) holds the port on 127.0.0.1. */
-const portFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => probe.close(() => resolve(true)));
-  });
-
-/**
- * A start port whose next `size` ports are free, below the kernel's ephemeral range (32768 and up on
- * Linux), where outgoing connections take their local ports: a random block there can be in use.
- */
-async function freePortBlock(size: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const start = 20_000 + Math.floor(Math.random() * (32_000 - 20_000 - size));
-    let free = true;
-    for (let port = start; free && port < start + size; port++) free = await portFree(port);
-    if (free) return start;
-  }
-  throw new Error(`no ${size} consecutive free ports found between 20000 and 32000`);
-}
-
-/** `npm start -- --workers <count>` on the test database, in `schema`, on a random block of ports. */
-export async function startWorkersDemo(schema: string, count = 3): Promise<WorkersDemo> {
-  const dir = mkdtempSync(join(tmpdir(), 'ts-workers-'));
-  const port = await freePortBlock(count + 1);
-  const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs', '--workers', String(count)], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATABASE_URL: testDatabaseUrl(),
-      DATABASE_SCHEMA: schema,
-      TASK_SURFACE_DATA_DIR: dir,
-      TASK_SURFACE_DEMO_OUT: join(dir, 'out'),
-      // The scripted agent, whatever model keys the environment has.
-      OPENAI_API_KEY: '',
-      ANTHROPIC_API_KEY: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (chunk) => (output += String(chunk)));
-  const started = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
-      output += String(chunk);
-      if (output.includes('Ctrl+C')) resolve();
-    });
-    child.once('exit', (code) => {
-      // No stop() follows a start that failed: its data folder goes now.
-      rmSync(dir, { recursive: true, force: true });
-      reject(new Error(`--workers exited (${code}): ${output}`));
-    });
-  });
-  // It builds the docs site first: slower than one worker.
-  await startedInTime(started, child, 'the --workers demo to start', () => output, 120_000, 'SIGTERM');
-  const line = output.split('\n').find((l) => l.startsWith('task-surface demo on')) ?? '';
-  const workers = [...line.matchAll(/(\S+-(\d+)-[0-9a-f]+) :(\d+)/g)].map((m) => ({
-    workerId: m[1]!,
-    pid: Number(m[2]),
-    port: Number(m[3]),
-  }));
-  return {
-    port,
-    output: () => output,
-    workers,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 /**

@@ -1,11 +1,11 @@
 // 60 people through `npm start -- --workers 3` (issue 37), each from an address of their own,
-// through a kill -9 of one worker and a SIGSTOP of another (the scenario: test/cluster/people.ts):
+// through a kill -9 of one worker and a SIGSTOP of another (the scenario: fixtures/cluster/people.ts):
 // not one 429 on any reconnect, every session answers again, its one message neither lost nor doubled.
 // How fast is a bench's figure, not this test's (`npm run bench -- people` prints p50 and max).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { freshSchema, startWorkersDemo, type WorkersDemo } from './helpers.js';
-import { EXPIRY_MS, PEOPLE, runPeople } from './people.js';
+import { EXPIRY_MS, PEOPLE, runPeople } from '../../fixtures/cluster/people.js';
 
 describe('60 people through the --workers balancer, a worker killed and another frozen', { timeout: 240_000 }, () => {
   let db: Awaited<ReturnType<typeof freshSchema>>;
