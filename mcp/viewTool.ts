@@ -10,6 +10,8 @@ import {
   TaskSurfaceDismissalIdSchema,
   TaskSurfaceSubmissionIdSchema,
 } from '../protocol/index.js';
+import { previewTaskSurfaceModel } from '../protocol/preview.js';
+import { jsonUtf8Length } from '../protocol/utf8.js';
 import { saveDraft, withDraft } from './drafts.js';
 import type { PanelLedger, PanelState } from './ledger.js';
 
@@ -33,6 +35,7 @@ const ViewCallSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.enum(['sending', 'delivered', 'rejected']), viewId, submissionId: TaskSurfaceSubmissionIdSchema }),
   z.strictObject({ action: z.literal('draft'), viewId, values: z.record(z.string(), JsonValueSchema) }),
   z.strictObject({ action: z.literal('dismiss'), viewId, dismissalId: TaskSurfaceDismissalIdSchema }),
+  z.strictObject({ action: z.literal('preview'), arguments: z.record(z.string(), JsonValueSchema) }),
 ]);
 export type ViewCall = z.infer<typeof ViewCallSchema>;
 
@@ -41,15 +44,16 @@ const id = { type: 'string', minLength: 1, maxLength: 128 };
 export const VIEW_TOOL_INPUT_SCHEMA = {
   type: 'object',
   properties: {
-    action: { enum: ['read', 'submit', 'sending', 'delivered', 'rejected', 'draft', 'dismiss'] },
+    action: { enum: ['read', 'submit', 'sending', 'delivered', 'rejected', 'draft', 'dismiss', 'preview'] },
     viewId: id,
     submissionId: id,
     dismissalId: id,
     values: { type: 'object' },
     note: { type: 'string', description: "the person's note beside their answer" },
     locale: { type: 'string', maxLength: 35, description: 'BCP 47 tag of the language the answer is written in' },
+    arguments: { type: 'object', description: 'preview: the show_task_surface arguments streamed so far (tool-input-partial)' },
   },
-  required: ['action', 'viewId'],
+  required: ['action'],
   additionalProperties: false,
 };
 
@@ -58,6 +62,26 @@ const answer = (state: PanelState | { status: 'invalid'; reason: string }): Call
   content: [{ type: 'text', text: state.status === 'invalid' ? `refused: ${state.reason}` : `panel ${state.status}` }],
   structuredContent: state as unknown as Record<string, unknown>,
 });
+
+/**
+ * `preview`: the panel a call still being written shows (`ui/notifications/tool-input-partial`
+ * reaches the view alone; the view asks here, so the app document carries no model parser). The
+ * host's healed arguments so far go through protocol/preview.ts under the server's limits, as on the
+ * Host; nothing is stored (no ledger row, no draft). `model: null`: nothing is whole enough yet, or
+ * the settled part does not parse (the view keeps what it shows).
+ */
+function preview(ledger: PanelLedger, args: Record<string, unknown>): CallToolResult {
+  // Arguments of a model within its limit are well within twice its bytes (a healed prefix is shorter still).
+  const max = 2 * ledger.limits.modelBytes;
+  const bytes = jsonUtf8Length(args);
+  if (bytes > max)
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `arguments.arguments: ${bytes} bytes, more than the ${max} a preview reads` }],
+    };
+  const model = previewTaskSurfaceModel(args, ledger.limits);
+  return { content: [{ type: 'text', text: model ? 'panel preview' : 'no preview yet' }], structuredContent: { status: 'preview', model } };
+}
 
 /** Runs one view call: every input is checked here, and a bad one names what is wrong. */
 export async function handleViewCall(ledger: PanelLedger, args: unknown): Promise<CallToolResult> {
@@ -68,6 +92,8 @@ export async function handleViewCall(ledger: PanelLedger, args: unknown): Promis
   }
   const call = parsed.data;
   switch (call.action) {
+    case 'preview':
+      return preview(ledger, call.arguments);
     case 'read':
       return answer(withDraft(ledger, call.viewId, await ledger.state(call.viewId)));
     case 'draft':

@@ -18,6 +18,8 @@ let theme: 'light' | 'dark' | undefined;
 let fullscreen = false;
 
 let hostLocale: string | undefined;
+/** The preview's status has its words: set a frame after its live region is in the page, so it is said once. */
+let writingSaid = false;
 
 const app = new HostClient();
 const session = new PanelSession(app, {
@@ -72,23 +74,29 @@ function statusText(phase: Phase): string {
 function view(model: NormalizedTaskSurfaceModel, phase: Phase) {
   const s = strings(lang);
   const t = appStrings(lang);
-  if (phase.kind === 'open') {
+  // A preview is the same template as the panel it becomes (the same elements, nothing moves):
+  // read-only, its Submit and Dismiss in place but unseen and inert, and a status said once.
+  if (phase.kind === 'open' || phase.kind === 'preview') {
+    const preview = phase.kind === 'preview';
+    const busy = preview || phase.busy;
     return html`<task-surface-view
         .model=${model}
-        .values=${session.values}
+        .values=${preview ? undefined : session.values}
         lang=${lang}
         theme=${theme ?? nothing}
         heading-level="1"
         ?all-rows=${fullscreen}
-        ?disabled=${phase.busy}
+        ?disabled=${!preview && busy}
+        ?preview=${preview}
         @task-surface-value-change=${(e: CustomEvent<{ values: TaskSurfaceValues }>) => session.edit(e.detail.values)}
         @task-surface-submit=${(e: CustomEvent<{ values: TaskSurfaceValues }>) => void session.submit(e.detail.values)}
-        ><button slot="actions" type="button" class="secondary" ?disabled=${phase.busy} @click=${() => void session.dismiss()}>${s.dismiss}</button></task-surface-view
+        ><button slot="actions" type="button" class="secondary" ?disabled=${busy} @click=${() => void session.dismiss()}>${s.dismiss}</button></task-surface-view
       >
-      <p class="problem" role="alert">${phase.problem ? t[phase.problem] : ''}</p>
+      <p class="quiet" role="status">${preview && writingSaid ? s.dock.writing : ''}</p>
+      <p class="problem" role="alert">${!preview && phase.problem ? t[phase.problem] : ''}</p>
       ${
-        phase.problem === 'unreachable'
-          ? html`<button type="button" class="secondary" ?disabled=${phase.busy} @click=${() => void session.retry()}>${t.tryAgain}</button>`
+        !preview && phase.problem === 'unreachable'
+          ? html`<button type="button" class="secondary" ?disabled=${busy} @click=${() => void session.retry()}>${t.tryAgain}</button>`
           : nothing
       }`;
   }
@@ -108,6 +116,14 @@ function draw(): void {
   const model = session.model;
   const t = appStrings(lang);
   document.body.dataset['phase'] = phase.kind;
+  if (phase.kind !== 'preview') writingSaid = false;
+  else if (!writingSaid)
+    requestAnimationFrame(() => {
+      if (session.phase.kind === 'preview' && !writingSaid) {
+        writingSaid = true;
+        draw();
+      }
+    });
   let content;
   if (phase.kind === 'preparing' || phase.kind === 'waiting')
     content = html`<p class="quiet" role="status">${phase.kind === 'preparing' ? t.preparing : ''}</p>`;
@@ -130,10 +146,11 @@ root.addEventListener('click', (event) => {
   void app.openLink({ url: link.href }).catch(() => undefined);
 });
 
-// The input only says a panel is coming: the panel shows from the result, whose normalised model the
-// server checked against its own limits (and answering needs the result's viewId anyway). Not
-// parsing here keeps the model parser out of the document.
-app.ontoolinputpartial = () => session.preparing();
+// The streamed input shows as a read-only preview, which the server reads (the view tool's
+// `preview`: no model parser in the document); the whole input keeps what is shown (its result
+// follows), and the answerable panel shows from the result, whose normalised model the server
+// checked against its own limits (answering needs its viewId anyway).
+app.ontoolinputpartial = (params) => session.partial(params.arguments);
 app.ontoolinput = () => session.preparing();
 app.ontoolresult = (result) => {
   const content = result.structuredContent as { model?: NormalizedTaskSurfaceModel } | undefined;

@@ -22,6 +22,7 @@ export type Delivery = 'sending' | 'delivered' | 'prefilled' | 'read' | 'no-chan
 export type Phase =
   | { kind: 'waiting' }
   | { kind: 'preparing' }
+  | { kind: 'preview' }
   | { kind: 'error' }
   | { kind: 'elsewhere' }
   | { kind: 'cancelled' }
@@ -60,6 +61,8 @@ export interface PanelSessionOptions {
   dismissedText: (title: string) => string;
   /** How long typing pauses before the draft is kept on the server. Default 400 ms. */
   draftDelayMs?: number;
+  /** The least time between two preview reads of streamed arguments. Default 250 ms. */
+  previewEveryMs?: number;
 }
 
 /** The panel's state machine over a host; `onChange` renders. */
@@ -75,6 +78,10 @@ export class PanelSession {
   /** Submits and dismissals started: a read that began before one of them says nothing newer. */
   #acts = 0;
   #draftTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Streamed arguments not yet read; whether a preview read runs; when the last one started. */
+  #partial: Record<string, unknown> | undefined;
+  #previewing = false;
+  #previewedAt = 0;
 
   constructor(
     private readonly host: PanelHost,
@@ -91,23 +98,72 @@ export class PanelSession {
     if (this.model === null && this.phase.kind === 'waiting') this.#set({ kind: 'preparing' });
   }
 
+  /**
+   * Arguments streamed so far (`tool-input-partial`): the server reads their settled part as the Host
+   * does (the view tool's `preview`, so the document carries no model parser) and the panel shows it
+   * read-only. One read at a time, at most one per `previewEveryMs`, the latest arguments winning; a
+   * read that finds nothing whole keeps what is shown. The result, a failure or a cancellation ends it.
+   */
+  partial(args: Record<string, unknown> | undefined): void {
+    this.preparing();
+    if (!args || !this.#previewable()) return;
+    this.#partial = args;
+    void this.#preview();
+  }
+
+  #previewable(): boolean {
+    return this.viewId === null && (this.phase.kind === 'preparing' || this.phase.kind === 'preview');
+  }
+
+  async #preview(): Promise<void> {
+    if (this.#previewing) return;
+    this.#previewing = true;
+    try {
+      while (this.#partial && this.#previewable()) {
+        const wait = this.#previewedAt + (this.options.previewEveryMs ?? 250) - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const args = this.#partial;
+        this.#partial = undefined;
+        this.#previewedAt = Date.now();
+        const read = await this.host
+          .callServerTool({ name: VIEW_TOOL, arguments: { action: 'preview', arguments: args } })
+          .catch(() => null);
+        const model = (read?.structuredContent as { model?: NormalizedTaskSurfaceModel | null } | undefined)?.model;
+        if (model && this.#previewable()) {
+          this.model = model;
+          this.#set({ kind: 'preview' });
+        }
+      }
+    } finally {
+      this.#previewing = false;
+    }
+  }
+
   failed(): void {
+    this.#partial = undefined;
+    this.model = null;
     this.#set({ kind: 'error' });
   }
 
   /** The host cancelled the call before its result: there is no panel to answer. */
   cancelled(): void {
-    if (this.viewId === null) this.#set({ kind: 'cancelled' });
+    if (this.viewId !== null) return;
+    this.#partial = undefined;
+    this.model = null;
+    this.#set({ kind: 'cancelled' });
   }
 
   /** A result without a panel: the server asked in another way (a form, or the chat) because the host declared no MCP Apps. */
   elsewhere(): void {
+    this.#partial = undefined;
+    this.model = null;
     this.#set({ kind: 'elsewhere' });
   }
 
   /** The tool result: the normalised model and the call's viewId; the server says where it stands. */
   async result(model: NormalizedTaskSurfaceModel, viewId: string): Promise<void> {
     if (this.viewId === viewId) return;
+    this.#partial = undefined;
     this.model = model;
     this.viewId = viewId;
     this.#submissionId = cached(viewId);
