@@ -4,15 +4,20 @@
  * plays the MCP host: it keeps the chat (an MCP server has none), runs the scripted model's calls
  * through the client, and plays the panel in the host's iframe by the view's own rules: the answer
  * goes to the server through the app-only view tool, the `ui/message` channel is claimed there
- * first, the message joins the chat, and the host's acceptance is recorded. Node-only.
+ * first, the message joins the chat, and the host's acceptance is recorded. A call the model
+ * streams goes to the view as the host's healed partial arguments, which the view reads through the
+ * view tool's `preview` (`streaming`; a driver with the real view replaces it). Node-only.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/server';
+import { parse } from 'partial-json';
 import { createMemoryStore } from '../../host/store/memory.js';
 import { VIEW_TOOL } from '../../mcp/constants.js';
 import { createPanelLedger, type PanelLedger, type PanelState } from '../../mcp/ledger.js';
 import { createTaskSurfaceMcpServer } from '../../mcp/server.js';
-import type { ConformanceDriver, Conversation, ConversationOptions, SeenMessage, SubmitOutcome, Supports } from '../driver.js';
+import type { NormalizedTaskSurfaceModel } from '../../protocol/normalized.js';
+import type { ConformanceDriver, Conversation, ConversationOptions, ModelCall, SeenMessage, SubmitOutcome, Supports } from '../driver.js';
+import { previewSeen } from './host.js';
 import { ModelScript } from './script.js';
 
 /** A client that renders MCP Apps of the panel's mime type. */
@@ -31,8 +36,7 @@ export const MCP_SUPPORTS: Supports = {
   cards: 'The MCP server offers show_task_surface only: action cards (skill, propose_action) are the Host’s and the AI SDK’s',
   toolModes: true,
   restart: true,
-  preview:
-    'An MCP server receives a call only once it is complete: the host streams the arguments to the view alone (`ui/notifications/tool-input-partial`), see `mcp-app-view`',
+  preview: true,
 };
 
 interface Panel {
@@ -64,6 +68,25 @@ export interface McpConversation {
   shownCall(surfaceId?: string): { input: Record<string, unknown>; result: CallToolResult } | undefined;
   /** A tool call through the host's client (the real view's app-only calls go here). */
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  /**
+   * What the host does with a call the model streams, for a driver that renders the real view (by
+   * default the driver plays the view: it reads each partial through the view tool's `preview`).
+   */
+  streaming: StreamingView;
+}
+
+/** The view of a call the model streams, as the host drives it. */
+export interface StreamingView {
+  /** Who `midway` runs as (the person in the real view). */
+  person?: Conversation;
+  /** `ui/notifications/tool-input-partial` with the healed arguments so far. */
+  partial(args: Record<string, unknown>): Promise<void>;
+  /** `ui/notifications/tool-cancelled`: the stream broke. */
+  cancelled(): Promise<void>;
+  /** `tool-input` and `tool-result` of the completed call (the object `shownCall` gives, when it shows a panel). */
+  completed(shown: { input: Record<string, unknown>; result: CallToolResult }): Promise<void>;
+  /** What the view shows of the call still being written. */
+  preview(): Promise<NormalizedTaskSurfaceModel | null>;
 }
 
 async function mcpConversation(options: ConversationOptions): Promise<Conversation & McpConversation> {
@@ -101,26 +124,56 @@ async function mcpConversation(options: ConversationOptions): Promise<Conversati
   const view = async (args: Record<string, unknown>) =>
     (await call(VIEW_TOOL, args)).structuredContent as PanelState | { status: 'invalid' };
 
+  /** The view the driver plays: each partial read through the view tool, a read with nothing whole keeping what is shown. */
+  let shownPreview: NormalizedTaskSurfaceModel | null = null;
+  const streaming: StreamingView = {
+    async partial(args) {
+      const read = (await call(VIEW_TOOL, { action: 'preview', arguments: args })).structuredContent as {
+        model?: NormalizedTaskSurfaceModel | null;
+      };
+      shownPreview = read.model ?? shownPreview;
+    },
+    cancelled: async () => void (shownPreview = null),
+    completed: async () => void (shownPreview = null),
+    preview: async () => shownPreview,
+  };
+
+  /**
+   * The model streams `made`'s arguments in 8 pieces, the host healing each prefix and sending it to
+   * the view; `midway` after 4. `true`: the stream broke there (the view is told the call was cancelled).
+   */
+  const stream = async (made: ModelCall): Promise<boolean> => {
+    const text = JSON.stringify(made.input);
+    for (let piece = 1; piece < 8; piece++) {
+      await conversation.streaming.partial(parse(text.slice(0, Math.round((text.length * piece) / 8))) as Record<string, unknown>);
+      if (piece === 4) {
+        await made.streamed?.midway?.(conversation.streaming.person ?? conversation);
+        if (made.streamed?.cut) {
+          await conversation.streaming.cancelled();
+          return true;
+        }
+      }
+    }
+    return false;
+  };
+
   /** One model turn, as an MCP host runs it: every step is a request, and every call in it runs. */
   const turn = async () => {
     for (const step of script.next()) {
       await step.during?.(conversation);
       script.requests.push({ messages: chat.map((m) => ({ ...m })) });
       for (const made of step.calls ?? []) {
+        if (made.streamed && (await stream(made))) return; // the turn failed: the call is never made
         const result = await call(made.tool, made.input as Record<string, unknown>);
         const text = textOf(result);
         script.calls.push({ tool: made.tool, ok: result.isError !== true, text });
         chat.push({ role: 'tool', text });
         const viewId = (result._meta as { viewUUID?: string } | undefined)?.viewUUID;
         const shown = result.structuredContent as { surfaceId?: string; model?: { title: string } } | undefined;
+        const handed = { input: made.input as Record<string, unknown>, result };
         if (viewId && shown?.surfaceId && shown.model)
-          panels.push({
-            viewId,
-            surfaceId: shown.surfaceId,
-            callId: viewId,
-            title: shown.model.title,
-            shown: { input: made.input as Record<string, unknown>, result },
-          });
+          panels.push({ viewId, surfaceId: shown.surfaceId, callId: viewId, title: shown.model.title, shown: handed });
+        if (made.streamed) await conversation.streaming.completed(handed);
       }
       if (step.text !== undefined) chat.push({ role: 'assistant', text: step.text });
     }
@@ -148,6 +201,10 @@ async function mcpConversation(options: ConversationOptions): Promise<Conversati
     surfaceOfPanel: (viewId) => panels.find((p) => p.viewId === viewId)?.surfaceId,
     shownCall: (surfaceId) => panelOf(surfaceId)?.shown,
     callTool: (params) => client.callTool(params),
+    streaming,
+    async preview() {
+      return previewSeen((await conversation.streaming.preview()) ?? undefined);
+    },
     script: (...steps) => script.push(steps),
     say,
     queue: say,
