@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { VIEW_TOOL } from '../../mcp/constants.js';
 import { formatSubmission, parseTaskSurfaceModel } from '../../protocol/index.js';
+import { parse } from 'partial-json';
+import { maximalModel } from '../../fixtures/models.js';
 import { smallModel } from '../mcp/helpers.js';
 import { startMcpHarness, type McpHarness, type MountMode } from '../../fixtures/mcp/harness.js';
 
@@ -237,6 +239,92 @@ it('a host that declared no MCP Apps but renders the app: the panel says the que
   await waitFor(async () => /auf anderem Weg/.test(await panelText(frame)), 'the German note');
   assert.deepEqual(await axe(frame), [], 'axe inside the iframe');
   assert.equal(await frame.evaluate(() => document.body.dataset['phase']), 'elsewhere');
+  await harness.unmount();
+});
+
+/** Records layout shifts, what the panel's status says, and when its first block shows (a string: no bundler helpers). */
+const INSTRUMENT = `
+  const w = window;
+  Object.assign(w, { __shifts: [], __said: [], __firstBlock: 0, __emptyFirst: false, __previewSaid: false });
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (!e.hadRecentInput) w.__shifts.push({ t: e.startTime, v: e.value });
+  }).observe({ type: 'layout-shift', buffered: true });
+  let said = '';
+  (function frame() {
+    const region = document.querySelector('main p.quiet[role="status"]');
+    const status = (region?.textContent || '').trim();
+    const preview = document.querySelector('task-surface-view[preview]');
+    // The preview's live region is in the page, empty, before its words arrive (else it may not be announced).
+    if (region && preview && status === '' && !w.__previewSaid) w.__emptyFirst = true;
+    if (preview && status !== '') w.__previewSaid = true;
+    if (status !== said && status !== '') w.__said.push(status);
+    said = status;
+    if (!w.__firstBlock && preview?.shadowRoot?.querySelector('[part~="block"]')) w.__firstBlock = performance.timeOrigin + performance.now();
+    requestAnimationFrame(frame);
+  })();
+`;
+
+it('a streamed call: a read-only preview from tool-input-partial that becomes the panel without moving; axe finds nothing', async () => {
+  const call = await harness.show(maximalModel());
+  const text = JSON.stringify(call.input);
+  const frame = await harness.stream('bare', { theme: 'light', locale: 'en' });
+  await frame.evaluate(INSTRUMENT);
+  // 200 characters every 50 ms, 20 times a model's 50 tokens a second: the maximal model's stream
+  // would take 16 s at this pace (324 s at the model's); the first 8000 characters are streamed.
+  const PIECE = 200;
+  const EVERY = 50;
+  const streamMs = (text.length / PIECE) * EVERY;
+  const started = Date.now();
+  for (let end = PIECE; end < 8000; end += PIECE) {
+    await harness.partial(parse(text.slice(0, end)) as Record<string, unknown>);
+    await new Promise((resolve) => setTimeout(resolve, EVERY));
+  }
+  await waitFor(() => frame.evaluate(() => document.body.dataset['phase'] === 'preview'), 'the preview');
+  const firstBlock = (await frame.evaluate('window.__firstBlock')) as number;
+  assert.ok(firstBlock > 0, 'a block showed');
+  const share = (firstBlock - started) / streamMs;
+  process.stdout.write(
+    `# MCP view preview: first block at ${Math.round(firstBlock - started)} ms, ${(share * 100).toFixed(1)} % of the ${streamMs} ms stream\n`,
+  );
+  assert.ok(share <= 0.1, `the first block within 10 % of the stream time: ${(share * 100).toFixed(1)} %`);
+
+  // Read-only: no Submit or Dismiss to see or reach, fields disabled, focus not moved; axe finds nothing.
+  const state = await frame.evaluate(() => {
+    const view = document.querySelector('task-surface-view')!;
+    const actions = view.shadowRoot!.querySelector('[part="actions"]') as HTMLElement;
+    return {
+      inert: actions.inert,
+      hidden: getComputedStyle(actions).visibility,
+      enabled: [...view.shadowRoot!.querySelectorAll('input, textarea, [role="radio"], [role="switch"]')].filter(
+        (c) => !(c as HTMLInputElement).disabled && c.getAttribute('aria-disabled') !== 'true',
+      ).length,
+      focus: document.activeElement === document.body || document.activeElement === null,
+    };
+  });
+  assert.deepEqual(state, { inert: true, hidden: 'hidden', enabled: 0, focus: true }, 'the preview is read-only and takes no focus');
+  assert.deepEqual(await axe(frame), [], 'axe inside the iframe, the preview');
+  assert.equal(await frame.evaluate(() => document.body.dataset['phase']), 'preview', 'axe ran on the preview');
+
+  const completedAt = (await frame.evaluate(() => performance.now())) as number;
+  await harness.complete(call);
+  await waitFor(() => frame.evaluate(() => document.body.dataset['phase'] === 'open'), 'the panel');
+  await new Promise((resolve) => setTimeout(resolve, 600)); // layout shifts are reported a moment after they happen
+  const seen = (await frame.evaluate('({ shifts: __shifts, said: __said, emptyFirst: __emptyFirst })')) as {
+    shifts: { t: number; v: number }[];
+    said: string[];
+    emptyFirst: boolean;
+  };
+  const shift = seen.shifts.filter((e) => e.t >= completedAt - 50).reduce((sum, e) => sum + e.v, 0);
+  process.stdout.write(`# MCP view preview: layout shift when it became the panel ${shift.toFixed(4)}\n`);
+  assert.ok(shift <= 0.05, `layout shift when the preview became the panel: ${shift}`);
+  // "Preparing the panel…" until the title is whole, then the preview's status, each said once.
+  assert.deepEqual(
+    seen.said,
+    ['Preparing the panel…', 'The agent is still writing this panel. You can read it; you can answer once it is complete.'],
+    'what the status said',
+  );
+  assert.ok(seen.emptyFirst, 'the live region was in the page before its words');
+  assert.equal(await frame.evaluate(() => document.querySelector('task-surface-view')!.hasAttribute('preview')), false);
   await harness.unmount();
 });
 
