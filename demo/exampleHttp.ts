@@ -3,16 +3,25 @@
 // counted against a limiter until its answer ends, and an error as its JSON answer.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { basename } from 'node:path';
-import { build } from 'esbuild';
+import { build, type Loader } from 'esbuild';
 import type { Principal } from '../protocol/index.js';
 import type { RequestLimiter } from '../transport/door.js';
 import type { DemoIdentities } from './identity.js';
 import { HttpError } from './ai-sdk/guard.js';
 
-/** Builds an example's page (`entry`, the package from source through `alias`) into memory: `app.js` and its chunks by name. */
-export async function buildExamplePage(entry: string, alias: Record<string, string>, minify = true): Promise<Map<string, string>> {
+/**
+ * Builds an example's page (`entry`, the package from source through `alias`) into memory: `app.js`
+ * and its chunks by name (`app.css` too when the page imports CSS); `entry` may name more entries
+ * by output name; `loader` by file extension.
+ */
+export async function buildExamplePage(
+  entry: string | Record<string, string>,
+  alias: Record<string, string>,
+  minify = true,
+  loader: Record<string, Loader> = {},
+): Promise<Map<string, string>> {
   const result = await build({
-    entryPoints: { app: entry },
+    entryPoints: typeof entry === 'string' ? { app: entry } : entry,
     outdir: 'assets',
     bundle: true,
     // Split as the package's own build is: its lazily loaded modules stay chunks.
@@ -26,6 +35,7 @@ export async function buildExamplePage(entry: string, alias: Record<string, stri
     jsx: 'automatic',
     // The page imports the package by name, as an app would; here that is the source.
     alias,
+    loader,
     minify,
     write: false,
     logLevel: 'warning',

@@ -3,8 +3,9 @@
 // Its doors are the AI SDK example's: the Host header checked, writes only from its own origin and
 // as JSON, every API call as the identity its signed cookie names (`host.as(principal)`: a thread is
 // its owner's alone), each address's and person's requests counted first (transport/door.ts).
+// `page: 'copilotkit'` serves examples/copilotkit/ instead: the same routes under CopilotKit's chat.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createAgUiRoutes, type AgUiHost } from '../../ag-ui/index.js';
 import type { Principal } from '../../protocol/index.js';
@@ -36,8 +37,38 @@ export interface AgUiDemoOptions {
   allowedHosts?: readonly string[];
   /** The scripted agent's pause before it answers (default 0). */
   thinkMs?: number;
-  /** false: no `pendingToolCallIds` in `RUN_FINISHED`, for a client from before AG-UI 1.1 (see `AgUiRunOptions`). */
+  /** false: no `pendingToolCallIds` in `RUN_FINISHED`, for a client from before AG-UI 1.1 (see `AgUiRunOptions`); the CopilotKit page's default. */
   pendingToolCallIds?: boolean;
+  /**
+   * The page: `ag-ui` (default) is demo/ag-ui/ on @ag-ui/client's HttpAgent; `copilotkit` is
+   * examples/copilotkit/, CopilotKit's React chat, bundled from that folder's own install.
+   */
+  page?: 'ag-ui' | 'copilotkit';
+}
+
+/** The install the CopilotKit page is bundled from (its own package, so the library's stays lean). */
+export const COPILOTKIT_INSTALL = 'npm ci --ignore-scripts --prefix examples/copilotkit';
+
+/** The page's HTML, CSS and scripts (built into memory once). */
+async function examplePage(page: 'ag-ui' | 'copilotkit'): Promise<{ html: string; css: string; scripts: Map<string, string> }> {
+  const alias = { 'task-surface/ag-ui': './ag-ui/index.ts', 'task-surface/components': './components/index.ts' };
+  if (page === 'ag-ui') {
+    const scripts = await buildExamplePage('demo/ag-ui/page.ts', alias);
+    return { html: readFileSync('demo/ag-ui/page.html', 'utf8'), css: readFileSync('demo/ag-ui/page.css', 'utf8'), scripts };
+  }
+  if (!existsSync('examples/copilotkit/node_modules/@copilotkit/react-core')) {
+    throw new Error(`the CopilotKit example is not installed: run \`${COPILOTKIT_INSTALL}\` first`);
+  }
+  // The page imports CopilotKit's stylesheet and its own: esbuild writes them as one app.css. The
+  // KaTeX fonts that stylesheet names are left out (empty): the scripted agent writes no math.
+  const fonts = { '.woff2': 'empty', '.woff': 'empty', '.ttf': 'empty' } as const;
+  // jitless.js is its own entry, run before app.js: the page's shared chunks (zod among them) are
+  // evaluated before app.js's first line, and one of them parses with zod there.
+  const entries = { jitless: 'demo/ai-sdk/jitless.js', app: 'examples/copilotkit/page.jsx' };
+  const scripts = await buildExamplePage(entries, alias, true, fonts);
+  const css = scripts.get('/assets/app.css') ?? '';
+  scripts.delete('/assets/app.css');
+  return { html: readFileSync('examples/copilotkit/page.html', 'utf8'), css, scripts };
 }
 
 export interface AgUiDemo {
@@ -55,16 +86,12 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
   const mint = createMintLimiter();
   const perAddress = createRequestLimiter(AI_SDK_REQUEST_LIMITS.perAddress, 'this address');
   const perPrincipal = createRequestLimiter(AI_SDK_REQUEST_LIMITS.perPrincipal, 'this person');
-  const page = readFileSync('demo/ag-ui/page.html', 'utf8');
-  const css = readFileSync('demo/ag-ui/page.css', 'utf8');
-  const scripts = await buildExamplePage('demo/ag-ui/page.ts', {
-    'task-surface/ag-ui': './ag-ui/index.ts',
-    'task-surface/components': './components/index.ts',
-  });
+  const { html: page, css, scripts } = await examplePage(options.page ?? 'ag-ui');
+  const pendingToolCallIds = options.pendingToolCallIds ?? (options.page === 'copilotkit' ? false : undefined);
   /** Each request's principal, as the door identified it: the routes write as them. */
   const principals = new WeakMap<Request, Principal>();
   const routes = createAgUiRoutes({
-    ...(options.pendingToolCallIds === undefined ? {} : { pendingToolCallIds: options.pendingToolCallIds }),
+    ...(pendingToolCallIds === undefined ? {} : { pendingToolCallIds }),
     host: (request): AgUiHost | null => {
       const principal = principals.get(request);
       return principal ? demo.host.as(principal) : null;
