@@ -59,6 +59,7 @@ const steps = {
   exports: ['package exports (from dist/)', 'node', nodeTest(['test/package/exports.dist.ts'], 1)],
   // Two end-to-end processes at a time (three took longer: their Chromiums keep both cores busy). The
   // docs site's files share a process, four at a time (scripts/nodeTestPlan.mjs).
+  examples: ['the CopilotKit example’s packages', 'node', ['scripts/ensure-examples.mjs']],
   e2e: ['end-to-end tests', 'node', () => nodeTest(e2ePlan().paths, 2, 120_000)],
 };
 let plan;
@@ -66,8 +67,9 @@ let e2eGroups;
 const nodePlan = () => (plan ??= nodeTestPlan(nodeTests));
 const e2ePlan = () => (e2eGroups ??= e2eTestPlan(e2eTests));
 let chosen = process.argv.slice(2);
-if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => s !== 'e2e' || e2eTests.length > 0);
+if (chosen.length === 0) chosen = Object.keys(steps).filter((s) => !['e2e', 'examples'].includes(s) || e2eTests.length > 0);
 if (chosen.includes('browser') && !chosen.includes('chromium')) chosen.unshift('chromium');
+if (chosen.includes('e2e') && !chosen.includes('examples')) chosen.splice(chosen.indexOf('e2e'), 0, 'examples');
 if (chosen.includes('node') && !chosen.includes('panel')) chosen.splice(chosen.indexOf('node'), 0, 'panel');
 
 // The steps that run the host suites against PostgreSQL get TEST_DATABASE_URL: the one given, or a

@@ -24,7 +24,7 @@ describe('Inside a CopilotKit app (CopilotChat + the adapter, examples/copilotki
   let demo: AgUiDemo;
   let dataDir: string;
   before(async () => {
-    // Not skipped when missing: the example's own install is part of the test's setup (.ci/run runs it).
+    // Not skipped when missing: the example's own install is part of the test's setup (`npm test` runs it first: scripts/ensure-examples.mjs).
     assert.ok(
       existsSync('examples/copilotkit/node_modules/@copilotkit/react-core'),
       `examples/copilotkit/node_modules is missing: run \`${COPILOTKIT_INSTALL}\``,
