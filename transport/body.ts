@@ -12,11 +12,18 @@ import type { IncomingMessage } from 'node:http';
 export type BodyRefusal = 'too-large' | 'too-slow' | 'aborted';
 
 /**
- * The whole body, or why not. Reading stops at the first byte past `maxBytes`; a body still
+ * The whole body, or why not. A body whose Content-Length is over `maxBytes` is refused before a
+ * byte of it is read (a refusal costs one short answer, not `maxBytes` read and thrown away);
+ * otherwise reading stops at the first byte past `maxBytes`. A body still
  * incomplete after `timeoutMs` from the call is abandoned and its socket destroyed once answered
  * (the caller answers 408, with `Connection: close`).
  */
 export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer | BodyRefusal> {
+  const announced = Number(request.headers['content-length'] ?? 0);
+  if (announced > maxBytes) {
+    request.pause();
+    return Promise.resolve('too-large');
+  }
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
