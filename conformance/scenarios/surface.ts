@@ -15,6 +15,8 @@ export const surfaceScenarios: readonly Scenario[] = [
     differs: {
       'mcp-app':
         'an MCP host hands the tool result back to the model: the server cannot end the host’s turn, so a model that goes on gets a further request',
+      'mcp-app-view':
+        'an MCP host hands the tool result back to the model: the server cannot end the host’s turn, so a model that goes on gets a further request',
     },
     async run(c) {
       c.script({ calls: [show()] }, { text: 'this step must not run' });
@@ -29,6 +31,8 @@ export const surfaceScenarios: readonly Scenario[] = [
     requirement: 'A second show_task_surface in the same response opens nothing: the first ended the turn.',
     differs: {
       'mcp-app': 'an MCP host runs every call of a response: the server sees no turn, so a second show_task_surface opens a second panel',
+      'mcp-app-view':
+        'an MCP host runs every call of a response: the server sees no turn, so a second show_task_surface opens a second panel',
     },
     async run(c) {
       c.script({ calls: [show('First'), show('Second')] });

@@ -6,7 +6,7 @@
 //
 // As in test/mcp/conformance.node.test.ts, the show result is checked to be the MCP words exactly
 // and handed to the kit in the Host's words; the scenarios the MCP path differs from on purpose run
-// as `todo` (two named here, as there; `surface.stale` by its own `differs`).
+// as `todo`, by their own `differs` (conformance/scenarios/surface.ts).
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { after, before, describe, it } from 'node:test';
@@ -34,13 +34,6 @@ const PERSON_SCENARIOS = [
   'surface.reload',
 ];
 
-const DIFFERS: Record<string, string> = {
-  'surface.open':
-    'an MCP host hands the tool result back to the model: the server cannot end the host’s turn, so a model that goes on gets a further request',
-  'surface.second-in-one-response':
-    'an MCP host runs every call of a response: the server sees no turn, so a second show_task_surface opens a second panel',
-};
-
 function inHostWords(conversation: Conversation & McpConversation): Conversation & McpConversation {
   const calls = () =>
     conversation.calls().map((read) => {
@@ -67,10 +60,7 @@ describe('conformance: the MCP App, the real panel in Chromium', () => {
     unregister();
     await view.dispose?.();
   });
-  const test = (name: string, options: { skip?: string; todo?: string }, body: () => Promise<void>) => {
-    const differs = DIFFERS[name.split(' · ')[1]!];
-    return it(name, differs === undefined ? options : { todo: `differs on the MCP path: ${differs}` }, body);
-  };
+  const test = (name: string, options: { skip?: string; todo?: string }, body: () => Promise<void>) => it(name, options, body);
   conformanceSuite({ test, driver, locales: ['en'] });
   conformanceSuite({
     test,

@@ -1,25 +1,15 @@
 // The conformance kit on the MCP App path (conformance/drivers/mcp.ts: the MCP server through the SDK
 // Client, the driver as the host's chat and the panel), every scenario in every language.
 //
-// Where the MCP path differs on purpose the kit does not say so yet, so this file says it, once:
-// - the show result: on this path an ordinary message does not close the panel, so the result names
-//   the panel id and `task_surface_answer` instead (issue 36). Each such result is checked here to be
-//   exactly the MCP words (`shownText`), then handed to the kit in the Host's words, so every other
-//   rule of the scenario still runs;
-// - three scenarios need a conversation the server does not have (DIFFERS): they run as `todo`, so
-//   their outcome is reported without failing the suite.
+// The show result differs on this path: an ordinary message does not close the panel, so the result
+// names the panel id and `task_surface_answer` instead (issue 36). Each such result is checked here to
+// be exactly the MCP words (`shownText`), then handed to the kit in the Host's words, so every other
+// rule of the scenario still runs. The scenarios that need a conversation the server does not have
+// say so in their own `differs` (conformance/scenarios/surface.ts) and run as `todo`.
 import { after, before, describe, it } from 'node:test';
 import { conformanceSuite, registerProductLocale, texts, type ConformanceDriver, type Conversation } from '../../conformance/index.js';
 import { mcpDriver, type McpConversation } from '../../conformance/drivers/mcp.js';
 import { shownText } from '../../mcp/answerTool.js';
-
-const DIFFERS: Record<string, string> = {
-  'surface.open':
-    'an MCP host hands the tool result back to the model: the server cannot end the host’s turn, so a model that goes on gets a further request',
-  'surface.second-in-one-response':
-    'an MCP host runs every call of a response: the server sees no turn, so a second show_task_surface opens a second panel',
-  'surface.stale': 'each MCP panel stands alone: with no conversation, an older panel after a dismissal is not-open, never stale',
-};
 
 /** The MCP show result, checked to be the MCP words exactly, in the Host's words for the kit. */
 function inHostWords(conversation: Conversation & McpConversation): Conversation {
@@ -44,11 +34,5 @@ describe('conformance: the MCP App', () => {
   let unregister = () => {};
   before(() => (unregister = registerProductLocale()));
   after(() => unregister());
-  conformanceSuite({
-    test: (name, options, body) => {
-      const differs = DIFFERS[name.split(' · ')[1]!];
-      return it(name, differs === undefined ? options : { todo: `differs on the MCP path: ${differs}` }, body);
-    },
-    driver,
-  });
+  conformanceSuite({ test: it, driver });
 });
