@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { join, normalize, resolve } from 'node:path';
-import { capConnections } from '../transport/door.js';
+import { capConnections, MAX_CONNECTIONS } from '../transport/door.js';
 import { requestPath } from '../transport/ws/origin.js';
 import { contentSecurityPolicy } from './csp.js';
 import { createStaticFiles } from './staticFiles.js';
@@ -39,13 +39,13 @@ export function createDemoHttpServer(
   const base = resolve(root);
   const docsBase = docsRoot === undefined ? undefined : resolve(docsRoot);
   const serveFile = createStaticFiles();
-  const { connectionsPerAddress, headersTimeoutMs, requestTimeoutMs } = { ...DEMO_HTTP_LIMITS, ...limits };
+  const { connectionsPerAddress, connections, headersTimeoutMs, requestTimeoutMs } = { ...DEMO_HTTP_LIMITS, ...limits };
   const server = createServer(
     // Checked every second (Node's default is 30 s), so a request past its deadline is cut off near it.
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: 1_000 },
     (request, response) => handle(request, response),
   );
-  capConnections(server, connectionsPerAddress, limits.addressOf ?? ((socket) => socket.remoteAddress ?? null));
+  capConnections(server, connectionsPerAddress, limits.addressOf ?? ((socket) => socket.remoteAddress ?? null), connections);
   const handle = (request: IncomingMessage, response: ServerResponse) => {
     const host = validHost(request);
     if (host === null) {
@@ -91,6 +91,8 @@ export function createDemoHttpServer(
 export interface DemoHttpLimits {
   /** Open TCP connections (pages, `/mcp`, sockets) from one address; past it the connection gets 429 and is closed. */
   connectionsPerAddress: number;
+  /** Open TCP connections in all, whoever opened them; past it the connection gets 503 and is closed. */
+  connections: number;
   /** A request's headers must arrive within this (Node's `headersTimeout`; then 408). */
   headersTimeoutMs: number;
   /** A whole request must arrive within this (Node's `requestTimeout`; then 408). */
@@ -101,6 +103,7 @@ export interface DemoHttpLimits {
 
 export const DEMO_HTTP_LIMITS: Readonly<DemoHttpLimits> = Object.freeze({
   connectionsPerAddress: 128,
+  connections: MAX_CONNECTIONS,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
 });

@@ -35,29 +35,52 @@ export async function identifyRequest(
   return null;
 }
 
+/** Connections an HTTP server or the balancer holds in all, whoever opened them (as `/ws` holds 10,000). */
+export const MAX_CONNECTIONS = 10_000;
+
+/** Answers `socket` with an HTTP refusal and closes it, before anything of it is read. */
+function refuseConnection(socket: Socket, status: '429 Too Many Requests' | '503 Service Unavailable', text: string): void {
+  socket.end(
+    `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
+  socket.destroySoon?.();
+}
+
 /**
- * Counts each address's open connections; one past `max` is answered `HTTP/1.1 429`
- * (`too-many-connections: …`) and closed before anything of it is read. `admit` answers whether the
- * socket may go on (null address: not counted). For a TCP balancer that passes HTTP along, as for an
- * HTTP server (`capConnections`).
+ * Counts open connections: each address's, and all of them. One past `max` for its address is
+ * answered `HTTP/1.1 429` (`too-many-connections: …`), one past `total` in all `HTTP/1.1 503`
+ * (`server-busy: …`), and closed before anything of it is read. `admit` answers whether the socket
+ * may go on (null address: counted only in the total). For a TCP balancer that passes HTTP along, as
+ * for an HTTP server (`capConnections`).
  */
-export function connectionCap(max: number): { admit(socket: Socket, address: string | null): boolean } {
+export function connectionCap(max: number, total = MAX_CONNECTIONS): { admit(socket: Socket, address: string | null): boolean } {
   const open = new Map<string, number>();
+  let inAll = 0;
   return {
     admit(socket, client) {
-      if (client === null) return true;
-      const address = addressKey(client);
-      const held = open.get(address) ?? 0;
-      if (held >= max) {
-        const text = `too-many-connections: this address already holds ${held} connections (at most ${max})`;
-        socket.end(
-          `HTTP/1.1 429 Too Many Requests\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+      if (inAll >= total) {
+        refuseConnection(
+          socket,
+          '503 Service Unavailable',
+          `server-busy: ${inAll} connections are open (at most ${total}); try again later`,
         );
-        socket.destroySoon?.();
         return false;
       }
-      open.set(address, held + 1);
+      const address = client === null ? null : addressKey(client);
+      const held = address === null ? 0 : (open.get(address) ?? 0);
+      if (address !== null && held >= max) {
+        refuseConnection(
+          socket,
+          '429 Too Many Requests',
+          `too-many-connections: this address already holds ${held} connections (at most ${max})`,
+        );
+        return false;
+      }
+      inAll += 1;
+      if (address !== null) open.set(address, held + 1);
       socket.once('close', () => {
+        inAll -= 1;
+        if (address === null) return;
         const left = (open.get(address) ?? 1) - 1;
         if (left <= 0) open.delete(address);
         else open.set(address, left);
@@ -68,12 +91,17 @@ export function connectionCap(max: number): { admit(socket: Socket, address: str
 }
 
 /**
- * Counts each address's open connections on `server` (`connectionCap`). `addressOf` null: not
- * counted (a trusted proxy's connection carries many people; its requests are counted by address
- * instead). An IPv6 client counts by its /64 (`addressKey`).
+ * Counts each address's open connections on `server`, and all of them (`connectionCap`). `addressOf`
+ * null: counted only in the total (a trusted proxy's connection carries many people; its requests
+ * are counted by address instead). An IPv6 client counts by its /64 (`addressKey`).
  */
-export function capConnections(server: Server, max: number, addressOf: (socket: Socket) => string | null): void {
-  const cap = connectionCap(max);
+export function capConnections(
+  server: Server,
+  max: number,
+  addressOf: (socket: Socket) => string | null,
+  total: number = MAX_CONNECTIONS,
+): void {
+  const cap = connectionCap(max, total);
   server.on('connection', (socket: Socket) => void cap.admit(socket, addressOf(socket)));
 }
 

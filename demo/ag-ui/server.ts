@@ -136,7 +136,7 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
       .then((answer) => sendResponse(answer, response))
       .catch(() => response.destroy());
   });
-  capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => clientAddress(socket));
+  capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => clientAddress(socket), DEMO_HTTP_LIMITS.connections);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -279,7 +279,7 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
   // One address holds at most 128 connections, as on the main demo's server; a trusted proxy's
   // connections carry many people, whose requests are counted by the address it forwards.
   const isProxy = trusted ? trustForwardedFor(server, trusted) : () => false;
-  capConnections(server, http.connectionsPerAddress, (socket) => (isProxy(socket) ? null : clientAddress(socket)));
+  capConnections(server, http.connectionsPerAddress, (socket) => (isProxy(socket) ? null : clientAddress(socket)), http.connections);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -59,7 +59,12 @@ test('a request whose headers do not arrive within headersTimeoutMs is answered 
 
 test('a request not whole within requestTimeoutMs is answered 408 and closed; the defaults are 128, 10 s and 30 s', async (t) => {
   await ensurePanelBuilt(); // else /mcp answers 503 at once, body unread
-  assert.deepEqual(DEMO_HTTP_LIMITS, { connectionsPerAddress: 128, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+  assert.deepEqual(DEMO_HTTP_LIMITS, {
+    connectionsPerAddress: 128,
+    connections: 10_000,
+    headersTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+  });
   const server = await demo(t, { headersTimeoutMs: 300, requestTimeoutMs: 600 });
   const { cookie } = server.identities.issue();
   const slow = await open(server.port);
