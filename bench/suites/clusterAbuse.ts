@@ -19,6 +19,7 @@ import { loadavg, setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { freshSchema, startWorkersDemo } from '../../fixtures/cluster/workers.js';
 import { Person } from '../../fixtures/cluster/people.js';
+import { TSX_IMPORT } from '../../fixtures/tsxImport.js';
 import { percentile } from '../stats.js';
 
 const PEOPLE = 10;
@@ -117,7 +118,7 @@ async function attack(port: number, cookies: string[], stop: () => boolean): Pro
 /** The attacker in a child process at the lowest CPU priority: it floods until `stop()`, which answers what it got. */
 async function startAttacker(port: number, cookies: string[]): Promise<{ stop(): Promise<Record<string, number>> }> {
   const child = fork(fileURLToPath(import.meta.url), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...TSX_IMPORT],
     env: { ...process.env, CLUSTER_ABUSE_ROLE: 'attacker' },
   });
   setPriority(child.pid!, 19);
