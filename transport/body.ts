@@ -11,19 +11,26 @@ import type { IncomingMessage } from 'node:http';
  */
 export type BodyRefusal = 'too-large' | 'too-slow' | 'aborted';
 
+/** The most of a refused body read and thrown away before its refusal is answered. */
+export const DISCARD_BYTES = 8 * 1024 * 1024;
+/** The longest a refused body is read and thrown away before its refusal is answered, in ms. */
+export const DISCARD_MS = 2_000;
+
 /**
  * The whole body, or why not. A body whose Content-Length is over `maxBytes` is refused before a
- * byte of it is read (a refusal costs one short answer, not `maxBytes` read and thrown away);
- * otherwise reading stops at the first byte past `maxBytes`. A body still
+ * byte of it is kept; otherwise reading stops at the first byte past `maxBytes`. Either way the
+ * rest of a refused body is read and thrown away before `'too-large'` is answered, up to
+ * {@link DISCARD_BYTES}, {@link DISCARD_MS} and the deadline: a socket closed with bytes unread is
+ * reset by the kernel, and a client still sending (most do: they send the whole body before reading)
+ * would see that reset instead of its 413. Past either bound the refusal is answered at once and the
+ * connection closed after it (the caller answers 413 with `Connection: close`). A body still
  * incomplete after `timeoutMs` from the call is abandoned and its socket destroyed once answered
  * (the caller answers 408, with `Connection: close`).
  */
 export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: number): Promise<Buffer | BodyRefusal> {
+  const deadline = Date.now() + timeoutMs;
   const announced = Number(request.headers['content-length'] ?? 0);
-  if (announced > maxBytes) {
-    request.pause();
-    return Promise.resolve('too-large');
-  }
+  if (announced > maxBytes) return discardRest(request, deadline).then(() => 'too-large' as const);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -33,6 +40,7 @@ export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: 
       request.off('end', onEnd);
       request.off('error', onAbort);
       request.off('close', onClose);
+      if (answer === 'too-large') return void discardRest(request, deadline).then(() => resolve(answer));
       if (!Buffer.isBuffer(answer)) request.pause();
       resolve(answer);
     };
@@ -56,6 +64,35 @@ export function readBody(request: IncomingMessage, maxBytes: number, timeoutMs: 
     request.once('error', onAbort);
     request.once('close', onClose);
     if (request.readableEnded) onEnd();
+  });
+}
+
+/**
+ * Reads the rest of `request`'s body and keeps none of it: resolves once it has all arrived, or past
+ * {@link DISCARD_BYTES}, {@link DISCARD_MS} or `deadline` (the request is paused then: what is unread stays unread).
+ */
+function discardRest(request: IncomingMessage, deadline: number): Promise<void> {
+  if (request.readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    let thrown = 0;
+    const stop = () => {
+      clearTimeout(timer);
+      request.off('data', onData);
+      request.off('end', stop);
+      request.off('close', stop);
+      request.pause();
+      resolve();
+    };
+    const onData = (chunk: Buffer) => {
+      thrown += chunk.length;
+      if (thrown > DISCARD_BYTES) stop();
+    };
+    const timer = setTimeout(stop, Math.max(0, Math.min(DISCARD_MS, deadline - Date.now())));
+    timer.unref();
+    request.on('data', onData);
+    request.once('end', stop);
+    request.once('close', stop);
+    request.resume();
   });
 }
 
