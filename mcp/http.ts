@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import { createMemoryStore } from '../host/store/memory.js';
 import { SYSTEM_PRINCIPAL, type Principal } from '../protocol/index.js';
-import { identifyRequest, type Authenticate } from '../transport/door.js';
+import { createRequestLimiter, identifyRequest, type Authenticate, type RequestLimiter } from '../transport/door.js';
 import { addressKey } from '../transport/forwarded.js';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../transport/ws/frames.js';
 import { createBodyBudget, readBody } from '../transport/body.js';
@@ -68,9 +68,33 @@ export interface McpHttpOptions extends TaskSurfaceMcpServerOptions, PanelOwnerO
    * session's event stream); past it 429. Default 32.
    */
   maxInFlightPerPrincipal?: number;
+  /**
+   * Requests a second, after a burst, of one address (counted before anything of the request is
+   * read) and of one principal (once known; never the anonymous host code of `allowAnonymous`); past
+   * either, 429 with `Retry-After`. `false`: no rates. Default {@link MCP_REQUEST_RATES}.
+   * A hosted MCP client (a chat service calling from its own servers) brings many people from a few
+   * addresses: give `remoteAddress: () => null` there, and each principal's own limits alone count.
+   */
+  requestRates?: { perAddress?: RequestRate; perPrincipal?: RequestRate } | false;
   /** Where failures of `authenticate` go. Default `console.error`. */
   onError?(error: unknown): void;
 }
+
+/** Requests a second, refilled evenly, after a burst of `burst`. */
+export interface RequestRate {
+  perSecond: number;
+  burst: number;
+}
+
+/**
+ * The default request rates of `/mcp`: a principal as one `/ws` connection's frames (100 a second,
+ * bursts of 200: a panel's calls, a host's tool calls and reads are a few a second); an address two
+ * principals' worth, so that identities minted on one machine do not multiply its share.
+ */
+export const MCP_REQUEST_RATES: Readonly<{ perAddress: RequestRate; perPrincipal: RequestRate }> = Object.freeze({
+  perAddress: Object.freeze({ perSecond: 200, burst: 400 }),
+  perPrincipal: Object.freeze({ perSecond: 100, burst: 200 }),
+});
 
 export interface McpHttpHandler {
   handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
@@ -110,6 +134,12 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const maxDepth = options.maxDepth ?? MAX_FRAME_DEPTH;
   const maxInFlight = options.maxInFlightPerPrincipal ?? 32;
   const bodies = createBodyBudget(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024);
+  const rates = options.requestRates === false ? null : { ...MCP_REQUEST_RATES, ...options.requestRates };
+  // In flight is counted per principal below (`maxInFlightPerPrincipal`): these limiters count the rate alone.
+  const rateOf = (rate: RequestRate | undefined, who: 'this address' | 'this principal') =>
+    rate ? createRequestLimiter({ ...rate, inFlight: Infinity }, who) : null;
+  const addressRate = rateOf(rates?.perAddress, 'this address');
+  const principalRate = rateOf(rates?.perPrincipal, 'this principal');
   const onError = options.onError ?? ((error: unknown) => console.error('[task-surface mcp]', error));
   const ledger =
     options.ledger ??
@@ -218,8 +248,12 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   };
 
   const serve = async (incoming: IncomingMessage, outgoing: ServerResponse): Promise<Response> => {
+    const fast = addressRate && tooFast(addressRate, addressOf(incoming));
+    if (fast) return fast;
     const principal = options.authenticate ? await identifyRequest(options.authenticate, incoming, onError) : SYSTEM_PRINCIPAL;
     if (principal === null) return jsonError(401, MCP_REFUSAL.unauthorized, 'Unauthorized: who is calling is not known; sign in first');
+    const fastOne = principalRate && principal !== SYSTEM_PRINCIPAL && tooFast(principalRate, principal.id);
+    if (fastOne) return fastOne;
     // Closing a session frees what it holds: never refused for being busy.
     const busy = incoming.method === 'DELETE' ? null : takeSlot(principal, outgoing);
     if (busy) return busy;
@@ -281,6 +315,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 /** The principal rides to the per-request server factory as the SDK's pass-through `authInfo`. */
 function authInfoOf(principal: Principal): AuthInfo {
   return { token: '', clientId: principal.id, scopes: [], extra: { principal } };
+}
+
+/** One more request of `key` under `limiter`'s rate (null: not counted), or its refusal: 429 with `Retry-After`. */
+function tooFast(limiter: RequestLimiter, key: string | null): Response | null {
+  const taken = limiter.take(key);
+  if (!('status' in taken)) {
+    taken.release();
+    return null;
+  }
+  const refusal = jsonError(429, MCP_REFUSAL.tooMany, taken.message.replace(/^t/, 'T'));
+  refusal.headers.set('retry-after', String(taken.retryAfterS));
+  return refusal;
 }
 
 function principalOf(authInfo: AuthInfo | undefined): Principal {

@@ -140,7 +140,7 @@ const SWEEP_AT = 10_000;
  */
 export function createRequestLimiter(
   limits: RequestLimits,
-  who: 'this address' | 'this person' | 'the server',
+  who: 'this address' | 'this person' | 'this principal' | 'the server',
   clock: () => number = Date.now,
 ): RequestLimiter {
   const keys = new Map<string, { tokens: number; at: number; inFlight: number }>();
