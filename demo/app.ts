@@ -15,7 +15,7 @@ import { createDemoHost, type DemoHost, type DemoHostOptions } from './host.js';
 import { createDemoHttpServer, type DemoHttpLimits } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
-import { createMintLimiter, type MintRate } from './mintRate.js';
+import { createMintLimiter, createSharedMintLimiter, type MintLimiter, type MintRate } from './mintRate.js';
 import { shownUrl } from './shownUrl.js';
 import { clientAddress, listenProxied, type ProxiedOptions } from '../transport/proxyProtocol.js';
 import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../transport/forwarded.js';
@@ -114,7 +114,15 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
   let cluster: ClusterNode | undefined;
   let mcpPeers: McpPeers | undefined;
-  const mint = createMintLimiter(options.identityRate);
+  // A cluster's processes mint from one bucket per address, in PostgreSQL; one process from its own memory.
+  const mint: MintLimiter =
+    options.cluster && postgres
+      ? createSharedMintLimiter({
+          db: postgres.pool,
+          schema: postgres.schema,
+          ...(options.identityRate ? { rate: options.identityRate } : {}),
+        })
+      : createMintLimiter(options.identityRate);
   const trusted = options.trustedProxies?.length ? parseTrustedProxies(options.trustedProxies) : undefined;
   /** A trusted proxy's connections carry many people: counted per request (`requestAddress`), not per connection. */
   let isProxy = (_socket: Socket) => false;
@@ -130,16 +138,24 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     options.root,
     validHost,
     (request, response) => {
-      if (identities.principalOf(request) === null) {
-        const wait = mint.take(request);
+      const mintUnless = (wait: number) => {
         if (wait > 0) {
           response.writeHead(429, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': String(wait) });
           response.end(`too many new identities from this address: retry in ${wait} s`);
           return false;
         }
-      }
-      identities.ensureCookie(request, response);
-      return true;
+        identities.ensureCookie(request, response);
+        return true;
+      };
+      if (identities.principalOf(request) !== null) return mintUnless(0);
+      const wait = mint.take(request);
+      if (typeof wait === 'number') return mintUnless(wait);
+      return wait.then(mintUnless, () => {
+        // The cluster's bucket cannot be read: no identity rather than one nobody counted.
+        response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '1' });
+        response.end('server busy: new identities cannot be counted now (the database did not answer); retry in 1 s');
+        return false;
+      });
     },
     () => (cluster === undefined || cluster.serving ? null : 'this process is not in the cluster (database unreachable or stopping)'),
     (request, response, host) => mcp.route(request, response, host),
@@ -250,6 +266,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       await ws.close();
       relay?.close();
       await mcp.close();
+      mint.close();
       await panels?.close();
       await demo.dispose();
       await postgres?.close();

@@ -25,9 +25,10 @@ export function createDemoHttpServer(
   validHost: (request: IncomingMessage) => string | null,
   /**
    * Called for every page (not asset) response before it is written: the demo sets its identity
-   * cookie. False when it answered the request itself (a refusal): nothing more is written.
+   * cookie. False when it answered the request itself (a refusal): nothing more is written. A
+   * promise (a count kept in a database) is awaited first.
    */
-  onPage: (request: IncomingMessage, response: ServerResponse) => boolean = () => true,
+  onPage: (request: IncomingMessage, response: ServerResponse) => boolean | Promise<boolean> = () => true,
   /** `/healthz`: null when this process serves, else why not (answered 503). */
   unhealthy: () => string | null = () => null,
   /** Requests another handler answers (`/mcp`), after the Host check: true when it took the request. */
@@ -78,11 +79,18 @@ export function createDemoHttpServer(
     const from = inDocs ? docsBase! : base;
     const path = normalize(join(from, file));
     if (!path.startsWith(from + '/') || !existsSync(path) || !statSync(path).isFile()) return reply(response, 404, 'not found');
-    if (page !== undefined && !onPage(request, response)) return;
-    serveFile(request, response, path).catch(() => {
-      if (!response.headersSent) reply(response, 404, 'not found');
-      else response.destroy();
-    });
+    const send = () =>
+      serveFile(request, response, path).catch(() => {
+        if (!response.headersSent) reply(response, 404, 'not found');
+        else response.destroy();
+      });
+    const go = page === undefined || onPage(request, response);
+    if (go === true) return void send();
+    if (go === false) return;
+    go.then(
+      (ok) => void (ok && send()),
+      () => void (response.headersSent || reply(response, 500, 'internal error')),
+    );
   };
   return server;
 }

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import { quoteSchema } from '../host/store/postgres/migrations.js';
+import type { Queryable } from '../transport/cluster/ownership.js';
 import { addressKey, requestAddress } from '../transport/forwarded.js';
 
 /** How fast one address may be given new identities: `burst` at once, then `perMinute`. */
@@ -10,20 +12,32 @@ export interface MintRate {
 /** The demo's default: a browser needs one identity; a classroom behind one NAT needs a few dozen. */
 export const DEFAULT_MINT_RATE: MintRate = { perMinute: 30, burst: 60 };
 
+/** Answers 0 when the request's address may have one more identity, else the seconds until it may. */
+export interface MintLimiter {
+  take(request: IncomingMessage): number | Promise<number>;
+  close(): void;
+}
+
 /** Addresses remembered at once; past it the fullest buckets (least recent use) are forgotten. */
 const MAX_ADDRESSES = 10_000;
+
+/** The address a request's identity counts against: behind a balancer, the one its PROXY header (or a trusted X-Forwarded-For) named; IPv6 by its /64. */
+const addressOf = (request: IncomingMessage) => addressKey(requestAddress(request) ?? 'unknown');
+
+/** Seconds until a bucket holding `tokens` has one again. */
+const secondsUntilOne = (tokens: number, rate: MintRate) => Math.ceil(((1 - tokens) * 60) / rate.perMinute);
 
 /**
  * A token bucket per remote address for minting demo identities: an identity costs one `GET /`, so
  * without this one address could mint thousands a second and spread its use over all of them.
  * `take(request)` answers 0 when the address may have one more, else the seconds until it may.
+ * One process's memory: several processes sharing their users use `createSharedMintLimiter`.
  */
-export function createMintLimiter(rate: MintRate = DEFAULT_MINT_RATE): { take(request: IncomingMessage): number } {
+export function createMintLimiter(rate: MintRate = DEFAULT_MINT_RATE): MintLimiter & { take(request: IncomingMessage): number } {
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
     take(request) {
-      // Behind a balancer: the address its PROXY header (or a trusted X-Forwarded-For) named; IPv6 by its /64.
-      const address = addressKey(requestAddress(request) ?? 'unknown');
+      const address = addressOf(request);
       const now = Date.now();
       const known = buckets.get(address);
       const bucket = known ?? { tokens: rate.burst, at: now };
@@ -33,9 +47,79 @@ export function createMintLimiter(rate: MintRate = DEFAULT_MINT_RATE): { take(re
       buckets.delete(address);
       buckets.set(address, bucket);
       if (buckets.size > MAX_ADDRESSES) buckets.delete(buckets.keys().next().value!);
-      if (bucket.tokens < 1) return Math.ceil(((1 - bucket.tokens) * 60) / rate.perMinute);
+      if (bucket.tokens < 1) return secondsUntilOne(bucket.tokens, rate);
       bucket.tokens -= 1;
       return 0;
     },
+    close() {},
+  };
+}
+
+/** How often each process deletes the shared buckets idle long enough to be full again. */
+const SWEEP_MS = 60_000;
+
+export interface SharedMintLimiterOptions {
+  /** The cluster's database (the store's pool). */
+  db: Queryable;
+  /** The store's schema: its migrations made `ts_address_buckets` there. */
+  schema: string;
+  rate?: MintRate;
+  /** The bucket's name in the table (one row per bucket and address). Default `identities`. */
+  bucket?: string;
+  /** How often this process deletes the rows idle long enough to be full again. Default 60 s. */
+  sweepMs?: number;
+}
+
+export interface SharedMintLimiter extends MintLimiter {
+  take(request: IncomingMessage): Promise<number>;
+  /** `take` for an address as it is counted (`addressKey`). */
+  takeAddress(address: string): Promise<number>;
+  /** Deletes the rows idle long enough to be full again (what the timer does); answers how many. */
+  sweep(): Promise<number>;
+}
+
+/**
+ * The same bucket as `createMintLimiter`, kept in PostgreSQL (`ts_address_buckets`, in the store's
+ * schema) so that every process of a cluster takes from one bucket per address: one address gets
+ * `burst` identities at once and `perMinute` after from the whole cluster, not from each process.
+ * Each take is one statement: it inserts a full bucket less one, or refills the stored one from its
+ * stored time by the database's clock (the processes' clocks never matter) and takes a token if one
+ * is there; the row's lock orders two takes of one address, wherever they run. A row idle long
+ * enough to be full again says nothing a missing one does not: each process deletes those every
+ * `sweepMs`, so the table holds only the addresses seen in the last `burst / perMinute` minutes.
+ * `take` rejects when the database does not answer (the caller refuses the identity).
+ */
+export function createSharedMintLimiter(options: SharedMintLimiterOptions): SharedMintLimiter {
+  const rate = options.rate ?? DEFAULT_MINT_RATE;
+  if (!(rate.burst >= 1 && rate.perMinute > 0)) {
+    throw new RangeError(`a mint rate needs burst ≥ 1 and perMinute > 0, not ${JSON.stringify(rate)}`);
+  }
+  const table = `${quoteSchema(options.schema)}.ts_address_buckets`;
+  const bucket = options.bucket ?? 'identities';
+  const perSecond = rate.perMinute / 60;
+  // $1 bucket, $2 address, $3 burst, $4 tokens a second. `now()` is the statement's transaction
+  // start: a take that waited for the row's lock may see a stored time a moment after it, hence greatest(0, …).
+  const takeSql = `
+INSERT INTO ${table} AS b (bucket, address, tokens, taken, at)
+VALUES ($1, $2, $3::double precision - 1, true, now())
+ON CONFLICT (bucket, address) DO UPDATE SET (tokens, taken, at) = (
+  SELECT CASE WHEN f.tokens >= 1 THEN f.tokens - 1 ELSE f.tokens END, f.tokens >= 1, now()
+  FROM (SELECT least($3::double precision,
+    b.tokens + greatest(0, extract(epoch FROM now() - b.at)::double precision) * $4::double precision) AS tokens) f)
+RETURNING tokens, taken`;
+  const sweepSql = `DELETE FROM ${table} WHERE bucket = $1 AND at < now() - make_interval(secs => $2::double precision)`;
+  const takeAddress = async (address: string) => {
+    const { rows } = await options.db.query(takeSql, [bucket, address, rate.burst, perSecond]);
+    const row = rows[0] as { tokens: number; taken: boolean };
+    return row.taken ? 0 : secondsUntilOne(row.tokens, rate);
+  };
+  const sweep = async () => (await options.db.query(sweepSql, [bucket, rate.burst / perSecond])).rowCount ?? 0;
+  const timer = setInterval(() => void sweep().catch(() => undefined), options.sweepMs ?? SWEEP_MS);
+  timer.unref();
+  return {
+    take: (request) => takeAddress(addressOf(request)),
+    takeAddress,
+    sweep,
+    close: () => clearInterval(timer),
   };
 }

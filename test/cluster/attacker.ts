@@ -111,18 +111,19 @@ export function attackThroughBalancer(started: () => WorkersDemo): void {
       }
     });
 
-    it('mints at most 60 identities per worker for one address, then 429 with Retry-After; another address gets one', async () => {
+    it('mints 60 identities for one address across the 3 workers, then 429 with Retry-After; another address gets one', async () => {
       const started = Date.now();
       const answers: Answer[] = [];
-      for (let i = 0; i < 240; i++) answers.push(await send(demo.port, '127.0.3.67', '/'));
+      for (let i = 0; i < 120; i++) answers.push(await send(demo.port, '127.0.3.67', '/'));
       const minted = answers.filter((a) => a.status === 200 && String(a.headers['set-cookie']).startsWith('ts_demo_id='));
       const refused = answers.filter((a) => a.status === 429);
-      // 60 at once on each of the 3 workers, then each refills 30 a minute.
-      const allowed = 3 * 60 + Math.ceil(((Date.now() - started) / 60_000) * 3 * 30);
+      // One bucket for the whole cluster (PostgreSQL): 60 at once, then 30 a minute, whichever worker answers.
+      const allowed = 60 + Math.ceil(((Date.now() - started) / 60_000) * 30);
+      assert.ok(minted.length >= 60, `${minted.length} identities minted for one address (its 60 at once)`);
       assert.ok(minted.length <= allowed, `${minted.length} identities minted for one address (at most ${allowed})`);
       assert.equal(minted.length + refused.length, answers.length, 'every answer a page with an identity, or 429');
-      assert.match(refused[0]!.body, /^too many new identities from this address: retry in \d+ s$/);
-      assert.match(String(refused[0]!.headers['retry-after']), /^\d+$/);
+      assert.match(refused[0]!.body, /^too many new identities from this address: retry in [12] s$/);
+      assert.match(String(refused[0]!.headers['retry-after']), /^[12]$/);
       const other = await send(demo.port, '127.0.3.2', '/');
       assert.equal(other.status, 200, 'another address is given an identity');
       assert.match(String(other.headers['set-cookie']), /^ts_demo_id=/);

@@ -79,6 +79,22 @@ UPDATE ts_sessions s SET
        AND e.body::jsonb ->> 'type' = 'session/opened'));
 CREATE INDEX ts_sessions_by_owner ON ts_sessions (owner, created_at, session_id);`,
   },
+  {
+    version: 5,
+    name: 'cluster: a token bucket per client address, shared by every process',
+    // One row per (bucket, address): the tokens left at `at` (the database's clock) and whether the
+    // last take got one. Rows idle long enough to be full again are deleted (by `at`).
+    sql: `
+CREATE TABLE ts_address_buckets (
+  bucket text NOT NULL,
+  address text NOT NULL,
+  tokens double precision NOT NULL,
+  taken boolean NOT NULL,
+  at timestamptz NOT NULL,
+  PRIMARY KEY (bucket, address)
+);
+CREATE INDEX ts_address_buckets_by_at ON ts_address_buckets (bucket, at);`,
+  },
 ];
 
 /** A schema name the store accepts: a plain SQL identifier (it is quoted, never interpolated raw). */
