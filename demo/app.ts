@@ -16,6 +16,7 @@ import { createDemoHttpServer, type DemoHttpLimits } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
 import { createMintLimiter, createSharedMintLimiter, type MintLimiter, type MintRate } from './mintRate.js';
+import { ADDRESS_CAPS, sayShareOnUpgrade, workerShare } from './addressShare.js';
 import { shownUrl } from './shownUrl.js';
 import { clientAddress, listenProxied, type ProxiedOptions } from '../transport/proxyProtocol.js';
 import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../transport/forwarded.js';
@@ -30,7 +31,18 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
    * One process of several on one database (`--workers`; needs `store: 'postgres'`): the shared
    * secret, and pools of the cluster's own (`heartbeatDb`, one connection, for the heartbeat alone).
    */
-  cluster?: { secret: string; db: Queryable; heartbeatDb: Queryable };
+  cluster?: {
+    secret: string;
+    db: Queryable;
+    heartbeatDb: Queryable;
+    /**
+     * How many processes one client address reaches (the balancer deals its connections over all
+     * of them): each holds ceil(limit / workers) of the per-address caps it counts in its own
+     * memory (sockets, `/mcp` sessions and requests a second). Identities are minted from one
+     * bucket per address in PostgreSQL, whatever this is. Default 1.
+     */
+    workers?: number;
+  };
   /** Built page directory (see buildDemo). */
   root: string;
   /** The built docs site (site/build.ts), served at `/docs/`; without it `/docs/` answers 404. */
@@ -114,6 +126,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
   let cluster: ClusterNode | undefined;
   let mcpPeers: McpPeers | undefined;
+  const workers = options.cluster?.workers ?? 1;
   // A cluster's processes mint from one bucket per address, in PostgreSQL; one process from its own memory.
   const mint: MintLimiter =
     options.cluster && postgres
@@ -133,6 +146,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     principalOf: (request) => identities.principalOf(request),
     allowedOrigins: options.allowedOrigins,
     corsOrigins: options.mcpCorsOrigins,
+    workers,
   });
   const http: Server = createDemoHttpServer(
     options.root,
@@ -186,7 +200,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   http.prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
     const path = requestPath(request);
     if (path === null) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    if (path === '/ws' && wsAttached) return;
+    if (path === '/ws' && wsAttached) return void sayShareOnUpgrade(socket, workers);
     if (!(path === '/inspect' && relay)) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
     const host = validHost(request);
     if (host === null) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
@@ -234,6 +248,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       },
       ...(cluster ? { cluster } : {}),
       remoteAddress: requestAddress,
+      maxConnectionsPerAddress: workerShare(ADDRESS_CAPS.sockets, workers),
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     });

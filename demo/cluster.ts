@@ -21,6 +21,8 @@ export const WORKER_ENV = {
   publicHost: 'TASK_SURFACE_PUBLIC_HOST',
   /** The built page (the supervisor builds it once). */
   prebuilt: 'TASK_SURFACE_DEMO_PREBUILT',
+  /** How many workers the balancer deals connections over: each holds its share of one address's caps. */
+  count: 'TASK_SURFACE_WORKER_COUNT',
 } as const;
 
 /** How often the balancer asks each worker's `/healthz`, and how long an answer may take. */
@@ -140,6 +142,7 @@ export async function startWorkers(options: { count: number; port: number; root:
         [WORKER_ENV.secret]: secret,
         [WORKER_ENV.publicHost]: `127.0.0.1:${options.port}`,
         [WORKER_ENV.prebuilt]: options.root,
+        [WORKER_ENV.count]: String(options.count),
       },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });

@@ -9,6 +9,7 @@ import { createMcpHttpHandler, createPanelLedger, panelDocumentPath, readPanelDo
 import type { Principal } from '../protocol/index.js';
 import { requestAddress } from '../transport/forwarded.js';
 import type { McpPeers } from './mcpPeers.js';
+import { ADDRESS_CAPS, sayShareOnResponse, workerShare } from './addressShare.js';
 import { originAllowed, requestPath } from '../transport/ws/origin.js';
 
 /**
@@ -53,6 +54,12 @@ export interface DemoMcpOptions {
    * headers exposed; no cookies cross origins, so such a host sends the bearer token). Default none.
    */
   corsOrigins?: readonly string[] | undefined;
+  /**
+   * Under `--workers N`: N. One address's sessions and requests a second are counted by each worker
+   * on its own, so each holds its share, ceil(limit / N) (64 sessions, 200 requests a second after
+   * 400), and its refusals name the share and the cluster's limit. Default 1.
+   */
+  workers?: number | undefined;
 }
 
 /**
@@ -66,6 +73,7 @@ export function createDemoMcp(options: DemoMcpOptions) {
   const store = options.store ?? openStore(options.dataDir);
   const ledger = createPanelLedger({ store });
   const cors = new Set((options.corsOrigins ?? []).map((o) => o.toLowerCase()));
+  const workers = options.workers ?? 1;
   let handler: McpHttpHandler | undefined;
   const reply = (response: ServerResponse, status: number, text: string) => {
     response.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' });
@@ -105,8 +113,16 @@ export function createDemoMcp(options: DemoMcpOptions) {
             // Behind the balancer: the client's address, as its PROXY header (or a trusted X-Forwarded-For) names it.
             remoteAddress: requestAddress,
             maxBodyBytes: DEMO_MCP_MAX_BODY,
+            maxSessionsPerAddress: workerShare(ADDRESS_CAPS.mcpSessions, workers),
+            requestRates: {
+              perAddress: {
+                perSecond: workerShare(ADDRESS_CAPS.mcpRate.perSecond, workers),
+                burst: workerShare(ADDRESS_CAPS.mcpRate.burst, workers),
+              },
+            },
             ...(options.peers ? { mintSessionId: () => options.peers?.()?.mintSessionId() ?? randomUUID() } : {}),
           });
+          sayShareOnResponse(response, workers);
           handler
             .handle(request, response)
             .catch(() => (response.headersSent ? response.destroy() : reply(response, 500, 'internal error')));

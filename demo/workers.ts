@@ -75,7 +75,8 @@ async function worker() {
     // The page is served through the balancer: its Host and Origin are the balancer's.
     allowedHosts: [publicHost, `localhost:${publicPort}`],
     allowedOrigins: [`http://${publicHost}`, `http://localhost:${publicPort}`],
-    cluster: { secret: env[WORKER_ENV.secret]!, db, heartbeatDb },
+    // Each worker holds its share of one address's sockets and `/mcp` sessions; identities are minted cluster-wide.
+    cluster: { secret: env[WORKER_ENV.secret]!, db, heartbeatDb, workers: Number(env[WORKER_ENV.count] ?? 1) },
     // The balancer's connections, each naming its client (PROXY protocol), on a port of their own.
     proxyProtocol: { port: 0 },
     ...(model!.driver ? { driver: model!.driver } : {}),

@@ -1,13 +1,16 @@
 // One attacker through `npm start -- --workers 3` (issue 37), tried as they would: a flood of
-// connections, of new identities, of `/mcp` sessions, bodies too large and bodies that never finish,
-// all from one address behind the balancer (127.0.3.x: the balancer names it to each worker in a
-// PROXY header). Each is limited per client address, and an ordinary person at another address is
-// served all the while. Behaviour only; how fast the person is served is a bench's figure.
+// connections, of new identities, of sockets, of `/mcp` sessions, bodies too large and bodies that
+// never finish, all from one address behind the balancer (127.0.3.x: the balancer names it to each
+// worker in a PROXY header). Each is limited per client address for the cluster as a whole (the
+// identities from one bucket in PostgreSQL, sockets and `/mcp` sessions a third on each worker), and
+// an ordinary person at another address is served all the while. Behaviour only; how fast the person
+// is served is a bench's figure.
 // Run by test/cluster/attacker.node.test.ts on a demo of its own.
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { WebSocket } from 'ws';
 import type { WorkersDemo } from './helpers.js';
 import { Person } from '../../fixtures/cluster/people.js';
 
@@ -130,7 +133,44 @@ export function attackThroughBalancer(started: () => WorkersDemo): void {
       await served('while one address mints identities');
     });
 
-    it("/mcp: sessions counted per client address on each worker, bodies bounded; another client's initialize served", async () => {
+    it("/ws: each worker holds its share of one client address's 64 sockets, and says so; another person served", async () => {
+      // Identities minted at another address (a principal holds 16 sockets on a worker): the cap counted is the address's.
+      const cookies: string[] = [];
+      for (let i = 0; i < 6; i++) cookies.push(String((await send(demo.port, '127.0.3.74', '/')).headers['set-cookie']).split(';')[0]!);
+      const held: WebSocket[] = [];
+      let refusal: { status: number; body: string } | undefined;
+      try {
+        for (let i = 0; i < 80 && refusal === undefined; i++) {
+          const socket = new WebSocket(`ws://127.0.0.1:${demo.port}/ws`, {
+            localAddress: '127.0.3.75',
+            headers: { Cookie: cookies[i % cookies.length]!, Origin: `http://127.0.0.1:${demo.port}` },
+          });
+          socket.on('error', () => undefined);
+          const outcome = await new Promise<'open' | { status: number; body: string }>((resolve) => {
+            socket.once('open', () => resolve('open'));
+            socket.once('unexpected-response', (_request, response) => {
+              let body = '';
+              response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+              response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+            });
+            socket.once('close', () => resolve({ status: 0, body: 'closed' }));
+          });
+          if (outcome === 'open') held.push(socket);
+          else refusal = outcome;
+        }
+        assert.equal(refusal?.status, 429, `one address's socket refused after ${held.length}: ${refusal?.body}`);
+        assert.equal(
+          refusal!.body,
+          "too-many-connections: this address already holds 22 sockets on this worker (at most 22: this worker's share of the 64 one address may hold across 3 workers)",
+        );
+        assert.ok(held.length >= 60 && held.length <= 3 * 22, `${held.length} sockets of one address (22 on each of 3 workers)`);
+        await served('while one address holds its sockets');
+      } finally {
+        held.forEach((socket) => socket.terminate());
+      }
+    });
+
+    it("/mcp: each worker holds its share of one client address's 64 sessions, bodies bounded; another client's initialize served", async () => {
       // Identities minted elsewhere and used from the attacker's address: the cap is the address's.
       const cookies: string[] = [];
       for (let i = 0; i < 30; i++) cookies.push(String((await send(demo.port, '127.0.3.68', '/')).headers['set-cookie']).split(';')[0]!);
@@ -157,8 +197,13 @@ export function attackThroughBalancer(started: () => WorkersDemo): void {
         else refusal = answer;
       }
       assert.equal(refusal?.status, 429, `one client's initialize refused after ${opened}: ${refusal?.body}`);
-      assert.match(refusal!.body, /Too many sessions: this address already holds 64 MCP sessions \(at most 64\); close one first/);
-      assert.ok(opened <= 3 * 64, `${opened} sessions of one client (at most 64 on each of 3 workers)`);
+      assert.match(
+        refusal!.body,
+        /Too many sessions: this address already holds 22 MCP sessions on this worker \(at most 22: this worker's share of the 64 one address may hold across 3 workers\); close one first/,
+      );
+      // ceil(64 / 3) = 22 on each worker: the cluster's 64, rounded up to 66.
+      assert.ok(opened <= 3 * 22, `${opened} sessions of one client (at most 22 on each of 3 workers)`);
+      assert.ok(opened >= 60, `${opened} sessions of one client before the first refusal (each worker gave its 22)`);
       for (let i = 0; i < 3; i++) {
         const other = await send(demo.port, `127.0.3.${70 + i}`, '/mcp', { method: 'POST', headers: host, body: INITIALIZE });
         assert.equal(other.status, 200, `another client's initialize (${i + 1} of 3, one a worker): ${other.body}`);
