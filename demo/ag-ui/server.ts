@@ -1,40 +1,23 @@
 // The AG-UI example's server: the demo Host (its scripted agent, SQLite under the data folder) behind
 // the adapter's routes, and the page that drives it with @ag-ui/client's HttpAgent. `npm run demo:ag-ui`.
-// Its doors are the AI SDK example's: the Host header checked, writes only from its own origin and
-// as JSON, every API call as the identity its signed cookie names (`host.as(principal)`: a thread is
-// its owner's alone), each address's and person's requests counted first (transport/door.ts).
+// Its door is the AI SDK example's, composed once (demo/exampleDoor.ts): each address's and person's
+// requests counted first, the Host header checked, writes only from its own origin and as JSON, every
+// API call as the identity its signed cookie names (`host.as(principal)`: a thread is its owner's alone).
 // `page: 'copilotkit'` serves examples/copilotkit/ instead: the same routes under CopilotKit's chat.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { createAgUiRoutes, type AgUiHost } from '../../ag-ui/index.js';
 import type { Principal } from '../../protocol/index.js';
-import { capConnections, createRequestLimiter } from '../../transport/door.js';
-import { requestAddress } from '../../transport/forwarded.js';
-import { clientAddress } from '../../transport/proxyProtocol.js';
-import { checkWrite, hostOf, HttpError, readJson } from '../ai-sdk/guard.js';
-import { AI_SDK_REQUEST_LIMITS } from '../ai-sdk/server.js';
-import {
-  admitRequest,
-  buildExamplePage,
-  errorResponse,
-  examplePageResponse,
-  examplePrincipal,
-  sendResponse,
-  setExampleHeaders,
-} from '../exampleHttp.js';
-import { DEMO_HTTP_LIMITS } from '../http.js';
+import { HttpError } from '../ai-sdk/guard.js';
+import { buildExamplePage } from '../exampleHttp.js';
+import { startExampleDoor, type ExampleApiCall, type ExampleDoorOptions } from '../exampleDoor.js';
 import { createDemoHost, type DemoHost } from '../host.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
-import { createMintLimiter } from '../mintRate.js';
 
-export interface AgUiDemoOptions {
+/** The example's own options, and its door's (`ExampleDoorOptions`: the same as the AI SDK example's). */
+export interface AgUiDemoOptions extends ExampleDoorOptions {
   /** Where the SQLite log and the identity cookie's secret live; omitted: memory only. */
   dataDir?: string;
-  port?: number;
-  host?: string;
-  /** `host[:port]` names the server answers to besides 127.0.0.1:<port> and localhost:<port>. */
-  allowedHosts?: readonly string[];
   /** The scripted agent's pause before it answers (default 0). */
   thinkMs?: number;
   /** false: no `pendingToolCallIds` in `RUN_FINISHED`, for a client from before AG-UI 1.1 (see `AgUiRunOptions`); the CopilotKit page's default. */
@@ -83,9 +66,6 @@ export interface AgUiDemo {
 export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUiDemo> {
   const demo = createDemoHost({ ...(options.dataDir ? { dataDir: options.dataDir } : { store: 'memory' }), thinkMs: options.thinkMs ?? 0 });
   const identities = createDemoIdentities(options.dataDir);
-  const mint = createMintLimiter();
-  const perAddress = createRequestLimiter(AI_SDK_REQUEST_LIMITS.perAddress, 'this address');
-  const perPrincipal = createRequestLimiter(AI_SDK_REQUEST_LIMITS.perPrincipal, 'this person');
   const { html: page, css, scripts } = await examplePage(options.page ?? 'ag-ui');
   const pendingToolCallIds = options.pendingToolCallIds ?? (options.page === 'copilotkit' ? false : undefined);
   /** Each request's principal, as the door identified it: the routes write as them. */
@@ -98,7 +78,8 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
     },
   });
 
-  async function api(request: IncomingMessage, path: string, principal: Principal): Promise<Response> {
+  /** The API, as the identity the request's cookie names (the door checked everything before). */
+  async function api({ request, path, principal, json }: ExampleApiCall): Promise<Response> {
     // The person's thread: their oldest session (opened the first time).
     if (request.method === 'GET' && path === '/api/thread') return Response.json({ threadId: demo.welcome(principal) });
     const route =
@@ -106,7 +87,7 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
         ? { '/api/ag-ui': routes.run, '/api/ag-ui/dismiss': routes.dismiss, '/api/ag-ui/act': routes.act }[path]
         : undefined;
     if (!route) throw new HttpError(404, 'not found');
-    const body = await readJson(request);
+    const body = await json();
     const forwarded = new Request(`http://ag-ui.example${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: request.headers.accept ?? 'text/event-stream' },
@@ -116,38 +97,17 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
     return route(forwarded);
   }
 
-  async function route(request: IncomingMessage, url: URL, response: ServerResponse): Promise<Response> {
-    const host = hostOf(request, server.address(), options.allowedHosts ?? []);
-    if (request.method !== 'GET' && request.method !== 'HEAD') checkWrite(request, host, undefined);
-    const path = url.pathname;
-    if (path.startsWith('/api/')) return api(request, path, examplePrincipal(request, response, identities, perPrincipal));
-    return examplePageResponse(request, path, response, { identities, mint, html: page, css, scripts });
-  }
-
-  const server = createServer({ headersTimeout: 10_000, requestTimeout: 0, connectionsCheckingInterval: 1_000 }, (request, response) => {
-    setExampleHeaders(response);
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const counted = async () => {
-      admitRequest(perAddress, requestAddress(request), response);
-      return route(request, url, response);
-    };
-    counted()
-      .catch(errorResponse)
-      .then((answer) => sendResponse(answer, response))
-      .catch(() => response.destroy());
+  // A door that does not start (a bad `trustedProxies` entry, a port in use) leaves no Host open.
+  const door = await startExampleDoor(options, { identities, page: { html: page, css, scripts }, api }).catch(async (error: unknown) => {
+    await demo.dispose();
+    throw error;
   });
-  capConnections(server, DEMO_HTTP_LIMITS.connectionsPerAddress, (socket) => clientAddress(socket), DEMO_HTTP_LIMITS.connections);
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { close } = door;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: door.url,
     demo,
     identities,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => void demo.dispose().then(resolve));
-      }),
+    server: door.server,
+    close: () => close().then(() => demo.dispose()),
   };
 }

@@ -6,7 +6,7 @@ import type { LanguageModel } from 'ai';
 import { DEFAULT_OPENAI_MODEL } from '../agent/model.js';
 import { scriptedModel } from './model.js';
 import { startAiSdkDemo } from './server.js';
-import { parseTrustedProxies } from '../../transport/forwarded.js';
+import { trustedProxiesFromEnv } from '../exampleDoor.js';
 
 const env = (name: string) => process.env[name]?.trim() || undefined;
 const port = Number(env('PORT') ?? 8788);
@@ -23,16 +23,7 @@ if (key) {
   model = createOpenAI({ apiKey: key, ...(baseURL ? { baseURL } : {}) }).chat(name);
   label = `OpenAI model ${name}${baseURL ? ` at ${baseURL}` : ''}`;
 }
-const trustedProxies = (env('TASK_SURFACE_TRUSTED_PROXIES') ?? '')
-  .split(',')
-  .map((entry) => entry.trim())
-  .filter(Boolean);
-try {
-  parseTrustedProxies(trustedProxies); // a bad entry stops the start, named
-} catch (error) {
-  console.error((error as Error).message);
-  process.exit(2);
-}
+const trustedProxies = trustedProxiesFromEnv(env('TASK_SURFACE_TRUSTED_PROXIES')); // a bad entry stops the start, named
 const demo = await startAiSdkDemo({ model, dataDir: env('TASK_SURFACE_AI_SDK_DATA') ?? '.data/ai-sdk', port, trustedProxies });
 console.log(`AI SDK example with ${label}: ${demo.url}/ (chats in ${env('TASK_SURFACE_AI_SDK_DATA') ?? '.data/ai-sdk'})`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void demo.close().then(() => process.exit(0)));

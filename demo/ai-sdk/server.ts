@@ -1,12 +1,10 @@
 // The AI SDK example's server: streamText with the Task Surface tools and stop rule, each person's
 // messages in JSON files, and the route checks before every model call. `npm run demo:ai-sdk`.
-// Its doors are the main demo's: the Host header checked, writes only from its own origin and as
-// JSON, every API call as the identity its signed cookie names, each chat its owner's alone; and
-// before any of it, each address's and each person's requests counted (transport/door.ts).
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// Its door is the examples' one (demo/exampleDoor.ts, shared with the AG-UI example): each address's
+// and person's requests counted first, the Host header checked, writes only from its own origin and
+// as JSON, every API call as the identity its signed cookie names; each chat is its owner's alone.
+import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
-
-import type { AddressInfo } from 'node:net';
 import { convertToModelMessages, isStepCount, streamText, type LanguageModel, type UIMessage } from 'ai';
 import {
   actionCardActResponse,
@@ -22,24 +20,16 @@ import {
   type TaskSurfaceUserParts,
 } from '../../ai-sdk/index.js';
 import { createMemoryPageStore, createPageKind } from '../../host/index.js';
-import type { Principal } from '../../protocol/index.js';
-import { DEMO_HTTP_LIMITS, type DemoHttpLimits } from '../http.js';
+import { buildExamplePage } from '../exampleHttp.js';
 import {
-  admitRequest,
-  buildExamplePage,
-  errorResponse,
-  examplePageResponse,
-  examplePrincipal,
-  sendResponse,
-  setExampleHeaders,
-} from '../exampleHttp.js';
-import { capConnections, createRequestLimiter, type RequestLimits } from '../../transport/door.js';
-import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../../transport/forwarded.js';
-import { createBodyBudget } from '../../transport/body.js';
-import { clientAddress } from '../../transport/proxyProtocol.js';
+  EXAMPLE_REQUEST_LIMITS,
+  startExampleDoor,
+  type ExampleApiCall,
+  type ExampleDoorOptions,
+  type ExampleRequestLimits,
+} from '../exampleDoor.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
-import { createMintLimiter, type MintRate } from '../mintRate.js';
-import { checkWrite, hostOf, HttpError, readJson } from './guard.js';
+import { HttpError } from './guard.js';
 import { MessageRate } from '../../host/limits/rate.js';
 import { CHAT_ID, createChatStore, type ChatStore } from './store.js';
 
@@ -50,41 +40,21 @@ export const MAX_CHATS_PER_PRINCIPAL = 200;
 /** Messages (model turns) one person may send a minute: a burst of this many, then evenly, as the Host's `messagesPerMinute`. */
 export const TURNS_PER_MINUTE = 30;
 
-/** How many requests may be started and answered at once, asked before any body is read. */
-export interface AiSdkRequestLimits {
-  /** Every request from one address (pages and files too: a page load is about 8). */
-  perAddress: RequestLimits;
-  /** Every `/api/` request of one person (a reply streaming counts until it ends). */
-  perPrincipal: RequestLimits;
-  /** Requests being answered in all; past it 503. */
-  inFlight: number;
-  /** Bytes of request bodies being read at once, all requests together; past it 503. */
-  bodyBytesInFlight: number;
-}
-
-export const AI_SDK_REQUEST_LIMITS: Readonly<AiSdkRequestLimits> = Object.freeze({
-  perAddress: Object.freeze({ perSecond: 20, burst: 60, inFlight: 32 }),
-  perPrincipal: Object.freeze({ perSecond: 10, burst: 20, inFlight: 8 }),
-  inFlight: 1_024,
-  bodyBytesInFlight: 64 * 1024 * 1024,
-});
+/** How many requests may be started and answered at once: the examples' door's (demo/exampleDoor.ts). */
+export type AiSdkRequestLimits = ExampleRequestLimits;
+export const AI_SDK_REQUEST_LIMITS: Readonly<AiSdkRequestLimits> = EXAMPLE_REQUEST_LIMITS;
 
 const INSTRUCTIONS =
   'You help plan trips. When a choice needs several answers, call show_task_surface with a short panel; ' +
   'the answer arrives as the next user message. When a plan is worth keeping, load the create-page skill ' +
   'and offer a card.';
 
-export interface AiSdkDemoOptions {
+/** The example's own options, and its door's (`ExampleDoorOptions`: the same for every example). */
+export interface AiSdkDemoOptions extends ExampleDoorOptions {
   /** Any AI SDK language model (the scripted one by default). */
   model: LanguageModel;
   /** Where the chats' JSON files live, and the identity cookie's signing secret. */
   dataDir: string;
-  port?: number;
-  host?: string;
-  /** `host[:port]` names the server answers to besides 127.0.0.1:<port> and localhost:<port>. */
-  allowedHosts?: readonly string[];
-  /** Page origins that may write besides the page's own. */
-  allowedOrigins?: readonly string[];
   /** File parts in user messages: refused unless the app names the origins they may come from. */
   files?: TaskSurfaceUserParts['files'];
   /** A chat's stored bytes at most. Default 4 MiB. */
@@ -93,22 +63,6 @@ export interface AiSdkDemoOptions {
   maxChatsPerPrincipal?: number;
   /** Messages one person may send a minute (each runs the model); a retry of one is free. Default 30. */
   turnsPerMinute?: number;
-  /** New identities per address (the page's first visit). Default 60 at once, then 30 a minute. */
-  identityRate?: MintRate;
-  /** Connections per address and request deadlines, as the main demo's (`DEMO_HTTP_LIMITS` by default). */
-  httpLimits?: Partial<Omit<DemoHttpLimits, 'addressOf'>>;
-  /** Requests per address and per person, and in flight in all (`AI_SDK_REQUEST_LIMITS` by default). */
-  requestLimits?: {
-    perAddress?: Partial<RequestLimits>;
-    perPrincipal?: Partial<RequestLimits>;
-    inFlight?: number;
-    bodyBytesInFlight?: number;
-  };
-  /**
-   * HTTP proxies (addresses and CIDRs) whose `X-Forwarded-For` names the client (its right-most
-   * address that is not one of them); from any other peer the header is ignored. Default none.
-   */
-  trustedProxies?: readonly string[];
 }
 
 export interface AiSdkDemo {
@@ -136,20 +90,10 @@ const fromActKey = (key: string): [string, string] => {
 export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDemo> {
   const store = createChatStore(options.dataDir);
   const identities = createDemoIdentities(options.dataDir);
-  const mint = createMintLimiter(options.identityRate);
   const maxChatBytes = options.maxChatBytes ?? MAX_CHAT_BYTES;
   const maxChats = options.maxChatsPerPrincipal ?? MAX_CHATS_PER_PRINCIPAL;
   const turnsPerMinute = options.turnsPerMinute ?? TURNS_PER_MINUTE;
   const turns = new MessageRate(turnsPerMinute);
-  const limits = options.requestLimits ?? {};
-  const perAddress = createRequestLimiter({ ...AI_SDK_REQUEST_LIMITS.perAddress, ...limits.perAddress }, 'this address');
-  const perPrincipal = createRequestLimiter({ ...AI_SDK_REQUEST_LIMITS.perPrincipal, ...limits.perPrincipal }, 'this person');
-  const inAll = createRequestLimiter(
-    { perSecond: Infinity, burst: Infinity, inFlight: limits.inFlight ?? AI_SDK_REQUEST_LIMITS.inFlight },
-    'the server',
-  );
-  const bodies = createBodyBudget(limits.bodyBytesInFlight ?? AI_SDK_REQUEST_LIMITS.bodyBytesInFlight);
-  const trusted = options.trustedProxies?.length ? parseTrustedProxies(options.trustedProxies) : undefined;
   const page = readFileSync('demo/ai-sdk/page.html', 'utf8');
   const css = readFileSync('demo/ai-sdk/page.css', 'utf8');
   const scripts = await buildExamplePage(
@@ -234,65 +178,24 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
     return answer;
   }
 
-  /** The API, as the identity the request's cookie names. */
-  async function api(request: IncomingMessage, path: string, principal: Principal): Promise<Response> {
+  /** The API, as the identity the request's cookie names (the door checked everything before). */
+  async function api({ request, path, principal, json }: ExampleApiCall): Promise<Response> {
     const owner = principal.id;
     if (request.method === 'GET' && path.startsWith('/api/chats/'))
       return Response.json((await store.read(owner, chatIdOf(decodeURIComponent(path.slice(11))))) ?? []);
     if (request.method !== 'POST') throw new HttpError(404, 'not found');
-    if (path === '/api/chat') return chat(owner, await readJson(request, bodies));
-    if (path === '/api/chat/dismiss') return dismiss(owner, await readJson(request, bodies));
+    if (path === '/api/chat') return chat(owner, await json());
+    if (path === '/api/chat/dismiss') return dismiss(owner, await json());
     // `{ chatId, callId, verb, payload? }`: a card's action, its decisions saved before the answer.
     if (path === '/api/chat/act') {
-      const body = await readJson(request, bodies);
+      const body = await json();
       return actionCardActResponse(await acts.act({ ...body, chatId: actKey(owner, chatIdOf(body['chatId'])) }));
     }
     throw new HttpError(404, 'not found');
   }
 
-  async function route(request: IncomingMessage, url: URL, response: ServerResponse): Promise<Response> {
-    const host = hostOf(request, server.address(), options.allowedHosts ?? []);
-    if (request.method !== 'GET' && request.method !== 'HEAD') checkWrite(request, host, options.allowedOrigins);
-    const path = url.pathname;
-    if (path.startsWith('/api/')) return api(request, path, examplePrincipal(request, response, identities, perPrincipal));
-    return examplePageResponse(request, path, response, { identities, mint, html: page, css, scripts });
-  }
-
-  const http = { ...DEMO_HTTP_LIMITS, ...options.httpLimits };
-  const server = createServer(
-    { headersTimeout: http.headersTimeoutMs, requestTimeout: http.requestTimeoutMs, connectionsCheckingInterval: 1_000 },
-    (request, response) => {
-      setExampleHeaders(response);
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      // Counted first, before the Host, the cookie or the body: a refusal here costs one answer.
-      const counted = async () => {
-        admitRequest(inAll, 'all', response);
-        admitRequest(perAddress, requestAddress(request), response);
-        return route(request, url, response);
-      };
-      counted()
-        .catch(errorResponse)
-        .then((answer) => sendResponse(answer, response))
-        .catch(() => response.destroy());
-    },
-  );
-  // One address holds at most 128 connections, as on the main demo's server; a trusted proxy's
-  // connections carry many people, whose requests are counted by the address it forwards.
-  const isProxy = trusted ? trustForwardedFor(server, trusted) : () => false;
-  capConnections(server, http.connectionsPerAddress, (socket) => (isProxy(socket) ? null : clientAddress(socket)), http.connections);
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    store,
-    identities,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const door = await startExampleDoor(options, { identities, page: { html: page, css, scripts }, api });
+  return { url: door.url, store, identities, server: door.server, close: door.close };
 }
 
 /** A size in words: bytes below 1 MiB, else MiB with one decimal. */
