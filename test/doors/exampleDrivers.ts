@@ -1,0 +1,83 @@
+// The door kit's drivers of the two examples (demo/ai-sdk/, demo/ag-ui/): one door, composed once
+// (demo/exampleDoor.ts), so one set of words; each driver starts its example and names its own paths.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { startAgUiDemo } from '../../demo/ag-ui/server.js';
+import { BODY_TIMEOUT_MS, MAX_BODY_BYTES } from '../../demo/ai-sdk/guard.js';
+import { scriptedModel } from '../../demo/ai-sdk/model.js';
+import { startAiSdkDemo } from '../../demo/ai-sdk/server.js';
+import type { ExampleDoorOptions } from '../../demo/exampleDoor.js';
+import type { DemoIdentities } from '../../demo/identity.js';
+import type { DoorDriver, DoorWords, KitRate, RunningDoor } from './kit.js';
+
+/** What the examples' door answers, in the words docs/security.md quotes. */
+const EXAMPLE_WORDS: DoorWords = {
+  unknown: 'who is asking is not known: open the page first (it sets your identity cookie)',
+  badHost: 'the Host header is malformed or not one this server serves',
+  crossSite: 'this Origin may not write here',
+  notJson: 'the request body must be application/json',
+  tooLarge: 'the request body is over 262144 bytes',
+  tooSlow: 'the request body did not arrive within 10000 ms',
+  addressRate: (rate, s) =>
+    `too many requests: this address may send ${rate.perSecond} a second (bursts of ${rate.burst}); retry in ${s} s`,
+  personRate: (rate, s) => `too many requests: this person may send ${rate.perSecond} a second (bursts of ${rate.burst}); retry in ${s} s`,
+};
+
+/** The door's options for a scenario's rates (every other limit its default). */
+const doorOptions = (rates: { perAddress?: KitRate; perPrincipal?: KitRate } = {}): ExampleDoorOptions => ({
+  requestLimits: {
+    ...(rates.perAddress && { perAddress: rates.perAddress }),
+    ...(rates.perPrincipal && { perPrincipal: rates.perPrincipal }),
+  },
+});
+
+/** A running example as the kit sees it, its data folder removed and its server closed after `t`. */
+function running(
+  t: TestContext,
+  example: { url: string; identities: DemoIdentities; close(): Promise<void> },
+  dataDir: string,
+): RunningDoor {
+  t.after(async () => {
+    await example.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    url: example.url,
+    cookie() {
+      const { cookie } = example.identities.issue();
+      return `${cookie.name}=${cookie.value}`;
+    },
+  };
+}
+
+const exampleDriver = (door: string, paths: DoorDriver['paths'], start: DoorDriver['start']): DoorDriver => ({
+  door,
+  start,
+  paths,
+  limits: { maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs: BODY_TIMEOUT_MS },
+  words: EXAMPLE_WORDS,
+  wordsOf: (answer) =>
+    answer.headers['content-type']?.includes('json') ? ((JSON.parse(answer.text) as { error?: string }).error ?? null) : null,
+});
+
+/** `npm run demo:ai-sdk`: the scripted model, chats in a fresh folder. */
+export const aiSdkDriver = exampleDriver(
+  'AI SDK example',
+  { open: '/favicon.ico', read: '/api/chats/c1', write: '/api/chat' },
+  async (t, rates) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ts-door-kit-ai-sdk-'));
+    return running(t, await startAiSdkDemo({ model: scriptedModel(), dataDir, ...doorOptions(rates) }), dataDir);
+  },
+);
+
+/** `npm run demo:ag-ui` (and `demo:copilotkit`, the same server): the demo Host's scripted agent, SQLite in a fresh folder. */
+export const agUiDriver = exampleDriver(
+  'AG-UI example',
+  { open: '/favicon.ico', read: '/api/thread', write: '/api/ag-ui' },
+  async (t, rates) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ts-door-kit-ag-ui-'));
+    return running(t, await startAgUiDemo({ dataDir, ...doorOptions(rates) }), dataDir);
+  },
+);
