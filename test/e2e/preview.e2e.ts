@@ -47,6 +47,9 @@ describe('The preview on the demo Dock (real Chromium, real WebSocket host)', ()
     await dockState(page, 'preview');
     const view = dock(page).locator('task-surface-view');
     await view.locator('[part~="block"]').first().waitFor();
+    // A field has arrived too, so that "nothing answers" is checked on a control, not on text alone.
+    const radio = view.locator('[role="radio"]').first();
+    await radio.waitFor();
 
     // Read-only: no Submit, no Dismiss, nothing that answers; axe finds nothing.
     assert.equal(await view.getAttribute('preview'), '');
@@ -69,7 +72,8 @@ describe('The preview on the demo Dock (real Chromium, real WebSocket host)', ()
         .filter(
           (c) =>
             !(c as HTMLButtonElement).disabled &&
-            c.getAttribute('aria-disabled') !== 'true' &&
+            // aria-disabled on a radio group disables its radios (ARIA: "and all focusable descendants").
+            !c.closest('[aria-disabled="true"]') &&
             !c.closest('[inert]') &&
             getComputedStyle(c).visibility !== 'hidden',
         )
@@ -79,6 +83,9 @@ describe('The preview on the demo Dock (real Chromium, real WebSocket host)', ()
     assert.equal(await dock(page).getAttribute('state'), 'preview', 'axe ran on the preview (the stream outlasted it)');
     assert.deepEqual(violations, []);
     assert.deepEqual(enabled, [], 'no control answers in the preview');
+    const checked = await radio.getAttribute('aria-checked');
+    await radio.dispatchEvent('click'); // a click's event without moving focus: focus is checked below
+    assert.equal(await radio.getAttribute('aria-checked'), checked, 'a click on a radio of the preview answers nothing');
 
     await dockState(page, 'editing');
     await dock(page).getByRole('button', { name: 'Dismiss' }).waitFor();
