@@ -1,73 +1,33 @@
 // The conformance kit on the MCP App path with the real panel (fixtures/conformance/mcpView.ts: the
 // MCP server through the SDK Client, the panel in Chromium behind ext-apps' AppBridge). One Chromium
-// for the file, one page for every conversation. Within the test budget every scenario runs in
-// English, and what the person does in the panel (double submit, retry, dismiss, a submission after
-// a dismissal, reload) in every language.
+// for the file, one page for every conversation. Here every scenario runs in English; what the person
+// does in the panel (double submit, retry, dismiss, a submission after a dismissal, reload) runs in
+// every other language in conformance-mcp-view-languages.e2e.ts (two files, each within the per-file budget).
 //
 // As in test/mcp/conformance.node.test.ts, the show result is checked to be the MCP words exactly
-// and handed to the kit in the Host's words; the scenarios the MCP path differs from on purpose run
-// as `todo`, by their own `differs` (conformance/scenarios/surface.ts).
+// and handed to the kit in the Host's words (fixtures/conformance/mcpViewConformance.ts); the
+// scenarios the MCP path differs from on purpose run as `todo`, by their own `differs`
+// (conformance/scenarios/surface.ts).
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { after, before, describe, it } from 'node:test';
-import {
-  conformanceSuite,
-  LOCALES,
-  registerProductLocale,
-  SCENARIOS,
-  texts,
-  type ConformanceDriver,
-  type Conversation,
-} from '../../conformance/index.js';
+import { conformanceSuite, registerProductLocale, type Conversation } from '../../conformance/index.js';
 import { type McpConversation } from '../../conformance/drivers/mcp.js';
-import { mcpViewDriver } from '../../fixtures/conformance/mcpView.js';
-import { shownText } from '../../mcp/answerTool.js';
+import { mcpViewConformanceDriver } from '../../fixtures/conformance/mcpViewConformance.js';
 import { VIEW_TOOL } from '../../mcp/constants.js';
 import { answer, show } from '../../conformance/fixtures.js';
 
-/** What the person does in the panel, run in every language (the rest in English: see the header). */
-const PERSON_SCENARIOS = [
-  'surface.double-submit',
-  'surface.retry-same-ids',
-  'surface.dismiss',
-  'surface.dismiss-then-submit',
-  'surface.reload',
-];
-
-function inHostWords(conversation: Conversation & McpConversation): Conversation & McpConversation {
-  const calls = () =>
-    conversation.calls().map((read) => {
-      const shown = /^Task surface (".*?") \(panel id "([^"]+)"\)/.exec(read.text);
-      if (read.tool !== 'show_task_surface' || !read.ok || !shown) return read;
-      const [title, panelId] = [JSON.parse(shown[1]!) as string, shown[2]!];
-      const surfaceId = conversation.surfaceOfPanel(panelId);
-      if (surfaceId === undefined || read.text !== shownText(panelId, title)) return read;
-      return { ...read, text: texts.shownText(surfaceId, title) };
-    });
-  return Object.assign(Object.create(conversation) as Conversation & McpConversation, { calls });
-}
-
-const view = mcpViewDriver();
-const driver: ConformanceDriver = {
-  ...view,
-  open: async (options) => inHostWords((await view.open(options)) as Conversation & McpConversation),
-};
+const driver = mcpViewConformanceDriver();
 
 describe('conformance: the MCP App, the real panel in Chromium', () => {
   let unregister = () => {};
   before(() => (unregister = registerProductLocale()));
   after(async () => {
     unregister();
-    await view.dispose?.();
+    await driver.dispose?.();
   });
   const test = (name: string, options: { skip?: string; todo?: string }, body: () => Promise<void>) => it(name, options, body);
   conformanceSuite({ test, driver, locales: ['en'] });
-  conformanceSuite({
-    test,
-    driver,
-    scenarios: SCENARIOS.filter((s) => PERSON_SCENARIOS.includes(s.id)),
-    locales: LOCALES.filter((l) => l !== 'en'),
-  });
 
   it('what the person typed survives the iframe reloading, and then submits', async () => {
     const c = (await driver.open({ locale: 'de' })) as Conversation &

@@ -1,0 +1,24 @@
+// The conformance kit on the MCP App path with the real panel, in every language but English: what
+// the person does in the panel (double submit, retry, dismiss, a submission after a dismissal,
+// reload). Every scenario runs in English in conformance-mcp-view.e2e.ts; the two files split one run
+// so that each stays within the per-file budget. One Chromium for the file, one page for every conversation.
+import { after, before, describe, it } from 'node:test';
+import { conformanceSuite, LOCALES, registerProductLocale, SCENARIOS } from '../../conformance/index.js';
+import { mcpViewConformanceDriver, PERSON_SCENARIOS } from '../../fixtures/conformance/mcpViewConformance.js';
+
+const driver = mcpViewConformanceDriver();
+
+describe('conformance: the MCP App, the real panel in Chromium, in every other language', () => {
+  let unregister = () => {};
+  before(() => (unregister = registerProductLocale()));
+  after(async () => {
+    unregister();
+    await driver.dispose?.();
+  });
+  conformanceSuite({
+    test: (name, options, body) => it(name, options, body),
+    driver,
+    scenarios: SCENARIOS.filter((s) => PERSON_SCENARIOS.includes(s.id)),
+    locales: LOCALES.filter((l) => l !== 'en'),
+  });
+});
