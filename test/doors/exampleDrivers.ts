@@ -10,7 +10,10 @@ import { scriptedModel } from '../../demo/ai-sdk/model.js';
 import { startAiSdkDemo } from '../../demo/ai-sdk/server.js';
 import type { ExampleDoorOptions } from '../../demo/exampleDoor.js';
 import type { DemoIdentities } from '../../demo/identity.js';
-import type { DoorDriver, DoorWords, KitRate, RunningDoor } from './kit.js';
+import type { DoorDriver, DoorWords, KitOptions, RunningDoor } from './kit.js';
+
+/** A size as the examples word it: bytes below 1 MiB, else MiB with one decimal. */
+const size = (bytes: number) => (bytes < 1024 * 1024 ? `${bytes} bytes` : `${(bytes / (1024 * 1024)).toFixed(1)} MiB`);
 
 /** What the examples' door answers, in the words docs/security.md quotes. */
 const EXAMPLE_WORDS: DoorWords = {
@@ -23,14 +26,15 @@ const EXAMPLE_WORDS: DoorWords = {
   addressRate: (rate, s) =>
     `too many requests: this address may send ${rate.perSecond} a second (bursts of ${rate.burst}); retry in ${s} s`,
   personRate: (rate, s) => `too many requests: this person may send ${rate.perSecond} a second (bursts of ${rate.burst}); retry in ${s} s`,
+  inAll: (n) => `too many requests at once: the server already has ${n} being answered (at most ${n}); retry in 1 s`,
+  bodyShare: (bytes) => `this address's request bodies being read would pass ${size(bytes)}; retry in 1 s`,
+  bodyAll: (bytes) => `the server is reading as many request bodies as it may at once (${size(bytes)}); retry in 1 s`,
 };
 
-/** The door's options for a scenario's rates (every other limit its default). */
-const doorOptions = (rates: { perAddress?: KitRate; perPrincipal?: KitRate } = {}): ExampleDoorOptions => ({
-  requestLimits: {
-    ...(rates.perAddress && { perAddress: rates.perAddress }),
-    ...(rates.perPrincipal && { perPrincipal: rates.perPrincipal }),
-  },
+/** The door's options for what a scenario sets (every other limit its default). */
+const doorOptions = ({ perAddress, perPrincipal, inFlight, bodyBytesInFlight, trustedProxies }: KitOptions = {}): ExampleDoorOptions => ({
+  requestLimits: { perAddress, perPrincipal, inFlight, bodyBytesInFlight },
+  ...(trustedProxies && { trustedProxies }),
 });
 
 /** A running example as the kit sees it, its data folder removed and its server closed after `t`. */
@@ -66,9 +70,9 @@ const exampleDriver = (door: string, paths: DoorDriver['paths'], start: DoorDriv
 export const aiSdkDriver = exampleDriver(
   'AI SDK example',
   { open: '/favicon.ico', read: '/api/chats/c1', write: '/api/chat' },
-  async (t, rates) => {
+  async (t, options) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ts-door-kit-ai-sdk-'));
-    return running(t, await startAiSdkDemo({ model: scriptedModel(), dataDir, ...doorOptions(rates) }), dataDir);
+    return running(t, await startAiSdkDemo({ model: scriptedModel(), dataDir, ...doorOptions(options) }), dataDir);
   },
 );
 
@@ -76,8 +80,8 @@ export const aiSdkDriver = exampleDriver(
 export const agUiDriver = exampleDriver(
   'AG-UI example',
   { open: '/favicon.ico', read: '/api/thread', write: '/api/ag-ui' },
-  async (t, rates) => {
+  async (t, options) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ts-door-kit-ag-ui-'));
-    return running(t, await startAgUiDemo({ dataDir, ...doorOptions(rates) }), dataDir);
+    return running(t, await startAgUiDemo({ dataDir, ...doorOptions(options) }), dataDir);
   },
 );

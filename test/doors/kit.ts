@@ -13,6 +13,18 @@ export interface KitRate {
   burst: number;
 }
 
+/** What a scenario sets on its door (every other limit the door's default). */
+export interface KitOptions {
+  perAddress?: KitRate;
+  perPrincipal?: KitRate;
+  /** Requests being answered in all. */
+  inFlight?: number;
+  /** Bytes of request bodies read at once, a sixteenth of it one address's. */
+  bodyBytesInFlight?: number;
+  /** Proxies whose `X-Forwarded-For` names the client. */
+  trustedProxies?: string[];
+}
+
 /** A door started for one test (closed when the test ends, by the driver). */
 export interface RunningDoor {
   url: string;
@@ -30,16 +42,33 @@ export interface DoorWords {
   tooSlow: string;
   addressRate(rate: KitRate, retryAfterS: number): string;
   personRate(rate: KitRate, retryAfterS: number): string;
+  /** Past the requests being answered in all (503). */
+  inAll(inFlight: number): string;
+  /** Past one address's share of the body budget (429), and past the whole (503). */
+  bodyShare(perAddressBytes: number): string;
+  bodyAll(bytes: number): string;
 }
 
 export type Scenario =
-  'unknown' | 'badHost' | 'crossSite' | 'notJson' | 'tooLarge' | 'tooSlow' | 'addressRate' | 'otherAddress' | 'personRate' | 'otherPerson';
+  | 'unknown'
+  | 'badHost'
+  | 'crossSite'
+  | 'notJson'
+  | 'tooLarge'
+  | 'tooSlow'
+  | 'addressRate'
+  | 'otherAddress'
+  | 'personRate'
+  | 'otherPerson'
+  | 'inAll'
+  | 'bodyBudget'
+  | 'trustedProxy';
 
 export interface DoorDriver {
   /** The door's name in the tests' names. */
   door: string;
-  /** Starts the door, with the rates a scenario sets (else the door's defaults); closed after `t`. */
-  start(t: TestContext, rates?: { perAddress?: KitRate; perPrincipal?: KitRate }): Promise<RunningDoor>;
+  /** Starts the door, with what a scenario sets (else the door's defaults); closed after `t`. */
+  start(t: TestContext, options?: KitOptions): Promise<RunningDoor>;
   paths: {
     /** Answered to anyone, counted only per address (a page's file). */
     open: string;
@@ -141,6 +170,30 @@ function assertRateRefusal(driver: DoorDriver, answer: Answer, words: (rate: Kit
     `Retry-After in seconds (${answer.headers['retry-after']})`,
   );
   assert.deepEqual(refusal(driver, answer), expected(429, words(KIT_RATE, retryAfter)));
+}
+
+/** A write whose body never finishes: it holds its request (and its body's room) until the test ends. */
+function hold(t: TestContext, door: RunningDoor, path: string, from: string, announce: number): void {
+  const req = request(new URL(path, door.url), {
+    method: 'POST',
+    agent: false,
+    localAddress: from,
+    headers: { ...sameSite(door, door.cookie()), 'content-length': String(announce) },
+  });
+  req.on('error', () => undefined);
+  req.write('{"id":');
+  t.after(() => req.destroy());
+}
+
+/** Until the door has seen the requests just held (their headers arrive at once on loopback). */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
+
+/** A refusal that clears by itself: `status`, `Retry-After: 1`, the sentence, the connection closed after it. */
+function assertBusy(driver: DoorDriver, answer: Answer, status: number, words: string): void {
+  assert.deepEqual(
+    { ...refusal(driver, answer), retryAfter: answer.headers['retry-after'], connection: answer.headers.connection },
+    { ...expected(status, words), retryAfter: '1', connection: 'close' },
+  );
 }
 
 type Run = (driver: DoorDriver, t: TestContext) => Promise<void>;
@@ -267,6 +320,49 @@ export const SCENARIOS: Record<Scenario, { name: string; run: Run }> = {
         429,
         'the first is still refused',
       );
+    },
+  },
+  inAll: {
+    name: 'past the requests being answered in all → 503 with Retry-After, whoever asks',
+    async run(driver, t) {
+      const door = await driver.start(t, { inFlight: 2 });
+      hold(t, door, driver.paths.write, '127.0.5.1', 1000);
+      hold(t, door, driver.paths.write, '127.0.5.2', 1000);
+      await settle();
+      assertBusy(driver, await ask(door, driver.paths.open, { from: '127.0.5.3' }), 503, driver.words.inAll(2));
+    },
+  },
+  bodyBudget: {
+    name: "bodies read at once: past one address's share 429, past the whole 503, a small body still read",
+    async run(driver, t) {
+      // 1,600,000 bytes at once, 100,000 (one held body) of one address.
+      const door = await driver.start(t, { bodyBytesInFlight: 1_600_000 });
+      for (let i = 0; i < 16; i++) hold(t, door, driver.paths.write, `127.0.6.${i + 1}`, 100_000);
+      await settle();
+      const write = (from: string, init: Partial<Ask>) =>
+        ask(door, driver.paths.write, { method: 'POST', from, headers: sameSite(door, door.cookie()), ...init });
+      assertBusy(driver, await write('127.0.6.1', { body: '{}' }), 429, driver.words.bodyShare(100_000));
+      assertBusy(driver, await write('127.0.6.17', { unfinished: { announce: 100_000, send: '{' } }), 503, driver.words.bodyAll(1_600_000));
+      const small = await write('127.0.6.18', { body: '{}' });
+      assert.ok(![429, 503].includes(small.status), `a small body is read whatever the whole holds (${small.status} ${small.text})`);
+    },
+  },
+  trustedProxy: {
+    name: "behind a trusted proxy X-Forwarded-For's client is counted; a forged header counts the peer",
+    async run(driver, t) {
+      const door = await driver.start(t, { perAddress: KIT_RATE, trustedProxies: ['127.0.0.9'] });
+      const through = (client: string) => ask(door, driver.paths.open, { from: '127.0.0.9', headers: { 'x-forwarded-for': client } });
+      const one = await exhaust(
+        door,
+        driver.paths.open,
+        { from: '127.0.0.9', headers: { 'x-forwarded-for': '203.0.113.1' } },
+        KIT_RATE.burst,
+      );
+      assertRateRefusal(driver, one, driver.words.addressRate);
+      assert.equal((await through('203.0.113.2')).status < 300, true, 'another client behind the same proxy is served');
+      const forged = (client: string) => ask(door, driver.paths.open, { from: '127.0.0.10', headers: { 'x-forwarded-for': client } });
+      assert.deepEqual([(await forged('198.51.100.1')).status < 300, (await forged('198.51.100.2')).status < 300], [true, true]);
+      assert.equal((await forged('198.51.100.3')).status, 429, 'a forged header from an untrusted peer makes no new address');
     },
   },
 };

@@ -1,7 +1,7 @@
 // The door kit (test/doors/kit.ts) on the main demo's `/mcp` (`npm start`), where the examples'
 // rules truly apply to it. `/mcp` is for MCP hosts, which send no Origin, and answers JSON-RPC
-// errors, so its words are its own; the rate scenarios, which need a rate a test can lower, are
-// skipped with the reason.
+// errors, so its words are its own; the scenarios that need a limit a test can lower (its rates,
+// its body budget) or one it does not have (requests in all) are skipped with the reason.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +46,9 @@ const mcpDriver: DoorDriver = {
     // Not asked: the scenarios skipped below.
     addressRate: () => '',
     personRate: () => '',
+    inAll: () => '',
+    bodyShare: () => '',
+    bodyAll: () => '',
   },
   /** A JSON-RPC error's message, or the plain text of the demo's HTTP server. */
   wordsOf(answer) {
@@ -57,6 +60,11 @@ const mcpDriver: DoorDriver = {
     otherAddress: rates,
     personRate: rates,
     otherPerson: rates,
+    inAll: "/mcp has no limit on the requests being answered in all: it bounds a principal's in flight (32) and the sessions (1,024)",
+    bodyBudget:
+      "/mcp's body budget (64 MiB, a sixteenth of it one principal's, not one address's) is not settable through startDemoServer; " +
+      'it is tried on createMcpHttpHandler in test/mcp/httpLimits.node.test.ts',
+    trustedProxy: `${rates}; a trusted X-Forwarded-For client's /mcp sessions are tried in test/mcp/addresses.node.test.ts`,
   },
 };
 
