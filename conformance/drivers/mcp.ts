@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, type CallToolResult } from '@modelcontextprotocol/server';
 import { parse } from 'partial-json';
 import { createMemoryStore } from '../../host/store/memory.js';
+import { shownText } from '../../mcp/answerTool.js';
 import { VIEW_TOOL } from '../../mcp/constants.js';
 import { createPanelLedger, type PanelLedger, type PanelState } from '../../mcp/ledger.js';
 import { createTaskSurfaceMcpServer } from '../../mcp/server.js';
@@ -19,6 +20,7 @@ import type { NormalizedTaskSurfaceModel } from '../../protocol/normalized.js';
 import type { ConformanceDriver, Conversation, ConversationOptions, ModelCall, SeenMessage, SubmitOutcome, Supports } from '../driver.js';
 import { previewSeen } from './host.js';
 import { ModelScript } from './script.js';
+import { shownText as hostShownText } from '../texts.js';
 
 /** A client that renders MCP Apps of the panel's mime type. */
 const APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
@@ -271,3 +273,22 @@ export const mcpDriver: ConformanceDriver = {
   supports: MCP_SUPPORTS,
   open: mcpConversation,
 };
+
+/**
+ * A conversation whose show results are in the Host's words: each MCP show result (which names the
+ * panel id and `task_surface_answer`, since an ordinary message does not close an MCP panel) is
+ * checked to be exactly the MCP words (`shownText`), then handed on as the Host's, so every other
+ * rule of a scenario still runs. A result not exactly the MCP words is handed on as it is, and fails.
+ */
+export function inHostWords<C extends Conversation & McpConversation>(conversation: C): C {
+  const calls = () =>
+    conversation.calls().map((read) => {
+      const shown = /^Task surface (".*?") \(panel id "([^"]+)"\)/.exec(read.text);
+      if (read.tool !== 'show_task_surface' || !read.ok || !shown) return read;
+      const [title, panelId] = [JSON.parse(shown[1]!) as string, shown[2]!];
+      const surfaceId = conversation.surfaceOfPanel(panelId);
+      if (surfaceId === undefined || read.text !== shownText(panelId, title)) return read;
+      return { ...read, text: hostShownText(surfaceId, title) };
+    });
+  return Object.assign(Object.create(conversation) as C, { calls });
+}

@@ -2,23 +2,9 @@
 // the person does in the panel (double submit, retry, dismiss, a submission after a dismissal,
 // reload). Every scenario runs in English in conformance-mcp-view.e2e.ts; the two files split one run
 // so that each stays within the per-file budget. One Chromium for the file, one page for every conversation.
-import { after, before, describe, it } from 'node:test';
-import { conformanceSuite, LOCALES, registerProductLocale, SCENARIOS } from '../../conformance/index.js';
-import { mcpViewConformanceDriver, PERSON_SCENARIOS } from '../../fixtures/conformance/mcpViewConformance.js';
+import { LOCALES, SCENARIOS } from '../../conformance/index.js';
+import { describeMcpViewConformance, PERSON_SCENARIOS } from '../../fixtures/conformance/mcpViewConformance.js';
 
-const driver = mcpViewConformanceDriver();
-
-describe('conformance: the MCP App, the real panel in Chromium, in every other language', () => {
-  let unregister = () => {};
-  before(() => (unregister = registerProductLocale()));
-  after(async () => {
-    unregister();
-    await driver.dispose?.();
-  });
-  conformanceSuite({
-    test: (name, options, body) => it(name, options, body),
-    driver,
-    scenarios: SCENARIOS.filter((s) => PERSON_SCENARIOS.includes(s.id)),
-    locales: LOCALES.filter((l) => l !== 'en'),
-  });
-});
+describeMcpViewConformance('conformance: the MCP App, the real panel in Chromium, in every other language', (_driver, suite) =>
+  suite({ scenarios: SCENARIOS.filter((s) => PERSON_SCENARIOS.includes(s.id)), locales: LOCALES.filter((l) => l !== 'en') }),
+);

@@ -10,24 +10,15 @@
 // (conformance/scenarios/surface.ts).
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { after, before, describe, it } from 'node:test';
-import { conformanceSuite, registerProductLocale, type Conversation } from '../../conformance/index.js';
+import { it } from 'node:test';
+import { type Conversation } from '../../conformance/index.js';
 import { type McpConversation } from '../../conformance/drivers/mcp.js';
-import { mcpViewConformanceDriver } from '../../fixtures/conformance/mcpViewConformance.js';
+import { describeMcpViewConformance } from '../../fixtures/conformance/mcpViewConformance.js';
 import { VIEW_TOOL } from '../../mcp/constants.js';
 import { answer, show } from '../../conformance/fixtures.js';
 
-const driver = mcpViewConformanceDriver();
-
-describe('conformance: the MCP App, the real panel in Chromium', () => {
-  let unregister = () => {};
-  before(() => (unregister = registerProductLocale()));
-  after(async () => {
-    unregister();
-    await driver.dispose?.();
-  });
-  const test = (name: string, options: { skip?: string; todo?: string }, body: () => Promise<void>) => it(name, options, body);
-  conformanceSuite({ test, driver, locales: ['en'] });
+describeMcpViewConformance('conformance: the MCP App, the real panel in Chromium', (driver, suite) => {
+  suite({ locales: ['en'] });
 
   it('what the person typed survives the iframe reloading, and then submits', async () => {
     const c = (await driver.open({ locale: 'de' })) as Conversation &

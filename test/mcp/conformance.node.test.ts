@@ -4,26 +4,11 @@
 // The show result differs on this path: an ordinary message does not close the panel, so the result
 // names the panel id and `task_surface_answer` instead (issue 36). Each such result is checked here to
 // be exactly the MCP words (`shownText`), then handed to the kit in the Host's words, so every other
-// rule of the scenario still runs. The scenarios that need a conversation the server does not have
+// rule of the scenario still runs (`inHostWords`, conformance/drivers/mcp.ts). The scenarios that need a conversation the server does not have
 // say so in their own `differs` (conformance/scenarios/surface.ts) and run as `todo`.
 import { after, before, describe, it } from 'node:test';
-import { conformanceSuite, registerProductLocale, texts, type ConformanceDriver, type Conversation } from '../../conformance/index.js';
-import { mcpDriver, type McpConversation } from '../../conformance/drivers/mcp.js';
-import { shownText } from '../../mcp/answerTool.js';
-
-/** The MCP show result, checked to be the MCP words exactly, in the Host's words for the kit. */
-function inHostWords(conversation: Conversation & McpConversation): Conversation {
-  const calls = () =>
-    conversation.calls().map((read) => {
-      const shown = /^Task surface (".*?") \(panel id "([^"]+)"\)/.exec(read.text);
-      if (read.tool !== 'show_task_surface' || !read.ok || !shown) return read;
-      const [title, panelId] = [JSON.parse(shown[1]!) as string, shown[2]!];
-      const surfaceId = conversation.surfaceOfPanel(panelId);
-      if (surfaceId === undefined || read.text !== shownText(panelId, title)) return read;
-      return { ...read, text: texts.shownText(surfaceId, title) };
-    });
-  return Object.assign(Object.create(conversation) as Conversation, { calls });
-}
+import { conformanceSuite, registerProductLocale, type ConformanceDriver, type Conversation } from '../../conformance/index.js';
+import { inHostWords, mcpDriver, type McpConversation } from '../../conformance/drivers/mcp.js';
 
 const driver: ConformanceDriver = {
   ...mcpDriver,
