@@ -255,6 +255,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     const fastOne = principalRate && principal !== SYSTEM_PRINCIPAL && tooFast(principalRate, principal.id);
     if (fastOne) return fastOne;
     // Closing a session frees what it holds: never refused for being busy.
+    // As the SDK answers it, but before a byte of the body is read.
+    if (incoming.method === 'POST' && !String(incoming.headers['content-type'] ?? '').includes('application/json')) {
+      return jsonError(415, MCP_REFUSAL.tooMany, 'Unsupported Media Type: Content-Type must be application/json');
+    }
     const busy = incoming.method === 'DELETE' ? null : takeSlot(principal, outgoing);
     if (busy) return busy;
     const room = bodies.reserve(incoming, maxBody, principal.id);

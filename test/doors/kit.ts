@@ -241,7 +241,19 @@ export const SCENARIOS: Record<Scenario, { name: string; run: Run }> = {
   },
   notJson: {
     name: 'a text/plain POST (a form a browser sends unasked) → 415',
-    run: (driver, t) => writeRefused(driver, t, { 'content-type': 'text/plain' }, 415, driver.words.notJson),
+    async run(driver, t) {
+      await writeRefused(driver, t, { 'content-type': 'text/plain' }, 415, driver.words.notJson);
+      // Refused before its body is read: one announced and never sent is answered at once, not at its deadline.
+      const door = await driver.start(t);
+      const started = Date.now();
+      const answer = await ask(door, driver.paths.write, {
+        method: 'POST',
+        headers: { ...sameSite(door, door.cookie()), 'content-type': 'text/plain' },
+        unfinished: { announce: 100_000, send: 'x' },
+      });
+      assert.deepEqual(refusal(driver, answer), expected(415, driver.words.notJson), 'a body never sent');
+      assert.ok(Date.now() - started < 3_000, `answered after ${Date.now() - started} ms, before the body's deadline`);
+    },
   },
   tooLarge: {
     name: 'a body over the limit → 413 that the client reads (not a reset)',
