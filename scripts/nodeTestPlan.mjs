@@ -24,7 +24,7 @@ export const SHARED_FOLDERS = ['protocol', 'host', 'action-cards', 'limits', 'ai
 /** Files of those folders that still need a process of their own, and why. */
 export const OWN_PROCESS = new Map([['test/host/crash.node.test.ts', 'kills real host processes with SIGKILL']]);
 
-/** Files per shared process: a chunk stays well inside the 60 s a process may take. */
+/** Files per shared process: a chunk stays well inside the 120 s a process may take. */
 export const CHUNK = 12;
 
 const folderOf = (file) => file.split('/')[1];

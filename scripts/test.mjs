@@ -51,7 +51,9 @@ const steps = {
   commits: ['commit subjects', 'node', ['scripts/check-commits.mjs']],
   // The MCP tests serve dist/mcp/panel.html: built once here, not inside a test's time budget.
   panel: ['MCP app document', 'node', ['scripts/mcp-app.mjs', '--if-missing']],
-  node: ['node tests', 'node', () => nodeTest(nodePlan().paths, 2)],
+  // 120 s a file: the cluster files take 20–40 s on an idle machine and start real processes; a hung
+  // test still fails under its own name at its own timeout (scripts/testTimeout.mjs) long before.
+  node: ['node tests', 'node', () => nodeTest(nodePlan().paths, 2, 120_000)],
   chromium: ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   browser: ['browser tests', 'npx', ['web-test-runner']],
   build: ['build', 'node', ['scripts/build.mjs']],
