@@ -1,7 +1,7 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { property, state } from 'lit/decorators.js';
 import { guard } from 'lit/directives/guard.js';
-import type { OrderField, TaskSurfaceField, TaskSurfaceFieldValue, TaskSurfaceModelV1, TaskSurfaceValues } from '../../protocol/index.js';
+import type { TaskSurfaceField, TaskSurfaceFieldValue, TaskSurfaceModelV1, TaskSurfaceValues } from '../../protocol/index.js';
 import { dirOf, formatTag, langTag, strings, type Lang } from '../i18n/index.js';
 import { LocaleController } from '../i18n/localeController.js';
 import { emit } from '../shared/events.js';
@@ -14,8 +14,8 @@ import { renderBlock, type BlockContext } from './blocks.js';
 import { fieldDomId, renderField, type FieldContext } from './fields.js';
 import { heading, headingLevel } from './heading.js';
 import { diffShareOf } from './diffLines.js';
-import { OrderDrag } from './orderDrag.js';
-import { clipMarks, displayText } from './text.js';
+import { OrderFieldController } from './orderFieldController.js';
+import { displayText } from './text.js';
 import { modelTextStyles } from './modelText.styles.js';
 import { viewStyles } from './task-surface-view.styles.js';
 
@@ -95,7 +95,6 @@ export class TaskSurfaceView extends LitElement {
   private revealKey: string | undefined;
   @state() private accessor invalidIds: ReadonlySet<string> = new Set();
   @state() private accessor announcement = '';
-  @state() private accessor orderSelected: ReadonlyMap<string, string> = new Map();
 
   constructor() {
     super();
@@ -114,14 +113,8 @@ export class TaskSurfaceView extends LitElement {
     if (changed.has('model') && changed.get('model') !== undefined && !grows) {
       this.expanded = new Map();
       this.invalidIds = new Set();
-      this.orderSelected = new Map();
-      this.orderDrag.stop();
+      this.orderFields.reset();
     }
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.orderDrag.stop();
   }
 
   /** The values shown: `values`, or the model's initial values. */
@@ -233,6 +226,14 @@ export class TaskSurfaceView extends LitElement {
     el?.focus();
   }
 
+  private readonly orderFields = new OrderFieldController(this, {
+    fieldAt: (target) => this.fieldAt(target),
+    locked: () => this.locked,
+    setValue: (field, ids) => this.setValue(field, ids),
+    announce: (text) => (this.announcement = text),
+    focusOption: (index, optionId) => this.focusOption(index, optionId, '[role="option"]'),
+  });
+
   private readonly fieldContext: FieldContext = this.makeFieldContext();
 
   private makeFieldContext(): FieldContext {
@@ -247,7 +248,6 @@ export class TaskSurfaceView extends LitElement {
       },
       value: (id) => this.currentValues[id],
       invalid: (id) => this.invalidIds.has(id),
-      orderSelection: (field) => this.orderSelected.get(field.id) ?? this.orderIds(field)[0] ?? '',
       onText: (e) => {
         const hit = this.fieldAt(e.target);
         if (hit) this.setValue(hit[0], (e.target as HTMLInputElement).value);
@@ -286,108 +286,8 @@ export class TaskSurfaceView extends LitElement {
         const hit = this.fieldAt(e.target);
         if (hit && !this.locked) this.setValue(hit[0], this.currentValues[hit[0].id] !== true);
       },
-      onOrderClick: (e) => {
-        const hit = this.fieldAt(e.target);
-        if (!hit || hit[0].kind !== 'order' || hit[1].getAttribute('role') !== 'option') return;
-        this.select(hit[0], hit[1].dataset['value']!);
-        hit[1].focus();
-      },
-      onOrderKey: (e) => {
-        const hit = this.fieldAt(e.target);
-        if (!hit || hit[0].kind !== 'order') return;
-        const [field, el] = hit;
-        const ids = this.orderIds(field);
-        const at = ids.indexOf(el.dataset['value']!);
-        const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
-        if (step !== 0 && e.altKey) {
-          e.preventDefault();
-          void this.move(field, el.dataset['value']!, step, true);
-        } else if (step !== 0 || e.key === 'Home' || e.key === 'End') {
-          e.preventDefault();
-          const to = e.key === 'Home' ? 0 : e.key === 'End' ? ids.length - 1 : Math.min(ids.length - 1, Math.max(0, at + step));
-          this.select(field, ids[to]!);
-          this.focusOption(this.model!.fields!.indexOf(field), ids[to]!, '[role="option"]');
-        }
-      },
-      onOrderButton: (e) => {
-        const hit = this.fieldAt(e.target);
-        if (!hit || hit[0].kind !== 'order') return;
-        const [field, button] = hit;
-        const optionId = button.dataset['value']!;
-        const step = Number(button.dataset['move']);
-        void this.move(field, optionId, step, false)
-          .then(() => this.updateComplete)
-          .then(() => {
-            // Focus follows the item's button; at an end (that button is now disabled) its other one.
-            const index = this.model!.fields!.indexOf(field);
-            const mine = [...this.renderRoot.querySelectorAll<HTMLButtonElement>(`button[data-field="${index}"][data-move]`)].filter(
-              (b) => b.dataset['value'] === optionId,
-            );
-            (mine.find((b) => Number(b.dataset['move']) === step && !b.disabled) ?? mine.find((b) => !b.disabled))?.focus();
-          });
-      },
-      onOrderPointerDown: (e) => this.orderDrag.start(e, this.locked),
-      dragging: (field) => this.orderDrag.draggingIn(this.model?.fields?.indexOf(field) ?? -1),
+      ...this.orderFields.context,
     };
-  }
-
-  private orderIds(field: OrderField): string[] {
-    const value = this.currentValues[field.id];
-    return Array.isArray(value) ? value : field.options.map((o) => o.id);
-  }
-
-  private select(field: OrderField, optionId: string): void {
-    this.orderSelected = new Map([...this.orderSelected, [field.id, optionId]]);
-  }
-
-  private readonly orderDrag = new OrderDrag({
-    moveTo: (fieldIndex, optionId, to, announce) => {
-      if (this.locked) return this.orderDrag.stop(); // a submission started mid-drag: the values are locked
-      const field = this.model?.fields?.[fieldIndex];
-      if (field?.kind === 'order') this.moveTo(field, optionId, to, announce);
-    },
-    dropped: (fieldIndex, optionId) => {
-      const field = this.model?.fields?.[fieldIndex];
-      if (field?.kind !== 'order') return;
-      const ids = this.orderIds(field);
-      this.announcement = strings(this.lang).moved(this.optionLabel(field, optionId), ids.indexOf(optionId) + 1, ids.length);
-      void this.updateComplete.then(() => this.focusOption(fieldIndex, optionId, '[role="option"]'));
-    },
-    requestUpdate: () => this.requestUpdate(),
-  });
-
-  private optionLabel(field: OrderField, optionId: string): string {
-    return clipMarks(field.options.find((o) => o.id === optionId)?.label ?? optionId);
-  }
-
-  /** Puts an order item at `to` (0-based) and selects it; announces the new place when asked. */
-  private moveTo(field: OrderField, optionId: string, to: number, announce: boolean): boolean {
-    const s = strings(this.lang);
-    const ids = [...this.orderIds(field)];
-    const at = ids.indexOf(optionId);
-    const label = this.optionLabel(field, optionId);
-    this.select(field, optionId);
-    if (at < 0 || to < 0 || to >= ids.length || to === at) {
-      if (announce) this.announcement = s.cannotMove(label, at + 1, ids.length);
-      return false;
-    }
-    ids.splice(at, 1);
-    ids.splice(to, 0, optionId);
-    this.setValue(field, ids);
-    if (announce) this.announcement = s.moved(label, to + 1, ids.length);
-    return true;
-  }
-
-  /** Moves an order item by `step`, announces where it went, and keeps focus on it when asked. */
-  private async move(field: OrderField, optionId: string, step: number, keepFocus: boolean): Promise<void> {
-    if (this.locked) return;
-    const at = this.orderIds(field).indexOf(optionId);
-    const moved = this.moveTo(field, optionId, at + step, true);
-    if (!moved) return;
-    if (keepFocus) {
-      await this.updateComplete;
-      this.focusOption(this.model!.fields!.indexOf(field), optionId, '[role="option"]');
-    }
   }
 
   private onSubmit = (): void => {
