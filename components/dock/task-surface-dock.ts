@@ -12,12 +12,11 @@ import type { HostTransport } from '../../transport/types.js';
 import { dirOf, langTag, strings, type Lang } from '../i18n/index.js';
 import { LocaleController } from '../i18n/localeController.js';
 import { transportContext } from '../shared/context.js';
-import { emit, type FocusReturnReason } from '../shared/events.js';
+import { emit } from '../shared/events.js';
 import { themeStyles } from '../shared/theme.js';
-import type { TaskSurfaceView } from '../view/task-surface-view.js';
 import '../view/task-surface-view.js';
 import { DockController, type InspectOption } from './dockController.js';
-import { deepActiveElement, findComposer, isInert } from './focus.js';
+import { DockFocus } from './dockFocus.js';
 import { dockStyles } from './task-surface-dock.styles.js';
 
 /**
@@ -88,8 +87,6 @@ export class TaskSurfaceDock extends LitElement {
   @consume({ context: transportContext, subscribe: true })
   private accessor contextTransport: HostTransport | undefined = undefined;
 
-  @query('.title') private accessor titleEl!: HTMLElement | null;
-  @query('task-surface-view') private accessor viewEl!: TaskSurfaceView | null;
   @query('#note') private accessor noteEl!: HTMLTextAreaElement | null;
 
   /** The panel takes all the height it may (a person's choice; kept across surfaces). */
@@ -104,11 +101,6 @@ export class TaskSurfaceDock extends LitElement {
    */
   @state() private accessor writingSaid = false;
 
-  private lastOutsideFocus: HTMLElement | null = null;
-  /** Where focus was when the current surface opened (the composer, usually). */
-  private focusAtOpen: HTMLElement | null = null;
-  /** The Dock's own control that had focus when a submit or dismiss started. */
-  private focusAtAttempt: HTMLElement | null = null;
   private openedFor: string | undefined;
 
   private readonly dock = new DockController(
@@ -122,13 +114,11 @@ export class TaskSurfaceDock extends LitElement {
     (event) => this.onEmitted(event),
   );
 
+  private readonly focusing = new DockFocus(this, () => this.dock.snapshot?.hasTag('locked') === true);
+
   constructor() {
     super();
     new LocaleController(this); // a locale registered after mounting shows at once
-    this.addEventListener('focusin', (e) => {
-      const from = e.relatedTarget as HTMLElement | null;
-      if (from && !this.contains(from) && !this.shadowRoot?.contains(from)) this.lastOutsideFocus = from;
-    });
   }
 
   /**
@@ -157,13 +147,10 @@ export class TaskSurfaceDock extends LitElement {
     const surfaceId = this.dock.snapshot?.context.active?.surfaceId;
     if (surfaceId !== this.openedFor) {
       this.openedFor = surfaceId;
-      this.lastOutsideFocus = null;
-      this.focusAtAttempt = null;
+      this.focusing.surfaceChanged();
       this.detailsHidden = false;
       this.noteOpen = false;
       this.tooLarge = null;
-      const focused = deepActiveElement();
-      this.focusAtOpen = focused && !this.contains(focused) && focused !== this ? focused : null;
     }
     // A draft with a note shows it.
     if (this.dock.note !== '' && !this.noteOpen) this.noteOpen = true;
@@ -289,9 +276,9 @@ export class TaskSurfaceDock extends LitElement {
       return;
     }
     if (!emit(this, 'task-surface-submit-request', { surfaceId: active.surfaceId, values }, { cancelable: true })) return;
-    this.rememberAttemptFocus();
-    this.dock.send({ type: 'user.submit', values, locale: canonicalLocale(this.lang) ?? 'en', ...(note === undefined ? {} : { note }) });
-    void this.holdFocus();
+    void this.focusing.attempt(() =>
+      this.dock.send({ type: 'user.submit', values, locale: canonicalLocale(this.lang) ?? 'en', ...(note === undefined ? {} : { note }) }),
+    );
   };
 
   private onDismiss = (): void => {
@@ -299,9 +286,7 @@ export class TaskSurfaceDock extends LitElement {
     const active = snapshot?.context.active;
     if (!active || !snapshot.can({ type: 'user.dismiss' })) return;
     if (!emit(this, 'task-surface-dismiss-request', { surfaceId: active.surfaceId }, { cancelable: true })) return;
-    this.rememberAttemptFocus();
-    this.dock.send({ type: 'user.dismiss' });
-    void this.holdFocus();
+    void this.focusing.attempt(() => this.dock.send({ type: 'user.dismiss' }));
   };
 
   private onCollapse = (): void => {
@@ -323,72 +308,27 @@ export class TaskSurfaceDock extends LitElement {
     return Number.isFinite(limit) && limit > 0 ? Math.floor(limit) : DEFAULT_LIMITS.submissionBytes;
   }
 
-  private rememberAttemptFocus(): void {
-    const focused = deepActiveElement();
-    const ours = focused && (this.shadowRoot?.contains(focused) || this.viewEl?.shadowRoot?.contains(focused));
-    this.focusAtAttempt = ours ? focused : null;
-  }
-
-  /** The focused control is disabled while the attempt is out: focus waits on the title (next to the status), not <body>. */
-  private async holdFocus(): Promise<void> {
-    if (!this.focusAtAttempt) return;
-    await this.updateComplete;
-    await this.viewEl?.updateComplete;
-    const now = deepActiveElement();
-    // Chromium drops focus from a disabled control a frame later: move it before that happens.
-    const lost = !now || now === document.body || (now as HTMLButtonElement).disabled === true;
-    if (this.focusAtAttempt && this.dock.snapshot?.hasTag('locked') && lost) this.titleEl?.focus();
-  }
-
   private onEmitted(event: DockMachineEmitted): void {
     switch (event.type) {
       case 'submitted':
         emit(this, 'task-surface-submitted', { surfaceId: event.surfaceId, submissionId: event.submissionId, messageId: event.messageId });
-        void this.returnFocus('submit');
+        void this.focusing.returnAfter('submit');
         break;
       case 'rejected':
         emit(this, 'task-surface-rejected', { surfaceId: event.surfaceId, action: event.action, reason: event.reason });
-        void this.keepFocusAfterRefusal();
+        void this.focusing.afterRefusal();
         break;
       case 'dismissed':
         emit(this, 'task-surface-dismissed', { surfaceId: event.surfaceId });
-        void this.returnFocus('dismiss');
+        void this.focusing.returnAfter('dismiss');
         break;
       case 'closed': {
         const focusInside = this.matches(':focus-within');
         emit(this, 'task-surface-closed', { surfaceId: event.surfaceId });
-        if (focusInside) void this.returnFocus('close');
+        if (focusInside) void this.focusing.returnAfter('close');
         break;
       }
     }
-  }
-
-  /**
-   * Controls are disabled while an attempt is out, so the focused one loses focus; after a refusal
-   * it gets it back (or Submit does), unless the person has moved focus elsewhere meanwhile.
-   */
-  private async keepFocusAfterRefusal(): Promise<void> {
-    const before = this.focusAtAttempt;
-    this.focusAtAttempt = null;
-    await Promise.resolve(); // the machine emits before its new snapshot reaches the element
-    await this.updateComplete;
-    await this.viewEl?.updateComplete;
-    const now = deepActiveElement();
-    if (now && now !== document.body && now !== this.titleEl) return; // the person moved focus: leave it there
-    const submit = this.viewEl?.shadowRoot?.querySelector<HTMLElement>('[part~="submit"]') ?? null;
-    (before && !isInert(before) ? before : submit)?.focus();
-  }
-
-  /** Moves focus after submit, dismiss or close, unless the page cancels `task-surface-focus-return`. */
-  private async returnFocus(reason: FocusReturnReason): Promise<void> {
-    this.focusAtAttempt = null;
-    const candidates = [findComposer(this, this.composer ?? null), this.lastOutsideFocus, this.focusAtOpen];
-    const remembered = candidates.find((e) => e && !isInert(e) && e !== document.body) ?? null;
-    const target = this.focusReturnTarget ?? remembered;
-    if (!emit(this, 'task-surface-focus-return', { reason, target }, { cancelable: true })) return;
-    await this.updateComplete;
-    if (target) target.focus();
-    else if (this.state !== 'hidden') this.titleEl?.focus(); // still visible (pending): its status is next to the title
   }
 }
 
