@@ -1,6 +1,6 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { consume } from '@lit/context';
-import { property, query, state } from 'lit/decorators.js';
+import { property, state } from 'lit/decorators.js';
 import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { dockStateName, type DockMachineEmitted } from '../../machines/dockTypes.js';
@@ -86,8 +86,6 @@ export class TaskSurfaceDock extends LitElement {
 
   @consume({ context: transportContext, subscribe: true })
   private accessor contextTransport: HostTransport | undefined = undefined;
-
-  @query('#note') private accessor noteEl!: HTMLTextAreaElement | null;
 
   /** The panel takes all the height it may (a person's choice; kept across surfaces). */
   @state() private accessor fullHeight = false;
@@ -259,7 +257,7 @@ export class TaskSurfaceDock extends LitElement {
   private onAddNote = async (): Promise<void> => {
     this.noteOpen = true;
     await this.updateComplete;
-    this.noteEl?.focus();
+    this.renderRoot.querySelector<HTMLElement>('#note')?.focus();
   };
 
   private onSubmit = (e: CustomEvent<{ values: TaskSurfaceValues }>): void => {
