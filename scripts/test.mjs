@@ -18,8 +18,8 @@ const find = (dir, suffix) =>
     : [];
 const nodeTests = find('test', '.node.test.ts');
 const e2eTests = find('test/e2e', '.e2e.ts');
-// Each test process may take 60 s (an end-to-end process 120 s: two run side by side, each with a
-// Chromium); each test in it 30 s (scripts/testTimeout.mjs), so a hang is named. Node test files of
+// Each test process may take 120 s (two run side by side; an end-to-end one with a Chromium); each
+// test in it 30 s (scripts/testTimeout.mjs), so a hang is named. Node test files of
 // some folders share a process, up to 12 at a time (scripts/nodeTestPlan.mjs says which and why).
 // --test-force-exit: a file whose tests are done exits even if a failed test left a server open, once its
 // results are out (scripts/drainBeforeExit.mjs: without it, Node drops the last ones of a file at times).

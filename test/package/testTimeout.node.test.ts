@@ -36,11 +36,10 @@ describe('the test runner settings', () => {
     assert.match(script, /'--test-force-exit'/);
     assert.match(script, /'--import',\s*preload\('\.\/drainBeforeExit\.mjs'\)/);
     assert.match(script, /`--test-timeout=\$\{fileTimeoutMs\}`/);
-    assert.match(script, /fileTimeoutMs = 60_000\) =>/, 'a node test file has 60 s');
     assert.match(
       script,
-      /nodeTest\(nodePlan\(\)\.paths, 2\)/,
-      'node test files as scripts/nodeTestPlan.mjs groups them, two processes at a time',
+      /nodeTest\(nodePlan\(\)\.paths, 2, 120_000\)/,
+      'node test files as scripts/nodeTestPlan.mjs groups them, two processes at a time, 120 s each',
     );
     assert.match(script, /nodeTest\(e2ePlan\(\)\.paths, 2, 120_000\)/, 'an end-to-end process 120 s, two at a time');
     assert.match(script, /SIDE_BY_SIDE = new Set\(\['typecheck', 'lint', 'format', 'commits'\]\)/, 'the four static checks side by side');
