@@ -32,6 +32,9 @@ async function serve() {
       const who = req.headers['x-who'];
       return typeof who === 'string' && who ? ({ id: who } as Principal) : null;
     },
+    // Every principal from a machine of its own, as the people and the attacker are: the requests all
+    // come from 127.0.0.1 here, and the address's request rate would count them together.
+    remoteAddress: (req: IncomingMessage) => `machine-of-${String(req.headers['x-who'])}`,
   });
   const server = createServer((req, res) => void handler.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
