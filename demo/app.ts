@@ -16,7 +16,6 @@ import { createDemoHttpServer, type DemoHttpLimits } from './http.js';
 import { createDemoIdentities, type DemoIdentities } from './identity.js';
 import { createInspectRelay, type InspectRelay } from './inspectRelay.js';
 import { createMintLimiter, createSharedMintLimiter, type MintLimiter, type MintRate } from './mintRate.js';
-import { ADDRESS_CAPS, sayShareOnUpgrade, workerShare } from './addressShare.js';
 import { shownUrl } from './shownUrl.js';
 import { clientAddress, listenProxied, type ProxiedOptions } from '../transport/proxyProtocol.js';
 import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../transport/forwarded.js';
@@ -37,9 +36,10 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
     heartbeatDb: Queryable;
     /**
      * How many processes one client address reaches (the balancer deals its connections over all
-     * of them): each holds ceil(limit / workers) of the per-address caps it counts in its own
-     * memory (sockets, `/mcp` sessions and requests a second). Identities are minted from one
-     * bucket per address in PostgreSQL, whatever this is. Default 1.
+     * of them), passed on as the library's `processes`: each holds ceil(limit / workers) of the
+     * per-address caps it counts in its own memory (sockets, `/mcp` sessions and requests a
+     * second). Identities are minted from one bucket per address in PostgreSQL, whatever this is.
+     * Default 1.
      */
     workers?: number;
   };
@@ -200,7 +200,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
   http.prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
     const path = requestPath(request);
     if (path === null) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
-    if (path === '/ws' && wsAttached) return void sayShareOnUpgrade(socket, workers);
+    if (path === '/ws' && wsAttached) return;
     if (!(path === '/inspect' && relay)) return void socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
     const host = validHost(request);
     if (host === null) return void socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
@@ -248,7 +248,8 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       },
       ...(cluster ? { cluster } : {}),
       remoteAddress: requestAddress,
-      maxConnectionsPerAddress: workerShare(ADDRESS_CAPS.sockets, workers),
+      // One address's 64 sockets (the default) are dealt over the workers: each holds its share.
+      processes: workers,
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     });

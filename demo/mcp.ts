@@ -9,7 +9,6 @@ import { createMcpHttpHandler, createPanelLedger, panelDocumentPath, readPanelDo
 import type { Principal } from '../protocol/index.js';
 import { requestAddress } from '../transport/forwarded.js';
 import type { McpPeers } from './mcpPeers.js';
-import { ADDRESS_CAPS, sayShareOnResponse, workerShare } from './addressShare.js';
 import { originAllowed, requestPath } from '../transport/ws/origin.js';
 
 /**
@@ -55,9 +54,9 @@ export interface DemoMcpOptions {
    */
   corsOrigins?: readonly string[] | undefined;
   /**
-   * Under `--workers N`: N. One address's sessions and requests a second are counted by each worker
-   * on its own, so each holds its share, ceil(limit / N) (64 sessions, 200 requests a second after
-   * 400), and its refusals name the share and the cluster's limit. Default 1.
+   * Under `--workers N`: N, passed as the handler's `processes`. One address's sessions and requests
+   * a second are counted by each worker on its own, so each holds its share, ceil(limit / N) (of 64
+   * sessions, 200 requests a second after 400), and its refusals name the share. Default 1.
    */
   workers?: number | undefined;
 }
@@ -113,16 +112,10 @@ export function createDemoMcp(options: DemoMcpOptions) {
             // Behind the balancer: the client's address, as its PROXY header (or a trusted X-Forwarded-For) names it.
             remoteAddress: requestAddress,
             maxBodyBytes: DEMO_MCP_MAX_BODY,
-            maxSessionsPerAddress: workerShare(ADDRESS_CAPS.mcpSessions, workers),
-            requestRates: {
-              perAddress: {
-                perSecond: workerShare(ADDRESS_CAPS.mcpRate.perSecond, workers),
-                burst: workerShare(ADDRESS_CAPS.mcpRate.burst, workers),
-              },
-            },
+            // One address's 64 sessions and 200 requests a second (the defaults), dealt over the workers.
+            processes: workers,
             ...(options.peers ? { mintSessionId: () => options.peers?.()?.mintSessionId() ?? randomUUID() } : {}),
           });
-          sayShareOnResponse(response, workers);
           handler
             .handle(request, response)
             .catch(() => (response.headersSent ? response.destroy() : reply(response, 500, 'internal error')));

@@ -5,6 +5,7 @@ import { createMemoryStore } from '../host/store/memory.js';
 import { SYSTEM_PRINCIPAL, type Principal } from '../protocol/index.js';
 import { createRequestLimiter, identifyRequest, type Authenticate, type RequestLimiter } from '../transport/door.js';
 import { addressKey } from '../transport/forwarded.js';
+import { holdsAtMost, processCount, processShare } from '../transport/share.js';
 import { MAX_FRAME_DEPTH, nestsDeeperThan } from '../transport/ws/frames.js';
 import { createBodyBudget, readBody } from '../transport/body.js';
 import { createPanelLedger } from './ledger.js';
@@ -43,9 +44,18 @@ export interface McpHttpOptions extends TaskSurfaceMcpServerOptions, PanelOwnerO
   mintSessionId?(): string;
   /**
    * 2025-era sessions opened from one address (whoever holds them); past it `initialize` gets 429, so
-   * that one machine minting identities cannot fill `maxSessions`. Default 64.
+   * that one machine minting identities cannot fill `maxSessions`. Default 64. With `processes`, the
+   * total of all of them: this one holds its share.
    */
   maxSessionsPerAddress?: number;
+  /**
+   * The number of processes that serve one client address between them (behind a balancer that
+   * deals an address's connections over all of them). Each holds ceil(limit / processes) of each
+   * per-address limit it counts in its own memory (`maxSessionsPerAddress`; `requestRates.perAddress`'s
+   * rate and burst), and its refusals name the share: `… holds 22 MCP sessions on this process (at
+   * most 22: its share of the 64 one address may hold across 3 processes)`. Default 1.
+   */
+  processes?: number;
   /** The address a request counts against. Default the socket's peer address; behind a balancer, the client's. */
   remoteAddress?(request: IncomingMessage): string | null;
   /** A 2025-era session unused this long is closed. Default 30 minutes. */
@@ -127,6 +137,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const maxSessions = options.maxSessions ?? 1_024;
   const perPrincipal = options.maxSessionsPerPrincipal ?? 8;
   const perAddress = options.maxSessionsPerAddress ?? 64;
+  const processes = processCount(options.processes);
   const addressOf = options.remoteAddress ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? null);
   const idleMs = options.sessionIdleMs ?? 30 * 60_000;
   const maxBody = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -136,9 +147,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const bodies = createBodyBudget(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024);
   const rates = options.requestRates === false ? null : { ...MCP_REQUEST_RATES, ...options.requestRates };
   // In flight is counted per principal below (`maxInFlightPerPrincipal`): these limiters count the rate alone.
-  const rateOf = (rate: RequestRate | undefined, who: 'this address' | 'this principal') =>
-    rate ? createRequestLimiter({ ...rate, inFlight: Infinity }, who) : null;
-  const addressRate = rateOf(rates?.perAddress, 'this address');
+  const rateOf = (rate: RequestRate | undefined, who: 'this address' | 'this principal', shared = 1) =>
+    rate ? createRequestLimiter({ ...rate, inFlight: Infinity, processes: shared }, who) : null;
+  const addressRate = rateOf(rates?.perAddress, 'this address', processes);
   const principalRate = rateOf(rates?.perPrincipal, 'this principal');
   const onError = options.onError ?? ((error: unknown) => console.error('[task-surface mcp]', error));
   const ledger =
@@ -174,11 +185,11 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     // The map's order is least recently used first.
     for (let i = 0; i <= own.length - perPrincipal; i++) closeSession(own[i]![0]);
     const fromAddress = address === null ? 0 : [...sessions.values()].filter((s) => s.address === address).length;
-    if (fromAddress >= perAddress) {
+    if (fromAddress >= processShare(perAddress, processes)) {
       return jsonError(
         429,
         MCP_REFUSAL.tooMany,
-        `Too many sessions: this address already holds ${fromAddress} MCP sessions (at most ${perAddress}); close one first`,
+        `Too many sessions: this address already holds ${fromAddress} MCP sessions ${holdsAtMost(perAddress, processes)}; close one first`,
       );
     }
     if (sessions.size < maxSessions) return null;

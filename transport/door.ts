@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { describeIssues, PrincipalSchema, type Principal } from '../protocol/index.js';
 import { OWN_WORDS } from '../protocol/wire.js';
 import { addressKey } from './forwarded.js';
+import { processCount, processShare, sendsAtMost } from './share.js';
 
 /** The product's hook: who sends this request (a cookie, an `Authorization` header…), or null. */
 export type Authenticate = (request: IncomingMessage) => Principal | null | Promise<Principal | null>;
@@ -112,6 +113,12 @@ export interface RequestLimits {
   burst: number;
   /** Requests being answered at once (a streamed answer counts until it ends). */
   inFlight: number;
+  /**
+   * Processes that count one key between them (behind a balancer dealing its connections over all
+   * of them): this one takes ceil(perSecond / processes) and ceil(burst / processes), and its rate
+   * refusal names the share (`transport/share.ts`). Default 1.
+   */
+  processes?: number;
 }
 
 /** A refused request: its status (429 for one key, 503 for the whole server), `Retry-After` in seconds, the sentence. */
@@ -145,8 +152,12 @@ export function createRequestLimiter(
 ): RequestLimiter {
   const keys = new Map<string, { tokens: number; at: number; inFlight: number }>();
   const status = who === 'the server' ? 503 : 429;
+  const processes = processCount(limits.processes);
+  const perSecond = processShare(limits.perSecond, processes);
+  const burst = processShare(limits.burst, processes);
+  const rate = sendsAtMost(limits, processes, who.replace(/^this /, 'one '));
   const fill = (entry: { tokens: number; at: number }, now: number) =>
-    Math.min(limits.burst, entry.tokens + ((now - entry.at) * limits.perSecond) / 1000);
+    Math.min(burst, entry.tokens + ((now - entry.at) * perSecond) / 1000);
   return {
     take(client) {
       if (client === null) return { release() {} };
@@ -155,9 +166,9 @@ export function createRequestLimiter(
       let entry = keys.get(key);
       if (entry === undefined) {
         if (keys.size >= SWEEP_AT) {
-          for (const [k, e] of keys) if (e.inFlight === 0 && fill(e, now) >= limits.burst) keys.delete(k);
+          for (const [k, e] of keys) if (e.inFlight === 0 && fill(e, now) >= burst) keys.delete(k);
         }
-        entry = { tokens: limits.burst, at: now, inFlight: 0 };
+        entry = { tokens: burst, at: now, inFlight: 0 };
         keys.set(key, entry);
       }
       if (entry.inFlight >= limits.inFlight) {
@@ -167,15 +178,15 @@ export function createRequestLimiter(
           message: `too many requests at once: ${who} already has ${entry.inFlight} being answered (at most ${limits.inFlight}); retry in 1 s`,
         };
       }
-      if (limits.perSecond !== Infinity) {
+      if (perSecond !== Infinity) {
         entry.tokens = fill(entry, now);
         entry.at = now;
         if (entry.tokens < 1) {
-          const retryAfterS = Math.max(1, Math.ceil((1 - entry.tokens) / limits.perSecond));
+          const retryAfterS = Math.max(1, Math.ceil((1 - entry.tokens) / perSecond));
           return {
             status,
             retryAfterS,
-            message: `too many requests: ${who} may send ${limits.perSecond} a second (bursts of ${limits.burst}); retry in ${retryAfterS} s`,
+            message: `too many requests: ${who} may send ${rate}; retry in ${retryAfterS} s`,
           };
         }
         entry.tokens -= 1;

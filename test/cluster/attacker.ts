@@ -161,7 +161,7 @@ export function attackThroughBalancer(started: () => WorkersDemo): void {
         assert.equal(refusal?.status, 429, `one address's socket refused after ${held.length}: ${refusal?.body}`);
         assert.equal(
           refusal!.body,
-          "too-many-connections: this address already holds 22 sockets on this worker (at most 22: this worker's share of the 64 one address may hold across 3 workers)",
+          'too-many-connections: this address already holds 22 connections on this process (at most 22: its share of the 64 one address may hold across 3 processes)',
         );
         assert.ok(held.length >= 60 && held.length <= 3 * 22, `${held.length} sockets of one address (22 on each of 3 workers)`);
         await served('while one address holds its sockets');
@@ -199,7 +199,7 @@ export function attackThroughBalancer(started: () => WorkersDemo): void {
       assert.equal(refusal?.status, 429, `one client's initialize refused after ${opened}: ${refusal?.body}`);
       assert.match(
         refusal!.body,
-        /Too many sessions: this address already holds 22 MCP sessions on this worker \(at most 22: this worker's share of the 64 one address may hold across 3 workers\); close one first/,
+        /Too many sessions: this address already holds 22 MCP sessions on this process \(at most 22: its share of the 64 one address may hold across 3 processes\); close one first/,
       );
       // ceil(64 / 3) = 22 on each worker: the cluster's 64, rounded up to 66.
       assert.ok(opened <= 3 * 22, `${opened} sessions of one client (at most 22 on each of 3 workers)`);

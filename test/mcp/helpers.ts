@@ -11,6 +11,21 @@ import type { TaskSurfaceModelV1 } from '../../protocol/index.js';
 // @ts-expect-error -- a plain ES module script without declarations
 import { buildMcpApp, panelIsStale } from '../../scripts/mcp-app.mjs';
 
+/** Bodies and headers for requests written by hand: a ping, and a 2025-era initialize (which opens a session). */
+export const RAW_REQUESTS = Object.freeze({
+  HEADERS: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+  PING: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+  INITIALIZE: JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hosted', version: '1.0.0' } },
+  }),
+});
+
+/** A JSON-RPC refusal body (`-32000`) as the handler writes it. */
+export const refusal = (message: string) => ({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+
 /** A client that renders MCP Apps (what Claude, VS Code and other app hosts declare). */
 export const APPS: ClientCapabilities = {
   extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },

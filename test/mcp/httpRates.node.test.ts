@@ -6,19 +6,11 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { MCP_REQUEST_RATES } from '../../mcp/index.js';
-import { ensurePanelBuilt, httpServer } from './helpers.js';
+import { ensurePanelBuilt, httpServer, RAW_REQUESTS, refusal } from './helpers.js';
 
 before(ensurePanelBuilt, { timeout: 180_000 });
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const PING = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'hosted', version: '1.0.0' } },
-});
-const refusal = (message: string) => ({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+const { HEADERS, PING, INITIALIZE } = RAW_REQUESTS;
 
 /** Who asks: the principal (`x-who`) and the address (`x-from`) the test's hooks read. */
 const asWho = {

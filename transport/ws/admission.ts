@@ -6,11 +6,15 @@ import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { CLOSE_PEER_REFUSED, PEER_PROOF_MS } from './peerWire.js';
 import { addressKey } from '../forwarded.js';
+import { holdsAtMost, processCount, processShare } from '../share.js';
 
 /** Connection caps resolved from `WebSocketServerOptions`. */
 export interface ConnectionCaps {
   perPrincipal: number;
+  /** One address's connections, all `processes` together: this process holds its share (`transport/share.ts`). */
   perAddress: number;
+  /** Processes that serve one address between them. Default 1. */
+  processes?: number;
   /** The address an upgrade counts against; null: not counted (e.g. a trusted proxy's own checks). */
   addressOf(request: IncomingMessage): string | null;
 }
@@ -31,8 +35,9 @@ export class ConnectionCounts {
     if (client === null) return { release() {} };
     const address = addressKey(client);
     const held = this.#addresses.get(address) ?? 0;
-    if (held >= this.caps.perAddress) {
-      return `${TOO_MANY_CONNECTIONS}: this address already holds ${held} connections (at most ${this.caps.perAddress})`;
+    const processes = processCount(this.caps.processes);
+    if (held >= processShare(this.caps.perAddress, processes)) {
+      return `${TOO_MANY_CONNECTIONS}: this address already holds ${held} connections ${holdsAtMost(this.caps.perAddress, processes)}`;
     }
     return { release: this.#take(this.#addresses, address) };
   }

@@ -87,8 +87,17 @@ export interface WebSocketServerOptions {
   /**
    * Open (and authenticating) connections from one remote address; past it HTTP 429
    * `too-many-connections`, before `authenticate` runs. Default 64. Not applied with `allowAnonymous`.
+   * With `processes`, the total of all of them: this one holds its share.
    */
   maxConnectionsPerAddress?: number;
+  /**
+   * The number of processes that serve one client address between them (behind a balancer that
+   * deals an address's connections over all of them). Each holds ceil(limit / processes) of each
+   * per-address limit it counts in its own memory (`maxConnectionsPerAddress`), and its refusals
+   * name the share: `… holds 22 connections on this process (at most 22: its share of the 64 one
+   * address may hold across 3 processes)`. Default 1.
+   */
+  processes?: number;
   /**
    * The address an upgrade counts against. Default the socket's peer address; behind a proxy, read
    * the header it sets (and trust it only from the proxy). Null: the upgrade is not counted.
@@ -182,6 +191,7 @@ export async function createWebSocketServer(options: WebSocketServerOptions): Pr
   const counts = new ConnectionCounts({
     perPrincipal: positive(options.maxConnectionsPerPrincipal, 16),
     perAddress: positive(options.maxConnectionsPerAddress, 64),
+    processes: positive(options.processes, 1),
     addressOf: options.remoteAddress ?? ((request) => request.socket.remoteAddress ?? null),
   });
   const stopFragmentGuard = guardFragments(sockets, positive(options.maxFragmentedMs, 10_000));
