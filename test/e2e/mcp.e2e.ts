@@ -250,7 +250,9 @@ const INSTRUMENT = `
     for (const e of list.getEntries()) if (!e.hadRecentInput) w.__shifts.push({ t: e.startTime, v: e.value });
   }).observe({ type: 'layout-shift', buffered: true });
   let said = '';
-  (function frame() {
+  // What the status says is read on every change of the page (a MutationObserver, so a word that
+  // shows for less than a frame on a busy machine is still seen) and on every frame.
+  function read() {
     const region = document.querySelector('main p.quiet[role="status"]');
     const status = (region?.textContent || '').trim();
     const preview = document.querySelector('task-surface-view[preview]');
@@ -260,6 +262,10 @@ const INSTRUMENT = `
     if (status !== said && status !== '') w.__said.push(status);
     said = status;
     if (!w.__firstBlock && preview?.shadowRoot?.querySelector('[part~="block"]')) w.__firstBlock = performance.timeOrigin + performance.now();
+  }
+  new MutationObserver(read).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  (function frame() {
+    read();
     requestAnimationFrame(frame);
   })();
 `;
