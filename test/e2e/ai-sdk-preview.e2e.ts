@@ -83,14 +83,25 @@ const INSTRUMENT = `
   }).observe({ type: 'layout-shift', buffered: true });
   let said = '';
   let state = '';
-  (function frame() {
+  let watched = null;
+  // Read on every change of the Dock's shadow tree once it is in the page (a word shown for less than
+  // a frame on a busy machine is still seen) and on every frame.
+  function read() {
     const el = document.querySelector('task-surface-dock');
+    if (el?.shadowRoot && watched !== el) {
+      watched = el;
+      new MutationObserver(read).observe(el.shadowRoot, { subtree: true, childList: true, characterData: true, attributes: true });
+      new MutationObserver(read).observe(el, { attributes: true, attributeFilter: ['state'] });
+    }
     const now = el?.getAttribute('state') || '';
     if (now !== state) w.__states.push({ t: performance.now(), s: now });
     state = now;
     const status = (el?.shadowRoot?.querySelector('[role="status"]')?.textContent || '').trim();
     if (status !== said && status !== '') w.__said.push(status);
     said = status;
+  }
+  (function frame() {
+    read();
     requestAnimationFrame(frame);
   })();
 `;

@@ -21,7 +21,9 @@ const INSTRUMENT = `
   new MutationObserver(() => w.__states.push({ t: performance.now(), s: el.getAttribute('state') || '' }))
     .observe(el, { attributes: true, attributeFilter: ['state'] });
   let said = '';
-  (function frame() {
+  // Read on every change of the Dock's shadow tree (a word shown for less than a frame on a busy
+  // machine is still seen) and on every frame (the view's blocks are in a shadow tree of their own).
+  function read() {
     const region = el.shadowRoot.querySelector('[role="status"]');
     const status = (region?.textContent || '').trim();
     // The live region is in the page, empty, before its words arrive (else it may not be announced).
@@ -31,6 +33,10 @@ const INSTRUMENT = `
     const view = el.shadowRoot.querySelector('task-surface-view');
     const blocks = view?.shadowRoot?.querySelectorAll('[part~="block"]').length ?? 0;
     if (el.getAttribute('state') === 'preview' && blocks !== w.__blocks.at(-1)) w.__blocks.push(blocks);
+  }
+  new MutationObserver(read).observe(el.shadowRoot, { subtree: true, childList: true, characterData: true, attributes: true });
+  (function frame() {
+    read();
     requestAnimationFrame(frame);
   })();
 `;
