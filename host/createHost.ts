@@ -5,6 +5,7 @@ import { freshId, resolveIds } from './ids.js';
 import { hostApi } from './hostApi.js';
 import { createLifecycle } from './lifecycle.js';
 import { readPreview } from './taskSurface/preview.js';
+import { createAdmission } from './limits/admission.js';
 import { createPrincipalLimits, resolveQuotas } from './limits/index.js';
 import { LiveInboxes } from './liveInboxes.js';
 import { createMessages } from './messages.js';
@@ -86,8 +87,9 @@ export function createHost(options: CreateHostOptions): Host {
     },
     publish,
   });
-  const admit = (sessionId: SessionId, by: string | undefined) => (by === undefined ? null : quotas.admitMessage(by, sessionId));
-  const surfaces = createTaskSurfaceService({ sessions, ids, limits, inspect, admit, inbox: (sessionId) => inboxes.for(sessionId) });
+  // Messages per minute in this process's memory, or from the processes' shared buckets (`messageRate`).
+  const admission = createAdmission({ limits: quotas, report, ...(options.messageRate ? { rate: options.messageRate } : {}) });
+  const surfaces = createTaskSurfaceService({ sessions, ids, limits, inspect, admission, inbox: (sessionId) => inboxes.for(sessionId) });
   const driver = options.driver && quotas.gate(options.driver);
   const inboxes = new LiveInboxes({
     ...{ sessions, tools, ids, inspect, publish, report, driver, autoAdmit: options.autoAdmit ?? true },
@@ -113,7 +115,7 @@ export function createHost(options: CreateHostOptions): Host {
     }),
   );
   const actionCards = createActionCardsService(plugins, options.actionCards ?? {});
-  const messages = createMessages({ sessions, inboxes, ids, admit, maxQueuedMessages: positiveOr(options.maxQueuedMessages, 100) });
+  const messages = createMessages({ sessions, inboxes, ids, admission, maxQueuedMessages: positiveOr(options.maxQueuedMessages, 100) });
   const unloading = createUnloading({
     ...{ sessions, inboxes, watchers },
     forget: [messages.forget, surfaces.unload, (sessionId) => signals.reset(sessionId)],

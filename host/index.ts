@@ -1,6 +1,7 @@
 export {};
 export * from './createHost.js';
 export * from './types.js';
+export type { SharedMessageRate } from './limits/admission.js';
 export * from './errors.js';
 export * from './store/types.js';
 export * from './store/memory.js';

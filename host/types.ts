@@ -306,6 +306,13 @@ export interface CreateHostOptions {
    * for the whole Host (32, queued fairly). Each a positive integer or `Infinity` (off); a bad value throws.
    */
   quotas?: import('./limits/options.js').QuotaOptions;
+  /**
+   * Several processes serving one principal: its `quotas.messagesPerMinute` counted in a bucket they
+   * share (`createPostgresMessageRate` from `task-surface/host/postgres`), so the rate holds for
+   * them all. A message that would be admitted takes its token there, then its checks run again
+   * before it is queued. Default: counted in this process's memory.
+   */
+  messageRate?: import('./limits/admission.js').SharedMessageRate;
   /** The agent of every session. Without one, admitted turns end at once ('completed'). */
   driver?: AgentDriver;
   /** false: rows wait until host code claims them (tests step the loop by hand). Default true. */

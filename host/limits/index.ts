@@ -12,6 +12,7 @@ import { MessageRate } from './rate.js';
 export { DEFAULT_QUOTAS, resolveQuotas, type QuotaOptions, type Quotas } from './options.js';
 export { ModelCallGate } from './modelCalls.js';
 export { MessageRate } from './rate.js';
+export type { SharedMessageRate } from './admission.js';
 
 export interface PrincipalLimitsDeps {
   store: SessionLogStore;
@@ -25,9 +26,6 @@ export interface PrincipalLimitsDeps {
   publish(sessionId: SessionId): void;
 }
 
-/** Asked before a message (a send or a submission) is queued, after its retries were answered: null admits it. */
-export type AdmitMessage = (sessionId: SessionId, by: string | undefined) => MessageRefusal | null;
-
 /** Why a message was refused: a send's or a submission's answer without its `accepted`. */
 export type MessageRefusal = Omit<PrincipalLimitRefusal, 'accepted'>;
 
@@ -40,6 +38,10 @@ export interface PrincipalLimits {
   checkOwn(owner: string, adding?: number): void;
   /** A message sent by `by` to a session: null when allowed (it counts), else why not (nothing counted). */
   admitMessage(by: string, sessionId: SessionId): MessageRefusal | null;
+  /** `admitMessage` but the rate: the session's bytes and the owner's turns (a turn admitted counts). */
+  checkMessage(by: string, sessionId: SessionId): MessageRefusal | null;
+  /** The refusal of a message past the rate, `waitMs` before the principal may send again. */
+  rateRefusal(waitMs: number): MessageRefusal;
   /** The session's log, or its owner's logs together, are at their byte limit: it takes no more input. */
   storageFull(sessionId: SessionId): MessageRefusal | null;
   /** UTF-8 bytes of the session's stored log (what a fork of it copies). */
@@ -61,6 +63,12 @@ export function createPrincipalLimits(deps: PrincipalLimitsDeps): PrincipalLimit
   const running = new Map<string, Set<SessionId>>();
 
   const principalBytes = (owner: string) => store.listSessionsOf(owner).reduce((n, s) => n + s.bytes, 0);
+
+  const rateRefusal = (wait: number): MessageRefusal => ({
+    reason: 'quota-exceeded',
+    message: `this principal sent ${quotas.messagesPerMinute} message${quotas.messagesPerMinute === 1 ? '' : 's'} in the last minute (at most ${quotas.messagesPerMinute}); send again in ${Math.ceil(wait / 1000)} s`,
+    retryAfterMs: wait,
+  });
 
   const storageFull = (sessionId: SessionId): MessageRefusal | null => {
     const bytes = store.storedBytes(sessionId);
@@ -125,13 +133,10 @@ export function createPrincipalLimits(deps: PrincipalLimitsDeps): PrincipalLimit
       const refused = storageFull(sessionId) ?? admitTurn(sessionId);
       if (refused) return refused;
       const wait = rate.take(by);
-      if (wait === 0) return null;
-      return {
-        reason: 'quota-exceeded',
-        message: `this principal sent ${quotas.messagesPerMinute} message${quotas.messagesPerMinute === 1 ? '' : 's'} in the last minute (at most ${quotas.messagesPerMinute}); send again in ${Math.ceil(wait / 1000)} s`,
-        retryAfterMs: wait,
-      };
+      return wait === 0 ? null : rateRefusal(wait);
     },
+    checkMessage: (_by, sessionId) => storageFull(sessionId) ?? admitTurn(sessionId),
+    rateRefusal,
     storageFull,
     storedBytes: (sessionId) => store.storedBytes(sessionId),
     gate(driver) {

@@ -10,7 +10,8 @@ import {
 import { parseInput, storeStep } from '../errors.js';
 import { freshId, type HostIds } from '../ids.js';
 import type { Inbox } from '../inbox.js';
-import { refusal, type AdmitMessage } from '../limits/index.js';
+import { TAKE_TOKEN, type MessageAdmission } from '../limits/admission.js';
+import { refusal } from '../limits/index.js';
 import type { LoadedSession, Sessions } from '../sessions.js';
 import { decideDismissal, decideSubmission } from './decide.js';
 import type { OccurrenceModels } from './occurrences.js';
@@ -26,8 +27,8 @@ export interface SurfaceActionsDeps {
   inbox(sessionId: SessionId): Inbox;
   /** Throws once the service is disposed (after the input was checked). */
   assertLive(): void;
-  /** The principal's limits (host/limits): asked for a new submission only, never for a retry. */
-  admit: AdmitMessage;
+  /** The principal's limits (host/limits/admission.ts): asked for a new submission only, never for a retry. */
+  admission: MessageAdmission;
 }
 
 /** The session if it exists and accepts Task Surface actions (read-only sessions do not). */
@@ -45,43 +46,47 @@ export async function submitSurface(deps: SurfaceActionsDeps, input: unknown, by
   const request = parseInput('taskSurface.submit', SubmitTaskSurfaceRequestSchema, input);
   const { sessionId, surfaceId, submissionId } = request;
   const { records } = deps;
-  deps.assertLive();
-  const session = actionable(deps.sessions, sessionId);
-  if (!session) return { accepted: false, reason: 'not-open' };
-  const decision = decideSubmission(session.surface, request, {
-    model: (callId) => deps.models.model(session, callId),
-    held: (id) => records.held(sessionId, id),
-    pending: (callId) => records.pendingOf(sessionId, callId) !== null,
-    limits: deps.limits,
-  });
-  if (decision.decision === 'repeat') return { accepted: true, messageId: decision.messageId, phase: 'queued' };
-  if (decision.decision === 'refuse') return { accepted: false, reason: decision.reason };
-  const refused = deps.admit(sessionId, by);
-  if (refused) return refusal(refused);
-  const active = decision;
-  // Nothing above awaited the store: the checks and the admission below see one consistent state.
-  const inbox = deps.inbox(sessionId);
-  const messageId = freshId('message', deps.ids.message, (id) => session.userMessages.has(id) || inbox.findMessage(id) !== undefined);
-  const text = formatSubmission(decision.model, decision.values, decision.note, { locale: request.locale ?? session.record.locale });
-  // The record first, so the view the enqueue publishes already carries the pending phase.
-  records.accept(sessionId, { callId: active.callId, surfaceId, submissionId, messageId });
-  try {
-    inbox.enqueue({
-      messageId,
-      text,
-      source: {
-        kind: 'user',
-        rpcId: deps.ids.rpc(),
-        taskSurface: { version: 1, submissionId, callId: active.callId, surfaceId, values: decision.values },
-        ...(by === undefined ? {} : { by }),
-      },
+  // Run again from the top after a shared rate's take (host/limits/admission.ts).
+  return deps.admission.run<SubmitTaskSurfaceResult>('taskSurface.submit', by, (admit) => {
+    deps.assertLive();
+    const session = actionable(deps.sessions, sessionId);
+    if (!session) return { accepted: false, reason: 'not-open' };
+    const decision = decideSubmission(session.surface, request, {
+      model: (callId) => deps.models.model(session, callId),
+      held: (id) => records.held(sessionId, id),
+      pending: (callId) => records.pendingOf(sessionId, callId) !== null,
+      limits: deps.limits,
     });
-  } catch (error) {
-    // Not accepted (the row could not be saved): no record stays behind.
-    records.send(sessionId, active.callId, { type: 'submission.discarded', reason: 'store-failed' });
-    throw error;
-  }
-  return { accepted: true, messageId, phase: 'queued' };
+    if (decision.decision === 'repeat') return { accepted: true, messageId: decision.messageId, phase: 'queued' };
+    if (decision.decision === 'refuse') return { accepted: false, reason: decision.reason };
+    const refused = admit(sessionId, by);
+    if (refused === TAKE_TOKEN) return TAKE_TOKEN;
+    if (refused) return refusal(refused);
+    const active = decision;
+    // Nothing above awaited anything: the checks and the admission below see one consistent state.
+    const inbox = deps.inbox(sessionId);
+    const messageId = freshId('message', deps.ids.message, (id) => session.userMessages.has(id) || inbox.findMessage(id) !== undefined);
+    const text = formatSubmission(decision.model, decision.values, decision.note, { locale: request.locale ?? session.record.locale });
+    // The record first, so the view the enqueue publishes already carries the pending phase.
+    records.accept(sessionId, { callId: active.callId, surfaceId, submissionId, messageId });
+    try {
+      inbox.enqueue({
+        messageId,
+        text,
+        source: {
+          kind: 'user',
+          rpcId: deps.ids.rpc(),
+          taskSurface: { version: 1, submissionId, callId: active.callId, surfaceId, values: decision.values },
+          ...(by === undefined ? {} : { by }),
+        },
+      });
+    } catch (error) {
+      // Not accepted (the row could not be saved): no record stays behind.
+      records.send(sessionId, active.callId, { type: 'submission.discarded', reason: 'store-failed' });
+      throw error;
+    }
+    return { accepted: true, messageId, phase: 'queued' };
+  });
 }
 
 /**

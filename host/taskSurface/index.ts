@@ -18,7 +18,7 @@ import type { InspectObserver } from '../types.js';
 import { actionable, dismissSurface, submitSurface, type SurfaceActionsDeps } from './actions.js';
 import { OccurrenceModels } from './occurrences.js';
 import { SubmissionRecords } from './records.js';
-import type { AdmitMessage } from '../limits/index.js';
+import type { MessageAdmission } from '../limits/admission.js';
 
 export interface TaskSurfaceServiceDeps {
   sessions: Sessions;
@@ -27,8 +27,8 @@ export interface TaskSurfaceServiceDeps {
   inspect: InspectObserver | undefined;
   /** The session's live inbox (created on demand). */
   inbox(sessionId: SessionId): Inbox;
-  /** The principal's limits, asked before a submission is queued (host/limits). */
-  admit: AdmitMessage;
+  /** The principal's limits, asked before a submission is queued (host/limits/admission.ts). */
+  admission: MessageAdmission;
 }
 
 /** The service as createHost holds it: the public contract, the inbox's observer, the log's listener. */
