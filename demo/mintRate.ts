@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { quoteSchema } from '../host/store/postgres/migrations.js';
+import { tokenBuckets } from '../host/store/postgres/buckets.js';
 import type { Queryable } from '../transport/cluster/ownership.js';
 import { addressKey, requestAddress } from '../transport/forwarded.js';
 
@@ -82,9 +82,9 @@ export interface SharedMintLimiter extends MintLimiter {
  * The same bucket as `createMintLimiter`, kept in PostgreSQL (`ts_address_buckets`, in the store's
  * schema) so that every process of a cluster takes from one bucket per address: one address gets
  * `burst` identities at once and `perMinute` after from the whole cluster, not from each process.
- * Each take is one statement: it inserts a full bucket less one, or refills the stored one from its
- * stored time by the database's clock (the processes' clocks never matter) and takes a token if one
- * is there; the row's lock orders two takes of one address, wherever they run. A row idle long
+ * Each take is one statement (host/store/postgres/buckets.ts): it refills the stored bucket from its
+ * stored time by the database's clock and takes a token if one is there; the row's lock orders two
+ * takes of one address, wherever they run. A row idle long
  * enough to be full again says nothing a missing one does not: each process deletes those every
  * `sweepMs`, so the table holds only the addresses seen in the last `burst / perMinute` minutes.
  * `take` rejects when the database does not answer (the caller refuses the identity).
@@ -94,26 +94,12 @@ export function createSharedMintLimiter(options: SharedMintLimiterOptions): Shar
   if (!(rate.burst >= 1 && rate.perMinute > 0)) {
     throw new RangeError(`a mint rate needs burst ≥ 1 and perMinute > 0, not ${JSON.stringify(rate)}`);
   }
-  const table = `${quoteSchema(options.schema)}.ts_address_buckets`;
-  const bucket = options.bucket ?? 'identities';
-  const perSecond = rate.perMinute / 60;
-  // $1 bucket, $2 address, $3 burst, $4 tokens a second. `now()` is the statement's transaction
-  // start: a take that waited for the row's lock may see a stored time a moment after it, hence greatest(0, …).
-  const takeSql = `
-INSERT INTO ${table} AS b (bucket, address, tokens, taken, at)
-VALUES ($1, $2, $3::double precision - 1, true, now())
-ON CONFLICT (bucket, address) DO UPDATE SET (tokens, taken, at) = (
-  SELECT CASE WHEN f.tokens >= 1 THEN f.tokens - 1 ELSE f.tokens END, f.tokens >= 1, now()
-  FROM (SELECT least($3::double precision,
-    b.tokens + greatest(0, extract(epoch FROM now() - b.at)::double precision) * $4::double precision) AS tokens) f)
-RETURNING tokens, taken`;
-  const sweepSql = `DELETE FROM ${table} WHERE bucket = $1 AND at < now() - make_interval(secs => $2::double precision)`;
+  const buckets = tokenBuckets(options.db, options.schema, options.bucket ?? 'identities');
   const takeAddress = async (address: string) => {
-    const { rows } = await options.db.query(takeSql, [bucket, address, rate.burst, perSecond]);
-    const row = rows[0] as { tokens: number; taken: boolean };
-    return row.taken ? 0 : secondsUntilOne(row.tokens, rate);
+    const { taken, tokens } = await buckets.take(address, rate);
+    return taken ? 0 : secondsUntilOne(tokens, rate);
   };
-  const sweep = async () => (await options.db.query(sweepSql, [bucket, rate.burst / perSecond])).rowCount ?? 0;
+  const sweep = () => buckets.sweep((rate.burst * 60) / rate.perMinute);
   const timer = setInterval(() => void sweep().catch(() => undefined), options.sweepMs ?? SWEEP_MS);
   timer.unref();
   return {

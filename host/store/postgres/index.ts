@@ -17,6 +17,7 @@ import { Writer, type WriteOp } from './writer.js';
 
 export { migrations, migrate, type Migration } from './migrations.js';
 export { ConflictError, FencedError } from './writer.js';
+export { createPostgresMessageRate, type PostgresMessageRate, type PostgresMessageRateOptions } from './messageRate.js';
 
 export interface PostgresStoreOptions {
   /** `postgres://user@host:port/db`; the store makes (and ends) its own pool. */
