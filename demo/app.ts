@@ -5,7 +5,7 @@ import { checkHost, originAllowed, requestPath, servedHosts } from '../transport
 import { createWebSocketServer, type TaskSurfaceWebSocketServer } from '../transport/ws/server.js';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPostgresStore, type PostgresStore } from '../host/store/postgres/index.js';
+import { createPostgresMessageRate, createPostgresStore, type PostgresStore } from '../host/store/postgres/index.js';
 import { createSqliteStore } from '../host/store/sqlite.js';
 import { joinCluster, type ClusterNode } from '../transport/cluster/node.js';
 import type { Queryable } from '../transport/cluster/ownership.js';
@@ -117,13 +117,16 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     mkdirSync(dir, { recursive: true });
     sqlite = createSqliteStore(join(dir, 'demo.sqlite'));
   }
+  if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
+  // A cluster's processes count each principal's messages a minute in one bucket, in PostgreSQL.
+  const messageRate = options.cluster && postgres ? createPostgresMessageRate({ db: postgres.pool, schema: postgres.schema }) : undefined;
   const hostOptions: DemoHostOptions = {
     ...options,
+    ...(messageRate ? { messageRate } : {}),
     store: options.store === 'memory' ? 'memory' : 'sqlite',
     ...(postgres ? { logStore: postgres, logStoreLabel: postgresLabel(options.databaseUrl!, postgres.schema) } : {}),
     ...(sqlite ? { logStore: sqlite, logStoreLabel: join(options.dataDir ?? '.data', 'demo.sqlite') } : {}),
   };
-  if (options.cluster && !postgres) throw new TypeError('a cluster needs store "postgres"');
   let cluster: ClusterNode | undefined;
   let mcpPeers: McpPeers | undefined;
   const workers = options.cluster?.workers ?? 1;
@@ -283,6 +286,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
       relay?.close();
       await mcp.close();
       mint.close();
+      messageRate?.close();
       await panels?.close();
       await demo.dispose();
       await postgres?.close();

@@ -5,6 +5,7 @@ import { createMemoryStore } from '../host/store/memory.js';
 import { privateDir } from '../host/store/fileModes.js';
 import { createSqliteStore } from '../host/store/sqlite.js';
 import type { SessionLogStore } from '../host/store/types.js';
+import type { SharedMessageRate } from '../host/limits/admission.js';
 import type { AgentDriver, Host, InspectObserver } from '../host/types.js';
 import type { Principal, SessionId } from '../protocol/index.js';
 import { createScriptedAgent } from './agent/driver.js';
@@ -26,6 +27,8 @@ export interface DemoHostOptions {
   autoAdmit?: boolean;
   /** A real model's driver (see demo/agent/model.ts); the scripted agent without one. */
   driver?: AgentDriver;
+  /** Each principal's messages per minute counted with the other processes' (`--workers`: in PostgreSQL). */
+  messageRate?: SharedMessageRate;
 }
 
 export interface DemoHost {
@@ -63,6 +66,7 @@ export function createDemoHost(options: DemoHostOptions = {}): DemoHost {
       }),
     ...(options.autoAdmit === false ? { autoAdmit: false } : {}),
     ...(options.inspect ? { inspect: options.inspect } : {}),
+    ...(options.messageRate ? { messageRate: options.messageRate } : {}),
   });
   host.actionCards.register(createPageKind({ pages: createMemoryPageStore() }));
   host.actionCards.register(scheduleFollowUpKind({ scheduler: createMemoryFollowUps() }));
