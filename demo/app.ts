@@ -57,6 +57,8 @@ export interface DemoServerOptions extends Omit<DemoHostOptions, 'store'> {
    * bearer token, cookies never cross origins). Default none.
    */
   mcpCorsOrigins?: readonly string[];
+  /** A `/mcp` request body must arrive whole within this many milliseconds; past it 408. Default 10 s (the handler's). */
+  mcpBodyTimeoutMs?: number;
   /**
    * Also take connections from a balancer that passes TCP along (the PROXY protocol, v1 or v2) on a
    * port of their own (`proxyPort`; 0 picks one), from `trusted` peers only (default loopback): caps
@@ -149,6 +151,7 @@ export async function startDemoServer(options: DemoServerOptions): Promise<DemoS
     principalOf: (request) => identities.principalOf(request),
     allowedOrigins: options.allowedOrigins,
     corsOrigins: options.mcpCorsOrigins,
+    bodyTimeoutMs: options.mcpBodyTimeoutMs,
     workers,
   });
   const http: Server = createDemoHttpServer(

@@ -12,7 +12,7 @@ import { createBodyBudget } from '../transport/body.js';
 import { capConnections, createRequestLimiter, type RequestLimits } from '../transport/door.js';
 import { parseTrustedProxies, requestAddress, trustForwardedFor } from '../transport/forwarded.js';
 import { clientAddress } from '../transport/proxyProtocol.js';
-import { checkWrite, hostOf, readJson } from './ai-sdk/guard.js';
+import { BODY_TIMEOUT_MS, checkWrite, hostOf, MAX_BODY_BYTES, readJson } from './ai-sdk/guard.js';
 import { admitRequest, errorResponse, examplePageResponse, examplePrincipal, sendResponse, setExampleHeaders } from './exampleHttp.js';
 import { DEMO_HTTP_LIMITS, type DemoHttpLimits } from './http.js';
 import type { DemoIdentities } from './identity.js';
@@ -56,6 +56,8 @@ export interface ExampleDoorOptions {
     inFlight?: number;
     bodyBytesInFlight?: number;
   };
+  /** A request body must arrive whole within this many milliseconds; past it 408. Default 10 s (`BODY_TIMEOUT_MS`). */
+  bodyTimeoutMs?: number;
   /**
    * HTTP proxies (addresses and CIDRs) whose `X-Forwarded-For` names the client (its right-most
    * address that is not one of them); from any other peer the header is ignored. Default none.
@@ -68,7 +70,7 @@ export interface ExampleApiCall {
   request: IncomingMessage;
   path: string;
   principal: Principal;
-  /** The body's JSON object (within 256 KiB, 10 s, depth 64 and the body budget), or the refusal thrown. */
+  /** The body's JSON object (within 256 KiB, `bodyTimeoutMs`, depth 64 and the body budget), or the refusal thrown. */
   json(): Promise<Record<string, unknown>>;
 }
 
@@ -80,9 +82,18 @@ export interface ExampleDoorRoutes {
   api(call: ExampleApiCall): Promise<Response>;
 }
 
+/** The body limits a door keeps, as resolved from its options and the defaults. */
+export interface ExampleBodyLimits {
+  /** The most of a body read (256 KiB). */
+  maxBodyBytes: number;
+  /** A body must arrive whole within this (`bodyTimeoutMs`, default 10 s). */
+  bodyTimeoutMs: number;
+}
+
 export interface ExampleDoor {
   url: string;
   server: Server;
+  limits: Readonly<ExampleBodyLimits>;
   /** Closes every connection, then the server. */
   close(): Promise<void>;
 }
@@ -90,6 +101,7 @@ export interface ExampleDoor {
 /** Starts an example's door on `options.port` (0 or none: a free one). A bad `trustedProxies` entry throws, naming it. */
 export async function startExampleDoor(options: ExampleDoorOptions, routes: ExampleDoorRoutes): Promise<ExampleDoor> {
   const limits = options.requestLimits ?? {};
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
   const inAll = createRequestLimiter(
     { perSecond: Infinity, burst: Infinity, inFlight: limits.inFlight ?? EXAMPLE_REQUEST_LIMITS.inFlight },
     'the server',
@@ -107,7 +119,7 @@ export async function startExampleDoor(options: ExampleDoorOptions, routes: Exam
     const path = url.pathname;
     if (!path.startsWith('/api/')) return examplePageResponse(request, path, response, page);
     const principal = examplePrincipal(request, response, routes.identities, perPrincipal);
-    return routes.api({ request, path, principal, json: () => readJson(request, bodies) });
+    return routes.api({ request, path, principal, json: () => readJson(request, bodies, bodyTimeoutMs) });
   }
 
   const http = { ...DEMO_HTTP_LIMITS, ...options.httpLimits };
@@ -138,6 +150,7 @@ export async function startExampleDoor(options: ExampleDoorOptions, routes: Exam
   return {
     url: `http://127.0.0.1:${port}`,
     server,
+    limits: Object.freeze({ maxBodyBytes: MAX_BODY_BYTES, bodyTimeoutMs }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

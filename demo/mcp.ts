@@ -53,6 +53,8 @@ export interface DemoMcpOptions {
    * headers exposed; no cookies cross origins, so such a host sends the bearer token). Default none.
    */
   corsOrigins?: readonly string[] | undefined;
+  /** A request body must arrive whole within this many milliseconds. Default the handler's, 10 s. */
+  bodyTimeoutMs?: number | undefined;
   /**
    * Under `--workers N`: N, passed as the handler's `processes`. One address's sessions and requests
    * a second are counted by each worker on its own, so each holds its share, ceil(limit / N) (of 64
@@ -112,6 +114,7 @@ export function createDemoMcp(options: DemoMcpOptions) {
             // Behind the balancer: the client's address, as its PROXY header (or a trusted X-Forwarded-For) names it.
             remoteAddress: requestAddress,
             maxBodyBytes: DEMO_MCP_MAX_BODY,
+            ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
             // One address's 64 sessions and 200 requests a second (the defaults), dealt over the workers.
             processes: workers,
             ...(options.peers ? { mintSessionId: () => options.peers?.()?.mintSessionId() ?? randomUUID() } : {}),

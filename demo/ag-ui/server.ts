@@ -10,7 +10,7 @@ import { createAgUiRoutes, type AgUiHost } from '../../ag-ui/index.js';
 import type { Principal } from '../../protocol/index.js';
 import { HttpError } from '../ai-sdk/guard.js';
 import { buildExamplePage } from '../exampleHttp.js';
-import { startExampleDoor, type ExampleApiCall, type ExampleDoorOptions } from '../exampleDoor.js';
+import { startExampleDoor, type ExampleApiCall, type ExampleBodyLimits, type ExampleDoorOptions } from '../exampleDoor.js';
 import { createDemoHost, type DemoHost } from '../host.js';
 import { createDemoIdentities, type DemoIdentities } from '../identity.js';
 
@@ -59,6 +59,8 @@ export interface AgUiDemo {
   demo: DemoHost;
   identities: DemoIdentities;
   server: Server;
+  /** The door's body limits, its options and defaults resolved. */
+  limits: Readonly<ExampleBodyLimits>;
   close(): Promise<void>;
 }
 
@@ -108,6 +110,7 @@ export async function startAgUiDemo(options: AgUiDemoOptions = {}): Promise<AgUi
     demo,
     identities,
     server: door.server,
+    limits: door.limits,
     close: () => close().then(() => demo.dispose()),
   };
 }

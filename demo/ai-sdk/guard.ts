@@ -24,7 +24,7 @@ export class HttpError extends Error {
 
 /** The longest request body the example reads (a message, or a dismissal). */
 export const MAX_BODY_BYTES = 256 * 1024;
-/** A body must arrive whole within this. */
+/** A body must arrive whole within this, by default (an example door's `bodyTimeoutMs`). */
 export const BODY_TIMEOUT_MS = 10_000;
 
 /** The request's checked Host, or a 400 refusal (a name the server does not serve: DNS rebinding). */
@@ -50,11 +50,15 @@ export function checkWrite(request: IncomingMessage, host: string, allowedOrigin
 }
 
 /**
- * The JSON object of the body, read within MAX_BODY_BYTES, BODY_TIMEOUT_MS and a depth of 64; with
- * a `budget`, only when its bytes fit in the address's share (else 429) and in what all requests'
- * bodies may take at once (else 503; a small body always fits).
+ * The JSON object of the body, read within MAX_BODY_BYTES, `timeoutMs` (BODY_TIMEOUT_MS by default)
+ * and a depth of 64; with a `budget`, only when its bytes fit in the address's share (else 429) and in
+ * what all requests' bodies may take at once (else 503; a small body always fits).
  */
-export async function readJson(request: IncomingMessage, budget?: BodyBudget): Promise<Record<string, unknown>> {
+export async function readJson(
+  request: IncomingMessage,
+  budget?: BodyBudget,
+  timeoutMs = BODY_TIMEOUT_MS,
+): Promise<Record<string, unknown>> {
   const room = budget?.reserve(request, MAX_BODY_BYTES, addressKey(requestAddress(request) ?? 'unknown'));
   if (typeof room === 'string') {
     const words = (max: number) => (max < 1024 * 1024 ? `${max} bytes` : `${(max / (1024 * 1024)).toFixed(1)} MiB`);
@@ -68,9 +72,9 @@ export async function readJson(request: IncomingMessage, budget?: BodyBudget): P
           close: true,
         });
   }
-  const body = await readBody(request, MAX_BODY_BYTES, BODY_TIMEOUT_MS).finally(() => room?.release());
+  const body = await readBody(request, MAX_BODY_BYTES, timeoutMs).finally(() => room?.release());
   if (body === 'too-large') throw new HttpError(413, `the request body is over ${MAX_BODY_BYTES} bytes`);
-  if (body === 'too-slow') throw new HttpError(408, `the request body did not arrive within ${BODY_TIMEOUT_MS} ms`);
+  if (body === 'too-slow') throw new HttpError(408, `the request body did not arrive within ${timeoutMs} ms`);
   if (body === 'aborted') throw new HttpError(400, 'the request body was cut off');
   const text = body.toString('utf8');
   if (nestsDeeperThan(text, MAX_FRAME_DEPTH)) throw new HttpError(400, `the request body nests deeper than ${MAX_FRAME_DEPTH}`);

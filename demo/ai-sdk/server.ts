@@ -25,6 +25,7 @@ import {
   EXAMPLE_REQUEST_LIMITS,
   startExampleDoor,
   type ExampleApiCall,
+  type ExampleBodyLimits,
   type ExampleDoorOptions,
   type ExampleRequestLimits,
 } from '../exampleDoor.js';
@@ -71,6 +72,8 @@ export interface AiSdkDemo {
   /** The visitors' identities (the signed cookie the page gets on its first visit). */
   identities: DemoIdentities;
   server: Server;
+  /** The door's body limits, its options and defaults resolved. */
+  limits: Readonly<ExampleBodyLimits>;
   close(): Promise<void>;
 }
 
@@ -195,7 +198,7 @@ export async function startAiSdkDemo(options: AiSdkDemoOptions): Promise<AiSdkDe
   }
 
   const door = await startExampleDoor(options, { identities, page: { html: page, css, scripts }, api });
-  return { url: door.url, store, identities, server: door.server, close: door.close };
+  return { url: door.url, store, identities, server: door.server, limits: door.limits, close: door.close };
 }
 
 /** A size in words: bytes below 1 MiB, else MiB with one decimal. */

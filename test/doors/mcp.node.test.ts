@@ -16,10 +16,15 @@ const rates =
 
 const mcpDriver: DoorDriver = {
   door: 'demo /mcp',
-  async start(t) {
+  async start(t, options) {
     await ensurePanelBuilt(); // else /mcp answers 503 at once, its body unread
     const data = mkdtempSync(join(tmpdir(), 'ts-door-kit-mcp-'));
-    const server = await startDemoServer({ root: data, store: 'memory', dataDir: data });
+    const server = await startDemoServer({
+      root: data,
+      store: 'memory',
+      dataDir: data,
+      ...(options?.bodyTimeoutMs !== undefined && { mcpBodyTimeoutMs: options.bodyTimeoutMs }),
+    });
     t.after(async () => {
       await server.close();
       rmSync(data, { recursive: true, force: true });
@@ -33,7 +38,7 @@ const mcpDriver: DoorDriver = {
     };
   },
   paths: { open: '/healthz', read: '/mcp', write: '/mcp' },
-  limits: { maxBodyBytes: DEMO_MCP_MAX_BODY, bodyTimeoutMs: 10_000 },
+  limits: { maxBodyBytes: DEMO_MCP_MAX_BODY },
   words: {
     unknown: 'Unauthorized: who is calling is not known; sign in first',
     // The demo's HTTP server checks the Host of every request, `/mcp`'s too, in plain text.
@@ -42,7 +47,7 @@ const mcpDriver: DoorDriver = {
     // The MCP SDK's answer, once the body is read (the examples refuse before reading it).
     notJson: 'Unsupported Media Type: Content-Type must be application/json',
     tooLarge: `Request body larger than ${DEMO_MCP_MAX_BODY} bytes`,
-    tooSlow: 'Request body not received within 10000 ms',
+    tooSlow: (ms) => `Request body not received within ${ms} ms`,
     // Not asked: the scenarios skipped below.
     addressRate: () => '',
     personRate: () => '',
