@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { before, describe, test, type TestContext } from 'node:test';
+import { after, before, describe, test, type TestContext } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { PANEL_URI, VIEW_TOOL } from '../../mcp/constants.js';
 import { startStdioServer } from '../../mcp/stdio.js';
@@ -20,8 +20,18 @@ const transports: [string, (t: TestContext, capabilities: typeof APPS) => Promis
 
 for (const [name, connect] of transports) {
   describe(`the MCP server over ${name}`, () => {
-    test('lists show_task_surface with the project JSON Schema and the app resource', async (t) => {
-      const client = await connect(t, APPS);
+    // One server and client for these tests, which list, read and show, each with ids of its own:
+    // over stdio a server is a process, about 3 s to start on a busy machine. Closed after the last.
+    const closers: (() => unknown)[] = [];
+    const suite = { after: (close: () => unknown) => void closers.push(close) } as unknown as TestContext;
+    let shared: Promise<Client> | undefined;
+    const connected = () => (shared ??= connect(suite, APPS));
+    after(async () => {
+      for (const close of closers.reverse()) await close();
+    });
+
+    test('lists show_task_surface with the project JSON Schema and the app resource', async () => {
+      const client = await connected();
       const { tools } = await client.listTools();
       const show = tools.find((tool) => tool.name === 'show_task_surface');
       assert.ok(show, 'show_task_surface is listed');
@@ -36,8 +46,8 @@ for (const [name, connect] of transports) {
       assert.deepEqual((view?._meta as { ui: { visibility: string[] } }).ui.visibility, ['app'], 'the view tool is app-only');
     });
 
-    test('the resource is one self-contained document that loads nothing', async (t) => {
-      const client = await connect(t, APPS);
+    test('the resource is one self-contained document that loads nothing', async () => {
+      const client = await connected();
       const { contents } = await client.readResource({ uri: PANEL_URI });
       assert.equal(contents.length, 1);
       const [doc] = contents as unknown as [{ mimeType: string; text: string; _meta: { ui: { csp: Record<string, unknown[]> } } }];
@@ -56,8 +66,8 @@ for (const [name, connect] of transports) {
       );
     });
 
-    test('a bad model gets an error result naming every issue with its path', async (t) => {
-      const client = await connect(t, APPS);
+    test('a bad model gets an error result naming every issue with its path', async () => {
+      const client = await connected();
       const model = { ...smallModel(), title: ' ', fields: [{ kind: 'choice', id: 'x', label: 'X', options: [] }] };
       const result = await client.callTool({ name: 'show_task_surface', arguments: { model } });
       assert.equal(result.isError, true);
@@ -69,8 +79,8 @@ for (const [name, connect] of transports) {
       assert.match(textOf(missing), /model/);
     });
 
-    test('a good model gets the normalised model, the view id and the spec text', async (t) => {
-      const client = await connect(t, APPS);
+    test('a good model gets the normalised model, the view id and the spec text', async () => {
+      const client = await connected();
       const result = await client.callTool({ name: 'show_task_surface', arguments: { model: smallModel() } });
       assert.notEqual(result.isError, true);
       const content = result.structuredContent as { model: { fields: { id: string; initial?: unknown }[] }; surfaceId: string };
@@ -88,8 +98,8 @@ for (const [name, connect] of transports) {
       assert.equal((read.structuredContent as { status: string }).status, 'open');
     });
 
-    test('the view tool names what is wrong with a bad call', async (t) => {
-      const client = await connect(t, APPS);
+    test('the view tool names what is wrong with a bad call', async () => {
+      const client = await connected();
       const result = await client.callTool({ name: VIEW_TOOL, arguments: { action: 'submit', viewId: '' } });
       assert.equal(result.isError, true);
       assert.match(textOf(result), /arguments\.viewId/);
