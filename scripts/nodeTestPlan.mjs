@@ -67,22 +67,44 @@ function writeGroups(dir, name, members, size, what) {
   return groups;
 }
 
-// The end-to-end step: each file launches a Chromium and starts a host. The docs site's files
-// (test/e2e/docs-*.e2e.ts) share one Chromium and one docs server per process
-// (test/docs-site/harness.ts), so E2E_CHUNK of them run in one process, one after another: about
-// 3 s of CPU saved per file. Every other end-to-end file keeps a process of its own (each starts
-// and stops its own demos, servers and workers).
+// The end-to-end step: starting a test process and its Chromium costs about 3 s of CPU. The files of
+// each group in E2E_GROUPS share a process, up to the group's `chunk` at a time, one file after
+// another, and one Chromium (test/e2e/harness.ts, sharedChromium): the docs site's files share one
+// docs server too (test/docs-site/harness.ts); the demo page's files each start and stop their own demo
+// host per test (e2eSuite). Every other end-to-end file keeps a process of its own.
 
-/** End-to-end files that share a process, E2E_CHUNK at a time. */
+/** The docs site's end-to-end files (the first group of E2E_GROUPS). */
 export const E2E_SHARED = /^test\/e2e\/docs-[^/]+\.e2e\.ts$/;
 
 /** Docs files per process: four take about 20 s on an idle machine, well inside the 120 s a process may take. */
 export const E2E_CHUNK = 4;
 
-/** The paths to pass to `node --test` for the end-to-end `files`: the docs groups and each other file. */
+/**
+ * End-to-end files that share a process, by group: a process holds files of one group only, at most
+ * `chunk` of them. The demo page's files take 10 to 40 s each on an idle machine: two to a process.
+ */
+export const E2E_GROUPS = [
+  { name: 'docs', files: E2E_SHARED, chunk: E2E_CHUNK, what: 'the docs site' },
+  {
+    name: 'demo',
+    files: /^test\/e2e\/(demo-page|demo-scroller|embed|identity|lifecycle|preview|queue|realModel|resilience)\.e2e\.ts$/,
+    chunk: 2,
+    what: 'the demo page',
+  },
+];
+
+/** The paths to pass to `node --test` for the end-to-end `files`: each group's processes, then each other file. */
 export function e2eTestPlan(files) {
   const dir = mkdtempSync(join(tmpdir(), 'ts-e2e-tests-'));
-  const docs = files.filter((file) => E2E_SHARED.test(file));
-  const chunks = writeGroups(dir, 'docs', docs, E2E_CHUNK, 'test/e2e (the docs site)');
-  return { dir, chunks, paths: [...chunks.map((c) => c.path), ...files.filter((file) => !E2E_SHARED.test(file))] };
+  const chunks = E2E_GROUPS.flatMap(({ name, files: pattern, chunk, what }) =>
+    writeGroups(
+      dir,
+      name,
+      files.filter((file) => pattern.test(file)),
+      chunk,
+      `test/e2e (${what})`,
+    ),
+  );
+  const grouped = new Set(chunks.flatMap((c) => c.files));
+  return { dir, chunks, paths: [...chunks.map((c) => c.path), ...files.filter((file) => !grouped.has(file))] };
 }

@@ -64,26 +64,61 @@ function isAlive(pid: number): boolean {
   }
 }
 
-/** Shares the run's demo build and launches Chromium once for a test file. */
-export async function setupE2E(): Promise<E2E> {
-  const root = await sharedBuild();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+/** A user's share of this process's Chromium: `close()` ends it (sharedChromium). */
+export interface SharedChromium {
+  browser: Browser;
+  close(): Promise<void>;
+}
+
+/** The Chromiums of this process, by their extra arguments, with how many users each has. */
+const browsers = new Map<string, { browser: Promise<Browser>; users: number }>();
+
+/**
+ * A headless Chromium with CHROMIUM_ARGS (and `extraArgs`) shared by every user in this process:
+ * `npm test` runs several end-to-end files in one process (scripts/nodeTestPlan.mjs), and each
+ * launch costs about a second of CPU. Each user gets its own contexts; `close()` ends the user's
+ * share, and the last one closes the browser.
+ */
+export async function sharedChromium(extraArgs: readonly string[] = []): Promise<SharedChromium> {
+  const key = extraArgs.join(' ');
+  let entry = browsers.get(key);
+  if (!entry) {
+    const launched = chromium.launch({
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...extraArgs],
+    });
+    entry = { browser: launched, users: 0 };
+    browsers.set(key, entry);
+    launched.catch(() => browsers.delete(key)); // a failed launch is not handed to the next user
+  }
+  entry.users++;
+  const shared = entry;
+  const browser = await shared.browser;
+  let closed = false;
   return {
     browser,
-    root,
     async close() {
+      if (closed) return;
+      closed = true;
+      if (--shared.users > 0) return;
+      if (browsers.get(key) === shared) browsers.delete(key);
       await browser.close();
     },
   };
 }
 
+/** Shares the run's demo build and this process's Chromium (sharedChromium). */
+export async function setupE2E(): Promise<E2E> {
+  const root = await sharedBuild();
+  const { browser, close } = await sharedChromium();
+  return { browser, root, close };
+}
+
 /**
- * One test file's browser and demos: launches Chromium once, and after each test fails it on any
- * CSP or Trusted Types violation of the demo it started, then closes that demo.
+ * One test file's browser and demos: this process's Chromium (shared with the other files `npm test`
+ * runs in it), and after each test fails it on any CSP or Trusted Types violation of the demo it
+ * started, then closes that demo.
  */
 export function e2eSuite() {
   let e2e: E2E;
