@@ -37,6 +37,7 @@ const RUN: Record<string, string> = {
   'docs/host.md § The Host (`task-surface/host`) · ts 1': SNIPPETS,
   'docs/host.md § Stepping the loop by hand (`autoAdmit: false`) · ts 1': SNIPPETS,
   'docs/host.md § PostgreSQL (`task-surface/host/postgres`) · ts 1': SNIPPETS,
+  'docs/cluster.md § Several host processes (`task-surface/transport/cluster`) · ts 1': SNIPPETS,
   'docs/protocol.md § The Task Surface contract (`task-surface/protocol`) · ts 1': SNIPPETS,
   'docs/security.md § Host limits, per principal · ts 1': SNIPPETS,
   'README.md § Quick start · html 1': BROWSER,
@@ -71,8 +72,6 @@ const SHOWN: Record<string, string> = {
 
 /** Blocks no test runs yet: what each still needs. Reported as todo, never as passing. */
 const TODO: Record<string, string> = {
-  'docs/cluster.md § Several host processes (`task-surface/transport/cluster`) · ts 1':
-    'PostgreSQL and two processes (docs/cluster.md is another engineer’s)',
   'docs/demo.md § The WebSocket transport · ts 1': 'Node and browser halves in one block: each half run on its side',
 };
 

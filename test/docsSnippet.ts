@@ -28,11 +28,14 @@ export async function runFence<T>(key: string, prelude: string, epilogue = ''): 
     .map((line) =>
       line.trimStart().startsWith('//')
         ? line
-        : line.replace(/from '(task-surface\/[\w/-]+)';/g, (_, specifier: string) => {
-            const path = SOURCE[specifier];
-            if (path === undefined) throw new Error(`${key}: imports '${specifier}', which test/docsSnippet.ts does not map`);
-            return `from ${JSON.stringify(new URL(path, import.meta.url).href)};`;
-          }),
+        : line
+            .replace(/from '(task-surface\/[\w/-]+)';/g, (_, specifier: string) => {
+              const path = SOURCE[specifier];
+              if (path === undefined) throw new Error(`${key}: imports '${specifier}', which test/docsSnippet.ts does not map`);
+              return `from ${JSON.stringify(new URL(path, import.meta.url).href)};`;
+            })
+            // A dependency the app has too (the block's module lives outside this checkout's node_modules).
+            .replace(/from '(pg)';/g, (_, specifier: string) => `from ${JSON.stringify(import.meta.resolve(specifier))};`),
     )
     .join('\n');
   return importSnippet<T>(`${prelude}\n${code}\n${epilogue}\n`);

@@ -264,6 +264,97 @@ const sessionId = await (async () => {
   });
 });
 
+describe('docs/cluster.md, several host processes', () => {
+  const skip = TEST_DATABASE_URL ? false : 'no TEST_DATABASE_URL (npm test starts a PostgreSQL and sets it)';
+  it(
+    'two processes of the block on one database: a session opened on one is written to and read on the other; SIGTERM stops each',
+    { skip },
+    async (t) => {
+      // A database of its own: the block's `public` schema is then no other test's.
+      const database = `ts_docs_${crypto.randomUUID().replaceAll('-', '')}`;
+      await testPool().query(`CREATE DATABASE ${database}`);
+      const url = new URL(TEST_DATABASE_URL!);
+      url.pathname = `/${database}`;
+      const names = ['DATABASE_URL', 'PORT', 'POD_IP', 'TASK_SURFACE_CLUSTER_SECRET'] as const;
+      const was = Object.fromEntries(names.map((name) => [name, process.env[name]]));
+      const stops: (() => Promise<void>)[] = [];
+      after(async () => {
+        for (const stop of stops) await stop();
+        for (const name of names)
+          if (was[name] === undefined) delete process.env[name];
+          else process.env[name] = was[name];
+        await testPool().query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      });
+      Object.assign(process.env, {
+        DATABASE_URL: url.href,
+        POD_IP: '127.0.0.1',
+        TASK_SURFACE_CLUSTER_SECRET: 'docs-cluster-secret-0123456789',
+      });
+      // The names the page leaves to the app: a driver that answers, the app's HTTP handler, its identity.
+      const prelude = `
+const driver = { async runTurn(turn) { await turn.reply('Hello from the owner'); } };
+const app = (request, response) => { response.statusCode = 404; response.end(); };
+const authenticate = (request) => (request.headers.cookie === 'sid=ada' ? { id: 'ada', name: 'Ada', roles: [] } : null);`;
+      const freePort = async () => {
+        const { createServer } = await import('node:http');
+        const probe = createServer().listen(0, '127.0.0.1');
+        await new Promise((done) => probe.once('listening', done));
+        const { port } = probe.address() as AddressInfo;
+        await new Promise((done) => probe.close(done));
+        return port;
+      };
+      const ports: number[] = [];
+      for (let i = 0; i < 2; i++) {
+        const port = await freePort();
+        process.env.PORT = String(port);
+        const before = new Set(process.listeners('SIGTERM'));
+        await runFence('docs/cluster.md § Several host processes (`task-surface/transport/cluster`) · ts 1', prelude);
+        const [onSigterm] = process.listeners('SIGTERM').filter((listener) => !before.has(listener));
+        assert.ok(onSigterm, 'the block stops on SIGTERM');
+        process.removeListener('SIGTERM', onSigterm);
+        stops.unshift(async () => void (await (onSigterm as () => Promise<void>)()));
+        ports.push(port);
+      }
+      const { rawSocketFor } = await import('./transport/helpers.js');
+      const headers = { cookie: 'sid=ada' };
+      const [a, b] = [
+        await rawSocketFor(t, ports[0]!, { path: '/ws', headers }),
+        await rawSocketFor(t, ports[1]!, { path: '/ws', headers }),
+      ];
+      const opened = await a.ask(JSON.stringify({ id: 'open', type: 'session.open', params: { title: 'on the first process' } }));
+      const { sessionId } = opened.result as { sessionId: SessionId };
+      const sent = await b.ask(
+        JSON.stringify({
+          id: 'send',
+          type: 'session.send',
+          params: { sessionId, messageId: mintMessageId(), rpcId: mintRpcId(), text: 'hello' },
+        }),
+      );
+      assert.equal((sent.result as { accepted: boolean }).accepted, true, `sent through the other process: ${JSON.stringify(sent)}`);
+      let texts: string[] = [];
+      for (let tries = 0; tries < 100 && !texts.includes('Hello from the owner'); tries++) {
+        const read = await b.ask(JSON.stringify({ id: `read-${tries}`, type: 'log.read', params: { sessionId, limit: 50 } }));
+        const events = (read.result as { events?: { type: string; text?: string }[] } | undefined)?.events ?? [];
+        texts = events.flatMap((event) => (event.type === 'user/message' || event.type === 'assistant/message' ? [event.text!] : []));
+        if (!texts.includes('Hello from the owner')) await new Promise((done) => setTimeout(done, 100));
+      }
+      assert.deepEqual(texts, ['hello', 'Hello from the owner'], "the message and the owner's reply, read on the other process");
+      // Each block's SIGTERM handler stops its process: the socket on it closes, and its row is gone.
+      for (const stop of stops.splice(0)) await stop();
+      // A backend may outlive its client's end by a moment: asked until none is left, for up to 5 s.
+      let left = -1;
+      for (let tries = 0; tries < 50 && left !== 0; tries++) {
+        if (tries > 0) await new Promise((done) => setTimeout(done, 100));
+        const { rows } = await testPool().query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1`, [
+          database,
+        ]);
+        left = rows[0]!.n;
+      }
+      assert.equal(left, 0, 'every pool of both processes ended');
+    },
+  );
+});
+
 describe('docs/demo.md, Authentication', () => {
   it('the WebSocket server admits the product’s own session cookie, for the hosts and origins named', async () => {
     const prelude = `${APP.replace(/^import \{ mint.*$/m, '')
