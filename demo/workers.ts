@@ -5,7 +5,6 @@
 //   DATABASE_SCHEMA              the schema of the store's tables (default public)
 import pg from 'pg';
 import { chooseModel } from './agent/model.js';
-import { startDemoServer } from './app.js';
 import { buildDemo } from './build.js';
 import { startWorkers, WORKER_ENV } from './cluster.js';
 
@@ -59,6 +58,8 @@ async function supervise() {
 }
 
 async function worker() {
+  // Loaded here, not at the top: the supervisor never serves, and the demo's modules take it about a second.
+  const { startDemoServer } = await import('./app.js');
   // The cluster's own connections: its heartbeat never waits behind the store's writes.
   const db = new pg.Pool({ connectionString: databaseUrl!, max: 4 }).on('error', () => {});
   const heartbeatDb = new pg.Pool({ connectionString: databaseUrl!, max: 1 }).on('error', () => {});
