@@ -71,7 +71,9 @@ function writeGroups(dir, name, members, size, what) {
 // each group in E2E_GROUPS share a process, up to the group's `chunk` at a time, one file after
 // another, and one Chromium (test/e2e/harness.ts, sharedChromium): the docs site's files share one
 // docs server too (test/docs-site/harness.ts); the demo page's files each start and stop their own demo
-// host per test (e2eSuite). Every other end-to-end file keeps a process of its own.
+// host per test (e2eSuite). The files left keep a process of their own: the MCP files run about a
+// minute each with an MCP host harness of their own, the CopilotKit file builds its page, the cluster
+// file starts real processes, and the longest demo page files take 30 to 45 s each.
 
 /** The docs site's end-to-end files (the first group of E2E_GROUPS). */
 export const E2E_SHARED = /^test\/e2e\/docs-[^/]+\.e2e\.ts$/;
@@ -81,15 +83,27 @@ export const E2E_CHUNK = 4;
 
 /**
  * End-to-end files that share a process, by group: a process holds files of one group only, at most
- * `chunk` of them. The demo page's files take 10 to 40 s each on an idle machine: two to a process.
+ * `chunk` of them, so that none takes much over 30 s on an idle machine (about 55 s on a loaded one,
+ * well inside the 120 s a process may take). The demo page's files take 10 to 25 s each: two to a
+ * process; the longest three (demo-page, embed, and realModel, which starts a demo process of its
+ * own) run alone.
  */
 export const E2E_GROUPS = [
   { name: 'docs', files: E2E_SHARED, chunk: E2E_CHUNK, what: 'the docs site' },
   {
     name: 'demo',
-    files: /^test\/e2e\/(demo-page|demo-scroller|embed|identity|lifecycle|preview|queue|realModel|resilience)\.e2e\.ts$/,
+    files: /^test\/e2e\/(demo-scroller|identity|lifecycle|preview|queue|resilience)\.e2e\.ts$/,
     chunk: 2,
     what: 'the demo page',
+  },
+  // The AI SDK and AG-UI examples: each file starts its example (its page built) and takes 10 to 20 s.
+  { name: 'examples', files: /^test\/e2e\/(ag-ui|ai-sdk|ai-sdk-cards|ai-sdk-preview)\.e2e\.ts$/, chunk: 2, what: 'the examples' },
+  // Pages run as the docs write them: 5 to 10 s each.
+  {
+    name: 'pages',
+    files: /^test\/e2e\/(ai-sdk-page|mcp-cors|snippets|snippets-embed)\.e2e\.ts$/,
+    chunk: 4,
+    what: 'pages as the docs write them',
   },
 ];
 

@@ -7,30 +7,28 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startAgUiDemo, type AgUiDemo } from '../../demo/ag-ui/server.js';
 import type { SessionId } from '../../protocol/index.js';
 import { axe, watchProblems } from './ai-sdk-harness.js';
-import { CHROMIUM_ARGS } from './harness.js';
+import { sharedChromium, type SharedChromium } from './harness.js';
 
 const TITLE = 'Pick a database for the ledger service';
 
 describe('Inside an AG-UI app (HttpAgent + the adapter, the example)', () => {
   let browser: Browser;
+  let chromium: SharedChromium | undefined;
   let demo: AgUiDemo;
   let dataDir: string;
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ts-ag-ui-e2e-'));
     // The agent thinks a while before each answer, so a reload can land while a turn runs.
     demo = await startAgUiDemo({ dataDir, thinkMs: 250 });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    chromium = await sharedChromium();
+    browser = chromium.browser;
   });
   after(async () => {
-    await browser?.close();
+    await chromium?.close();
     await demo?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

@@ -4,10 +4,10 @@ import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { scriptedModel } from '../../demo/ai-sdk/model.js';
 import { startAiSdkDemo, type AiSdkDemo } from '../../demo/ai-sdk/server.js';
-import { CHROMIUM_ARGS } from './harness.js';
+import { sharedChromium } from './harness.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -37,7 +37,7 @@ export function watchProblems(page: Page, expected: readonly RegExp[] = []): () 
   return () => [...found];
 }
 
-/** The example and a browser; `close` ends both and removes the data folder. */
+/** The example and this process's Chromium; `close` ends the example, lets go of the browser and removes the data folder. */
 export async function startExample(): Promise<{
   demo: AiSdkDemo;
   browser: Browser;
@@ -47,17 +47,13 @@ export async function startExample(): Promise<{
   const dataDir = mkdtempSync(join(tmpdir(), 'ts-ai-sdk-e2e-'));
   const model = scriptedModel();
   const demo = await startAiSdkDemo({ model, dataDir });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const chromium = await sharedChromium();
   return {
     demo,
-    browser,
+    browser: chromium.browser,
     model,
     async close() {
-      await browser.close();
+      await chromium.close();
       await demo.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -10,13 +10,13 @@ import { Readable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import type { UIMessage } from 'ai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { dismissTaskSurface, taskSurfaceDismissalResponse } from '../../ai-sdk/index.js';
 import { asApp, type AppContext } from '../../conformance/drivers/aiSdkApp.js';
 import { loadDocsRoute, loadDocsWaitingRoute } from '../conformance/docsRoute.js';
 import { fence } from '../docsFences.js';
 import { bundlePage } from './bundlePage.js';
-import { CHROMIUM_ARGS } from './harness.js';
+import { sharedChromium, type SharedChromium } from './harness.js';
 
 const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 const MODEL = {
@@ -73,6 +73,7 @@ async function asRequest(request: IncomingMessage): Promise<Request> {
 }
 
 let browser: Browser;
+let chromium: SharedChromium | undefined;
 let server: Server;
 /** The page's bundle and its chunks, by path. */
 let assets = new Map<string, string>();
@@ -118,10 +119,11 @@ before(async () => {
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  chromium = await sharedChromium();
+  browser = chromium.browser;
 });
 after(async () => {
-  await browser?.close();
+  await chromium?.close();
   server?.closeAllConnections();
   server?.close();
 });

@@ -10,10 +10,10 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { scriptedReply, tripModel } from '../../demo/ai-sdk/model.js';
 import { startAiSdkDemo, type AiSdkDemo } from '../../demo/ai-sdk/server.js';
-import { CHROMIUM_ARGS } from './harness.js';
+import { sharedChromium, type SharedChromium } from './harness.js';
 import { axe, watchProblems } from './ai-sdk-harness.js';
 
 const usage = {
@@ -108,19 +108,17 @@ const INSTRUMENT = `
 
 describe('The preview inside the AI SDK example (useChat, real Chromium)', () => {
   let browser: Browser;
+  let chromium: SharedChromium | undefined;
   let demo: AiSdkDemo;
   let dataDir: string;
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'ts-ai-sdk-preview-'));
     demo = await startAiSdkDemo({ model: streamingModel(), dataDir });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    chromium = await sharedChromium();
+    browser = chromium.browser;
   });
   after(async () => {
-    await browser?.close();
+    await chromium?.close();
     await demo?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });

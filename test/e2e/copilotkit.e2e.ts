@@ -11,16 +11,17 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { COPILOTKIT_INSTALL, startAgUiDemo, type AgUiDemo } from '../../demo/ag-ui/server.js';
 import type { SessionId } from '../../protocol/index.js';
 import { axe, watchProblems } from './ai-sdk-harness.js';
-import { CHROMIUM_ARGS } from './harness.js';
+import { sharedChromium, type SharedChromium } from './harness.js';
 
 const TITLE = 'Pick a database for the ledger service';
 
 describe('Inside a CopilotKit app (CopilotChat + the adapter, examples/copilotkit)', () => {
   let browser: Browser;
+  let chromium: SharedChromium | undefined;
   let demo: AgUiDemo;
   let dataDir: string;
   before(async () => {
@@ -32,14 +33,11 @@ describe('Inside a CopilotKit app (CopilotChat + the adapter, examples/copilotki
     dataDir = mkdtempSync(join(tmpdir(), 'ts-copilotkit-e2e-'));
     // The agent thinks a while before each answer, so a reload can land while a turn runs.
     demo = await startAgUiDemo({ dataDir, thinkMs: 250, page: 'copilotkit' });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    chromium = await sharedChromium();
+    browser = chromium.browser;
   });
   after(async () => {
-    await browser?.close();
+    await chromium?.close();
     await demo?.close();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });

@@ -9,14 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startDemoServer, type DemoServer } from '../../demo/app.js';
 import { ensurePanelBuilt } from '../mcp/helpers.js';
-import { CHROMIUM_ARGS } from './harness.js';
+import { sharedChromium, type SharedChromium } from './harness.js';
 
 describe('/mcp from a web-based MCP host on another origin', { timeout: 120_000 }, () => {
   let demo: DemoServer;
   let browser: Browser;
+  let chromium: SharedChromium | undefined;
   let site: Server;
   let listed: string;
   let unlisted: string;
@@ -32,14 +33,11 @@ describe('/mcp from a web-based MCP host on another origin', { timeout: 120_000 
     listed = `http://localhost:${port}`;
     unlisted = `http://127.0.0.1:${port}`;
     demo = await startDemoServer({ root: data, store: 'memory', dataDir: data, mcpCorsOrigins: [listed] });
-    browser = await chromium.launch({
-      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    chromium = await sharedChromium();
+    browser = chromium.browser;
   });
   after(async () => {
-    await browser?.close();
+    await chromium?.close();
     await demo?.close();
     site?.close();
     rmSync(data, { recursive: true, force: true });

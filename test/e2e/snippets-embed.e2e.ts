@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { basename } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { fence } from '../docsFences.js';
 import { bundlePage } from './bundlePage.js';
-import { CHROMIUM_ARGS, dock, dockState, sharedBuild, startDemo, surfaceAnswers, type Demo, type E2E } from './harness.js';
+import { dock, dockState, sharedBuild, sharedChromium, startDemo, surfaceAnswers, type Demo, type E2E } from './harness.js';
 
 // A page fulfilled by the test has no address of its own: Chromium's Local Network Access checks
 // then take it for a public page and block its socket to the loopback demo. This Chromium is told
@@ -18,12 +18,8 @@ let e2e: E2E;
 let demo: Demo | undefined;
 before(async () => {
   const root = await sharedBuild();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: [...CHROMIUM_ARGS, '--disable-features=LocalNetworkAccessChecks'],
-  });
-  e2e = { browser, root, close: () => browser.close() };
+  const { browser, close } = await sharedChromium(['--disable-features=LocalNetworkAccessChecks']);
+  e2e = { browser, root, close };
 });
 after(() => e2e?.close());
 afterEach(async () => {

@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createHost, createMemoryStore } from '../../host/index.js';
 import { mintMessageId, mintRpcId, type SessionId } from '../../protocol/index.js';
 import { createWebSocketServer } from '../../transport/ws/server.js';
 import { fence } from '../docsFences.js';
-import { CHROMIUM_ARGS } from './harness.js';
+import { sharedChromium, type SharedChromium } from './harness.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ALIAS = {
@@ -26,11 +26,13 @@ const ALIAS = {
 };
 
 let browser: Browser;
+let chromium: SharedChromium | undefined;
 let server: Server;
 let served = { html: '', js: '' };
 
 before(async () => {
-  browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  chromium = await sharedChromium();
+  browser = chromium.browser;
   server = createServer((request, response) => {
     const js = request.url === '/snippet.js';
     response.writeHead(200, { 'content-type': js ? 'text/javascript' : 'text/html; charset=utf-8' });
@@ -41,7 +43,7 @@ before(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
 after(async () => {
-  await browser?.close();
+  await chromium?.close();
   server?.closeAllConnections();
   server?.close();
 });
