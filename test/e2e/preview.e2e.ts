@@ -5,10 +5,54 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createScriptedAgent } from '../../demo/agent/driver.js';
+import type { AgentDriver, AgentTurn } from '../../host/types.js';
+import type { JsonValue } from '../../protocol/index.js';
 import { dock, dockState, e2eSuite, say } from './harness.js';
 import { axe } from './demoPage.js';
 
 const suite = e2eSuite();
+
+/** Opened by the test once it has looked at the preview: the rest of the call streams then. */
+let finishWriting = () => {};
+
+/**
+ * Writes the panel's call as a model streams it (`turn.showToolInput`): 4-character tokens at 50 a
+ * second, as the scripted agent's `tokensPerSecond: 50` does; two thirds in (the first choice field
+ * is whole by then), it waits for the test, so that the checks run on the preview however slow the
+ * machine (axe could outlast the whole stream on a loaded one), then streams the rest.
+ */
+async function writeCall(turn: AgentTurn, args: JsonValue): Promise<void> {
+  const text = JSON.stringify(args);
+  const gateAt = Math.floor((text.length * 2) / 3);
+  const gate = new Promise<void>((resolve) => (finishWriting = resolve));
+  for (let at = 4; at < text.length + 4 && !turn.signal.aborted; at += 4) {
+    if (at - 4 < gateAt && at >= gateAt) await gate;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    turn.showToolInput('show_task_surface', text.slice(0, at));
+  }
+}
+
+/** The scripted agent, but each panel's call is written first (writeCall). */
+function writingAgent(): AgentDriver {
+  const agent = createScriptedAgent();
+  return {
+    runTurn: (turn) =>
+      agent.runTurn(
+        new Proxy(turn, {
+          get(target, key) {
+            if (key === 'callTool') {
+              return async (...[name, args, options]: Parameters<AgentTurn['callTool']>) => {
+                if (name === 'show_task_surface') await writeCall(target, args);
+                return target.callTool(name, args, options);
+              };
+            }
+            const value: unknown = Reflect.get(target, key, target);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+          },
+        }),
+      ),
+  };
+}
 
 /** Records layout shifts, the Dock's states, what its live region says, and the blocks drawn each frame (a string: no bundler helpers). */
 const INSTRUMENT = `
@@ -43,7 +87,7 @@ const INSTRUMENT = `
 
 describe('The preview on the demo Dock (real Chromium, real WebSocket host)', () => {
   it('grows read-only, passes axe, is announced once, keeps focus, and becomes the panel without moving', async () => {
-    const demo = await suite.start({ driver: createScriptedAgent({ tokensPerSecond: 50 }) });
+    const demo = await suite.start({ driver: writingAgent() });
     const page = await demo.open();
     await page.evaluate(INSTRUMENT);
     await say(page, 'notification settings');
@@ -86,12 +130,13 @@ describe('The preview on the demo Dock (real Chromium, real WebSocket host)', ()
         .filter((c) => !c.closest('.table-scroll, .diff, [part~="block"]')) // a long table's "Show all" is reading, not answering
         .map((c) => c.outerHTML.slice(0, 80));
     });
-    assert.equal(await dock(page).getAttribute('state'), 'preview', 'axe ran on the preview (the stream outlasted it)');
+    assert.equal(await dock(page).getAttribute('state'), 'preview', 'axe ran on the preview');
     assert.deepEqual(violations, []);
     assert.deepEqual(enabled, [], 'no control answers in the preview');
     const checked = await radio.getAttribute('aria-checked');
     await radio.dispatchEvent('click'); // a click's event without moving focus: focus is checked below
     assert.equal(await radio.getAttribute('aria-checked'), checked, 'a click on a radio of the preview answers nothing');
+    finishWriting();
 
     await dockState(page, 'editing');
     await dock(page).getByRole('button', { name: 'Dismiss' }).waitFor();
