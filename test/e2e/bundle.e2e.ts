@@ -2,11 +2,22 @@
 // entry defines the elements, and markdown-it, the diff library and card bodies arrive as chunks
 // only when a page needs them, with a readable placeholder until then.
 import assert from 'node:assert/strict';
-import { copyFileSync, createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page, type Route } from 'playwright-core';
 import { rollup, type RollupOptions, type OutputOptions } from 'rollup';
@@ -18,8 +29,44 @@ let server: Server;
 let origin: string;
 let browser: Browser;
 
-/** Builds the bundle with the project's rollup config into `dir` (entry plus chunks/). */
+/** What the bundle is built from besides the modules its source maps name: a change to one builds it again. */
+const BUILD_INPUTS = ['rollup.config.mjs', 'scripts/browserShims.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
+
+/**
+ * `dist/`'s bundle (`npm test` builds it with this config just before the end-to-end step), when it is
+ * newer than every module its source maps name and every file of BUILD_INPUTS: its entry and chunks,
+ * without their source map comments (as the test's own build writes them). Else undefined.
+ */
+function freshDistBundle(): Map<string, string> | undefined {
+  const entry = 'dist/task-surface.js';
+  if (!existsSync(entry) || !existsSync('dist/chunks')) return undefined;
+  const builtAt = statSync(entry).mtimeMs;
+  const files = [
+    'task-surface.js',
+    ...readdirSync('dist/chunks')
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => `chunks/${f}`),
+  ];
+  const sources = new Set(BUILD_INPUTS);
+  for (const file of files) {
+    const map = join('dist', `${file}.map`);
+    // Every file of one build (a chunk left by an earlier one is not this build's).
+    const built = [join('dist', file), map].map((f) => (existsSync(f) ? statSync(f).mtimeMs : -Infinity));
+    if (built.some((at) => Math.abs(at - builtAt) > 60_000)) return undefined;
+    for (const source of (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources) sources.add(join(dirname(map), source));
+  }
+  for (const source of sources) if (!existsSync(source) || statSync(source).mtimeMs > builtAt) return undefined;
+  return new Map(files.map((file) => [file, readFileSync(join('dist', file), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n')]));
+}
+
+/** Builds the bundle with the project's rollup config into `dir` (entry plus chunks/), or copies dist's when it is fresh. */
 async function buildBundle(dir: string): Promise<void> {
+  const fresh = freshDistBundle();
+  if (fresh) {
+    mkdirSync(join(dir, 'chunks'));
+    for (const [file, text] of fresh) writeFileSync(join(dir, file), text);
+    return;
+  }
   const configUrl = new URL('../../rollup.config.mjs', import.meta.url).href; // plain JS: typed here
   const config = ((await import(configUrl)) as { default: RollupOptions }).default;
   const bundle = await rollup({ ...config, onwarn: () => undefined });
