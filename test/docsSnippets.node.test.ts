@@ -355,6 +355,40 @@ const authenticate = (request) => (request.headers.cookie === 'sid=ada' ? { id: 
   );
 });
 
+describe('docs/demo.md, The WebSocket transport', () => {
+  it('the Node half: the endpoint authenticates with the app’s userOf and answers a frame over its 256 KiB too-large', async () => {
+    const prelude = `${APP.replace(/^import \{ mint.*$/m, '').replace(/^const messageId.*$/m, '')}
+import { createServer } from 'node:http';
+const host = createHost({ store, driver });
+const httpServer = createServer();
+await new Promise((done) => httpServer.listen(0, '127.0.0.1', done));
+const userOf = (request) => (request.headers.cookie === 'sid=ada' ? { id: 'ada', name: 'Ada', roles: [] } : null);`;
+    const { host, httpServer, endpoint } = await runFence<{ host: Host; httpServer: Server; endpoint: { close(): Promise<void> } }>(
+      'docs/demo.md § The WebSocket transport · ts 1',
+      prelude,
+      'export { host, httpServer, endpoint };',
+    );
+    after(async () => (await endpoint.close(), httpServer.closeAllConnections(), httpServer.close(), await host.dispose()));
+    const { port } = httpServer.address() as AddressInfo;
+    const open = (headers: Record<string, string>) =>
+      new Promise<WebSocket | number>((resolve, reject) => {
+        const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+        socket.on('open', () => resolve(socket));
+        socket.on('unexpected-response', (_, response) => resolve(response.statusCode!));
+        socket.on('error', reject);
+      });
+    assert.equal(await open({}), 401, 'userOf found no principal');
+    const socket = await open({ cookie: 'sid=ada' });
+    assert.ok(socket instanceof WebSocket, 'userOf’s principal is admitted');
+    const answer = new Promise<{ code?: string; id?: string }>((resolve) =>
+      socket.once('message', (data) => resolve(JSON.parse(String(data)))),
+    );
+    socket.send(JSON.stringify({ id: 'big', type: 'session.open', params: { title: 'x'.repeat(300 * 1024) } }));
+    assert.deepEqual(await answer.then(({ code, id }) => ({ code, id })), { code: 'too-large', id: 'big' }, 'maxMessageBytes: 256 KiB');
+    socket.close();
+  });
+});
+
 describe('docs/demo.md, Authentication', () => {
   it('the WebSocket server admits the product’s own session cookie, for the hosts and origins named', async () => {
     const prelude = `${APP.replace(/^import \{ mint.*$/m, '')

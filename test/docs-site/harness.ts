@@ -43,7 +43,7 @@ async function startSite(contexts: BrowserContext[]): Promise<DocsSite> {
 
 /**
  * Builds the docs (once per run) and starts the demo server with them and a Chromium: once per
- * process, so the docs files that `npm test` runs in one process share them (scripts/e2eTestPlan.mjs);
+ * process, so the docs files that `npm test` runs in one process share them (scripts/nodeTestPlan.mjs);
  * the last file's `after` closes them. Each test opens a context of its own.
  */
 export function docsSuite(): () => DocsSite {

@@ -210,3 +210,43 @@ describe('README.md, a plain page', { timeout: 60_000 }, () => {
     assert.deepEqual(errors, []);
   });
 });
+
+describe('docs/demo.md, The WebSocket transport', { timeout: 60_000 }, () => {
+  it('the browser half: a transport on the page’s own origin reads and writes a session of the Host behind /ws', async () => {
+    const host = createHost({
+      store: createMemoryStore(),
+      ids: { session: () => 's1' },
+      driver: {
+        async runTurn(turn) {
+          turn.reply('Hello from the Host');
+        },
+      },
+    });
+    const sessionId = host.openSession({ title: 'Transport' }) as SessionId;
+    const endpoint = await createWebSocketServer({ host, server, path: '/ws', allowAnonymous: true });
+    after(async () => (await endpoint.close(), await host.dispose()));
+    const page = await run('docs/demo.md § The WebSocket transport · ts 2', {
+      prelude: `import { mintMessageId, mintRpcId } from 'task-surface/protocol';`,
+      epilogue: `const sent = await transport.session.send({ sessionId: 's1', messageId: mintMessageId(), rpcId: mintRpcId(), text: 'hello over /ws' });
+let texts = [];
+for (let i = 0; i < 100 && !texts.includes('Hello from the Host'); i++) {
+  if (i > 0) await new Promise((done) => setTimeout(done, 50));
+  texts = (await transport.readLog('s1', { limit: 20 })).events.flatMap((event) => (event.type === 'user/message' || event.type === 'assistant/message' ? [event.text] : []));
+}
+window.snippetResult = { accepted: sent.accepted, texts };
+transport.dispose();
+window.snippetDone = true;`,
+    });
+    const result = (await page.evaluate(() => (window as { snippetResult?: unknown }).snippetResult)) as {
+      accepted: boolean;
+      texts: string[];
+    };
+    assert.equal(result.accepted, true, 'the message was accepted over the page’s own origin');
+    assert.deepEqual(result.texts, ['hello over /ws', 'Hello from the Host'], 'the log read back through the transport');
+    const log = await host.readLog(sessionId, { limit: 20 });
+    assert.ok(
+      log.events.some((event) => event.type === 'user/message' && event.text === 'hello over /ws'),
+      'the Host has the message',
+    );
+  });
+});
