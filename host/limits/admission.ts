@@ -35,8 +35,12 @@ export type AdmitMessage = (sessionId: SessionId, by: string | undefined) => Mes
 export type MessageAttempt<T> = (admit: AdmitMessage) => T | typeof TAKE_TOKEN;
 
 export interface MessageAdmission {
-  /** Runs `attempt`, for `by` (again after a shared take); `operation` names a take that failed. */
-  run<T>(operation: string, by: string | undefined, attempt: MessageAttempt<T>): Promise<T>;
+  /**
+   * Runs `attempt`, for `by` (again after a shared take); `operation` names a take that failed. The
+   * answer is returned as it is when no take was needed (no extra turn of the event loop: the Host's
+   * "answer once durable" then waits for what this message wrote, not for the turn it starts).
+   */
+  run<T>(operation: string, by: string | undefined, attempt: MessageAttempt<T>): T | Promise<T>;
 }
 
 export interface AdmissionDeps {
@@ -58,7 +62,7 @@ export function createAdmission(deps: AdmissionDeps): MessageAdmission {
   const perMinute = limits.quotas.messagesPerMinute;
   if (!rate || perMinute === Infinity) {
     const admit: AdmitMessage = (sessionId, by) => (by === undefined ? null : limits.admitMessage(by, sessionId));
-    return { run: async (_operation, _by, attempt) => answered(attempt(admit)) };
+    return { run: (_operation, _by, attempt) => answered(attempt(admit)) };
   }
   const refund = (principal: string) => {
     try {
@@ -67,38 +71,42 @@ export function createAdmission(deps: AdmissionDeps): MessageAdmission {
       deps.report(error as Error);
     }
   };
+  /** The take and the second run, once the first run found the message would be admitted. */
+  const afterTake = async <T>(operation: string, by: string, attempt: MessageAttempt<T>): Promise<T> => {
+    let wait: number | Error;
+    try {
+      wait = await rate.take(by, perMinute);
+    } catch (error) {
+      wait = error instanceof Error ? error : new Error(String(error));
+    }
+    // Anything may have changed while the take waited (a repeat admitted, the queue full, the surface
+    // closed): the whole path runs again from the top, and only this run queues anything.
+    let admitted = false;
+    let kept = false;
+    try {
+      const answer = answered(
+        attempt((id, principal) => {
+          if (principal === undefined) return null;
+          const refused = limits.checkMessage(principal, id);
+          if (refused) return refused;
+          // Not counted, so not admitted: the sender may send it again (it is no repeat).
+          if (wait instanceof Error) throw new HostStoreError(id, `${operation} (counting the principal's messages)`, wait);
+          if (wait > 0) return limits.rateRefusal(wait);
+          admitted = true;
+          return null;
+        }),
+      );
+      kept = admitted;
+      return answer;
+    } finally {
+      if (wait === 0 && !kept) refund(by);
+    }
+  };
   return {
-    async run(operation, by, attempt) {
+    run(operation, by, attempt) {
       const first = attempt((id, principal) => (principal === undefined ? null : (limits.checkMessage(principal, id) ?? TAKE_TOKEN)));
       if (first !== TAKE_TOKEN || by === undefined) return answered(first);
-      let wait: number | Error;
-      try {
-        wait = await rate.take(by, perMinute);
-      } catch (error) {
-        wait = error instanceof Error ? error : new Error(String(error));
-      }
-      // Anything may have changed while the take waited (a repeat admitted, the queue full, the surface
-      // closed): the whole path runs again from the top, and only this run queues anything.
-      let admitted = false;
-      let kept = false;
-      try {
-        const answer = answered(
-          attempt((id, principal) => {
-            if (principal === undefined) return null;
-            const refused = limits.checkMessage(principal, id);
-            if (refused) return refused;
-            // Not counted, so not admitted: the sender may send it again (it is no repeat).
-            if (wait instanceof Error) throw new HostStoreError(id, `${operation} (counting the principal's messages)`, wait);
-            if (wait > 0) return limits.rateRefusal(wait);
-            admitted = true;
-            return null;
-          }),
-        );
-        kept = admitted;
-        return answer;
-      } finally {
-        if (wait === 0 && !kept) refund(by);
-      }
+      return afterTake(operation, by, attempt);
     },
   };
 }
