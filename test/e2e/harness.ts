@@ -1,6 +1,7 @@
 // Shared set-up of the end-to-end tests: one demo build, one Chromium, a real demo host over
 // WebSocket in this process, and pages that record every CSP violation.
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, afterEach, before } from 'node:test';
 import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,17 @@ const BUILD_PREFIX = 'ts-e2e-build-';
  * of one run share their parent's pid and reuse its build (renamed into place whole, so a file
  * never sees half a build). Builds of runs that ended are removed. Without /proc every file builds.
  */
-export async function sharedBuild(prefix = BUILD_PREFIX, build: (outdir: string) => Promise<unknown> = buildDemo): Promise<string> {
+export function sharedBuild(prefix = BUILD_PREFIX, build: (outdir: string) => Promise<unknown> = buildDemo): Promise<string> {
+  // Files that share a process (scripts/nodeTestPlan.mjs) ask at once: one build for them all.
+  let made = builds.get(prefix);
+  if (!made) builds.set(prefix, (made = buildOnce(prefix, build)));
+  return made;
+}
+
+/** This process's builds, by prefix: asked for by every file of the process, made once. */
+const builds = new Map<string, Promise<string>>();
+
+async function buildOnce(prefix: string, build: (outdir: string) => Promise<unknown>): Promise<string> {
   const root = join(tmpdir(), `${prefix}${process.ppid}`);
   for (const name of readdirSync(tmpdir())) {
     const pid = Number(name.slice(prefix.length).split('.')[0]);
@@ -45,7 +56,7 @@ export async function sharedBuild(prefix = BUILD_PREFIX, build: (outdir: string)
     if (statSync(root).mtimeMs >= parentStarted) return root;
     rmSync(root, { recursive: true, force: true });
   }
-  const staging = `${root}.${process.pid}`;
+  const staging = `${root}.${process.pid}.${randomUUID()}`;
   await build(staging);
   try {
     renameSync(staging, root);
